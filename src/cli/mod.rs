@@ -1,0 +1,78 @@
+//! The command line: one file per subcommand. Errors become one clear line on stderr and an
+//! exit code: 0 ok, 1 failure, 2 usage.
+
+mod bench;
+mod run;
+pub mod test;
+
+use std::ffi::OsString;
+
+use clap::{Parser, Subcommand};
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILURE: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "limina",
+    version,
+    about = "An agent-native real-time 3D engine, scripted in Luau.",
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a demo or scene script (headless: steps as fast as possible, prints a summary).
+    Run(run::RunArgs),
+    /// Run Luau tests (tests/lua by default).
+    Test(test::TestArgs),
+    /// Measure skill-call and step speed, and memory at 16384 entities.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the CLI with the process arguments and returns the exit code.
+pub fn main() -> i32 {
+    main_with(std::env::args_os())
+}
+
+pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
+    init_logging();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+        }
+    };
+    match cli.command {
+        Command::Run(args) => run::run(&args),
+        Command::Test(args) => test::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    }
+}
+
+fn init_logging() {
+    // Logs go to stderr so stdout stays clean for protocol messages and summaries.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .try_init();
+}
+
+/// Prints a failure: the one-line message first, then the traceback (if any) indented.
+pub(crate) fn report_error(message: &str, traceback: Option<&str>) {
+    eprintln!("error: {message}");
+    if let Some(tb) = traceback {
+        for line in tb.lines().filter(|l| !l.trim().is_empty()) {
+            eprintln!("    {}", line.trim_start());
+        }
+    }
+}

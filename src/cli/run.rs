@@ -1,0 +1,128 @@
+//! `limina run FILE`: run a demo or scene script headless and print a summary.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use mlua::Value as LuaValue;
+
+use super::{EXIT_FAILURE, EXIT_OK, report_error};
+use crate::host::{Engine, EngineConfig, EngineError};
+use crate::script::ScriptError;
+
+/// Frames a headless run takes when the script registered callbacks but set no count.
+pub const DEFAULT_HEADLESS_FRAMES: u64 = 600;
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The Luau script to run (e.g. demos/billiards.lua).
+    pub file: PathBuf,
+    /// Exit after N frames (headless: one fixed step per frame).
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+    /// Permission profile the script acts under.
+    #[arg(long, value_name = "P", default_value = "builder.readWrite")]
+    pub profile: String,
+    /// Seed for math.random and limina.seed().
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+}
+
+pub fn run(args: &RunArgs) -> i32 {
+    match run_headless(args) {
+        Ok(summary) => {
+            println!(
+                "summary: ticks={} entities={} bodies={} world_hash={}",
+                summary.ticks, summary.entities, summary.bodies, summary.world_hash
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            match &e {
+                EngineError::Script(ScriptError { message, traceback }) => {
+                    report_error(message, traceback.as_deref())
+                }
+                other => report_error(&other.to_string(), None),
+            }
+            EXIT_FAILURE
+        }
+    }
+}
+
+fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> {
+    let extra_roots = args
+        .file
+        .parent()
+        .map(|p| {
+            vec![if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }]
+        })
+        .unwrap_or_default();
+    let config = EngineConfig {
+        seed: args.seed,
+        profile: args.profile.clone(),
+        extra_roots,
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(config)?;
+    let returned = engine.run_file(&args.file)?;
+    let display = args.file.display().to_string();
+    let script_frames = script_config(&returned, &display)?;
+    let frames = args
+        .frames
+        .or(script_frames)
+        .unwrap_or(if engine.has_callbacks() {
+            DEFAULT_HEADLESS_FRAMES
+        } else {
+            0
+        });
+    for _ in 0..frames {
+        if engine.quit_requested() {
+            break;
+        }
+        engine.step(1)?;
+    }
+    Ok(engine.summary())
+}
+
+/// A script returns nothing, or a config table `{ frames = N }`.
+fn script_config(returned: &LuaValue, display: &str) -> Result<Option<u64>, EngineError> {
+    let bad = |message: String| EngineError::File {
+        path: display.to_string(),
+        message,
+    };
+    match returned {
+        LuaValue::Nil => Ok(None),
+        LuaValue::Table(t) => {
+            let mut frames = None;
+            for pair in t.pairs::<LuaValue, LuaValue>() {
+                let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
+                let key = k
+                    .as_string()
+                    .map(|s| s.to_string_lossy())
+                    .unwrap_or_else(|| format!("{k:?}"));
+                match (key.as_str(), v) {
+                    ("frames", LuaValue::Integer(n)) if n >= 0 => frames = Some(n as u64),
+                    ("frames", other) => {
+                        return Err(bad(format!(
+                            "the returned config's frames must be a whole number >= 0, got {}",
+                            other.type_name()
+                        )));
+                    }
+                    (other, _) => {
+                        return Err(bad(format!(
+                            "the returned config has an unknown field '{other}' (known: frames)"
+                        )));
+                    }
+                }
+            }
+            Ok(frames)
+        }
+        other => Err(bad(format!(
+            "the script returned a {}; a script returns nothing or a config table like {{ frames = 600 }}",
+            other.type_name()
+        ))),
+    }
+}

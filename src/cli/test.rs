@@ -1,0 +1,143 @@
+//! `limina test [PATH…] [--filter PAT]`: run Luau test files, each in a fresh engine.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{EXIT_FAILURE, EXIT_OK};
+use crate::host::{Engine, EngineConfig, TestStatus};
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Test files or folders (default: tests/lua).
+    pub paths: Vec<PathBuf>,
+    /// Only run tests whose file path or name contains PAT.
+    #[arg(long, value_name = "PAT")]
+    pub filter: Option<String>,
+}
+
+/// Totals of a test run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TestReport {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl TestReport {
+    pub fn summary_line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.skipped > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        line
+    }
+}
+
+pub fn run(args: &TestArgs) -> i32 {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("tests/lua")]
+    } else {
+        args.paths.clone()
+    };
+    let mut out = std::io::stdout().lock();
+    let report = run_tests(&paths, args.filter.as_deref(), &mut out);
+    if report.failed > 0 {
+        EXIT_FAILURE
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Discovers `*.lua`/`*.luau` files under `paths` (sorted) and runs them, writing one line per
+/// test and the summary line last.
+pub fn run_tests(paths: &[PathBuf], filter: Option<&str>, out: &mut dyn Write) -> TestReport {
+    let mut report = TestReport::default();
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.exists() {
+            let _ = writeln!(out, "FAIL {} (no such file or folder)", path.display());
+            report.failed += 1;
+            continue;
+        }
+        collect(path, &mut files);
+    }
+    for file in files {
+        run_file(&file, filter, out, &mut report);
+    }
+    let _ = writeln!(out, "{}", report.summary_line());
+    report
+}
+
+fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+    if path.is_file() {
+        files.push(path.to_path_buf());
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect(&entry, files);
+        } else if entry.extension().is_some_and(|e| e == "lua" || e == "luau") {
+            files.push(entry);
+        }
+    }
+}
+
+fn run_file(file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut TestReport) {
+    let display = file.display().to_string();
+    let extra_roots = file
+        .parent()
+        .map(|p| vec![p.to_path_buf()])
+        .unwrap_or_default();
+    let config = EngineConfig {
+        test_kit: true,
+        extra_roots,
+        ..EngineConfig::default()
+    };
+    let load_failed = |out: &mut dyn Write, report: &mut TestReport, message: &str| {
+        let _ = writeln!(out, "FAIL {display} (file failed to load)\n     {message}");
+        report.failed += 1;
+    };
+    let engine = match Engine::new(config) {
+        Ok(engine) => engine,
+        Err(e) => return load_failed(out, report, &e.to_string()),
+    };
+    if let Err(e) = engine.run_file(file) {
+        return load_failed(out, report, &e.to_string());
+    }
+    // The filter applies to "file :: name"; collected tests that don't match are not run.
+    let outcomes = match engine.run_tests() {
+        Ok(outcomes) => outcomes,
+        Err(e) => return load_failed(out, report, &e.message),
+    };
+    for outcome in outcomes {
+        let full = format!("{display} :: {}", outcome.name);
+        if filter.is_some_and(|f| !full.contains(f)) {
+            continue;
+        }
+        match outcome.status {
+            TestStatus::Pass => {
+                report.passed += 1;
+                let _ = writeln!(out, "ok   {full}");
+            }
+            TestStatus::Skip => {
+                report.skipped += 1;
+                let _ = writeln!(out, "skip {full}");
+            }
+            TestStatus::Fail => {
+                report.failed += 1;
+                let message = outcome.message.unwrap_or_default();
+                let _ = writeln!(out, "FAIL {full}");
+                for line in message.lines() {
+                    let _ = writeln!(out, "     {line}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,447 @@
+//! `Engine`: builds a world with its VM and core skills, runs scripts, and steps the world.
+
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde_json::Value;
+
+use super::clock::FIXED_DT;
+use super::limina_api;
+use crate::script::{self, ScriptError, ScriptRoots};
+use crate::skills::{self, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse};
+use crate::trace::TraceLog;
+use crate::world::World;
+
+/// Where script `print` output goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Output {
+    #[default]
+    Stdout,
+    /// For protocol servers whose stdout carries only protocol messages.
+    Stderr,
+    /// Discarded (benchmarks).
+    Silent,
+}
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub seed: u64,
+    /// Profile of the script's own session (`limina.call`).
+    pub profile: String,
+    pub agent_id: String,
+    pub session_id: String,
+    /// Folder `require` names resolve against and chunk names are shown relative to.
+    pub project_root: PathBuf,
+    /// Extra folders modules may be required from (the running script's own folder).
+    pub extra_roots: Vec<PathBuf>,
+    pub output: Output,
+    /// Install describe/it/expect (for `limina test`).
+    pub test_kit: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            profile: "builder.readWrite".into(),
+            agent_id: "agt_script".into(),
+            session_id: "ses_script".into(),
+            project_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            extra_roots: Vec::new(),
+            output: Output::Stdout,
+            test_kit: false,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("engine start-up failed: {0}")]
+    Startup(String),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+}
+
+/// The counts `limina run` prints at exit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSummary {
+    pub ticks: u64,
+    pub entities: usize,
+    pub bodies: usize,
+    pub world_hash: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestStatus {
+    Pass,
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestOutcome {
+    pub name: String,
+    pub status: TestStatus,
+    pub message: Option<String>,
+}
+
+/// Everything the `limina` bindings and the step share.
+pub(crate) struct Shared {
+    pub world: Rc<RefCell<World>>,
+    pub registry: Rc<RefCell<SkillRegistry>>,
+    pub trace: RefCell<TraceLog>,
+    pub on_step: RefCell<Vec<Function>>,
+    pub on_frame: RefCell<Vec<Function>>,
+    pub tick: Cell<u64>,
+    /// True while a step runs, so `limina.step` cannot re-enter it.
+    pub stepping: Cell<bool>,
+    pub quit: Cell<bool>,
+    pub seed: u64,
+    pub caller: Caller,
+    pub fail_fn: Function,
+    pub session_counter: Cell<u64>,
+}
+
+impl Shared {
+    pub fn invoke(&self, lua: &Lua, caller: &Caller, name: &str, input: Value) -> SkillResponse {
+        let env = InvokeEnv {
+            lua,
+            registry: &self.registry,
+            trace: &self.trace,
+            tick: self.tick.get(),
+            fail_fn: &self.fail_fn,
+        };
+        skills::invoke(&env, caller, name, input)
+    }
+
+    /// One fixed step, in SPEC §3 order. Errors from script callbacks abort the step (the tick
+    /// does not advance) and carry the script's location.
+    pub fn step(&self, lua: &Lua) -> mlua::Result<()> {
+        if self.stepping.replace(true) {
+            return Err(script::located_error(
+                lua,
+                "limina.step cannot be called from inside a step callback",
+            ));
+        }
+        let result = self.step_inner();
+        self.stepping.set(false);
+        result
+    }
+
+    fn step_inner(&self) -> mlua::Result<()> {
+        let tick = self.tick.get();
+        // 1. Queued intents (MCP clients, agent actions) are applied here once those exist; today
+        //    every caller runs synchronously on this thread.
+        self.world.borrow_mut().begin_step();
+        // 2. Script fixed-step callbacks (cloned so a callback may register another).
+        let callbacks = self.on_step.borrow().clone();
+        for callback in callbacks {
+            callback.call::<()>((tick, FIXED_DT))?;
+        }
+        // 3-4. Physics step and body -> ECS sync.
+        self.world.borrow_mut().step_physics();
+        // 5-6. Agent systems and the trace flush hook in here with their issues.
+        self.tick.set(tick + 1);
+        Ok(())
+    }
+
+    pub fn frame(&self, alpha: f64) -> mlua::Result<()> {
+        let callbacks = self.on_frame.borrow().clone();
+        for callback in callbacks {
+            callback.call::<()>(alpha)?;
+        }
+        Ok(())
+    }
+}
+
+/// One world with its VM, skills and trace.
+pub struct Engine {
+    lua: Lua,
+    shared: Rc<Shared>,
+    roots: ScriptRoots,
+    runner: Option<Function>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("tick", &self.shared.tick.get())
+            .finish()
+    }
+}
+
+fn startup(what: &str) -> impl Fn(mlua::Error) -> EngineError + '_ {
+    move |e| EngineError::Startup(format!("{what}: {}", ScriptError::from(e)))
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
+        let lua = Lua::new();
+        let world = Rc::new(RefCell::new(World::default()));
+        let registry = Rc::new(RefCell::new(SkillRegistry::new()));
+
+        install_print(&lua, config.output).map_err(startup("print"))?;
+        lua.load(format!("math.randomseed({})", config.seed % (1 << 52)))
+            .exec()
+            .map_err(startup("seed"))?;
+        let fail_fn = lua
+            .create_function(|_, (code, message): (String, String)| -> mlua::Result<()> {
+                let code =
+                    skills::ErrorCode::parse(&code).unwrap_or(skills::ErrorCode::HandlerError);
+                Err(HandlerFailure::new(code, message).into_lua())
+            })
+            .map_err(startup("ctx.fail"))?;
+
+        let shared = Rc::new(Shared {
+            world: Rc::clone(&world),
+            registry: Rc::clone(&registry),
+            trace: RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))),
+            on_step: RefCell::new(Vec::new()),
+            on_frame: RefCell::new(Vec::new()),
+            tick: Cell::new(0),
+            stepping: Cell::new(false),
+            quit: Cell::new(false),
+            seed: config.seed,
+            caller: Caller::new(&config.agent_id, &config.session_id, &config.profile),
+            fail_fn,
+            session_counter: Cell::new(0),
+        });
+
+        register_core_skills(&lua, &world, &registry)?;
+        limina_api::install(&lua, &shared).map_err(startup("limina API"))?;
+        let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
+        script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
+        let runner = if config.test_kit {
+            Some(
+                lua.load(script::TESTKIT)
+                    .set_name("@limina/testkit.luau")
+                    .eval::<Function>()
+                    .map_err(startup("test kit"))?,
+            )
+        } else {
+            None
+        };
+        // Libraries and the globals installed above become read-only; scripts' own globals go to
+        // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
+        lua.sandbox(true).map_err(startup("sandbox"))?;
+        Ok(Engine {
+            lua,
+            shared,
+            roots,
+            runner,
+        })
+    }
+
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Loads and runs a script file; returns what its chunk returned.
+    pub fn run_file(&self, path: &Path) -> Result<LuaValue, EngineError> {
+        let display = self.roots.display(path);
+        let source = std::fs::read_to_string(path).map_err(|e| EngineError::File {
+            path: path.display().to_string(),
+            message: io_message(&e),
+        })?;
+        self.run_source(&source, &display)
+    }
+
+    /// Runs Luau source under a chunk name (`display` is shown in errors as `display:line`).
+    pub fn run_source(&self, source: &str, display: &str) -> Result<LuaValue, EngineError> {
+        // Strip a shebang line so `#!/usr/bin/env limina` scripts work; keep line numbers.
+        let source = match source.strip_prefix("#!") {
+            Some(rest) => format!("--{rest}"),
+            None => source.to_string(),
+        };
+        let chunk = self.lua.load(source).set_name(format!("@{display}"));
+        Ok(chunk.call::<LuaValue>(()).map_err(ScriptError::from)?)
+    }
+
+    /// Runs `n` fixed steps.
+    pub fn step(&self, n: u64) -> Result<(), ScriptError> {
+        for _ in 0..n {
+            self.shared.step(&self.lua)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the frame callbacks with an interpolation factor.
+    pub fn frame(&self, alpha: f64) -> Result<(), ScriptError> {
+        Ok(self.shared.frame(alpha)?)
+    }
+
+    pub fn has_callbacks(&self) -> bool {
+        !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty()
+    }
+
+    pub fn quit_requested(&self) -> bool {
+        self.shared.quit.get()
+    }
+
+    pub fn tick(&self) -> u64 {
+        self.shared.tick.get()
+    }
+
+    pub fn world_hash(&self) -> String {
+        self.shared.world.borrow().hash()
+    }
+
+    pub fn world(&self) -> std::cell::Ref<'_, World> {
+        self.shared.world.borrow()
+    }
+
+    pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
+        self.shared.trace.borrow()
+    }
+
+    pub fn registry(&self) -> std::cell::Ref<'_, SkillRegistry> {
+        self.shared.registry.borrow()
+    }
+
+    /// The caller scripts act as.
+    pub fn script_caller(&self) -> &Caller {
+        &self.shared.caller
+    }
+
+    /// Calls a skill from Rust through the same pipeline scripts and clients use.
+    pub fn call(&self, caller: &Caller, name: &str, input: Value) -> SkillResponse {
+        self.shared.invoke(&self.lua, caller, name, input)
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        let world = self.shared.world.borrow();
+        RunSummary {
+            ticks: self.tick(),
+            entities: world.entity_count(),
+            bodies: world.body_count(),
+            world_hash: world.hash(),
+        }
+    }
+
+    /// Runs the tests a test file registered (after `run_file`). Needs `test_kit`.
+    pub fn run_tests(&self) -> Result<Vec<TestOutcome>, ScriptError> {
+        let runner = self
+            .runner
+            .as_ref()
+            .ok_or_else(|| ScriptError::new("this engine was built without the test kit"))?;
+        let outcomes = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&outcomes);
+        let report = self.lua.create_function(
+            move |_, (name, status, message): (String, String, Option<String>)| {
+                let status = match status.as_str() {
+                    "pass" => TestStatus::Pass,
+                    "skip" => TestStatus::Skip,
+                    _ => TestStatus::Fail,
+                };
+                let message = message.map(|m| {
+                    m.split("\nstack traceback:")
+                        .next()
+                        .unwrap_or_default()
+                        .trim_end()
+                        .to_string()
+                });
+                sink.borrow_mut().push(TestOutcome {
+                    name,
+                    status,
+                    message,
+                });
+                Ok(())
+            },
+        )?;
+        runner.call::<()>(report)?;
+        Ok(outcomes.take())
+    }
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::InvalidData => "not UTF-8 text".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Loads the core skill files into an environment only they see (`s`, `world`, `registry`) and
+/// registers every definition.
+fn register_core_skills(
+    lua: &Lua,
+    world: &Rc<RefCell<World>>,
+    registry: &Rc<RefCell<SkillRegistry>>,
+) -> Result<(), EngineError> {
+    let dsl: Table = lua
+        .load(skills::SCHEMA_DSL)
+        .set_name("@limina/schema.luau")
+        .eval()
+        .map_err(startup("schema DSL"))?;
+    let env = lua.create_table().map_err(startup("core env"))?;
+    let build = || -> mlua::Result<()> {
+        env.set("s", dsl.clone())?;
+        env.set("world", script::create_world_ops(lua, Rc::clone(world))?)?;
+        env.set(
+            "registry",
+            script::create_registry_ops(lua, Rc::clone(registry))?,
+        )?;
+        let meta = lua.create_table()?;
+        meta.set("__index", lua.globals())?;
+        env.set_metatable(Some(meta))?;
+        Ok(())
+    };
+    build().map_err(startup("core env"))?;
+    for (name, source) in skills::CORE_SKILL_FILES {
+        let defs: Table = lua
+            .load(source)
+            .set_name(format!("@limina/{name}"))
+            .set_environment(env.clone())
+            .eval()
+            .map_err(|e| EngineError::Startup(format!("{name}: {}", ScriptError::from(e))))?;
+        for def in defs.sequence_values::<Table>() {
+            let def = def.map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
+            let skill = Skill::from_table(lua, &def, name)
+                .map_err(|e| EngineError::Startup(e.to_string()))?;
+            registry
+                .borrow_mut()
+                .register(skill)
+                .map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
+        }
+    }
+    env.set_readonly(true);
+    Ok(())
+}
+
+fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
+    let print = lua.create_function(move |lua, args: mlua::Variadic<LuaValue>| {
+        let mut line = String::new();
+        for (i, v) in args.iter().enumerate() {
+            if i > 0 {
+                line.push('\t');
+            }
+            match v {
+                LuaValue::String(s) => line.push_str(&s.to_string_lossy()),
+                other => line.push_str(
+                    &lua.globals()
+                        .get::<Function>("tostring")?
+                        .call::<String>(other.clone())?,
+                ),
+            }
+        }
+        use std::io::Write;
+        match output {
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+            }
+            Output::Stderr => {
+                let mut err = std::io::stderr().lock();
+                let _ = writeln!(err, "{line}");
+            }
+            Output::Silent => {}
+        }
+        Ok(())
+    })?;
+    lua.globals().set("print", print)
+}

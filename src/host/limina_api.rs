@@ -1,0 +1,241 @@
+//! The `limina` table: how scripts act on the world (through skills) and drive the host.
+//!
+//! `limina.call` and `session:call` are the only ways a script changes the world; both go
+//! through the skill pipeline. A skill failure never raises: it returns `success = false` with a
+//! code. Misusing the API itself (a non-string skill name, a bad step count) does raise, with the
+//! script's file and line.
+
+use std::rc::Rc;
+
+use mlua::{Lua, Table, UserData, UserDataMethods, Value as LuaValue};
+
+use super::engine::Shared;
+use crate::policy::profile_permissions;
+use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::script::located_error;
+use crate::skills::{Caller, ErrorCode, ResponseMetadata, SkillFailure, SkillResponse};
+
+/// Most steps one `limina.step(n)` may run (a typo like 1e12 must not hang the engine).
+const MAX_STEPS_PER_CALL: u64 = 10_000_000;
+
+pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
+    let api = lua.create_table()?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "call",
+        lua.create_function(move |lua, (name, input): (LuaValue, LuaValue)| {
+            call_skill(lua, &s, &s.caller, name, input)
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "session",
+        lua.create_function(move |lua, opts: Option<Table>| {
+            let opts = opts.ok_or_else(|| located_error(lua, "limina.session needs a table {agentId=..., sessionId=..., profile=...}"))?;
+            let field = |key: &str| -> mlua::Result<Option<String>> {
+                match opts.get::<LuaValue>(key)? {
+                    LuaValue::Nil => Ok(None),
+                    LuaValue::String(v) => Ok(Some(v.to_string_lossy())),
+                    other => Err(located_error(lua, format!("limina.session: {key} must be a string, got {}", other.type_name()))),
+                }
+            };
+            let _ = opts.for_each(|k: LuaValue, _: LuaValue| {
+                let key = k.as_string().map(|s| s.to_string_lossy()).unwrap_or_default();
+                if !["agentId", "sessionId", "profile"].contains(&key.as_str()) {
+                    return Err(located_error(lua, format!("limina.session: unknown field '{key}' (use agentId, sessionId, profile)")));
+                }
+                Ok(())
+            })?;
+            let n = s.session_counter.get() + 1;
+            s.session_counter.set(n);
+            let agent_id = field("agentId")?.unwrap_or_else(|| format!("agt_session{n}"));
+            let session_id = field("sessionId")?.unwrap_or_else(|| format!("ses_{n}"));
+            let profile = field("profile")?.ok_or_else(|| located_error(lua, "limina.session: profile is required (e.g. 'player.limited')"))?;
+            Ok(Session { shared: Rc::clone(&s), caller: Caller::new(&agent_id, &session_id, &profile) })
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "on_step",
+        lua.create_function(move |lua, f: LuaValue| {
+            let LuaValue::Function(f) = f else {
+                return Err(located_error(
+                    lua,
+                    "limina.on_step needs a function(tick, dt)",
+                ));
+            };
+            s.on_step.borrow_mut().push(f);
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "on_frame",
+        lua.create_function(move |lua, f: LuaValue| {
+            let LuaValue::Function(f) = f else {
+                return Err(located_error(
+                    lua,
+                    "limina.on_frame needs a function(alpha)",
+                ));
+            };
+            s.on_frame.borrow_mut().push(f);
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "step",
+        lua.create_function(move |lua, n: LuaValue| {
+            let n = match n {
+                LuaValue::Nil => 1,
+                LuaValue::Integer(i) if (0..=MAX_STEPS_PER_CALL as i64).contains(&i) => i as u64,
+                other => {
+                    return Err(located_error(
+                        lua,
+                        format!("limina.step(n): n must be a whole number from 0 to {MAX_STEPS_PER_CALL}, got {}", describe(&other)),
+                    ));
+                }
+            };
+            for _ in 0..n {
+                s.step(lua)?;
+            }
+            Ok(s.tick.get())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set("tick", lua.create_function(move |_, ()| Ok(s.tick.get()))?)?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "world_hash",
+        lua.create_function(move |_, ()| Ok(s.world.borrow().hash()))?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set("seed", lua.create_function(move |_, ()| Ok(s.seed))?)?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "quit",
+        lua.create_function(move |_, ()| {
+            s.quit.set(true);
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    api.set(
+        "profile",
+        lua.create_function(move |lua, ()| {
+            let t = lua.create_table()?;
+            t.set("name", &*s.caller.profile)?;
+            t.set(
+                "permissions",
+                lua.create_sequence_from(s.caller.permissions.names())?,
+            )?;
+            Ok(t)
+        })?,
+    )?;
+
+    api.set("FIXED_DT", super::FIXED_DT)?;
+    api.set_readonly(true);
+    lua.globals().set("limina", api)
+}
+
+fn describe(v: &LuaValue) -> String {
+    match v {
+        LuaValue::Number(n) => n.to_string(),
+        LuaValue::Integer(i) => i.to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// A script-held session: `s:call(name, input)` runs under its own agent, session and profile.
+struct Session {
+    shared: Rc<Shared>,
+    caller: Caller,
+}
+
+impl UserData for Session {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("call", |lua, this, (name, input): (LuaValue, LuaValue)| {
+            call_skill(lua, &this.shared, &this.caller, name, input)
+        });
+        methods.add_method("info", |lua, this, ()| {
+            let t = lua.create_table()?;
+            t.set("agentId", &*this.caller.agent_id)?;
+            t.set("sessionId", &*this.caller.session_id)?;
+            t.set("profile", &*this.caller.profile)?;
+            t.set(
+                "permissions",
+                lua.create_sequence_from(profile_permissions(&this.caller.profile).names())?,
+            )?;
+            Ok(t)
+        });
+    }
+}
+
+fn call_skill(
+    lua: &Lua,
+    shared: &Shared,
+    caller: &Caller,
+    name: LuaValue,
+    input: LuaValue,
+) -> mlua::Result<Table> {
+    let LuaValue::String(name) = name else {
+        return Err(located_error(
+            lua,
+            format!(
+                "limina.call: the skill name must be a string, got {}",
+                name.type_name()
+            ),
+        ));
+    };
+    let name = name.to_str()?.to_string();
+    let response = match lua_to_json(lua, &input, "input") {
+        Ok(input) => shared.invoke(lua, caller, &name, input),
+        // Input that cannot become JSON is the caller's mistake, reported like any invalid input.
+        Err(e) => SkillResponse {
+            success: false,
+            result: None,
+            error: Some(SkillFailure {
+                code: ErrorCode::InvalidInput,
+                message: format!("invalid input for {name}: {e}"),
+            }),
+            metadata: ResponseMetadata {
+                execution_time_ms: 0.0,
+                events_emitted: Vec::new(),
+            },
+        },
+    };
+    response_to_lua(lua, &response)
+}
+
+pub(crate) fn response_to_lua(lua: &Lua, r: &SkillResponse) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(0, 4)?;
+    t.raw_set("success", r.success)?;
+    if let Some(result) = &r.result {
+        t.raw_set("result", json_to_lua(lua, result)?)?;
+    }
+    if let Some(error) = &r.error {
+        let e = lua.create_table_with_capacity(0, 2)?;
+        e.raw_set("code", error.code.as_str())?;
+        e.raw_set("message", error.message.as_str())?;
+        t.raw_set("error", e)?;
+    }
+    let m = lua.create_table_with_capacity(0, 2)?;
+    m.raw_set("executionTimeMs", r.metadata.execution_time_ms)?;
+    let events = lua.create_table_with_capacity(r.metadata.events_emitted.len(), 0)?;
+    for (i, e) in r.metadata.events_emitted.iter().enumerate() {
+        events.raw_set(i + 1, e.as_str())?;
+    }
+    m.raw_set("eventsEmitted", events)?;
+    t.raw_set("metadata", m)?;
+    Ok(t)
+}

@@ -1,0 +1,13 @@
+//! The host: the `Engine` (one world, one Luau VM, one skill registry, one trace), the fixed-step
+//! clock, and the `limina` table scripts use to drive it.
+//!
+//! The engine owns the order of a step (SPEC §3) and is the only thing that advances the tick.
+//! Script callbacks, skill handlers and native ops all run on this thread; shared state sits in
+//! `RefCell`s that are never borrowed across a call into Lua.
+
+mod clock;
+mod engine;
+mod limina_api;
+
+pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
+pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};

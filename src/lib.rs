@@ -1,0 +1,14 @@
+//! limina: an agent-native real-time 3D engine in one binary, scripted in Luau.
+//!
+//! Module map (dependencies point down): `cli` → `host` → {`skills`, `policy`, `trace`,
+//! `script`} → {`world`, `physics`}. Every world mutation is a skill call through
+//! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
+
+pub mod cli;
+pub mod host;
+pub mod physics;
+pub mod policy;
+pub mod script;
+pub mod skills;
+pub mod trace;
+pub mod world;

@@ -1,0 +1,388 @@
+//! Rapier, behind small `Copy` handles and plain arrays: the rest of the engine never sees a
+//! rapier or glam type.
+//!
+//! Owns the rigid bodies and colliders of one world and steps them at the fixed dt. Each collider
+//! carries its entity's public id and ECS entity bits in `user_data`, so transform sync and
+//! collision events map back to entities without a lookup table. Hot: `step` and `for_each_moved`.
+
+mod events;
+
+use rapier3d::glamx::Quat;
+use rapier3d::prelude::*;
+
+pub use events::ContactEvent;
+use events::EventCollector;
+
+/// Opaque handle of a rigid body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BodyHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl BodyHandle {
+    fn from_rapier(h: RigidBodyHandle) -> Self {
+        let (index, generation) = h.into_raw_parts();
+        Self { index, generation }
+    }
+
+    fn to_rapier(self) -> RigidBodyHandle {
+        RigidBodyHandle::from_raw_parts(self.index, self.generation)
+    }
+
+    /// The body's slot index (what collision events report as `bodyA`/`bodyB`).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    Dynamic,
+    Fixed,
+}
+
+/// Collider geometry before scaling.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ColliderShape {
+    Box {
+        half_extents: [f32; 3],
+    },
+    Ball {
+        radius: f32,
+    },
+    /// Along Y; total height is `2 * (half_height + radius)`.
+    Capsule {
+        half_height: f32,
+        radius: f32,
+    },
+}
+
+impl ColliderShape {
+    /// The shape stretched by a transform scale. Rapier balls and capsules stay round, so they
+    /// take the largest of the relevant axes.
+    pub fn scaled(self, s: [f32; 3]) -> Self {
+        let s = s.map(f32::abs);
+        match self {
+            ColliderShape::Box { half_extents: h } => ColliderShape::Box {
+                half_extents: [h[0] * s[0], h[1] * s[1], h[2] * s[2]],
+            },
+            ColliderShape::Ball { radius } => ColliderShape::Ball {
+                radius: radius * s[0].max(s[1]).max(s[2]),
+            },
+            ColliderShape::Capsule {
+                half_height,
+                radius,
+            } => ColliderShape::Capsule {
+                half_height: half_height * s[1],
+                radius: radius * s[0].max(s[2]),
+            },
+        }
+    }
+
+    fn to_shared(self) -> SharedShape {
+        // Rapier rejects degenerate shapes in places; keep every dimension strictly positive.
+        const MIN: f32 = 1e-4;
+        match self {
+            ColliderShape::Box { half_extents: h } => {
+                SharedShape::cuboid(h[0].max(MIN), h[1].max(MIN), h[2].max(MIN))
+            }
+            ColliderShape::Ball { radius } => SharedShape::ball(radius.max(MIN)),
+            ColliderShape::Capsule {
+                half_height,
+                radius,
+            } => SharedShape::capsule_y(half_height.max(MIN), radius.max(MIN)),
+        }
+    }
+}
+
+/// Everything needed to create a body with one collider.
+#[derive(Debug, Clone, Copy)]
+pub struct BodySpec {
+    pub kind: BodyKind,
+    pub shape: ColliderShape,
+    pub position: [f32; 3],
+    pub rotation: [f32; 4],
+    pub friction: f32,
+    pub restitution: f32,
+    /// Opaque owner tag returned by ray hits, events and sync (the world packs entity ids here).
+    pub user: u128,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayHit {
+    pub user: u128,
+    pub distance: f32,
+    pub point: [f32; 3],
+}
+
+/// The physics of one world.
+pub struct PhysicsWorld {
+    world: rapier3d::prelude::PhysicsWorld,
+    events: EventCollector,
+    /// Set when bodies were added, removed or moved by hand since the last step: queries must see
+    /// the world as it is now, not as of the last step.
+    queries_stale: bool,
+}
+
+impl std::fmt::Debug for PhysicsWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PhysicsWorld")
+            .field("bodies", &self.world.bodies.len())
+            .finish()
+    }
+}
+
+impl Default for PhysicsWorld {
+    fn default() -> Self {
+        Self::new(1.0 / 60.0)
+    }
+}
+
+fn quat(r: [f32; 4]) -> Quat {
+    let q = Quat::from_xyzw(r[0], r[1], r[2], r[3]);
+    if q.length_squared() > 1e-12 {
+        q.normalize()
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+fn vec(v: [f32; 3]) -> Vector {
+    Vector::new(v[0], v[1], v[2])
+}
+
+impl PhysicsWorld {
+    pub fn new(dt: f32) -> Self {
+        let mut world = rapier3d::prelude::PhysicsWorld::new();
+        world.integration_parameters.dt = dt;
+        Self {
+            world,
+            events: EventCollector::default(),
+            queries_stale: false,
+        }
+    }
+
+    pub fn body_count(&self) -> usize {
+        self.world.bodies.len()
+    }
+
+    pub fn add_body(&mut self, spec: BodySpec) -> BodyHandle {
+        let builder = match spec.kind {
+            BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
+            BodyKind::Fixed => RigidBodyBuilder::fixed(),
+        };
+        let pose = Pose::from_parts(vec(spec.position), quat(spec.rotation));
+        let body = builder.pose(pose).user_data(spec.user);
+        let collider = ColliderBuilder::new(spec.shape.to_shared())
+            .friction(spec.friction)
+            .restitution(spec.restitution)
+            .active_events(ActiveEvents::COLLISION_EVENTS)
+            .user_data(spec.user);
+        let (handle, _) = self.world.insert(body, collider);
+        self.queries_stale = true;
+        BodyHandle::from_rapier(handle)
+    }
+
+    pub fn remove_body(&mut self, handle: BodyHandle) -> bool {
+        let removed = self.world.remove_body(handle.to_rapier()).is_some();
+        self.queries_stale |= removed;
+        removed
+    }
+
+    pub fn is_dynamic(&self, handle: BodyHandle) -> bool {
+        self.world
+            .bodies
+            .get(handle.to_rapier())
+            .is_some_and(|b| b.is_dynamic())
+    }
+
+    /// Teleports a body (and stops it, so a moved ball does not keep its old momentum).
+    pub fn set_pose(&mut self, handle: BodyHandle, position: [f32; 3], rotation: [f32; 4]) {
+        if let Some(body) = self.world.bodies.get_mut(handle.to_rapier()) {
+            body.set_position(Pose::from_parts(vec(position), quat(rotation)), true);
+            if body.is_dynamic() {
+                body.set_linvel(Vector::ZERO, true);
+                body.set_angvel(Vector::ZERO, true);
+            }
+            self.queries_stale = true;
+        }
+    }
+
+    pub fn set_shape(&mut self, handle: BodyHandle, shape: ColliderShape) {
+        let Some(body) = self.world.bodies.get(handle.to_rapier()) else {
+            return;
+        };
+        let colliders: Vec<ColliderHandle> = body.colliders().to_vec();
+        for c in colliders {
+            if let Some(collider) = self.world.colliders.get_mut(c) {
+                collider.set_shape(shape.to_shared());
+            }
+        }
+        self.world.wake_up(handle.to_rapier(), true);
+        self.queries_stale = true;
+    }
+
+    /// Applies an impulse to a dynamic body and wakes it. False for fixed or missing bodies.
+    pub fn apply_impulse(&mut self, handle: BodyHandle, impulse: [f32; 3]) -> bool {
+        match self.world.bodies.get_mut(handle.to_rapier()) {
+            Some(body) if body.is_dynamic() => {
+                body.apply_impulse(vec(impulse), true);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn linear_velocity(&self, handle: BodyHandle) -> Option<[f32; 3]> {
+        self.world
+            .bodies
+            .get(handle.to_rapier())
+            .map(|b| b.linvel().to_array())
+    }
+
+    /// Advances one fixed step, collecting collision events.
+    pub fn step(&mut self) {
+        self.world.step_with_events(&(), &self.events);
+        self.queries_stale = false;
+    }
+
+    /// Calls `f(user, position, rotation)` for every awake dynamic body: the bodies whose
+    /// transforms can have changed this step.
+    pub fn for_each_moved(&self, mut f: impl FnMut(u128, [f32; 3], [f32; 4])) {
+        for handle in self.world.islands.active_bodies() {
+            if let Some(body) = self.world.bodies.get(handle) {
+                if body.is_dynamic() {
+                    let r = body.rotation();
+                    f(
+                        body.user_data,
+                        body.translation().to_array(),
+                        [r.x, r.y, r.z, r.w],
+                    );
+                }
+            }
+        }
+    }
+
+    /// First hit along a ray; `direction` need not be normalized (it must not be zero).
+    pub fn raycast(
+        &mut self,
+        origin: [f32; 3],
+        direction: [f32; 3],
+        max_distance: f32,
+    ) -> Option<RayHit> {
+        if self.queries_stale {
+            // Bring the query tree up to date without advancing time. Contacts found here raise
+            // their events now, into the same collector, so none is lost.
+            self.world.detect_collisions(&(), &self.events);
+            self.queries_stale = false;
+        }
+        let dir = vec(direction);
+        let len = dir.length();
+        if !(len.is_finite() && len > 0.0) {
+            return None;
+        }
+        let ray = Ray::new(vec(origin), dir / len);
+        let (collider, toi) =
+            self.world
+                .cast_ray(&ray, max_distance, true, QueryFilter::default())?;
+        let user = self.world.colliders.get(collider)?.user_data;
+        Some(RayHit {
+            user,
+            distance: toi,
+            point: ray.point_at(toi).to_array(),
+        })
+    }
+
+    /// Takes the collision events gathered since the last drain, oldest first.
+    pub fn drain_events(&mut self) -> Vec<ContactEvent> {
+        self.events.drain()
+    }
+
+    /// Events dropped because nobody drained them and the buffer was full.
+    pub fn dropped_events(&self) -> u64 {
+        self.events.dropped()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ball(y: f32, user: u128) -> BodySpec {
+        BodySpec {
+            kind: BodyKind::Dynamic,
+            shape: ColliderShape::Ball { radius: 0.5 },
+            position: [0.0, y, 0.0],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            friction: 0.5,
+            restitution: 0.0,
+            user,
+        }
+    }
+
+    fn floor() -> BodySpec {
+        BodySpec {
+            kind: BodyKind::Fixed,
+            shape: ColliderShape::Box {
+                half_extents: [10.0, 0.5, 10.0],
+            },
+            position: [0.0; 3],
+            ..ball(0.0, 99)
+        }
+    }
+
+    #[test]
+    fn a_ball_falls_onto_a_floor_and_reports_the_contact() {
+        let mut p = PhysicsWorld::default();
+        p.add_body(floor());
+        p.add_body(ball(3.0, 7));
+        let mut last_y = 3.0;
+        for _ in 0..120 {
+            p.step();
+            p.for_each_moved(|_, pos, _| last_y = pos[1]);
+        }
+        assert!(
+            (last_y - 1.0).abs() < 0.05,
+            "ball rests on the floor, y = {last_y}"
+        );
+        let events = p.drain_events();
+        let started = events.iter().find(|e| e.started).expect("a start event");
+        let users = [started.user_a, started.user_b];
+        assert!(
+            users.contains(&Some(7)) && users.contains(&Some(99)),
+            "{started:?}"
+        );
+        assert!(started.point.is_some());
+    }
+
+    #[test]
+    fn raycast_sees_a_body_added_this_tick() {
+        let mut p = PhysicsWorld::default();
+        p.add_body(ball(5.0, 42));
+        let hit = p
+            .raycast([0.0, 0.0, 0.0], [0.0, 2.0, 0.0], 100.0)
+            .expect("hit");
+        assert_eq!(hit.user, 42);
+        assert!((hit.distance - 4.5).abs() < 1e-3, "{hit:?}");
+        assert!(
+            p.raycast([0.0, 0.0, 0.0], [0.0, -1.0, 0.0], 100.0)
+                .is_none()
+        );
+        assert!(
+            p.raycast([0.0, 0.0, 0.0], [0.0, 1.0, 0.0], 4.0).is_none(),
+            "max distance is respected"
+        );
+    }
+
+    #[test]
+    fn impulses_only_move_dynamic_bodies() {
+        let mut p = PhysicsWorld::default();
+        let fixed = p.add_body(floor());
+        let b = p.add_body(ball(5.0, 1));
+        assert!(!p.apply_impulse(fixed, [1.0, 0.0, 0.0]));
+        assert!(p.apply_impulse(b, [1.0, 0.0, 0.0]));
+        p.step();
+        assert!(p.linear_velocity(b).unwrap()[0] > 0.0);
+    }
+}

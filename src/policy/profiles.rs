@@ -1,0 +1,202 @@
+//! Permission vocabulary and the four static profiles.
+
+use std::fmt;
+
+/// One capability a skill may require. The order fixes the bit in a `PermissionSet`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Permission {
+    SceneRead,
+    SceneWrite,
+    EcsRead,
+    EcsModify,
+    PhysicsRead,
+    PhysicsWrite,
+    AgentRead,
+    AgentWrite,
+    UiWrite,
+    AudioPlay,
+    SocialAct,
+}
+
+impl Permission {
+    pub const ALL: [Permission; 11] = [
+        Permission::SceneRead,
+        Permission::SceneWrite,
+        Permission::EcsRead,
+        Permission::EcsModify,
+        Permission::PhysicsRead,
+        Permission::PhysicsWrite,
+        Permission::AgentRead,
+        Permission::AgentWrite,
+        Permission::UiWrite,
+        Permission::AudioPlay,
+        Permission::SocialAct,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Permission::SceneRead => "scene.read",
+            Permission::SceneWrite => "scene.write",
+            Permission::EcsRead => "ecs.read",
+            Permission::EcsModify => "ecs.modify",
+            Permission::PhysicsRead => "physics.read",
+            Permission::PhysicsWrite => "physics.write",
+            Permission::AgentRead => "agent.read",
+            Permission::AgentWrite => "agent.write",
+            Permission::UiWrite => "ui.write",
+            Permission::AudioPlay => "audio.play",
+            Permission::SocialAct => "social.act",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Permission> {
+        Permission::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+impl fmt::Display for Permission {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of permissions, as a bitmask.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct PermissionSet(u16);
+
+impl PermissionSet {
+    pub const EMPTY: PermissionSet = PermissionSet(0);
+
+    pub fn of(perms: &[Permission]) -> Self {
+        PermissionSet(perms.iter().fold(0, |acc, p| acc | p.bit()))
+    }
+
+    pub fn contains(self, p: Permission) -> bool {
+        self.0 & p.bit() != 0
+    }
+
+    pub fn insert(&mut self, p: Permission) {
+        self.0 |= p.bit();
+    }
+
+    /// The first permission of `required` (in declaration order) this set lacks.
+    pub fn first_missing(self, required: &[Permission]) -> Option<Permission> {
+        required.iter().copied().find(|p| !self.contains(*p))
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Permission> {
+        Permission::ALL
+            .into_iter()
+            .filter(move |p| self.contains(*p))
+    }
+
+    pub fn names(self) -> Vec<&'static str> {
+        self.iter().map(Permission::as_str).collect()
+    }
+}
+
+/// The reference's static profiles, in catalog order.
+pub const PROFILES: [(&str, &[Permission]); 4] = {
+    use Permission::*;
+    [
+        (
+            "builder.readWrite",
+            &[
+                SceneRead,
+                SceneWrite,
+                EcsRead,
+                EcsModify,
+                PhysicsRead,
+                PhysicsWrite,
+                AgentRead,
+                AgentWrite,
+                UiWrite,
+                AudioPlay,
+            ],
+        ),
+        (
+            "player.limited",
+            &[
+                SceneRead,
+                EcsRead,
+                PhysicsRead,
+                PhysicsWrite,
+                AgentRead,
+                AgentWrite,
+            ],
+        ),
+        (
+            "social.actor",
+            &[
+                SceneRead,
+                EcsRead,
+                PhysicsRead,
+                AgentRead,
+                AgentWrite,
+                SocialAct,
+                AudioPlay,
+            ],
+        ),
+        (
+            "system.readonly",
+            &[SceneRead, EcsRead, PhysicsRead, AgentRead],
+        ),
+    ]
+};
+
+/// The permissions a profile grants; an unknown profile grants nothing (fail closed).
+pub fn profile_permissions(profile: &str) -> PermissionSet {
+    PROFILES
+        .iter()
+        .find(|(name, _)| *name == profile)
+        .map(|(_, perms)| PermissionSet::of(perms))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_match_the_catalog() {
+        let builder = profile_permissions("builder.readWrite");
+        assert!(builder.contains(Permission::SceneWrite));
+        assert!(!builder.contains(Permission::SocialAct));
+        let readonly = profile_permissions("system.readonly");
+        assert_eq!(
+            readonly.names(),
+            ["scene.read", "ecs.read", "physics.read", "agent.read"]
+        );
+        assert!(profile_permissions("social.actor").contains(Permission::SocialAct));
+        assert!(!profile_permissions("player.limited").contains(Permission::SocialAct));
+    }
+
+    #[test]
+    fn unknown_profile_is_empty() {
+        assert_eq!(profile_permissions("root"), PermissionSet::EMPTY);
+        assert_eq!(profile_permissions(""), PermissionSet::EMPTY);
+    }
+
+    #[test]
+    fn permission_strings_round_trip() {
+        for p in Permission::ALL {
+            assert_eq!(Permission::parse(p.as_str()), Some(p));
+        }
+        assert_eq!(Permission::parse("scene.admin"), None);
+    }
+
+    #[test]
+    fn first_missing_is_in_declaration_order() {
+        let set = PermissionSet::of(&[Permission::SceneRead]);
+        let need = [
+            Permission::SceneRead,
+            Permission::EcsModify,
+            Permission::SceneWrite,
+        ];
+        assert_eq!(set.first_missing(&need), Some(Permission::EcsModify));
+    }
+}

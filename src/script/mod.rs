@@ -1,0 +1,112 @@
+//! Luau scripting: value conversion, the host `require`, the native ops core skills are given,
+//! and the `limina test` kit. Engine-level bindings (the `limina` table) live in `host`.
+//!
+//! Every chunk is named by its path (`@demos/billiards.lua`) so errors read
+//! `demos/billiards.lua:12: message`. Scripts never reach engine internals: the native ops here
+//! are handed only to core skill handlers, whose environment user code cannot see.
+
+pub mod convert;
+mod require;
+mod skill_ops;
+mod world_ops;
+
+pub use require::{ScriptRoots, install_require};
+pub use skill_ops::create_registry_ops;
+pub use world_ops::create_world_ops;
+
+/// The `limina test` kit (describe/it/expect), installed into test VMs only.
+pub const TESTKIT: &str = include_str!("testkit.luau");
+
+/// A script failure, ready to print: a one-line message (`file:line: what`) and, when there is
+/// one, the Lua traceback.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ScriptError {
+    pub message: String,
+    pub traceback: Option<String>,
+}
+
+impl From<mlua::Error> for ScriptError {
+    fn from(e: mlua::Error) -> Self {
+        let (message, traceback) = error_message_and_traceback(&e);
+        ScriptError { message, traceback }
+    }
+}
+
+impl ScriptError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            traceback: None,
+        }
+    }
+}
+
+fn root_cause(e: &mlua::Error) -> &mlua::Error {
+    match e {
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            root_cause(cause)
+        }
+        e => e,
+    }
+}
+
+/// Splits an mlua error into the message a user reads first and the traceback.
+pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) {
+    let traceback = match e {
+        mlua::Error::CallbackError { traceback, .. } => Some(traceback.clone()),
+        _ => None,
+    };
+    let message = match root_cause(e) {
+        mlua::Error::RuntimeError(s) => s.clone(),
+        mlua::Error::SyntaxError { message, .. } => format!("syntax error: {message}"),
+        mlua::Error::MemoryError(s) => format!("out of memory: {s}"),
+        mlua::Error::BadArgument {
+            pos,
+            name,
+            cause,
+            to,
+        } => {
+            let (cause, _) = error_message_and_traceback(cause);
+            let func = to.as_deref().unwrap_or("function");
+            match name {
+                Some(name) => format!("bad argument #{pos} ({name}) to {func}: {cause}"),
+                None => format!("bad argument #{pos} to {func}: {cause}"),
+            }
+        }
+        other => other.to_string(),
+    };
+    match message.split_once("\nstack traceback:") {
+        Some((m, t)) => (
+            m.trim_end().to_string(),
+            traceback.or_else(|| Some(format!("stack traceback:{t}"))),
+        ),
+        None => (message.trim_end().to_string(), traceback),
+    }
+}
+
+/// `(short_src, line)` of the nearest Lua frame calling into Rust, for error prefixes.
+pub fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
+    for level in 1..32 {
+        let frame = lua.inspect_stack(level, |d| {
+            let s = d.source();
+            (
+                s.what,
+                s.short_src.map(|c| c.into_owned()),
+                d.current_line(),
+            )
+        })?;
+        if frame.0 != "C" {
+            return Some((frame.1?, frame.2?));
+        }
+    }
+    None
+}
+
+/// A runtime error prefixed with the calling script's `file:line`, like Lua's own `error`.
+pub fn located_error(lua: &mlua::Lua, message: impl std::fmt::Display) -> mlua::Error {
+    match caller_location(lua) {
+        Some((file, line)) => mlua::Error::runtime(format!("{file}:{line}: {message}")),
+        None => mlua::Error::runtime(message.to_string()),
+    }
+}

@@ -1,0 +1,345 @@
+//! The native ops core skill handlers call to touch the world (`world.create_entity`, ...).
+//!
+//! Only core skill environments receive this table; user scripts reach the world through skills.
+//! Inputs arrive already validated against the skill's schema, so these ops check only what a
+//! schema cannot express (ranges after f32 conversion, zero quaternions, stale ids). An unknown or
+//! destroyed id is not an error here: ops report `false` and change nothing, as the catalog's
+//! `{ok: boolean}` outputs expect.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{Lua, LuaSerdeExt, Table, Value};
+
+use crate::physics::BodyKind;
+use crate::skills::{ErrorCode, HandlerFailure};
+use crate::world::{ColliderKind, EntitySpec, RenderShape, World, WorldError};
+
+fn invalid(message: impl Into<String>) -> mlua::Error {
+    HandlerFailure::new(ErrorCode::InvalidInput, message).into_lua()
+}
+
+fn to_f32(v: f64, what: &str) -> mlua::Result<f32> {
+    let f = v as f32;
+    if f.is_finite() {
+        Ok(f)
+    } else {
+        Err(invalid(format!(
+            "{what}: {v} is outside the range the engine stores (about ±3.4e38)"
+        )))
+    }
+}
+
+fn vec3(t: &Table, what: &str) -> mlua::Result<[f32; 3]> {
+    let mut out = [0.0; 3];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let v: f64 = t.raw_get(i + 1)?;
+        *slot = to_f32(v, &format!("{what}[{}]", i + 1))?;
+    }
+    Ok(out)
+}
+
+fn array(lua: &Lua, values: &[f32]) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(values.len(), 0)?;
+    for (i, v) in values.iter().enumerate() {
+        t.raw_set(i + 1, f64::from(*v))?;
+    }
+    Ok(t)
+}
+
+/// Quaternion from XYZ Euler angles (three.js's default order).
+pub fn quat_from_euler_xyz(e: [f32; 3]) -> [f32; 4] {
+    let (s1, c1) = (f64::from(e[0]) / 2.0).sin_cos();
+    let (s2, c2) = (f64::from(e[1]) / 2.0).sin_cos();
+    let (s3, c3) = (f64::from(e[2]) / 2.0).sin_cos();
+    [
+        (s1 * c2 * c3 + c1 * s2 * s3) as f32,
+        (c1 * s2 * c3 - s1 * c2 * s3) as f32,
+        (c1 * c2 * s3 + s1 * s2 * c3) as f32,
+        (c1 * c2 * c3 - s1 * s2 * s3) as f32,
+    ]
+}
+
+fn normalized(q: [f32; 4]) -> mlua::Result<[f32; 4]> {
+    let len = q.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
+    if !(len > 1e-9 && len.is_finite()) {
+        return Err(invalid("value: a rotation quaternion must not be zero"));
+    }
+    Ok(q.map(|c| (f64::from(c) / len) as f32))
+}
+
+/// Builds the `world` ops table over a shared world.
+pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
+    let ops = lua.create_table()?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "create_entity",
+        lua.create_function(move |_, input: Table| {
+            let shape: String = input.get("shape")?;
+            let collider: Option<String> = input.get("collider")?;
+            let spec = EntitySpec {
+                shape: RenderShape::parse(&shape)
+                    .ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?,
+                collider: match collider {
+                    Some(c) => Some(
+                        ColliderKind::parse(&c)
+                            .ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?,
+                    ),
+                    None => None,
+                },
+                size: to_f32(input.get("size")?, "size")?,
+                color: input.get::<u32>("color")?,
+                position: vec3(&input.get("position")?, "position")?,
+                body: match (input.get::<bool>("dynamic")?, input.get::<bool>("static")?) {
+                    (true, _) => Some(BodyKind::Dynamic),
+                    (false, true) => Some(BodyKind::Fixed),
+                    (false, false) => None,
+                },
+                friction: to_f32(input.get("friction")?, "friction")?,
+                restitution: to_f32(input.get("restitution")?, "restitution")?,
+            };
+            match w.borrow_mut().create_entity(&spec) {
+                Ok(id) => Ok(id.to_string()),
+                Err(WorldError::Capacity(e)) => {
+                    Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())
+                }
+            }
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "destroy_entity",
+        lua.create_function(move |_, id: String| {
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .is_some_and(|id| world.destroy_entity(id)))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "query_entities",
+        lua.create_function(
+            move |lua, (near, radius, tag): (Option<Table>, Option<f64>, Option<String>)| {
+                let near = match near {
+                    Some(t) => Some([
+                        t.raw_get::<f64>(1)?,
+                        t.raw_get::<f64>(2)?,
+                        t.raw_get::<f64>(3)?,
+                    ]),
+                    None => None,
+                };
+                let hits = w.borrow().query(near, radius, tag.as_deref());
+                let out = lua.create_table_with_capacity(hits.len(), 0)?;
+                for (i, hit) in hits.iter().enumerate() {
+                    let row = lua.create_table_with_capacity(0, 3)?;
+                    row.raw_set("entity", hit.id.to_string())?;
+                    row.raw_set("position", array(lua, &hit.position)?)?;
+                    row.raw_set("distance", hit.distance)?;
+                    out.raw_set(i + 1, row)?;
+                }
+                Ok(out)
+            },
+        )?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_position",
+        lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
+            let p = [
+                to_f32(x, "value[1]")?,
+                to_f32(y, "value[2]")?,
+                to_f32(z, "value[3]")?,
+            ];
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .is_some_and(|id| world.edit_transform(id, |t| t.position = p)))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_rotation",
+        lua.create_function(move |_, (id, x, y, z, qw): (String, f64, f64, f64, f64)| {
+            let q = normalized([
+                to_f32(x, "value[1]")?,
+                to_f32(y, "value[2]")?,
+                to_f32(z, "value[3]")?,
+                to_f32(qw, "value[4]")?,
+            ])?;
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .is_some_and(|id| world.edit_transform(id, |t| t.rotation = q)))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_scale",
+        lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
+            let s = [
+                to_f32(x, "value[1]")?,
+                to_f32(y, "value[2]")?,
+                to_f32(z, "value[3]")?,
+            ];
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .is_some_and(|id| world.edit_transform(id, |t| t.scale = s)))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_transform",
+        lua.create_function(
+            move |_,
+                  (id, position, euler, scale): (
+                String,
+                Option<Table>,
+                Option<Table>,
+                Option<Table>,
+            )| {
+                let position = position.map(|t| vec3(&t, "position")).transpose()?;
+                let rotation = euler
+                    .map(|t| vec3(&t, "rotationEuler").map(quat_from_euler_xyz))
+                    .transpose()?;
+                let scale = scale.map(|t| vec3(&t, "scale")).transpose()?;
+                let mut world = w.borrow_mut();
+                Ok(world.resolve(&id).is_some_and(|id| {
+                    world.edit_transform(id, |t| {
+                        if let Some(p) = position {
+                            t.position = p;
+                        }
+                        if let Some(r) = rotation {
+                            t.rotation = r;
+                        }
+                        if let Some(s) = scale {
+                            t.scale = s;
+                        }
+                    })
+                }))
+            },
+        )?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "add_tag",
+        lua.create_function(move |_, (id, tag): (String, String)| {
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .and_then(|id| world.add_tag(id, &tag))
+                .is_some())
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "remove_tag",
+        lua.create_function(move |_, (id, tag): (String, String)| {
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .and_then(|id| world.remove_tag(id, &tag))
+                .unwrap_or(false))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "apply_impulse",
+        lua.create_function(move |_, (id, impulse): (String, Table)| {
+            let impulse = vec3(&impulse, "impulse")?;
+            let mut world = w.borrow_mut();
+            Ok(world
+                .resolve(&id)
+                .is_some_and(|id| world.apply_impulse(id, impulse)))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "raycast",
+        lua.create_function(
+            move |lua, (origin, direction, max_distance): (Table, Table, f64)| {
+                let origin = vec3(&origin, "origin")?;
+                let direction = vec3(&direction, "direction")?;
+                let max_distance = to_f32(max_distance, "maxDistance")?;
+                let hit = w.borrow_mut().raycast(origin, direction, max_distance);
+                let out = lua.create_table()?;
+                out.raw_set("hit", hit.is_some())?;
+                if let Some(hit) = hit {
+                    out.raw_set("distance", f64::from(hit.distance))?;
+                    out.raw_set("point", array(lua, &hit.point)?)?;
+                    if let Some(id) = hit.entity {
+                        out.raw_set("entity", id.to_string())?;
+                    }
+                }
+                Ok(out)
+            },
+        )?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "collision_events",
+        lua.create_function(move |lua, ()| {
+            let events = w.borrow_mut().drain_collisions();
+            let out = lua.create_table_with_capacity(events.len(), 0)?;
+            for (i, c) in events.iter().enumerate() {
+                let row = lua.create_table_with_capacity(0, 7)?;
+                row.raw_set("started", c.event.started)?;
+                row.raw_set("bodyA", c.event.body_a)?;
+                row.raw_set("bodyB", c.event.body_b)?;
+                if let Some(a) = c.entity_a {
+                    row.raw_set("entityA", a.to_string())?;
+                }
+                if let Some(b) = c.entity_b {
+                    row.raw_set("entityB", b.to_string())?;
+                }
+                // JSON null (not an absent field): the catalog's point/normal are `vec3 | null`.
+                let vector = |v: Option<[f32; 3]>| -> mlua::Result<Value> {
+                    match v {
+                        Some(v) => Ok(Value::Table(array(lua, &v)?)),
+                        None => Ok(lua.null()),
+                    }
+                };
+                row.raw_set("point", vector(c.event.point)?)?;
+                row.raw_set("normal", vector(c.event.normal)?)?;
+                out.raw_set(i + 1, row)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+
+    ops.set_readonly(true);
+    Ok(ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_xyz_matches_three_js() {
+        let q = quat_from_euler_xyz([0.0, std::f32::consts::FRAC_PI_2, 0.0]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        for (a, b) in q.iter().zip([0.0, h, 0.0, h]) {
+            assert!((a - b).abs() < 1e-6, "{q:?}");
+        }
+        // three.js: new Euler(0.1, 0.2, 0.3, 'XYZ') -> Quaternion
+        let q = quat_from_euler_xyz([0.1, 0.2, 0.3]);
+        let expected = [0.064_071_35, 0.091_157_55, 0.153_439_3, 0.981_856_2];
+        for (a, b) in q.iter().zip(expected) {
+            assert!((a - b).abs() < 1e-6, "{q:?}");
+        }
+    }
+}

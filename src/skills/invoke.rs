@@ -1,0 +1,273 @@
+//! The one pipeline every skill call takes, whoever the caller (script, MCP client, agent,
+//! sandboxed mod):
+//!
+//! resolve → validate input (defaults applied) → permission → before-hook → handler →
+//! after-hook → validate output → emit `skill.executed`
+//!
+//! A failure at any stage returns a response with a code and a message naming the problem; the
+//! stages before the handler have no effect on the world, so a denied or invalid call changes
+//! nothing. Hot: this runs for every call, so it converts JSON only at the edges it must.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Instant;
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::registry::SkillRegistry;
+use super::schema::{apply_defaults, field_path};
+use super::{ErrorCode, Skill};
+use crate::policy::PermissionSet;
+use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::trace::{EventDraft, TraceLog};
+
+/// Who is calling: attribution for the trace and the permissions the call runs under.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Caller {
+    pub agent_id: Rc<str>,
+    pub session_id: Rc<str>,
+    pub profile: Rc<str>,
+    pub permissions: PermissionSet,
+}
+
+impl Caller {
+    pub fn new(agent_id: &str, session_id: &str, profile: &str) -> Self {
+        Self {
+            agent_id: agent_id.into(),
+            session_id: session_id.into(),
+            profile: profile.into(),
+            permissions: crate::policy::profile_permissions(profile),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillFailure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseMetadata {
+    pub execution_time_ms: f64,
+    /// Types of the events this call emitted, in order.
+    pub events_emitted: Vec<String>,
+}
+
+/// `{success, result?, error?{code, message}, metadata{executionTimeMs, eventsEmitted}}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillResponse {
+    pub success: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<SkillFailure>,
+    pub metadata: ResponseMetadata,
+}
+
+/// A handler's deliberate failure with a code, raised by `ctx.fail(code, message)` or a native op.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
+pub struct HandlerFailure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl HandlerFailure {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn into_lua(self) -> mlua::Error {
+        mlua::Error::external(self)
+    }
+}
+
+/// What the pipeline needs from the engine that hosts it.
+pub struct InvokeEnv<'a> {
+    pub lua: &'a Lua,
+    pub registry: &'a RefCell<SkillRegistry>,
+    pub trace: &'a RefCell<TraceLog>,
+    pub tick: u64,
+    /// `ctx.fail`, created once per engine.
+    pub fail_fn: &'a Function,
+}
+
+/// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
+/// is a `SkillResponse`.
+pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value) -> SkillResponse {
+    let started = Instant::now();
+    let first_event = env.trace.borrow().len();
+    let outcome = run(env, caller, name, &mut input);
+    let (success, result, error) = match outcome {
+        Ok((skill, result)) => {
+            let payload = json!({"skill": skill.name, "version": skill.version, "input": input, "tick": env.tick});
+            emit(env, caller, "skill.executed", payload);
+            (true, Some(result), None)
+        }
+        Err(failure) => {
+            if failure.code != ErrorCode::Forbidden {
+                let payload = json!({"skill": name, "code": failure.code, "message": failure.message, "tick": env.tick});
+                emit(env, caller, "skill.failed", payload);
+            }
+            (false, None, Some(failure))
+        }
+    };
+    let events_emitted = env.trace.borrow().events()[first_event..]
+        .iter()
+        .map(|e| e.event_type.clone())
+        .collect();
+    SkillResponse {
+        success,
+        result,
+        error,
+        metadata: ResponseMetadata {
+            execution_time_ms: started.elapsed().as_secs_f64() * 1000.0,
+            events_emitted,
+        },
+    }
+}
+
+fn emit(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: Value) {
+    let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id);
+    env.trace.borrow_mut().emit(draft, env.tick, payload);
+}
+
+fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {
+    SkillFailure {
+        code,
+        message: message.into(),
+    }
+}
+
+fn run(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    name: &str,
+    input: &mut Value,
+) -> Result<(Rc<Skill>, Value), SkillFailure> {
+    // resolve (the registry borrow ends here, so handlers may list or call skills)
+    let skill = env.registry.borrow().get(name).ok_or_else(|| {
+        failure(
+            ErrorCode::NotFound,
+            format!("no skill named '{name}' (skills.list shows what exists)"),
+        )
+    })?;
+
+    // validate input, defaults first
+    if input.is_null() {
+        *input = Value::Object(Default::default());
+    }
+    apply_defaults(&skill.input_schema, input);
+    if !skill.input_validator.is_valid(input) {
+        return Err(failure(
+            ErrorCode::InvalidInput,
+            format!(
+                "invalid input for {name}: {}",
+                describe(&skill.input_validator, input, "input")
+            ),
+        ));
+    }
+
+    // permission
+    if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
+        emit(
+            env,
+            caller,
+            "security.permission.denied",
+            json!({"skill": name, "missing": missing.as_str(), "agentId": &*caller.agent_id}),
+        );
+        return Err(failure(
+            ErrorCode::Forbidden,
+            format!("missing permission: {missing}"),
+        ));
+    }
+
+    let lua = env.lua;
+    let lua_failure = |stage: &str, e: mlua::Error| lua_error_to_failure(name, stage, &e);
+    let lua_input = json_to_lua(lua, input).map_err(|e| lua_failure("input conversion", e))?;
+    let ctx = make_ctx(env, caller).map_err(|e| lua_failure("context", e))?;
+
+    if let Some(before) = &skill.before {
+        before
+            .call::<()>((lua_input.clone(), ctx.clone()))
+            .map_err(|e| lua_failure("before-hook", e))?;
+    }
+    let raw: LuaValue = skill
+        .handler
+        .call((lua_input, ctx.clone()))
+        .map_err(|e| lua_failure("handler", e))?;
+    if let Some(after) = &skill.after {
+        after
+            .call::<()>((raw.clone(), ctx))
+            .map_err(|e| lua_failure("after-hook", e))?;
+    }
+
+    // validate output
+    let mut output = lua_to_json(lua, &raw, "result").map_err(|e| {
+        failure(
+            ErrorCode::HandlerError,
+            format!("{name} returned a value that is not JSON: {e}"),
+        )
+    })?;
+    if output.is_null() {
+        return Err(failure(
+            ErrorCode::HandlerError,
+            format!("{name} returned nothing; its handler must return a result table"),
+        ));
+    }
+    apply_defaults(&skill.output_schema, &mut output);
+    if !skill.output_validator.is_valid(&output) {
+        return Err(failure(
+            ErrorCode::HandlerError,
+            format!(
+                "{name} returned invalid output: {}",
+                describe(&skill.output_validator, &output, "result")
+            ),
+        ));
+    }
+    Ok((skill, output))
+}
+
+fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller) -> mlua::Result<Table> {
+    let ctx = env.lua.create_table_with_capacity(0, 5)?;
+    ctx.raw_set("agentId", &*caller.agent_id)?;
+    ctx.raw_set("sessionId", &*caller.session_id)?;
+    ctx.raw_set("profile", &*caller.profile)?;
+    ctx.raw_set("tick", env.tick)?;
+    ctx.raw_set("fail", env.fail_fn.clone())?;
+    Ok(ctx)
+}
+
+/// Up to three validation errors, each as `path: message`.
+fn describe(validator: &jsonschema::Validator, value: &Value, root: &str) -> String {
+    let parts: Vec<String> = validator
+        .iter_errors(value)
+        .take(3)
+        .map(|e| format!("{}: {}", field_path(e.instance_path().as_str(), root), e))
+        .collect();
+    if parts.is_empty() {
+        "does not match its schema".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// Maps a Lua error from a hook or handler to a failure: a `HandlerFailure` keeps its code;
+/// anything else is a `handler_error` whose message is the Lua error without its traceback.
+fn lua_error_to_failure(skill: &str, stage: &str, e: &mlua::Error) -> SkillFailure {
+    if let Some(f) = e.downcast_ref::<HandlerFailure>() {
+        return failure(f.code, f.message.clone());
+    }
+    let (message, _) = crate::script::error_message_and_traceback(e);
+    failure(
+        ErrorCode::HandlerError,
+        format!("{skill} {stage} failed: {message}"),
+    )
+}

@@ -1,0 +1,396 @@
+//! Compiles the schema DSL's descriptors (plain data built by `schema.luau`) into JSON Schema
+//! draft-07, applies declared defaults, and reconciles Lua's one table type with JSON's two.
+//!
+//! Rules that matter to callers: a field with a default is never `required`; objects reject
+//! unknown fields; every node may carry a `description`. Compilation rejects descriptors it does
+//! not understand (an unknown key is a typo, not something to ignore).
+
+use serde_json::{Map, Value, json};
+
+pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("schema error at {path}: {message}")]
+pub struct SchemaError {
+    pub path: String,
+    pub message: String,
+}
+
+fn err(path: &str, message: impl Into<String>) -> SchemaError {
+    SchemaError {
+        path: if path.is_empty() {
+            "(root)".into()
+        } else {
+            path.to_string()
+        },
+        message: message.into(),
+    }
+}
+
+/// Compiles a root descriptor to a draft-07 schema with `$schema` set.
+pub fn compile(descriptor: &Value) -> Result<Value, SchemaError> {
+    let mut schema = compile_node(descriptor, "")?;
+    if let Value::Object(map) = &mut schema {
+        map.insert("$schema".into(), Value::String(DRAFT_07.into()));
+    }
+    Ok(schema)
+}
+
+const COMMON_KEYS: [&str; 5] = ["kind", "optional", "default", "description", "nullable"];
+
+fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
+    let Value::Object(d) = desc else {
+        return Err(err(
+            path,
+            format!(
+                "expected a schema node (a table built by the schema DSL), got {}",
+                type_name(desc)
+            ),
+        ));
+    };
+    let kind = d
+        .get("kind")
+        .and_then(Value::as_str)
+        .ok_or_else(|| err(path, "schema node has no `kind`"))?;
+    let allowed: &[&str] = match kind {
+        "object" => &["fields"],
+        "record" => &["values"],
+        "string" => &["minLength", "maxLength", "pattern"],
+        "number" | "integer" => &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+        "boolean" | "any" => &[],
+        "enum" => &["values"],
+        "array" => &["items", "minItems", "maxItems"],
+        "union" => &["options"],
+        other => return Err(err(path, format!("unknown schema kind `{other}`"))),
+    };
+    for key in d.keys() {
+        if !COMMON_KEYS.contains(&key.as_str()) && !allowed.contains(&key.as_str()) {
+            return Err(err(
+                path,
+                format!("`{key}` does not apply to a {kind} schema"),
+            ));
+        }
+    }
+    let mut out = Map::new();
+    match kind {
+        "object" => {
+            out.insert("type".into(), json!("object"));
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            match d.get("fields") {
+                Some(Value::Object(fields)) => {
+                    for (name, field) in fields {
+                        let child_path = join(path, name);
+                        properties.insert(name.clone(), compile_node(field, &child_path)?);
+                        let optional = field
+                            .get("optional")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false);
+                        if !optional && field.get("default").is_none() {
+                            required.push(Value::String(name.clone()));
+                        }
+                    }
+                }
+                // An empty Lua table arrives as an empty array or object: both mean no fields.
+                Some(Value::Array(a)) if a.is_empty() => {}
+                None => {}
+                Some(other) => {
+                    return Err(err(
+                        path,
+                        format!(
+                            "`fields` must be a table of named schemas, got {}",
+                            type_name(other)
+                        ),
+                    ));
+                }
+            }
+            out.insert("properties".into(), Value::Object(properties));
+            if !required.is_empty() {
+                out.insert("required".into(), Value::Array(required));
+            }
+            out.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        "record" => {
+            out.insert("type".into(), json!("object"));
+            let values = match d.get("values") {
+                Some(v) => compile_node(v, &join(path, "*"))?,
+                None => json!({}),
+            };
+            out.insert("additionalProperties".into(), values);
+        }
+        "string" => {
+            out.insert("type".into(), json!("string"));
+            copy_count(d, &mut out, &["minLength", "maxLength"], path)?;
+            if let Some(p) = d.get("pattern") {
+                let p = p
+                    .as_str()
+                    .ok_or_else(|| err(path, "`pattern` must be a string"))?;
+                out.insert("pattern".into(), json!(p));
+            }
+        }
+        "number" | "integer" => {
+            out.insert("type".into(), json!(kind));
+            for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                if let Some(v) = d.get(key) {
+                    if !v.is_number() {
+                        return Err(err(
+                            path,
+                            format!("`{key}` must be a number, got {}", type_name(v)),
+                        ));
+                    }
+                    out.insert(key.into(), v.clone());
+                }
+            }
+        }
+        "boolean" => {
+            out.insert("type".into(), json!("boolean"));
+        }
+        "any" => {}
+        "enum" => {
+            let values = d
+                .get("values")
+                .and_then(Value::as_array)
+                .filter(|v| !v.is_empty());
+            let values =
+                values.ok_or_else(|| err(path, "an enum needs a non-empty list of values"))?;
+            if values.iter().all(Value::is_string) {
+                out.insert("type".into(), json!("string"));
+            }
+            out.insert("enum".into(), Value::Array(values.clone()));
+        }
+        "array" => {
+            out.insert("type".into(), json!("array"));
+            let items = d
+                .get("items")
+                .ok_or_else(|| err(path, "an array needs `items`"))?;
+            out.insert("items".into(), compile_node(items, &format!("{path}[]"))?);
+            copy_count(d, &mut out, &["minItems", "maxItems"], path)?;
+        }
+        "union" => {
+            let options = d
+                .get("options")
+                .and_then(Value::as_array)
+                .filter(|v| v.len() >= 2);
+            let options = options.ok_or_else(|| err(path, "a union needs at least two options"))?;
+            let compiled = options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| compile_node(o, &format!("{path}|{i}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.insert("anyOf".into(), Value::Array(compiled));
+        }
+        _ => unreachable!("kind checked above"),
+    }
+    if d.get("nullable").and_then(Value::as_bool).unwrap_or(false) {
+        out = nullable(out);
+    }
+    if let Some(text) = d.get("description") {
+        let text = text
+            .as_str()
+            .ok_or_else(|| err(path, "`description` must be a string"))?;
+        out.insert("description".into(), json!(text));
+    }
+    if let Some(default) = d.get("default") {
+        out.insert("default".into(), default.clone());
+    }
+    Ok(Value::Object(out))
+}
+
+fn nullable(mut schema: Map<String, Value>) -> Map<String, Value> {
+    match schema.get("type").cloned() {
+        Some(Value::String(t)) if !schema.contains_key("enum") => {
+            schema.insert("type".into(), json!([t, "null"]));
+            schema
+        }
+        _ => {
+            let mut out = Map::new();
+            out.insert(
+                "anyOf".into(),
+                json!([Value::Object(schema), {"type": "null"}]),
+            );
+            out
+        }
+    }
+}
+
+fn copy_count(
+    d: &Map<String, Value>,
+    out: &mut Map<String, Value>,
+    keys: &[&str],
+    path: &str,
+) -> Result<(), SchemaError> {
+    for key in keys {
+        if let Some(v) = d.get(*key) {
+            let n = v
+                .as_f64()
+                .filter(|n| *n >= 0.0 && n.fract() == 0.0)
+                .ok_or_else(|| err(path, format!("`{key}` must be a whole number >= 0")))?;
+            out.insert((*key).into(), json!(n as u64));
+        }
+    }
+    Ok(())
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Fills in declared defaults for absent fields (recursively), and turns an empty `{}` into `[]`
+/// where the schema wants an array (and back), because Lua cannot tell the two apart.
+pub fn apply_defaults(schema: &Value, value: &mut Value) {
+    let Value::Object(s) = schema else { return };
+    if is_empty_container(value) {
+        match s.get("type").and_then(Value::as_str) {
+            Some("array") => *value = Value::Array(Vec::new()),
+            Some("object") => *value = Value::Object(Map::new()),
+            _ => {}
+        }
+    }
+    match value {
+        Value::Object(fields) => {
+            if let Some(Value::Object(props)) = s.get("properties") {
+                for (name, prop) in props {
+                    match fields.get_mut(name) {
+                        Some(v) => apply_defaults(prop, v),
+                        None => {
+                            if let Some(default) = prop.get("default") {
+                                fields.insert(name.clone(), default.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(extra @ Value::Object(_)) = s.get("additionalProperties") {
+                for v in fields.values_mut() {
+                    apply_defaults(extra, v);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = s.get("items") {
+                for v in items {
+                    apply_defaults(item_schema, v);
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(options)) = s.get("anyOf") {
+        // Only containers need reconciling inside a union; take the first option that wants the
+        // shape we have.
+        if is_empty_container(value) {
+            for o in options {
+                apply_defaults(o, value);
+            }
+        }
+    }
+}
+
+fn is_empty_container(v: &Value) -> bool {
+    matches!(v, Value::Array(a) if a.is_empty()) || matches!(v, Value::Object(o) if o.is_empty())
+}
+
+/// Renders a JSON pointer (`/position/1`) as a field path (`position[1]`); the root is `input`.
+pub fn field_path(pointer: &str, root: &str) -> String {
+    let mut out = String::new();
+    for part in pointer.split('/').skip(1) {
+        let part = part.replace("~1", "/").replace("~0", "~");
+        if part.bytes().all(|b| b.is_ascii_digit()) && !part.is_empty() {
+            out.push_str(&format!("[{part}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&part);
+        }
+    }
+    if out.is_empty() {
+        root.to_string()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(extra: Value) -> Value {
+        let mut base = json!({"kind": "number"});
+        base.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        base
+    }
+
+    #[test]
+    fn defaults_are_not_required_and_unknown_fields_are_rejected() {
+        let desc = json!({"kind": "object", "fields": {
+            "size": num(json!({"exclusiveMinimum": 0, "maximum": 50, "default": 1})),
+            "entity": {"kind": "string"},
+            "tag": {"kind": "string", "optional": true},
+        }});
+        let schema = compile(&desc).unwrap();
+        assert_eq!(schema["$schema"], DRAFT_07);
+        assert_eq!(schema["required"], json!(["entity"]));
+        assert_eq!(schema["additionalProperties"], json!(false));
+        assert_eq!(
+            schema["properties"]["size"],
+            json!({"type": "number", "exclusiveMinimum": 0, "maximum": 50, "default": 1})
+        );
+    }
+
+    #[test]
+    fn typos_in_descriptors_are_errors() {
+        let e = compile(&json!({"kind": "number", "maximun": 3})).unwrap_err();
+        assert!(e.message.contains("maximun"), "{e}");
+        let e =
+            compile(&json!({"kind": "object", "fields": {"a": {"kind": "strng"}}})).unwrap_err();
+        assert_eq!(e.path, "a");
+        assert!(e.message.contains("strng"));
+        assert!(compile(&json!({"kind": "enum", "values": []})).is_err());
+    }
+
+    #[test]
+    fn nullable_widens_the_type() {
+        let s = compile(&json!({"kind": "integer", "nullable": true})).unwrap();
+        assert_eq!(s["type"], json!(["integer", "null"]));
+        let s = compile(&json!({"kind": "enum", "values": ["a"], "nullable": true})).unwrap();
+        assert_eq!(s["anyOf"][1], json!({"type": "null"}));
+    }
+
+    #[test]
+    fn defaults_fill_absent_fields_and_empty_tables_become_arrays() {
+        let schema = compile(&json!({"kind": "object", "fields": {
+            "size": num(json!({"default": 1})),
+            "lines": {"kind": "array", "items": {"kind": "string"}, "optional": true},
+            "inner": {"kind": "object", "optional": true, "fields": {"flag": {"kind": "boolean", "default": false}}},
+        }}))
+        .unwrap();
+        let mut v = json!({"lines": {}, "inner": {}});
+        apply_defaults(&schema, &mut v);
+        assert_eq!(v, json!({"size": 1, "lines": [], "inner": {"flag": false}}));
+    }
+
+    #[test]
+    fn pointers_render_as_field_paths() {
+        assert_eq!(field_path("/position/1", "input"), "position[1]");
+        assert_eq!(field_path("", "input"), "input");
+        assert_eq!(field_path("/a/b", "input"), "a.b");
+    }
+}

@@ -1,0 +1,500 @@
+//! The world: a standalone bevy_ecs `World` for entity data, the `EntityTable` for public ids,
+//! and the physics bodies those entities own.
+//!
+//! This is the only place that creates, destroys or moves entities, and it is reached only
+//! through the native ops behind core skills. It keeps ECS and physics consistent (a moved
+//! entity's body is teleported, a rescaled entity's collider is rescaled) and computes the
+//! world hash. Hot per tick: `step_physics` (previous-transform copy, rapier step, sync).
+
+mod components;
+mod entity_table;
+mod hash;
+
+pub use components::{PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
+pub use entity_table::{
+    EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES,
+};
+
+use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::query::QueryState;
+
+use crate::physics::{BodyHandle, BodyKind, BodySpec, ColliderShape, ContactEvent, PhysicsWorld};
+
+/// Collider geometry a skill may ask for; sized from the entity's `size`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColliderKind {
+    Box,
+    Sphere,
+    Capsule,
+}
+
+impl ColliderKind {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "box" => Some(Self::Box),
+            "sphere" => Some(Self::Sphere),
+            "capsule" => Some(Self::Capsule),
+            _ => None,
+        }
+    }
+
+    /// A box is a cube of edge `size`, a sphere has diameter `size`, a capsule is `size` tall
+    /// and `size / 2` wide.
+    fn shape(self, size: f32) -> ColliderShape {
+        match self {
+            ColliderKind::Box => ColliderShape::Box {
+                half_extents: [size / 2.0; 3],
+            },
+            ColliderKind::Sphere => ColliderShape::Ball { radius: size / 2.0 },
+            ColliderKind::Capsule => ColliderShape::Capsule {
+                half_height: size / 4.0,
+                radius: size / 4.0,
+            },
+        }
+    }
+}
+
+/// What `scene.createEntity` asks for, already validated.
+#[derive(Debug, Clone, Copy)]
+pub struct EntitySpec {
+    pub shape: RenderShape,
+    pub collider: Option<ColliderKind>,
+    pub size: f32,
+    pub color: u32,
+    pub position: [f32; 3],
+    pub body: Option<BodyKind>,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// The physics side of an entity: its body and unscaled collider.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct PhysicsBinding {
+    pub body: BodyHandle,
+    pub shape: ColliderShape,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WorldError {
+    #[error(transparent)]
+    Capacity(#[from] EntityTableError),
+}
+
+/// One entry of a query result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryHit {
+    pub id: EntityId,
+    pub position: [f32; 3],
+    pub distance: f64,
+}
+
+/// A collision event with entities resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collision {
+    pub event: ContactEvent,
+    pub entity_a: Option<EntityId>,
+    pub entity_b: Option<EntityId>,
+}
+
+/// A ray hit with its entity resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RaycastHit {
+    pub entity: Option<EntityId>,
+    pub distance: f32,
+    pub point: [f32; 3],
+}
+
+pub struct World {
+    ecs: bevy_ecs::world::World,
+    entities: EntityTable<Entity>,
+    physics: PhysicsWorld,
+    remember_previous: QueryState<(&'static Transform, &'static mut PreviousTransform)>,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.entities.len())
+            .field("physics", &self.physics)
+            .finish()
+    }
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::with_capacity(MAX_ENTITIES)
+    }
+}
+
+/// Packs an entity's public id and ECS entity into a physics owner tag.
+fn pack(id: EntityId, entity: Entity) -> u128 {
+    (u128::from(id.0) << 64) | u128::from(entity.to_bits())
+}
+
+fn unpack(user: u128) -> (EntityId, Option<Entity>) {
+    (
+        EntityId((user >> 64) as u64),
+        Entity::try_from_bits(user as u64),
+    )
+}
+
+impl World {
+    pub fn with_capacity(capacity: usize) -> Self {
+        let mut ecs = bevy_ecs::world::World::new();
+        let remember_previous = ecs.query();
+        Self {
+            ecs,
+            entities: EntityTable::with_capacity(capacity),
+            physics: PhysicsWorld::default(),
+            remember_previous,
+        }
+    }
+
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    pub fn body_count(&self) -> usize {
+        self.physics.body_count()
+    }
+
+    pub fn entities(&self) -> &EntityTable<Entity> {
+        &self.entities
+    }
+
+    pub fn ecs(&self) -> &bevy_ecs::world::World {
+        &self.ecs
+    }
+
+    /// Creates an entity, with a body when asked. Capacity is checked first, so a refused create
+    /// leaves nothing behind.
+    pub fn create_entity(&mut self, spec: &EntitySpec) -> Result<EntityId, WorldError> {
+        self.entities.ensure_room()?;
+        let id = self.entities.peek_next();
+        let transform = Transform::at(spec.position);
+        let renderable = Renderable {
+            shape: spec.shape,
+            size: spec.size,
+            color: spec.color,
+        };
+        let entity = self
+            .ecs
+            .spawn((
+                transform,
+                PreviousTransform(transform),
+                Tags::default(),
+                renderable,
+                PublicId(id),
+            ))
+            .id();
+        if let Some(kind) = spec.body {
+            let collider = spec.collider.unwrap_or(match spec.shape {
+                RenderShape::Box => ColliderKind::Box,
+                RenderShape::Sphere => ColliderKind::Sphere,
+            });
+            let shape = collider.shape(spec.size);
+            let body = self.physics.add_body(BodySpec {
+                kind,
+                shape,
+                position: spec.position,
+                rotation: transform.rotation,
+                friction: spec.friction,
+                restitution: spec.restitution,
+                user: pack(id, entity),
+            });
+            self.ecs
+                .entity_mut(entity)
+                .insert(PhysicsBinding { body, shape });
+        }
+        let inserted = self.entities.insert(entity)?;
+        debug_assert_eq!(inserted, id);
+        Ok(id)
+    }
+
+    /// Destroys an entity and its body. False when the id is unknown or already destroyed.
+    pub fn destroy_entity(&mut self, id: EntityId) -> bool {
+        let Some(entity) = self.entities.remove(id) else {
+            return false;
+        };
+        if let Some(binding) = self.ecs.get::<PhysicsBinding>(entity).copied() {
+            self.physics.remove_body(binding.body);
+        }
+        self.ecs.despawn(entity);
+        true
+    }
+
+    pub fn resolve(&self, text: &str) -> Option<EntityId> {
+        self.entities.resolve(text).map(|(id, _)| id)
+    }
+
+    pub fn transform(&self, id: EntityId) -> Option<Transform> {
+        self.entities
+            .get(id)
+            .and_then(|e| self.ecs.get::<Transform>(e).copied())
+    }
+
+    pub fn tags(&self, id: EntityId) -> Option<&Tags> {
+        self.entities.get(id).and_then(|e| self.ecs.get::<Tags>(e))
+    }
+
+    /// Edits an entity's transform and keeps its body in step: moved bodies are teleported,
+    /// rescaled bodies get a rescaled collider. False when the id is unknown.
+    pub fn edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> bool {
+        let Some(entity) = self.entities.get(id) else {
+            return false;
+        };
+        let Some(mut t) = self.ecs.get_mut::<Transform>(entity) else {
+            return false;
+        };
+        let before = *t;
+        edit(&mut t);
+        let after = *t;
+        if let Some(binding) = self.ecs.get::<PhysicsBinding>(entity).copied() {
+            if after.position != before.position || after.rotation != before.rotation {
+                self.physics
+                    .set_pose(binding.body, after.position, after.rotation);
+            }
+            if after.scale != before.scale {
+                self.physics
+                    .set_shape(binding.body, binding.shape.scaled(after.scale));
+            }
+        }
+        true
+    }
+
+    /// Adds a tag; `None` when the id is unknown, else whether it was newly added.
+    pub fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
+        let entity = self.entities.get(id)?;
+        self.ecs
+            .get_mut::<Tags>(entity)
+            .map(|mut tags| tags.insert(tag))
+    }
+
+    /// Removes a tag; `None` when the id is unknown, else whether it was there.
+    pub fn remove_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
+        let entity = self.entities.get(id)?;
+        self.ecs
+            .get_mut::<Tags>(entity)
+            .map(|mut tags| tags.remove(tag))
+    }
+
+    fn binding(&self, id: EntityId) -> Option<PhysicsBinding> {
+        self.entities
+            .get(id)
+            .and_then(|e| self.ecs.get::<PhysicsBinding>(e).copied())
+    }
+
+    /// True when the entity has a dynamic body and the impulse was applied.
+    pub fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> bool {
+        match self.binding(id) {
+            Some(b) => self.physics.apply_impulse(b.body, impulse),
+            None => false,
+        }
+    }
+
+    pub fn has_dynamic_body(&self, id: EntityId) -> bool {
+        self.binding(id)
+            .is_some_and(|b| self.physics.is_dynamic(b.body))
+    }
+
+    pub fn linear_velocity(&self, id: EntityId) -> Option<[f32; 3]> {
+        self.binding(id)
+            .and_then(|b| self.physics.linear_velocity(b.body))
+    }
+
+    pub fn raycast(
+        &mut self,
+        origin: [f32; 3],
+        direction: [f32; 3],
+        max_distance: f32,
+    ) -> Option<RaycastHit> {
+        let hit = self.physics.raycast(origin, direction, max_distance)?;
+        let (id, _) = unpack(hit.user);
+        let entity = self.entities.get(id).map(|_| id);
+        Some(RaycastHit {
+            entity,
+            distance: hit.distance,
+            point: hit.point,
+        })
+    }
+
+    pub fn drain_collisions(&mut self) -> Vec<Collision> {
+        let live = |user: Option<u128>| {
+            user.map(|u| unpack(u).0)
+                .filter(|id| self.entities.get(*id).is_some())
+        };
+        self.physics
+            .drain_events()
+            .into_iter()
+            .map(|event| Collision {
+                entity_a: live(event.user_a),
+                entity_b: live(event.user_b),
+                event,
+            })
+            .collect()
+    }
+
+    /// Entities in id order, optionally filtered by tag and by distance to `near`; with `near`,
+    /// sorted nearest first (ties keep id order, so results are deterministic).
+    pub fn query(
+        &self,
+        near: Option<[f64; 3]>,
+        radius: Option<f64>,
+        tag: Option<&str>,
+    ) -> Vec<QueryHit> {
+        let mut hits = Vec::new();
+        for (id, entity) in self.entities.iter() {
+            let (Some(t), Some(tags)) = (
+                self.ecs.get::<Transform>(entity),
+                self.ecs.get::<Tags>(entity),
+            ) else {
+                continue;
+            };
+            if tag.is_some_and(|tag| !tags.contains(tag)) {
+                continue;
+            }
+            let distance = match near {
+                Some(n) => {
+                    let d: [f64; 3] = std::array::from_fn(|i| f64::from(t.position[i]) - n[i]);
+                    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+                }
+                None => 0.0,
+            };
+            if radius.is_some_and(|r| distance > r) {
+                continue;
+            }
+            hits.push(QueryHit {
+                id,
+                position: t.position,
+                distance,
+            });
+        }
+        if near.is_some() {
+            hits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        }
+        hits
+    }
+
+    /// Start of a step: remember every transform, so rendering can interpolate from here to the
+    /// end of the step whatever moves the entity (scripts, skills or physics).
+    pub fn begin_step(&mut self) {
+        for (current, mut previous) in self.remember_previous.iter_mut(&mut self.ecs) {
+            previous.0 = *current;
+        }
+    }
+
+    /// One physics step, then the poses of moved bodies are copied back into the ECS.
+    pub fn step_physics(&mut self) {
+        self.physics.step();
+        let ecs = &mut self.ecs;
+        self.physics.for_each_moved(|user, position, rotation| {
+            let (_, entity) = unpack(user);
+            if let Some(mut t) = entity.and_then(|e| ecs.get_mut::<Transform>(e)) {
+                t.position = position;
+                t.rotation = rotation;
+            }
+        });
+    }
+
+    /// `sha256:<hex>` over ids and transforms in id order.
+    pub fn hash(&self) -> String {
+        hash::world_hash(
+            self.entities
+                .iter()
+                .filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(position: [f32; 3], body: Option<BodyKind>) -> EntitySpec {
+        EntitySpec {
+            shape: RenderShape::Sphere,
+            collider: None,
+            size: 1.0,
+            color: 0xffffff,
+            position,
+            body,
+            friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+
+    #[test]
+    fn capacity_exceeded_leaves_nothing_half_made() {
+        let mut w = World::with_capacity(2);
+        w.create_entity(&spec([0.0; 3], Some(BodyKind::Dynamic)))
+            .unwrap();
+        w.create_entity(&spec([0.0; 3], None)).unwrap();
+        let (entities, bodies, hash) = (w.entity_count(), w.body_count(), w.hash());
+        let ecs_count = w.ecs().entities().count_spawned();
+        assert!(matches!(
+            w.create_entity(&spec([1.0; 3], Some(BodyKind::Dynamic))),
+            Err(WorldError::Capacity(_))
+        ));
+        assert_eq!(
+            (w.entity_count(), w.body_count(), w.hash()),
+            (entities, bodies, hash)
+        );
+        assert_eq!(w.ecs().entities().count_spawned(), ecs_count);
+    }
+
+    #[test]
+    fn bodies_fall_and_sync_back_into_the_ecs() {
+        let mut w = World::default();
+        let id = w
+            .create_entity(&spec([0.0, 10.0, 0.0], Some(BodyKind::Dynamic)))
+            .unwrap();
+        for _ in 0..30 {
+            w.begin_step();
+            w.step_physics();
+        }
+        let t = w.transform(id).unwrap();
+        assert!(t.position[1] < 9.0, "fell to {}", t.position[1]);
+    }
+
+    #[test]
+    fn moving_an_entity_teleports_its_body() {
+        let mut w = World::default();
+        let id = w
+            .create_entity(&spec([0.0, 0.0, 0.0], Some(BodyKind::Fixed)))
+            .unwrap();
+        assert!(w.edit_transform(id, |t| t.position = [0.0, 50.0, 0.0]));
+        let hit = w
+            .raycast([0.0, 100.0, 0.0], [0.0, -1.0, 0.0], 1000.0)
+            .unwrap();
+        assert_eq!(hit.entity, Some(id));
+        assert!((hit.distance - 49.5).abs() < 1e-3, "{hit:?}");
+    }
+
+    #[test]
+    fn hash_changes_with_transforms_and_ids() {
+        let mut a = World::default();
+        let mut b = World::default();
+        let ia = a.create_entity(&spec([1.0, 2.0, 3.0], None)).unwrap();
+        b.create_entity(&spec([1.0, 2.0, 3.0], None)).unwrap();
+        assert_eq!(a.hash(), b.hash());
+        a.edit_transform(ia, |t| t.position[0] = 1.0001);
+        assert_ne!(a.hash(), b.hash());
+        assert!(a.hash().starts_with("sha256:"));
+    }
+
+    #[test]
+    fn query_filters_by_tag_and_radius_nearest_first() {
+        let mut w = World::default();
+        let far = w.create_entity(&spec([10.0, 0.0, 0.0], None)).unwrap();
+        let near = w.create_entity(&spec([1.0, 0.0, 0.0], None)).unwrap();
+        w.add_tag(far, "target");
+        let all = w.query(Some([0.0; 3]), None, None);
+        assert_eq!(
+            all.iter().map(|h| h.id).collect::<Vec<_>>(),
+            vec![near, far]
+        );
+        assert_eq!(w.query(Some([0.0; 3]), Some(5.0), None).len(), 1);
+        assert_eq!(w.query(None, None, Some("target"))[0].id, far);
+    }
+}
