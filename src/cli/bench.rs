@@ -46,7 +46,7 @@ fn engine() -> anyhow::Result<Engine> {
 }
 
 fn bench(args: &BenchArgs) -> anyhow::Result<()> {
-    println!(
+    outln!(
         "limina bench ({} build)",
         if cfg!(debug_assertions) {
             "debug"
@@ -99,7 +99,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     baseline.call::<()>(args.calls).map_err(ScriptError::from)?;
     let base_us = t.elapsed().as_secs_f64() * 1e6 / args.calls as f64;
     let median = percentile(&per_call, 0.5);
-    println!(
+    outln!(
         "skill call   limina.call(\"ecs.updateComponent\") median {:.2} µs, p95 {:.2} µs = {:.0} calls/s; baseline Lua->Rust no-op {:.3} µs (×{:.0})",
         median,
         percentile(&per_call, 0.95),
@@ -172,7 +172,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         .collect();
     plain.sort_by(f64::total_cmp);
     step_us.sort_by(f64::total_cmp);
-    println!(
+    outln!(
         "fixed step   2000 entities + 256 dynamic bodies: median {:.0} µs, p95 {:.0} µs, max {:.0} µs over {} steps (without the 256-impulse kick steps: median {:.0} µs, p95 {:.0} µs; {} kick steps); reference engine p95 4000 µs (×{:.1} faster at p95)",
         percentile(&step_us, 0.5),
         percentile(&step_us, 0.95),
@@ -197,7 +197,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(!full.success, "the 16385th entity must be refused");
     e.step(10)?;
     let after = peak_rss_kib();
-    println!(
+    outln!(
         "memory       16384 entities (2048 dynamic bodies, {} trace events): peak RSS {} MiB (process before the world: {} MiB)",
         e.trace().len(),
         after.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0)),

@@ -1,6 +1,14 @@
 //! The command line: one file per subcommand. Errors become one clear line on stderr and an
 //! exit code: 0 ok, 1 failure, 2 usage.
 
+/// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod run;
 pub mod test;

@@ -30,7 +30,7 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> i32 {
     match run_headless(args) {
         Ok(summary) => {
-            println!(
+            outln!(
                 "summary: ticks={} entities={} bodies={} world_hash={}",
                 summary.ticks, summary.entities, summary.bodies, summary.world_hash
             );

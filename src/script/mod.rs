@@ -59,7 +59,7 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
     };
     let message = match root_cause(e) {
         mlua::Error::RuntimeError(s) => s.clone(),
-        mlua::Error::SyntaxError { message, .. } => format!("syntax error: {message}"),
+        mlua::Error::SyntaxError { message, .. } => syntax_message(message),
         mlua::Error::MemoryError(s) => format!("out of memory: {s}"),
         mlua::Error::BadArgument {
             pos,
@@ -82,6 +82,19 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
             traceback.or_else(|| Some(format!("stack traceback:{t}"))),
         ),
         None => (message.trim_end().to_string(), traceback),
+    }
+}
+
+/// `file:line: syntax error: what`, so the location comes first as in every other error.
+fn syntax_message(message: &str) -> String {
+    let located = message.match_indices(": ").find_map(|(at, _)| {
+        let head = &message[..at];
+        let line = head.rsplit(':').next()?;
+        (!line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())).then_some(at)
+    });
+    match located {
+        Some(at) => format!("{}: syntax error: {}", &message[..at], &message[at + 2..]),
+        None => format!("syntax error: {message}"),
     }
 }
 
