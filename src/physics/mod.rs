@@ -120,9 +120,10 @@ pub struct RayHit {
 pub struct PhysicsWorld {
     world: rapier3d::prelude::PhysicsWorld,
     events: EventCollector,
-    /// Set when bodies were added, removed or moved by hand since the last step: queries must see
-    /// the world as it is now, not as of the last step.
-    queries_stale: bool,
+    /// Bodies added, moved or reshaped by hand since the last step. Rapier's query tree only
+    /// catches up at the next step, so queries test these bodies directly: a ray cast right after
+    /// a create or a teleport sees the world as it is now.
+    changed: Vec<RigidBodyHandle>,
 }
 
 impl std::fmt::Debug for PhysicsWorld {
@@ -159,7 +160,7 @@ impl PhysicsWorld {
         Self {
             world,
             events: EventCollector::default(),
-            queries_stale: false,
+            changed: Vec::new(),
         }
     }
 
@@ -180,14 +181,13 @@ impl PhysicsWorld {
             .active_events(ActiveEvents::COLLISION_EVENTS)
             .user_data(spec.user);
         let (handle, _) = self.world.insert(body, collider);
-        self.queries_stale = true;
+        self.changed.push(handle);
         BodyHandle::from_rapier(handle)
     }
 
     pub fn remove_body(&mut self, handle: BodyHandle) -> bool {
-        let removed = self.world.remove_body(handle.to_rapier()).is_some();
-        self.queries_stale |= removed;
-        removed
+        // A removed body's stale tree entry resolves to no collider, so queries skip it.
+        self.world.remove_body(handle.to_rapier()).is_some()
     }
 
     pub fn is_dynamic(&self, handle: BodyHandle) -> bool {
@@ -205,7 +205,7 @@ impl PhysicsWorld {
                 body.set_linvel(Vector::ZERO, true);
                 body.set_angvel(Vector::ZERO, true);
             }
-            self.queries_stale = true;
+            self.changed.push(handle.to_rapier());
         }
     }
 
@@ -220,7 +220,7 @@ impl PhysicsWorld {
             }
         }
         self.world.wake_up(handle.to_rapier(), true);
-        self.queries_stale = true;
+        self.changed.push(handle.to_rapier());
     }
 
     /// Applies an impulse to a dynamic body and wakes it. False for fixed or missing bodies.
@@ -244,7 +244,7 @@ impl PhysicsWorld {
     /// Advances one fixed step, collecting collision events.
     pub fn step(&mut self) {
         self.world.step_with_events(&(), &self.events);
-        self.queries_stale = false;
+        self.changed.clear();
     }
 
     /// Calls `f(user, position, rotation)` for every awake dynamic body: the bodies whose
@@ -265,33 +265,34 @@ impl PhysicsWorld {
     }
 
     /// First hit along a ray; `direction` need not be normalized (it must not be zero).
-    pub fn raycast(
-        &mut self,
-        origin: [f32; 3],
-        direction: [f32; 3],
-        max_distance: f32,
-    ) -> Option<RayHit> {
-        if self.queries_stale {
-            // Bring the query tree up to date without advancing time. Contacts found here raise
-            // their events now, into the same collector, so none is lost.
-            self.world.detect_collisions(&(), &self.events);
-            self.queries_stale = false;
-        }
+    pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RayHit> {
         let dir = vec(direction);
         let len = dir.length();
         if !(len.is_finite() && len > 0.0) {
             return None;
         }
         let ray = Ray::new(vec(origin), dir / len);
-        let (collider, toi) =
-            self.world
-                .cast_ray(&ray, max_distance, true, QueryFilter::default())?;
+        let is_changed = |_: ColliderHandle, c: &Collider| c.parent().is_some_and(|b| self.changed.contains(&b));
+        let skip_changed = |h: ColliderHandle, c: &Collider| !is_changed(h, c);
+        let filter = QueryFilter::default().predicate(&skip_changed);
+        let mut best: Option<(ColliderHandle, f32)> = self.world.cast_ray(&ray, max_distance, true, filter);
+        // Bodies changed since the last step are tested against their current pose and shape.
+        for &handle in &self.changed {
+            let Some(body) = self.world.bodies.get(handle) else { continue };
+            for &c in body.colliders() {
+                let Some(collider) = self.world.colliders.get(c) else { continue };
+                let pose = *body.position() * *collider.position_wrt_parent().unwrap_or(&Pose::IDENTITY);
+                let limit = best.map_or(max_distance, |(_, toi)| toi);
+                if let Some(toi) = collider.shape().cast_ray(&pose, &ray, limit, true) {
+                    if best.is_none_or(|(_, t)| toi < t) {
+                        best = Some((c, toi));
+                    }
+                }
+            }
+        }
+        let (collider, toi) = best?;
         let user = self.world.colliders.get(collider)?.user_data;
-        Some(RayHit {
-            user,
-            distance: toi,
-            point: ray.point_at(toi).to_array(),
-        })
+        Some(RayHit { user, distance: toi, point: ray.point_at(toi).to_array() })
     }
 
     /// Takes the collision events gathered since the last drain, oldest first.

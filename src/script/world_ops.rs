@@ -273,7 +273,7 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
                 let origin = vec3(&origin, "origin")?;
                 let direction = vec3(&direction, "direction")?;
                 let max_distance = to_f32(max_distance, "maxDistance")?;
-                let hit = w.borrow_mut().raycast(origin, direction, max_distance);
+                let hit = w.borrow().raycast(origin, direction, max_distance);
                 let out = lua.create_table()?;
                 out.raw_set("hit", hit.is_some())?;
                 if let Some(hit) = hit {

@@ -304,7 +304,7 @@ impl World {
     }
 
     pub fn raycast(
-        &mut self,
+        &self,
         origin: [f32; 3],
         direction: [f32; 3],
         max_distance: f32,

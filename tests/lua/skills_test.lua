@@ -1,0 +1,79 @@
+local h = require("./helpers")
+
+describe("skills.list", function()
+	it("lists every core skill in registration order", function()
+		local tools = h.ok("skills.list", {}).tools
+		local names = {}
+		for _, t in tools do
+			table.insert(names, t.name)
+			expect(#t.description).toBeGreaterThan(10)
+		end
+		expect(names[1]).toBe("scene.createEntity")
+		for _, name in {
+			"scene.createEntity", "scene.destroyEntity", "scene.queryEntities", "ecs.updateComponent", "ecs.addComponent",
+			"ecs.removeComponent", "three.setTransform", "physics.applyImpulse", "physics.raycast", "physics.collisionEvents",
+			"skills.list", "skills.describe",
+		} do
+			expect(names).toContain(name)
+		end
+	end)
+
+	it("needs no permission", function()
+		local nobody = limina.session({ profile = "nobody" })
+		expect(nobody:call("skills.list", {}).success).toBe(true)
+	end)
+end)
+
+describe("skills.describe", function()
+	it("returns version, category and the draft-07 input schema", function()
+		local d = h.ok("skills.describe", { name = "scene.createEntity" })
+		expect(d.name).toBe("scene.createEntity")
+		expect(d.version).toBe("1.0.0")
+		expect(d.category).toBe("scene")
+		local schema = d.input_schema
+		expect(schema["$schema"]).toBe("http://json-schema.org/draft-07/schema#")
+		expect(schema.additionalProperties).toBe(false)
+		expect(schema.properties.size.maximum).toBe(50)
+		expect(schema.properties.size.exclusiveMinimum).toBe(0)
+		expect(schema.properties.size.default).toBe(1)
+		expect(schema.properties.shape.enum).toEqual({ "box", "sphere" })
+		-- Every field has a default or is optional, so nothing is required.
+		expect(schema.required).toBeNil()
+		local destroy = h.ok("skills.describe", { name = "scene.destroyEntity" }).input_schema
+		expect(destroy.required).toEqual({ "entity" })
+	end)
+
+	it("fails with not_found for an unknown skill", function()
+		expect(h.fails("skills.describe", { name = "scene.teleport" }, "not_found")).toContain("scene.teleport")
+	end)
+end)
+
+describe("the pipeline", function()
+	it("returns not_found for an unknown skill, without throwing", function()
+		local r = limina.call("scene.nothing", {})
+		expect(r.success).toBe(false)
+		expect(r.error.code).toBe("not_found")
+	end)
+
+	it("reports metadata: execution time and the events emitted", function()
+		local r = limina.call("scene.createEntity", {})
+		expect(r.metadata.executionTimeMs).toBeGreaterThanOrEqual(0)
+		expect(r.metadata.eventsEmitted).toEqual({ "skill.executed" })
+		local bad = limina.call("scene.createEntity", { size = -1 })
+		expect(bad.metadata.eventsEmitted).toEqual({ "skill.failed" })
+	end)
+
+	it("accepts a nil input as an empty one", function()
+		expect(limina.call("skills.list").success).toBe(true)
+	end)
+
+	it("throws only for misuse of the API itself", function()
+		expect(function()
+			limina.call(42, {})
+		end).toThrow("skill name must be a string")
+		expect(function()
+			limina.call("scene.createEntity", { f = print })
+		end).never.toThrow()
+		expect(limina.call("scene.createEntity", { f = print }).error.code).toBe("invalid_input")
+	end)
+end)
