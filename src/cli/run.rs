@@ -32,7 +32,10 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(summary) => {
             outln!(
                 "summary: ticks={} entities={} bodies={} world_hash={}",
-                summary.ticks, summary.entities, summary.bodies, summary.world_hash
+                summary.ticks,
+                summary.entities,
+                summary.bodies,
+                summary.world_hash
             );
             EXIT_OK
         }
@@ -108,7 +111,7 @@ fn script_config(returned: &LuaValue, display: &str) -> Result<Option<u64>, Engi
                     ("frames", other) => {
                         return Err(bad(format!(
                             "the returned config's frames must be a whole number >= 0, got {}",
-                            other.type_name()
+                            crate::script::lua_type_name(&other)
                         )));
                     }
                     (other, _) => {
@@ -122,7 +125,7 @@ fn script_config(returned: &LuaValue, display: &str) -> Result<Option<u64>, Engi
         }
         other => Err(bad(format!(
             "the script returned a {}; a script returns nothing or a config table like {{ frames = 600 }}",
-            other.type_name()
+            crate::script::lua_type_name(other)
         ))),
     }
 }

@@ -12,6 +12,7 @@ pub const FIXED_DT: f64 = 1.0 / 60.0;
 pub const MAX_STEPS_PER_FRAME: u32 = 5;
 /// Longest real delta a frame may integrate (seconds).
 pub const MAX_FRAME_DELTA: f64 = 0.25;
+const DRIFT_SLACK: f64 = 1e-9;
 
 /// What one frame should do: run `steps` fixed steps, then render with `alpha`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,8 +44,10 @@ impl FixedStepClock {
         };
         self.accumulator += delta;
         let mut steps = 0;
-        while self.accumulator >= FIXED_DT && steps < MAX_STEPS_PER_FRAME {
-            self.accumulator -= FIXED_DT;
+        // A nanosecond of slack keeps float drift (2.5 steps of time then 0.5 more) from losing a
+        // step that is due.
+        while self.accumulator >= FIXED_DT - DRIFT_SLACK && steps < MAX_STEPS_PER_FRAME {
+            self.accumulator = (self.accumulator - FIXED_DT).max(0.0);
             steps += 1;
         }
         // Whatever could not run this frame is carried, but never more than the clamp allows, so a

@@ -38,10 +38,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
                 match opts.get::<LuaValue>(key)? {
                     LuaValue::Nil => Ok(None),
                     LuaValue::String(v) => Ok(Some(v.to_string_lossy())),
-                    other => Err(located_error(lua, format!("limina.session: {key} must be a string, got {}", other.type_name()))),
+                    other => Err(located_error(lua, format!("limina.session: {key} must be a string, got {}", crate::script::lua_type_name(&other)))),
                 }
             };
-            let _ = opts.for_each(|k: LuaValue, _: LuaValue| {
+            opts.for_each(|k: LuaValue, _: LuaValue| {
                 let key = k.as_string().map(|s| s.to_string_lossy()).unwrap_or_default();
                 if !["agentId", "sessionId", "profile"].contains(&key.as_str()) {
                     return Err(located_error(lua, format!("limina.session: unknown field '{key}' (use agentId, sessionId, profile)")));
@@ -152,7 +152,7 @@ fn describe(v: &LuaValue) -> String {
     match v {
         LuaValue::Number(n) => n.to_string(),
         LuaValue::Integer(i) => i.to_string(),
-        other => other.type_name().to_string(),
+        other => crate::script::lua_type_name(other).to_string(),
     }
 }
 
@@ -193,7 +193,7 @@ fn call_skill(
             lua,
             format!(
                 "limina.call: the skill name must be a string, got {}",
-                name.type_name()
+                crate::script::lua_type_name(&name)
             ),
         ));
     };

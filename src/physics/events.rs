@@ -67,15 +67,15 @@ impl EventHandler for EventCollector {
         let user = |c: ColliderHandle| colliders.get(c).map(|c| c.user_data);
         let mut point = None;
         let mut normal = None;
-        if let (true, Some(pair)) = (event.started(), pair) {
-            if let Some((p, mut n)) = contact_point(pair, colliders) {
-                // Rapier's normal points from pair.collider1 to pair.collider2; report it A to B.
-                if pair.collider1 != c1 {
-                    n = -n;
-                }
-                point = Some(p.to_array());
-                normal = Some(n.to_array());
+        if let (true, Some(pair)) = (event.started(), pair)
+            && let Some((p, mut n)) = contact_point(pair, colliders)
+        {
+            // Rapier's normal points from pair.collider1 to pair.collider2; report it A to B.
+            if pair.collider1 != c1 {
+                n = -n;
             }
+            point = Some(p.to_array());
+            normal = Some(n.to_array());
         }
         let event = ContactEvent {
             started: event.started(),

@@ -251,48 +251,64 @@ impl PhysicsWorld {
     /// transforms can have changed this step.
     pub fn for_each_moved(&self, mut f: impl FnMut(u128, [f32; 3], [f32; 4])) {
         for handle in self.world.islands.active_bodies() {
-            if let Some(body) = self.world.bodies.get(handle) {
-                if body.is_dynamic() {
-                    let r = body.rotation();
-                    f(
-                        body.user_data,
-                        body.translation().to_array(),
-                        [r.x, r.y, r.z, r.w],
-                    );
-                }
+            if let Some(body) = self.world.bodies.get(handle)
+                && body.is_dynamic()
+            {
+                let r = body.rotation();
+                f(
+                    body.user_data,
+                    body.translation().to_array(),
+                    [r.x, r.y, r.z, r.w],
+                );
             }
         }
     }
 
     /// First hit along a ray; `direction` need not be normalized (it must not be zero).
-    pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RayHit> {
+    pub fn raycast(
+        &self,
+        origin: [f32; 3],
+        direction: [f32; 3],
+        max_distance: f32,
+    ) -> Option<RayHit> {
         let dir = vec(direction);
         let len = dir.length();
         if !(len.is_finite() && len > 0.0) {
             return None;
         }
         let ray = Ray::new(vec(origin), dir / len);
-        let is_changed = |_: ColliderHandle, c: &Collider| c.parent().is_some_and(|b| self.changed.contains(&b));
+        let is_changed =
+            |_: ColliderHandle, c: &Collider| c.parent().is_some_and(|b| self.changed.contains(&b));
         let skip_changed = |h: ColliderHandle, c: &Collider| !is_changed(h, c);
         let filter = QueryFilter::default().predicate(&skip_changed);
-        let mut best: Option<(ColliderHandle, f32)> = self.world.cast_ray(&ray, max_distance, true, filter);
+        let mut best: Option<(ColliderHandle, f32)> =
+            self.world.cast_ray(&ray, max_distance, true, filter);
         // Bodies changed since the last step are tested against their current pose and shape.
         for &handle in &self.changed {
-            let Some(body) = self.world.bodies.get(handle) else { continue };
+            let Some(body) = self.world.bodies.get(handle) else {
+                continue;
+            };
             for &c in body.colliders() {
-                let Some(collider) = self.world.colliders.get(c) else { continue };
-                let pose = *body.position() * *collider.position_wrt_parent().unwrap_or(&Pose::IDENTITY);
+                let Some(collider) = self.world.colliders.get(c) else {
+                    continue;
+                };
+                let pose =
+                    *body.position() * *collider.position_wrt_parent().unwrap_or(&Pose::IDENTITY);
                 let limit = best.map_or(max_distance, |(_, toi)| toi);
-                if let Some(toi) = collider.shape().cast_ray(&pose, &ray, limit, true) {
-                    if best.is_none_or(|(_, t)| toi < t) {
-                        best = Some((c, toi));
-                    }
+                if let Some(toi) = collider.shape().cast_ray(&pose, &ray, limit, true)
+                    && best.is_none_or(|(_, t)| toi < t)
+                {
+                    best = Some((c, toi));
                 }
             }
         }
         let (collider, toi) = best?;
         let user = self.world.colliders.get(collider)?.user_data;
-        Some(RayHit { user, distance: toi, point: ray.point_at(toi).to_array() })
+        Some(RayHit {
+            user,
+            distance: toi,
+            point: ray.point_at(toi).to_array(),
+        })
     }
 
     /// Takes the collision events gathered since the last drain, oldest first.

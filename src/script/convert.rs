@@ -68,7 +68,10 @@ fn to_json(
         LuaValue::LightUserData(p) if p.0.is_null() => Ok(Value::Null),
         other => Err(fail(
             path,
-            format!("a {} cannot be converted to JSON", other.type_name()),
+            format!(
+                "a {} cannot be converted to JSON",
+                crate::script::lua_type_name(other)
+            ),
         )),
     }
 }
@@ -170,7 +173,7 @@ fn describe_key(k: &LuaValue) -> String {
         LuaValue::Integer(i) => format!("[{i}]"),
         LuaValue::Number(n) => format!("[{n}]"),
         LuaValue::Boolean(b) => format!("[{b}]"),
-        other => format!("of type {}", other.type_name()),
+        other => format!("of type {}", crate::script::lua_type_name(other)),
     }
 }
 

@@ -85,6 +85,15 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
     }
 }
 
+/// The type name a Luau user knows (`number`, not mlua's `integer`).
+pub fn lua_type_name(v: &mlua::Value) -> &'static str {
+    match v {
+        mlua::Value::Integer(_) | mlua::Value::Number(_) => "number",
+        mlua::Value::LightUserData(_) | mlua::Value::UserData(_) => "userdata",
+        other => other.type_name(),
+    }
+}
+
 /// `file:line: syntax error: what`, so the location comes first as in every other error.
 fn syntax_message(message: &str) -> String {
     let located = message.match_indices(": ").find_map(|(at, _)| {

@@ -36,10 +36,10 @@ impl ScriptRoots {
             .filter_map(|d| project.join(d).canonicalize().ok())
             .collect();
         for e in extra {
-            if let Ok(c) = e.canonicalize() {
-                if !roots.contains(&c) {
-                    roots.push(c);
-                }
+            if let Ok(c) = e.canonicalize()
+                && !roots.contains(&c)
+            {
+                roots.push(c);
             }
         }
         Self { project, roots }

@@ -113,7 +113,7 @@ impl Skill {
                 Ok(LuaValue::Nil) => Err(fail(format!("`{key}` is required"))),
                 Ok(other) => Err(fail(format!(
                     "`{key}` must be a string, got {}",
-                    other.type_name()
+                    crate::script::lua_type_name(&other)
                 ))),
                 Err(e) => Err(fail(format!("`{key}` could not be read: {e}"))),
             }
@@ -196,7 +196,7 @@ impl Skill {
             Ok(other) => {
                 return Err(fail(format!(
                     "`handler` must be a function, got {}",
-                    other.type_name()
+                    crate::script::lua_type_name(&other)
                 )));
             }
             Err(e) => return Err(fail(format!("`handler` could not be read: {e}"))),

@@ -1,1 +1,19 @@
-//! Integration tests.
+//! Integration tests: one binary, a module per topic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers fail loudly on purpose"
+)]
+
+mod cli;
+mod determinism;
+mod lua_suite;
+mod schemas;
+mod scripting;
+
+use std::path::PathBuf;
+
+/// The repository root (tests run with it as the working directory).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}

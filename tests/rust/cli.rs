@@ -1,0 +1,118 @@
+//! The real `limina` binary: exit codes and one-line errors for bad input, never a panic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn limina(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run limina")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn assert_clean_failure(o: &Output, expected_first_line: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(!err.contains("panicked"), "a panic leaked: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with("error: "), "first line: {first}");
+    assert!(
+        first.contains(expected_first_line),
+        "first line {first:?} should contain {expected_first_line:?}"
+    );
+}
+
+#[test]
+fn billiards_runs_headless_and_prints_a_summary() {
+    let o = limina(
+        &["run", "demos/billiards.lua", "--frames", "120"],
+        &crate::root(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let summary = out.lines().last().unwrap();
+    assert!(
+        summary.starts_with("summary: ticks=120 entities=21 bodies=21 world_hash=sha256:"),
+        "{summary}"
+    );
+    assert!(out.contains("break!"), "{out}");
+}
+
+#[test]
+fn a_missing_script_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = limina(&["run", "nope.lua"], dir.path());
+    assert_clean_failure(&o, "nope.lua: no such file");
+}
+
+#[test]
+fn a_syntax_error_names_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.lua"), "local a = 1\nlocal b = = 2\n").unwrap();
+    let o = limina(&["run", "bad.lua"], dir.path());
+    assert_clean_failure(&o, "bad.lua:2: syntax error");
+}
+
+#[test]
+fn a_runtime_error_in_a_step_callback_names_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cb.lua"), "limina.on_step(function(tick)\n  if tick == 3 then\n    local t = nil\n    print(t.x)\n  end\nend)\n").unwrap();
+    let o = limina(&["run", "cb.lua", "--frames", "10"], dir.path());
+    assert_clean_failure(&o, "cb.lua:4: attempt to index nil with 'x'");
+}
+
+#[test]
+fn a_script_returning_garbage_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ret.lua"), "return 42\n").unwrap();
+    let o = limina(&["run", "ret.lua"], dir.path());
+    assert_clean_failure(&o, "ret.lua: the script returned a number");
+    std::fs::write(dir.path().join("cfg.lua"), "return { frame = 10 }\n").unwrap();
+    let o = limina(&["run", "cfg.lua"], dir.path());
+    assert_clean_failure(&o, "unknown field 'frame'");
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    let root = crate::root();
+    assert_eq!(limina(&["run"], &root).status.code(), Some(2));
+    assert_eq!(limina(&["frobnicate"], &root).status.code(), Some(2));
+    assert_eq!(
+        limina(&["run", "x.lua", "--frames", "many"], &root)
+            .status
+            .code(),
+        Some(2)
+    );
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["test", "--help"],
+        &["bench", "--help"],
+    ] {
+        let o = limina(args, &root);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&o).contains("Usage"), "{args:?}");
+    }
+}
+
+#[test]
+fn limina_test_exits_1_on_failure_with_the_summary_last() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a_test.lua"),
+        "it('fails', function() expect(1).toBe(2) end)\nit('ok', function() end)\n",
+    )
+    .unwrap();
+    let o = limina(&["test", "."], dir.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().last(), Some("1 passed, 1 failed"));
+}
