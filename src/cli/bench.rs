@@ -1,14 +1,28 @@
 //! `limina bench`: the speed and memory figures the issues ask for, each printed next to a
 //! baseline measured in the same run.
+//!
+//! Each section runs in a fresh child process (`limina bench --only SECTION`) so its peak
+//! resident memory is its own, not the high-water mark of an earlier section.
 
+use std::process::Command;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use super::{EXIT_FAILURE, EXIT_OK, report_error};
 use crate::host::{Engine, EngineConfig, Output};
 use crate::script::ScriptError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Section {
+    /// One `limina.call` from Luau vs a no-op Lua->Rust call.
+    Calls,
+    /// One fixed step at 2000 entities + 256 awake dynamic bodies.
+    Step,
+    /// Peak resident memory with 16384 entities vs an empty engine.
+    Memory,
+}
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -18,15 +32,62 @@ pub struct BenchArgs {
     /// Fixed steps to time.
     #[arg(long, default_value_t = 600)]
     pub steps: u64,
+    /// Run one section in this process (default: every section, each in a child process).
+    #[arg(long, value_enum)]
+    pub only: Option<Section>,
 }
 
 pub fn run(args: &BenchArgs) -> i32 {
-    match bench(args) {
+    let result = match args.only {
+        Some(section) => run_section(section, args),
+        None => run_all(args),
+    };
+    match result {
         Ok(()) => EXIT_OK,
         Err(e) => {
             report_error(&e.to_string(), None);
             EXIT_FAILURE
         }
+    }
+}
+
+fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
+    outln!(
+        "limina bench ({} build, {} cores)",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    let exe = std::env::current_exe()?;
+    for section in [Section::Calls, Section::Step, Section::Memory] {
+        let name = section
+            .to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default();
+        let status = Command::new(&exe)
+            .args([
+                "bench",
+                "--only",
+                &name,
+                "--calls",
+                &args.calls.to_string(),
+                "--steps",
+                &args.steps.to_string(),
+            ])
+            .status()?;
+        anyhow::ensure!(status.success(), "bench section {name} failed");
+    }
+    Ok(())
+}
+
+fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
+    match section {
+        Section::Calls => bench_calls(args.calls),
+        Section::Step => bench_step(args.steps),
+        Section::Memory => bench_memory(),
     }
 }
 
@@ -45,25 +106,16 @@ fn engine() -> anyhow::Result<Engine> {
     })?)
 }
 
-fn bench(args: &BenchArgs) -> anyhow::Result<()> {
-    outln!(
-        "limina bench ({} build)",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        }
-    );
-
-    // 1. One skill call from Luau, against a no-op Lua -> Rust call as the baseline.
+fn bench_calls(calls: u64) -> anyhow::Result<()> {
+    let started = Instant::now();
     let e = engine()?;
+    let startup_ms = started.elapsed().as_secs_f64() * 1e3;
     e.run_source(
         r#"
         local r = limina.call("scene.createEntity", { shape = "box", position = {0, 0, 0} })
         assert(r.success, r.error and r.error.message)
-        BENCH_ENTITY = r.result.entity
+        local id = r.result.entity
         function bench_calls(n)
-            local id = BENCH_ENTITY
             local input = { entity = id, component = "position", value = {1, 2, 3} }
             for i = 1, n do
                 local r = limina.call("ecs.updateComponent", input)
@@ -78,7 +130,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         "bench/calls.lua",
     )?;
     let lua = e.lua();
-    let calls: mlua::Function = lua
+    let run: mlua::Function = lua
         .globals()
         .get("bench_calls")
         .map_err(ScriptError::from)?;
@@ -86,29 +138,29 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         .globals()
         .get("bench_baseline")
         .map_err(ScriptError::from)?;
-    calls.call::<()>(1000).map_err(ScriptError::from)?; // warm-up
-    let mut per_call = Vec::new();
+    run.call::<()>(1000).map_err(ScriptError::from)?; // warm-up
     let batch = 1000u64;
-    for _ in 0..(args.calls / batch).max(1) {
+    let mut per_call = Vec::new();
+    for _ in 0..(calls / batch).max(1) {
         let t = Instant::now();
-        calls.call::<()>(batch).map_err(ScriptError::from)?;
+        run.call::<()>(batch).map_err(ScriptError::from)?;
         per_call.push(t.elapsed().as_secs_f64() * 1e6 / batch as f64);
     }
     per_call.sort_by(f64::total_cmp);
     let t = Instant::now();
-    baseline.call::<()>(args.calls).map_err(ScriptError::from)?;
-    let base_us = t.elapsed().as_secs_f64() * 1e6 / args.calls as f64;
+    baseline.call::<()>(calls).map_err(ScriptError::from)?;
+    let base_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
     let median = percentile(&per_call, 0.5);
     outln!(
-        "skill call   limina.call(\"ecs.updateComponent\") median {:.2} µs, p95 {:.2} µs = {:.0} calls/s; baseline Lua->Rust no-op {:.3} µs (×{:.0})",
-        median,
+        "skill call   limina.call(\"ecs.updateComponent\"): median {median:.2} µs, p95 {:.2} µs (batches of {batch}) = {:.0} calls/s; baseline no-op Lua->Rust call {base_us:.3} µs (the pipeline costs ×{:.0}); engine start-up {startup_ms:.1} ms",
         percentile(&per_call, 0.95),
         1e6 / median,
-        base_us,
-        median / base_us
+        median / base_us,
     );
+    Ok(())
+}
 
-    // 2. One fixed step with 2000 entities, 256 of them awake dynamic bodies.
+fn bench_step(steps: u64) -> anyhow::Result<()> {
     let e = engine()?;
     let caller = e.script_caller().clone();
     let floor = e.call(
@@ -128,65 +180,76 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     }
     for i in 0..256 {
         let (x, z) = ((i % 16) as f64 * 1.1 - 8.0, (i / 16) as f64 * 1.1 - 8.0);
-        let r = e.call(&caller, "scene.createEntity", json!({"shape": "sphere", "size": 1, "dynamic": true, "restitution": 0.5, "position": [x, 1.0 + (i % 3) as f64, z]}));
+        let r = e.call(
+            &caller,
+            "scene.createEntity",
+            json!({"shape": "sphere", "size": 1, "dynamic": true, "restitution": 0.5, "position": [x, 1.0 + (i % 3) as f64, z]}),
+        );
         anyhow::ensure!(r.success, "ball: {:?}", r.error);
     }
     anyhow::ensure!(e.world().entity_count() == 2000, "expected 2000 entities");
-    // Keep the balls awake: kick them every 30 steps so the step measures real contacts.
+    // Keep every ball awake and colliding: a small random kick each step for a few balls, a
+    // bigger one for all of them every second.
     e.run_source(
         r#"
         local balls = {}
-        for _, row in limina.call("scene.queryEntities", {}).result.entities do
+        for _, row in limina.call("scene.queryEntities", { tag = nil }).result.entities do
             if row.position[2] < 4 and row.position[2] > 0 then table.insert(balls, row.entity) end
         end
         limina.on_step(function(tick)
-            if tick % 30 == 0 then
-                for i, id in balls do
-                    limina.call("physics.applyImpulse", { entity = id, impulse = { math.sin(i + tick) * 2, 3, math.cos(i + tick) * 2 } })
-                end
+            for k = 1, 8 do
+                local id = balls[(tick * 8 + k) % #balls + 1]
+                limina.call("physics.applyImpulse", { entity = id, impulse = { math.sin(tick + k), 1.5, math.cos(tick + k) } })
             end
         end)
         "#,
         "bench/step.lua",
     )?;
-    e.step(30)?;
-    let mut step_us = Vec::new();
-    for _ in 0..args.steps {
+    e.step(60)?;
+    let mut step_us = Vec::with_capacity(steps as usize);
+    let mut awake = 0usize;
+    for _ in 0..steps {
         let t = Instant::now();
         e.step(1)?;
         step_us.push(t.elapsed().as_secs_f64() * 1e6);
+        awake += e.world().awake_body_count();
     }
-    // Baseline: the same steps without the kicks (pure physics + sync) cannot be separated cleanly,
-    // so report the kick steps separately from the rest.
-    let kick_steps: Vec<f64> = step_us
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| (i + 31) % 30 == 0)
-        .map(|(_, v)| *v)
-        .collect();
-    let mut plain: Vec<f64> = step_us
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| (i + 31) % 30 != 0)
-        .map(|(_, v)| *v)
-        .collect();
-    plain.sort_by(f64::total_cmp);
-    step_us.sort_by(f64::total_cmp);
-    outln!(
-        "fixed step   2000 entities + 256 dynamic bodies: median {:.0} µs, p95 {:.0} µs, max {:.0} µs over {} steps (without the 256-impulse kick steps: median {:.0} µs, p95 {:.0} µs; {} kick steps); reference engine p95 4000 µs (×{:.1} faster at p95)",
-        percentile(&step_us, 0.5),
-        percentile(&step_us, 0.95),
-        step_us.last().copied().unwrap_or(0.0),
-        step_us.len(),
-        percentile(&plain, 0.5),
-        percentile(&plain, 0.95),
-        kick_steps.len(),
-        4000.0 / percentile(&step_us, 0.95).max(1e-9)
+    // Baseline: the same world with every body asleep-free but no Lua callback (physics + sync
+    // only), to show what the script layer adds.
+    let e2 = engine()?;
+    let caller2 = e2.script_caller().clone();
+    for i in 0..256 {
+        let (x, z) = ((i % 16) as f64 * 1.1 - 8.0, (i / 16) as f64 * 1.1 - 8.0);
+        e2.call(&caller2, "scene.createEntity", json!({"shape": "sphere", "size": 1, "dynamic": true, "position": [x, 20.0 + (i % 7) as f64, z]}));
+    }
+    e2.call(
+        &caller2,
+        "scene.createEntity",
+        json!({"shape": "box", "size": 50, "position": [0, -25, 0], "static": true}),
     );
+    let mut fall_us = Vec::new();
+    for _ in 0..120 {
+        let t = Instant::now();
+        e2.step(1)?;
+        fall_us.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    step_us.sort_by(f64::total_cmp);
+    fall_us.sort_by(f64::total_cmp);
+    let p95 = percentile(&step_us, 0.95);
+    outln!(
+        "fixed step   2000 entities + 256 dynamic bodies ({:.0} awake on average) + 8 skill calls/step from Luau: median {:.0} µs, p95 {p95:.0} µs over {steps} steps; baseline 256 falling balls, no script: median {:.0} µs, p95 {:.0} µs; reference engine sim step p95 4000 µs (limina ×{:.0} faster)",
+        awake as f64 / steps as f64,
+        percentile(&step_us, 0.5),
+        percentile(&fall_us, 0.5),
+        percentile(&fall_us, 0.95),
+        4000.0 / p95.max(1e-9)
+    );
+    Ok(())
+}
 
-    // 3. Resident memory at 16384 entities, against the same process before filling the world.
-    let before = peak_rss_kib();
+fn bench_memory() -> anyhow::Result<()> {
     let e = engine()?;
+    let empty = current_rss_kib();
     let caller = e.script_caller().clone();
     for i in 0..16384 {
         let dynamic = i % 8 == 0;
@@ -195,22 +258,31 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     }
     let full = e.call(&caller, "scene.createEntity", json!({}));
     anyhow::ensure!(!full.success, "the 16385th entity must be refused");
-    e.step(10)?;
-    let after = peak_rss_kib();
+    e.step(60)?;
+    let mib = |k: Option<u64>| k.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0));
     outln!(
-        "memory       16384 entities (2048 dynamic bodies, {} trace events): peak RSS {} MiB (process before the world: {} MiB)",
+        "memory       16384 entities (2048 dynamic bodies), 60 steps, {} trace events: peak RSS {} MiB; baseline empty engine {} MiB",
         e.trace().len(),
-        after.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0)),
-        before.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0))
+        mib(peak_rss_kib()),
+        mib(empty)
     );
     Ok(())
 }
 
-/// VmHWM from /proc/self/status, in KiB.
-fn peak_rss_kib() -> Option<u64> {
+fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(name))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// VmHWM: peak resident set, KiB.
+fn peak_rss_kib() -> Option<u64> {
+    status_field("VmHWM:")
+}
+
+/// VmRSS: current resident set, KiB.
+fn current_rss_kib() -> Option<u64> {
+    status_field("VmRSS:")
 }

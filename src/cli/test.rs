@@ -111,16 +111,19 @@ fn run_file(file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut
     if let Err(e) = engine.run_file(file) {
         return load_failed(out, report, &e.to_string());
     }
-    // The filter applies to "file :: name"; collected tests that don't match are not run.
-    let outcomes = match engine.run_tests() {
+    // The filter applies to "file :: name"; tests that don't match are not run.
+    let prefix = format!("{display} :: ");
+    let filter = filter.map(str::to_string);
+    let outcomes = match engine.run_tests(move |name| {
+        filter
+            .as_ref()
+            .is_none_or(|f| format!("{prefix}{name}").contains(f.as_str()))
+    }) {
         Ok(outcomes) => outcomes,
         Err(e) => return load_failed(out, report, &e.message),
     };
     for outcome in outcomes {
         let full = format!("{display} :: {}", outcome.name);
-        if filter.is_some_and(|f| !full.contains(f)) {
-            continue;
-        }
         match outcome.status {
             TestStatus::Pass => {
                 report.passed += 1;

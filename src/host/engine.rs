@@ -60,6 +60,8 @@ impl Default for EngineConfig {
 pub enum EngineError {
     #[error("engine start-up failed: {0}")]
     Startup(String),
+    #[error("{0}")]
+    Skill(String),
     #[error(transparent)]
     Script(#[from] ScriptError),
     #[error("{path}: {message}")]
@@ -211,8 +213,15 @@ impl Engine {
             session_counter: Cell::new(0),
         });
 
-        register_core_skills(&lua, &world, &registry)?;
-        limina_api::install(&lua, &shared).map_err(startup("limina API"))?;
+        // The schema DSL is pure data builders: core skills get it as `s`, scripts as
+        // `limina.schema` (for declaring their own skills).
+        let dsl: Table = lua
+            .load(skills::SCHEMA_DSL)
+            .set_name("@limina/schema.luau")
+            .eval()
+            .map_err(startup("schema DSL"))?;
+        register_core_skills(&lua, &dsl, &world, &registry)?;
+        limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
         script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
         let runner = if config.test_kit {
@@ -312,6 +321,39 @@ impl Engine {
         self.shared.invoke(&self.lua, caller, name, input)
     }
 
+    /// Registers a skill from a definition table built in this engine's VM (e.g. with
+    /// `limina.schema`). Mods get a loader of their own; this is the primitive under it.
+    pub fn register_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
+        let skill = Skill::from_table(&self.lua, def, source)
+            .map_err(|e| EngineError::Skill(e.to_string()))?;
+        self.shared
+            .registry
+            .borrow_mut()
+            .register(skill)
+            .map_err(|e| EngineError::Skill(e.to_string()))
+    }
+
+    /// Swaps a registered skill's implementation (same name).
+    pub fn replace_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
+        let skill = Skill::from_table(&self.lua, def, source)
+            .map_err(|e| EngineError::Skill(e.to_string()))?;
+        self.shared
+            .registry
+            .borrow_mut()
+            .replace(skill)
+            .map(|_| ())
+            .map_err(|e| EngineError::Skill(e.to_string()))
+    }
+
+    pub fn unregister_skill(&self, name: &str) -> Result<(), EngineError> {
+        self.shared
+            .registry
+            .borrow_mut()
+            .unregister(name)
+            .map(|_| ())
+            .map_err(|e| EngineError::Skill(e.to_string()))
+    }
+
     pub fn summary(&self) -> RunSummary {
         let world = self.shared.world.borrow();
         RunSummary {
@@ -322,8 +364,12 @@ impl Engine {
         }
     }
 
-    /// Runs the tests a test file registered (after `run_file`). Needs `test_kit`.
-    pub fn run_tests(&self) -> Result<Vec<TestOutcome>, ScriptError> {
+    /// Runs the tests a test file registered (after `run_file`) whose full name passes
+    /// `include`. Needs `test_kit`.
+    pub fn run_tests(
+        &self,
+        include: impl Fn(&str) -> bool + 'static,
+    ) -> Result<Vec<TestOutcome>, ScriptError> {
         let runner = self
             .runner
             .as_ref()
@@ -352,7 +398,10 @@ impl Engine {
                 Ok(())
             },
         )?;
-        runner.call::<()>(report)?;
+        let include = self
+            .lua
+            .create_function(move |_, name: String| Ok(include(&name)))?;
+        runner.call::<()>((report, include))?;
         Ok(outcomes.take())
     }
 }
@@ -370,14 +419,10 @@ fn io_message(e: &std::io::Error) -> String {
 /// registers every definition.
 fn register_core_skills(
     lua: &Lua,
+    dsl: &Table,
     world: &Rc<RefCell<World>>,
     registry: &Rc<RefCell<SkillRegistry>>,
 ) -> Result<(), EngineError> {
-    let dsl: Table = lua
-        .load(skills::SCHEMA_DSL)
-        .set_name("@limina/schema.luau")
-        .eval()
-        .map_err(startup("schema DSL"))?;
     let env = lua.create_table().map_err(startup("core env"))?;
     let build = || -> mlua::Result<()> {
         env.set("s", dsl.clone())?;

@@ -18,7 +18,7 @@ use crate::skills::{Caller, ErrorCode, ResponseMetadata, SkillFailure, SkillResp
 /// Most steps one `limina.step(n)` may run (a typo like 1e12 must not hang the engine).
 const MAX_STEPS_PER_CALL: u64 = 10_000_000;
 
-pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
+pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::Result<()> {
     let api = lua.create_table()?;
 
     let s = Rc::clone(shared);
@@ -143,6 +143,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
         })?,
     )?;
 
+    api.set("schema", schema.clone())?;
     api.set("FIXED_DT", super::FIXED_DT)?;
     api.set_readonly(true);
     lua.globals().set("limina", api)

@@ -164,6 +164,11 @@ impl PhysicsWorld {
         }
     }
 
+    /// Dynamic bodies awake after the last step (the ones the solver actually works on).
+    pub fn awake_count(&self) -> usize {
+        self.world.islands.active_bodies().count()
+    }
+
     pub fn body_count(&self) -> usize {
         self.world.bodies.len()
     }

@@ -155,6 +155,10 @@ impl World {
         self.entities.len()
     }
 
+    pub fn awake_body_count(&self) -> usize {
+        self.physics.awake_count()
+    }
+
     pub fn body_count(&self) -> usize {
         self.physics.body_count()
     }

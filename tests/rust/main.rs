@@ -8,6 +8,7 @@
 mod cli;
 mod determinism;
 mod lua_suite;
+mod registry;
 mod schemas;
 mod scripting;
 
