@@ -237,6 +237,7 @@ impl Engine {
         // Libraries and the globals installed above become read-only; scripts' own globals go to
         // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
         lua.sandbox(true).map_err(startup("sandbox"))?;
+        tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         Ok(Engine {
             lua,
             shared,

@@ -35,3 +35,27 @@ fn the_world_actually_moves() {
     // Guards the two tests above against a world that never changes.
     assert_ne!(billiards_hash(7, 10), billiards_hash(7, 600));
 }
+
+#[test]
+fn billiard_balls_roll_their_rotation_is_synced_from_physics() {
+    let config = EngineConfig {
+        output: Output::Silent,
+        project_root: crate::root(),
+        ..EngineConfig::default()
+    };
+    let engine = Engine::new(config).unwrap();
+    engine
+        .run_file(&crate::root().join("demos/billiards.lua"))
+        .unwrap();
+    engine.step(240).unwrap();
+    let world = engine.world();
+    // Balls are ent_0006.. (after the felt and four rails); after the break most have turned.
+    let rolled = (6..=21)
+        .filter_map(|n| world.transform(limina::world::EntityId(n)))
+        .filter(|t| (t.rotation[3].abs() - 1.0).abs() > 1e-3)
+        .count();
+    assert!(rolled >= 8, "only {rolled} of 16 balls show any rotation");
+    // The rails never move.
+    let rail = world.transform(limina::world::EntityId(2)).unwrap();
+    assert_eq!(rail.rotation, [0.0, 0.0, 0.0, 1.0]);
+}
