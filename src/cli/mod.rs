@@ -11,7 +11,10 @@ macro_rules! outln {
 
 mod bench;
 mod run;
+mod skills;
 pub mod test;
+mod trace;
+mod types;
 
 use std::ffi::OsString;
 
@@ -39,6 +42,12 @@ enum Command {
     Run(run::RunArgs),
     /// Run Luau tests (tests/lua by default).
     Test(test::TestArgs),
+    /// Verify an exported world log (sha256 chain).
+    Trace(trace::TraceArgs),
+    /// List the registered skills, describe one, or print JSON Schemas.
+    Skills(skills::SkillsArgs),
+    /// Print Luau type definitions for the script API and every skill (limina.d.luau).
+    Types(types::TypesArgs),
     /// Measure skill-call and step speed, and memory at 16384 entities.
     Bench(bench::BenchArgs),
 }
@@ -60,6 +69,9 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
     match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Test(args) => test::run(&args),
+        Command::Trace(args) => trace::run(&args),
+        Command::Skills(args) => skills::run(&args),
+        Command::Types(args) => types::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

@@ -25,6 +25,9 @@ pub struct RunArgs {
     /// Seed for math.random and limina.seed().
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Append the world log to FILE as it happens (sha256-chained JSONL; `limina trace verify`).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -67,6 +70,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         seed: args.seed,
         profile: args.profile.clone(),
         extra_roots,
+        trace_append: args.trace.clone(),
         ..EngineConfig::default()
     };
     let engine = Engine::new(config)?;

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::clock::FIXED_DT;
 use super::limina_api;
+use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
 use crate::skills::{self, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse};
 use crate::trace::TraceLog;
@@ -39,6 +40,10 @@ pub struct EngineConfig {
     pub output: Output,
     /// Install describe/it/expect (for `limina test`).
     pub test_kit: bool,
+    /// Decide calls with the live policy engine (recorded decisions); off = static profiles.
+    pub policy: bool,
+    /// Chain every event into this file as it is emitted.
+    pub trace_append: Option<PathBuf>,
 }
 
 impl Default for EngineConfig {
@@ -52,6 +57,8 @@ impl Default for EngineConfig {
             extra_roots: Vec::new(),
             output: Output::Stdout,
             test_kit: false,
+            policy: true,
+            trace_append: None,
         }
     }
 }
@@ -95,7 +102,9 @@ pub struct TestOutcome {
 pub(crate) struct Shared {
     pub world: Rc<RefCell<World>>,
     pub registry: Rc<RefCell<SkillRegistry>>,
-    pub trace: RefCell<TraceLog>,
+    pub trace: Rc<RefCell<TraceLog>>,
+    pub policy: Rc<RefCell<PolicyEngine>>,
+    pub policy_enabled: bool,
     pub on_step: RefCell<Vec<Function>>,
     pub on_frame: RefCell<Vec<Function>>,
     pub tick: Cell<u64>,
@@ -106,6 +115,8 @@ pub(crate) struct Shared {
     pub caller: Caller,
     pub fail_fn: Function,
     pub session_counter: Cell<u64>,
+    /// Where `trace.export` writes (`<project>/traces`).
+    pub traces_dir: PathBuf,
 }
 
 impl Shared {
@@ -114,6 +125,7 @@ impl Shared {
             lua,
             registry: &self.registry,
             trace: &self.trace,
+            policy: self.policy_enabled.then_some(&*self.policy),
             tick: self.tick.get(),
             fail_fn: &self.fail_fn,
         };
@@ -184,6 +196,19 @@ impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
         let lua = Lua::new();
         let world = Rc::new(RefCell::new(World::default()));
+        let trace = Rc::new(RefCell::new(TraceLog::new(format!(
+            "thr_{}",
+            config.session_id
+        ))));
+        if let Some(path) = &config.trace_append {
+            trace
+                .borrow_mut()
+                .append_to(path)
+                .map_err(|e| EngineError::File {
+                    path: path.display().to_string(),
+                    message: format!("cannot append the trace here: {e}"),
+                })?;
+        }
         let registry = Rc::new(RefCell::new(SkillRegistry::new()));
 
         install_print(&lua, config.output).map_err(startup("print"))?;
@@ -201,7 +226,9 @@ impl Engine {
         let shared = Rc::new(Shared {
             world: Rc::clone(&world),
             registry: Rc::clone(&registry),
-            trace: RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))),
+            trace: Rc::clone(&trace),
+            policy: Rc::new(RefCell::new(PolicyEngine::new())),
+            policy_enabled: config.policy,
             on_step: RefCell::new(Vec::new()),
             on_frame: RefCell::new(Vec::new()),
             tick: Cell::new(0),
@@ -211,6 +238,7 @@ impl Engine {
             caller: Caller::new(&config.agent_id, &config.session_id, &config.profile),
             fail_fn,
             session_counter: Cell::new(0),
+            traces_dir: config.project_root.join("traces"),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -220,7 +248,14 @@ impl Engine {
             .set_name("@limina/schema.luau")
             .eval()
             .map_err(startup("schema DSL"))?;
-        register_core_skills(&lua, &dsl, &world, &registry)?;
+        let core = CoreEnv {
+            dsl: &dsl,
+            world: &world,
+            registry: &registry,
+            trace: &trace,
+            traces_dir: config.project_root.join("traces"),
+        };
+        register_core_skills(&lua, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
         script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
@@ -306,6 +341,11 @@ impl Engine {
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
         self.shared.trace.borrow()
+    }
+
+    /// The live policy engine (configure quotas, budgets, revocations from Rust).
+    pub fn policy(&self) -> std::cell::RefMut<'_, PolicyEngine> {
+        self.shared.policy.borrow_mut()
     }
 
     pub fn registry(&self) -> std::cell::Ref<'_, SkillRegistry> {
@@ -416,21 +456,84 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-/// Loads the core skill files into an environment only they see (`s`, `world`, `registry`) and
-/// registers every definition.
-fn register_core_skills(
-    lua: &Lua,
-    dsl: &Table,
-    world: &Rc<RefCell<World>>,
-    registry: &Rc<RefCell<SkillRegistry>>,
-) -> Result<(), EngineError> {
+/// What core skills are given: the schema DSL and the native ops over these parts.
+struct CoreEnv<'a> {
+    dsl: &'a Table,
+    world: &'a Rc<RefCell<World>>,
+    registry: &'a Rc<RefCell<SkillRegistry>>,
+    trace: &'a Rc<RefCell<TraceLog>>,
+    traces_dir: PathBuf,
+}
+
+fn load_core_file(lua: &Lua, env: &Table, name: &str, source: &str) -> mlua::Result<Table> {
+    lua.load(source)
+        .set_name(format!("@limina/{name}"))
+        .set_environment(env.clone())
+        .eval()
+}
+
+/// Loads the core skill files into an environment only they see (`s`, `world`, `registry`,
+/// `trace`) and registers every definition.
+fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError> {
     let env = lua.create_table().map_err(startup("core env"))?;
+    // `dev.reload` re-evaluates a core file in this same environment, which exists only once the
+    // ops table is built; the cell closes that loop.
+    let env_cell: Rc<RefCell<Option<Table>>> = Rc::new(RefCell::new(None));
+    let reloader: script::Reloader = {
+        let registry = Rc::clone(core.registry);
+        let env_cell = Rc::clone(&env_cell);
+        Rc::new(
+            move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
+                let source = registry
+                    .borrow()
+                    .get(name)
+                    .map(|s| s.source.clone())
+                    .ok_or_else(|| format!("no skill named '{name}'"))?;
+                let (file, text) = skills::CORE_SKILL_FILES
+                .iter()
+                .find(|(file, _)| *file == source)
+                .ok_or_else(|| format!("skill {name} was registered from {source}, which has no source this engine can reload"))?;
+                let env = env_cell
+                    .borrow()
+                    .clone()
+                    .ok_or("the core environment is not ready")?;
+                let defs = load_core_file(lua, &env, file, text)
+                    .map_err(|e| ScriptError::from(e).message)?;
+                for def in defs.sequence_values::<Table>() {
+                    let def = def.map_err(|e| e.to_string())?;
+                    if def
+                        .raw_get::<Option<String>>("name")
+                        .ok()
+                        .flatten()
+                        .as_deref()
+                        == Some(name)
+                    {
+                        let skill =
+                            Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
+                        registry
+                            .borrow_mut()
+                            .replace(skill)
+                            .map_err(|e| e.to_string())?;
+                        return Ok(vec![name.to_string()]);
+                    }
+                }
+                Err(format!("{file} no longer defines {name}"))
+            },
+        )
+    };
     let build = || -> mlua::Result<()> {
-        env.set("s", dsl.clone())?;
-        env.set("world", script::create_world_ops(lua, Rc::clone(world))?)?;
+        env.set("s", core.dsl.clone())?;
+        env.set(
+            "world",
+            script::create_world_ops(lua, Rc::clone(core.world))?,
+        )?;
         env.set(
             "registry",
-            script::create_registry_ops(lua, Rc::clone(registry))?,
+            script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?,
+        )?;
+        env.set(
+            "trace",
+            script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?,
         )?;
         let meta = lua.create_table()?;
         meta.set("__index", lua.globals())?;
@@ -439,23 +542,20 @@ fn register_core_skills(
     };
     build().map_err(startup("core env"))?;
     for (name, source) in skills::CORE_SKILL_FILES {
-        let defs: Table = lua
-            .load(source)
-            .set_name(format!("@limina/{name}"))
-            .set_environment(env.clone())
-            .eval()
+        let defs = load_core_file(lua, &env, name, source)
             .map_err(|e| EngineError::Startup(format!("{name}: {}", ScriptError::from(e))))?;
         for def in defs.sequence_values::<Table>() {
             let def = def.map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
             let skill = Skill::from_table(lua, &def, name)
                 .map_err(|e| EngineError::Startup(e.to_string()))?;
-            registry
+            core.registry
                 .borrow_mut()
                 .register(skill)
                 .map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
         }
     }
     env.set_readonly(true);
+    env_cell.replace(Some(env));
     Ok(())
 }
 

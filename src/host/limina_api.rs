@@ -143,10 +143,183 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         })?,
     )?;
 
+    let s = Rc::clone(shared);
+    api.set(
+        "verify_trace",
+        lua.create_function(move |lua, name: String| {
+            let stem = crate::script::check_export_name(&name)
+                .map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
+            let path = s.traces_dir.join(format!("{stem}.jsonl"));
+            let bytes = std::fs::read(&path).map_err(|e| {
+                located_error(
+                    lua,
+                    format!("limina.verify_trace: cannot read {}: {e}", path.display()),
+                )
+            })?;
+            Ok(match crate::trace::verify_jsonl(&bytes) {
+                Ok(n) => format!("ok: {n} events"),
+                Err(f) => format!("line {}: {} ({})", f.line, f.reason.as_str(), f.detail),
+            })
+        })?,
+    )?;
+
+    api.set("policy", policy_api(lua, shared)?)?;
     api.set("schema", schema.clone())?;
     api.set("FIXED_DT", super::FIXED_DT)?;
     api.set_readonly(true);
     lua.globals().set("limina", api)
+}
+
+/// `limina.policy`: live governance for the host script (quotas, budgets, revocations). Every
+/// change is recorded as a `policy.changed` event, so the log shows who changed the rules.
+fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+
+    fn text(lua: &Lua, opts: &Table, key: &str, what: &str) -> mlua::Result<Option<String>> {
+        match opts.get::<LuaValue>(key)? {
+            LuaValue::Nil => Ok(None),
+            LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
+            other => Err(located_error(
+                lua,
+                format!(
+                    "{what}: {key} must be a string, got {}",
+                    crate::script::lua_type_name(&other)
+                ),
+            )),
+        }
+    }
+    fn number(lua: &Lua, opts: &Table, key: &str, what: &str) -> mlua::Result<Option<f64>> {
+        match opts.get::<LuaValue>(key)? {
+            LuaValue::Nil => Ok(None),
+            LuaValue::Integer(i) if i >= 0 => Ok(Some(i as f64)),
+            LuaValue::Number(n) if n >= 0.0 && n.is_finite() => Ok(Some(n)),
+            other => Err(located_error(
+                lua,
+                format!(
+                    "{what}: {key} must be a number >= 0, got {}",
+                    describe(&other)
+                ),
+            )),
+        }
+    }
+    fn only(lua: &Lua, opts: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
+        opts.for_each(|k: LuaValue, _: LuaValue| {
+            let key = k
+                .as_string()
+                .map(|s| s.to_string_lossy())
+                .unwrap_or_default();
+            if !allowed.contains(&key.as_str()) {
+                return Err(located_error(
+                    lua,
+                    format!("{what}: unknown field '{key}' (use {})", allowed.join(", ")),
+                ));
+            }
+            Ok(())
+        })
+    }
+    fn changed(shared: &Shared, change: serde_json::Value) {
+        let draft = crate::trace::EventDraft::new("policy.changed", &shared.caller.agent_id)
+            .thread(&shared.caller.session_id);
+        shared
+            .trace
+            .borrow_mut()
+            .emit(draft, shared.tick.get(), change);
+    }
+
+    // revoke{sessionId} | revoke{agentId} | revoke{cap, sessionId?, agentId?}; restore{...} undoes it.
+    for (op, revoke) in [("revoke", true), ("restore", false)] {
+        let s = Rc::clone(shared);
+        let what: &'static str = if revoke {
+            "limina.policy.revoke"
+        } else {
+            "limina.policy.restore"
+        };
+        t.set(
+            op,
+            lua.create_function(move |lua, opts: Table| {
+                only(lua, &opts, &["sessionId", "agentId", "cap"], what)?;
+                let session = text(lua, &opts, "sessionId", what)?;
+                let agent = text(lua, &opts, "agentId", what)?;
+                let cap = text(lua, &opts, "cap", what)?;
+                let mut policy = s.policy.borrow_mut();
+                let scope = match (cap, session, agent) {
+                    (Some(cap), session, agent) => {
+                        let r = crate::policy::CapRevocation { session_id: session.clone(), agent_id: agent.clone(), cap: cap.clone() };
+                        if revoke { policy.revoke_cap(r) } else { policy.restore_cap(&r); }
+                        serde_json::json!({"cap": cap, "sessionId": session, "agentId": agent})
+                    }
+                    (None, Some(session), None) => {
+                        if revoke { policy.revoke_session(&session) } else { policy.restore_session(&session); }
+                        serde_json::json!({"sessionId": session})
+                    }
+                    (None, None, Some(agent)) => {
+                        if revoke { policy.revoke_agent(&agent) } else { policy.restore_agent(&agent); }
+                        serde_json::json!({"agentId": agent})
+                    }
+                    _ => return Err(located_error(lua, format!("{what} needs {{sessionId=...}}, {{agentId=...}} or {{cap=..., sessionId?=..., agentId?=...}}"))),
+                };
+                drop(policy);
+                changed(&s, serde_json::json!({"op": op, "target": scope}));
+                Ok(())
+            })?,
+        )?;
+    }
+
+    let s = Rc::clone(shared);
+    t.set(
+        "quota",
+        lua.create_function(move |lua, opts: Table| {
+            const WHAT: &str = "limina.policy.quota";
+            only(lua, &opts, &["sessionId", "cap", "limit", "windowTicks"], WHAT)?;
+            let limit = number(lua, &opts, "limit", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: limit is required")))?;
+            let window = number(lua, &opts, "windowTicks", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: windowTicks is required")))?;
+            if window < 1.0 || window.fract() != 0.0 || limit.fract() != 0.0 || limit > f64::from(u32::MAX) {
+                return Err(located_error(lua, format!("{WHAT}: limit and windowTicks must be whole numbers, windowTicks >= 1")));
+            }
+            let rule = crate::policy::QuotaRule { session_id: text(lua, &opts, "sessionId", WHAT)?, cap: text(lua, &opts, "cap", WHAT)?, limit: limit as u32, window_ticks: window as u64 };
+            let change = serde_json::json!({"op": "quota", "sessionId": rule.session_id, "cap": rule.cap, "limit": rule.limit, "windowTicks": rule.window_ticks});
+            s.policy.borrow_mut().add_quota(rule);
+            changed(&s, change);
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    t.set(
+        "budget",
+        lua.create_function(move |lua, opts: Table| {
+            const WHAT: &str = "limina.policy.budget";
+            only(lua, &opts, &["sessionId", "calls", "cpuMs", "memoryBytes"], WHAT)?;
+            let session = text(lua, &opts, "sessionId", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: sessionId is required")))?;
+            let limits = crate::policy::BudgetLimits {
+                calls: number(lua, &opts, "calls", WHAT)?.map(|n| n as u64),
+                cpu_ms: number(lua, &opts, "cpuMs", WHAT)?,
+                memory_bytes: number(lua, &opts, "memoryBytes", WHAT)?.map(|n| n as u64),
+            };
+            s.policy.borrow_mut().set_budget(&session, limits);
+            changed(&s, serde_json::json!({"op": "budget", "sessionId": session, "calls": limits.calls, "cpuMs": limits.cpu_ms, "memoryBytes": limits.memory_bytes}));
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    t.set(
+        "clearQuotas",
+        lua.create_function(move |_, ()| {
+            s.policy.borrow_mut().clear_quotas();
+            changed(&s, serde_json::json!({"op": "clearQuotas"}));
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(shared);
+    t.set(
+        "snapshot",
+        lua.create_function(move |lua, ()| json_to_lua(lua, &s.policy.borrow().snapshot()))?,
+    )?;
+
+    t.set_readonly(true);
+    Ok(t)
 }
 
 fn describe(v: &LuaValue) -> String {

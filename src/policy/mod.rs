@@ -1,9 +1,12 @@
-//! Who may do what: permission strings, the static profiles of the reference, and the check the
-//! skill pipeline runs before any handler.
+//! Who may do what: permission strings, the static profiles of the reference, and the live
+//! `PolicyEngine` (revocation, quotas, budgets) the skill pipeline consults before any handler.
 //!
-//! Permissions are a small fixed vocabulary, so a granted set is a bitmask and the check is one
-//! AND. The dynamic policy engine (quotas, budgets, revocation) builds on this module later.
+//! Permissions are a small fixed vocabulary, so a granted set is a bitmask and the profile check
+//! is one AND. The engine adds contextual rules on top and explains every decision.
 
+pub mod audit;
+mod engine;
 mod profiles;
 
+pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule};
 pub use profiles::{PROFILES, Permission, PermissionSet, profile_permissions};

@@ -7,7 +7,9 @@
 //! into `[]` where an array is expected). Integral numbers become JSON integers; NaN and infinity
 //! are errors, since JSON cannot carry them.
 
-use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue};
+use mlua::{
+    AnyUserData, Lua, LuaSerdeExt, MetaMethod, Table, UserData, UserDataMethods, Value as LuaValue,
+};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting accepted; deeper (or cyclic) tables are refused instead of overflowing.
@@ -25,6 +27,46 @@ fn fail(path: &str, message: impl Into<String>) -> ConvertError {
         path: path.to_string(),
         message: message.into(),
     }
+}
+
+/// A JSON value handed to Lua without converting it: native ops return large results (trace
+/// pages, audit answers) this way. Lua can still read it (`blob.field`, `blob[1]`, `#blob`);
+/// returning it from a handler passes the JSON through untouched, nulls included.
+#[derive(Debug, Clone)]
+pub struct JsonBlob(pub Value);
+
+impl UserData for JsonBlob {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
+            let child = match (&this.0, &key) {
+                (Value::Object(map), LuaValue::String(k)) => map.get(&*k.to_str()?),
+                (Value::Array(items), LuaValue::Integer(i)) if *i >= 1 => {
+                    items.get(*i as usize - 1)
+                }
+                _ => None,
+            };
+            match child {
+                // Containers stay JSON (so nulls inside survive being passed on); scalars convert.
+                Some(v @ (Value::Object(_) | Value::Array(_))) => {
+                    Ok(LuaValue::UserData(blob(lua, v.clone())?))
+                }
+                Some(v) => json_to_lua(lua, v),
+                None => Ok(LuaValue::Nil),
+            }
+        });
+        methods.add_meta_method(MetaMethod::Len, |_, this, ()| {
+            Ok(match &this.0 {
+                Value::Array(items) => items.len(),
+                Value::Object(map) => map.len(),
+                _ => 0,
+            })
+        });
+    }
+}
+
+/// Wraps a JSON value for Lua (see `JsonBlob`).
+pub fn blob(lua: &Lua, value: Value) -> mlua::Result<AnyUserData> {
+    lua.create_userdata(JsonBlob(value))
 }
 
 /// Converts a Lua value to JSON; `root` names the value in error paths (e.g. `input`).
@@ -66,6 +108,10 @@ fn to_json(
         },
         LuaValue::Table(t) => table_to_json(t, path, depth, array_mt),
         LuaValue::LightUserData(p) if p.0.is_null() => Ok(Value::Null),
+        LuaValue::UserData(ud) if ud.is::<JsonBlob>() => match ud.borrow::<JsonBlob>() {
+            Ok(b) => Ok(b.0.clone()),
+            Err(_) => Err(fail(path, "a JSON value could not be read")),
+        },
         other => Err(fail(
             path,
             format!(

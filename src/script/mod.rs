@@ -8,10 +8,13 @@
 pub mod convert;
 mod require;
 mod skill_ops;
+mod trace_ops;
+pub mod typedefs;
 mod world_ops;
 
 pub use require::{ScriptRoots, install_require};
-pub use skill_ops::create_registry_ops;
+pub use skill_ops::{Reloader, create_registry_ops};
+pub use trace_ops::{check_export_name, create_trace_ops};
 pub use world_ops::create_world_ops;
 
 /// The `limina test` kit (describe/it/expect), installed into test VMs only.

@@ -1,14 +1,24 @@
-//! The `registry` ops the discovery skills (`skills.list`, `skills.describe`) read from.
+//! The `registry` ops the discovery, inspector and dev skills read from: listing, describing,
+//! permission profiles, and reloading a skill from its source.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use mlua::{Lua, Table, Value};
+use serde_json::json;
 
 use super::convert::json_to_lua;
+use crate::policy::{PROFILES, PermissionSet, profile_permissions};
 use crate::skills::SkillRegistry;
 
-pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>) -> mlua::Result<Table> {
+/// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
+pub type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, String>>;
+
+pub fn create_registry_ops(
+    lua: &Lua,
+    registry: Rc<RefCell<SkillRegistry>>,
+    reloader: Reloader,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let r = Rc::clone(&registry);
@@ -29,6 +39,19 @@ pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>) -> m
 
     let r = Rc::clone(&registry);
     ops.set(
+        "list_full",
+        lua.create_function(move |lua, ()| {
+            let rows: Vec<serde_json::Value> = r
+                .borrow()
+                .list()
+                .map(|s| json!({"name": s.name, "version": s.version, "category": s.category, "permissions": s.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>()}))
+                .collect();
+            super::convert::blob(lua, serde_json::Value::Array(rows))
+        })?,
+    )?;
+
+    let r = Rc::clone(&registry);
+    ops.set(
         "describe",
         lua.create_function(move |lua, name: String| {
             let Some(skill) = r.borrow().get(&name) else {
@@ -41,6 +64,26 @@ pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>) -> m
             out.raw_set("description", skill.description.as_str())?;
             out.raw_set("input_schema", json_to_lua(lua, &skill.input_schema)?)?;
             Ok(Value::Table(out))
+        })?,
+    )?;
+
+    ops.set(
+        "permissions",
+        lua.create_function(|lua, profile: String| {
+            let caller: Vec<&str> = profile_permissions(&profile).names();
+            let profiles: serde_json::Map<String, serde_json::Value> = PROFILES
+                .iter()
+                .map(|(name, perms)| (name.to_string(), json!(PermissionSet::of(perms).names())))
+                .collect();
+            super::convert::blob(lua, json!({"caller": caller, "profiles": profiles}))
+        })?,
+    )?;
+
+    ops.set(
+        "reload",
+        lua.create_function(move |lua, name: String| match reloader(lua, &name) {
+            Ok(invalidated) => Ok((true, json_to_lua(lua, &json!(invalidated))?)),
+            Err(reason) => Ok((false, Value::String(lua.create_string(&reason)?))),
         })?,
     )?;
 

@@ -13,7 +13,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::physics::BodyKind;
 use crate::skills::{ErrorCode, HandlerFailure};
-use crate::world::{ColliderKind, EntitySpec, RenderShape, World, WorldError};
+use crate::world::{ColliderKind, EntityId, EntitySpec, RenderShape, World, WorldError};
 
 fn invalid(message: impl Into<String>) -> mlua::Error {
     HandlerFailure::new(ErrorCode::InvalidInput, message).into_lua()
@@ -317,6 +317,42 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
                 out.raw_set(i + 1, row)?;
             }
             Ok(out)
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "snapshot",
+        lua.create_function(move |lua, (after, limit, tick): (Option<String>, usize, u64)| {
+            let world = w.borrow();
+            let after_id = match after.as_deref() {
+                None => None,
+                Some(text) => Some(EntityId::parse(text).ok_or_else(|| invalid(format!("afterEntity: '{text}' is not an entity id (ent_0001 form)")))?),
+            };
+            let (views, total, next) = world.page(after_id, limit);
+            let entities: Vec<serde_json::Value> = views
+                .iter()
+                .map(|v| {
+                    let mut physics = serde_json::Map::new();
+                    if let Some(b) = v.body {
+                        physics.insert("bodyId".into(), b.into());
+                    }
+                    serde_json::json!({
+                        "entity": v.id.to_string(),
+                        "eid": v.eid,
+                        "generation": v.generation,
+                        "transform": {"position": v.transform.position, "rotation": v.transform.rotation, "scale": v.transform.scale},
+                        "tags": v.tags,
+                        "physics": physics,
+                    })
+                })
+                .collect();
+            let out = serde_json::json!({
+                "page": {"limit": limit, "totalEntities": total, "nextAfterEntity": next.map(|n| n.to_string())},
+                "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": world.hash()},
+                "entities": entities,
+            });
+            super::convert::blob(lua, out)
         })?,
     )?;
 

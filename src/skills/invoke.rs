@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, field_path};
 use super::{ErrorCode, Skill};
-use crate::policy::PermissionSet;
+use crate::policy::{DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
 use crate::trace::{EventDraft, TraceLog};
 
@@ -97,29 +97,36 @@ pub struct InvokeEnv<'a> {
     pub tick: u64,
     /// `ctx.fail`, created once per engine.
     pub fail_fn: &'a Function,
+    /// The live policy; without one, the static profile check applies.
+    pub policy: Option<&'a RefCell<PolicyEngine>>,
 }
 
 /// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
 /// is a `SkillResponse`.
 pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value) -> SkillResponse {
     let started = Instant::now();
-    let first_event = env.trace.borrow().len();
-    let outcome = run(env, caller, name, &mut input);
+    let first_seq = env.trace.borrow().len() as u64;
+    let mut decision_id = None;
+    let outcome = run(env, caller, name, &mut input, &mut decision_id);
+    let causes: Vec<String> = decision_id.into_iter().collect();
     let (success, result, error) = match outcome {
         Ok((skill, result)) => {
             let payload = json!({"skill": skill.name, "version": skill.version, "input": input, "tick": env.tick});
-            emit(env, caller, "skill.executed", payload);
+            emit(env, caller, "skill.executed", payload, causes);
             (true, Some(result), None)
         }
         Err(failure) => {
             if failure.code != ErrorCode::Forbidden {
                 let payload = json!({"skill": name, "code": failure.code, "message": failure.message, "tick": env.tick});
-                emit(env, caller, "skill.failed", payload);
+                emit(env, caller, "skill.failed", payload, causes);
             }
             (false, None, Some(failure))
         }
     };
-    let events_emitted = env.trace.borrow().events()[first_event..]
+    let events_emitted = env
+        .trace
+        .borrow()
+        .since(first_seq)
         .iter()
         .map(|e| e.event_type.clone())
         .collect();
@@ -134,9 +141,21 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     }
 }
 
-fn emit(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: Value) {
-    let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id);
-    env.trace.borrow_mut().emit(draft, env.tick, payload);
+fn emit(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    event_type: &str,
+    payload: Value,
+    caused_by: Vec<String>,
+) -> String {
+    let draft = EventDraft::new(event_type, &caller.agent_id)
+        .thread(&caller.session_id)
+        .caused_by(caused_by);
+    env.trace
+        .borrow_mut()
+        .emit(draft, env.tick, payload)
+        .id
+        .clone()
 }
 
 fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {
@@ -146,11 +165,63 @@ fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {
     }
 }
 
+/// The permission stage: the policy engine when attached (recording its decision), else the
+/// static profile check. Returns the id of the decision event, if any.
+fn authorize(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    skill: &Skill,
+) -> Result<Option<String>, SkillFailure> {
+    let Some(policy) = env.policy else {
+        if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
+            emit(
+                env,
+                caller,
+                "security.permission.denied",
+                json!({"skill": skill.name, "missing": missing.as_str(), "agentId": &*caller.agent_id}),
+                Vec::new(),
+            );
+            return Err(failure(
+                ErrorCode::Forbidden,
+                format!("missing permission: {missing}"),
+            ));
+        }
+        return Ok(None);
+    };
+    let ctx = DecisionContext {
+        agent_id: &caller.agent_id,
+        session_id: &caller.session_id,
+        profile: &caller.profile,
+        skill: &skill.name,
+        required: &skill.permissions,
+        granted: caller.permissions,
+        tick: env.tick,
+        package: None,
+    };
+    let decision = policy.borrow_mut().evaluate(&ctx);
+    let event_type = if decision.allow {
+        "policy.decision"
+    } else {
+        "policy.denied"
+    };
+    let id = emit(env, caller, event_type, decision.payload(&ctx), Vec::new());
+    if decision.allow {
+        return Ok(Some(id));
+    }
+    if decision.rule == "profile.denied" {
+        let payload =
+            json!({"skill": skill.name, "missing": decision.cap, "agentId": &*caller.agent_id});
+        emit(env, caller, "security.permission.denied", payload, vec![id]);
+    }
+    Err(failure(ErrorCode::Forbidden, decision.reason))
+}
+
 fn run(
     env: &InvokeEnv<'_>,
     caller: &Caller,
     name: &str,
     input: &mut Value,
+    decision_id: &mut Option<String>,
 ) -> Result<(Rc<Skill>, Value), SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
     let skill = env.registry.borrow().get(name).ok_or_else(|| {
@@ -175,24 +246,36 @@ fn run(
         ));
     }
 
-    // permission
-    if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
-        emit(
-            env,
-            caller,
-            "security.permission.denied",
-            json!({"skill": name, "missing": missing.as_str(), "agentId": &*caller.agent_id}),
-        );
-        return Err(failure(
-            ErrorCode::Forbidden,
-            format!("missing permission: {missing}"),
-        ));
-    }
+    // permission / policy
+    *decision_id = authorize(env, caller, &skill)?;
 
     let lua = env.lua;
+    let memory_before = lua.used_memory();
+    let handler_started = Instant::now();
+    let result = run_handler(env, caller, &skill, input, decision_id.as_deref());
+    if let Some(policy) = env.policy {
+        let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
+        policy.borrow_mut().record_usage(
+            &caller.session_id,
+            cpu_ms,
+            lua.used_memory().saturating_sub(memory_before) as u64,
+        );
+    }
+    result.map(|output| (skill, output))
+}
+
+fn run_handler(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    skill: &Skill,
+    input: &Value,
+    decision_id: Option<&str>,
+) -> Result<Value, SkillFailure> {
+    let lua = env.lua;
+    let name = skill.name.as_str();
     let lua_failure = |stage: &str, e: mlua::Error| lua_error_to_failure(name, stage, &e);
     let lua_input = json_to_lua(lua, input).map_err(|e| lua_failure("input conversion", e))?;
-    let ctx = make_ctx(env, caller).map_err(|e| lua_failure("context", e))?;
+    let ctx = make_ctx(env, caller, decision_id).map_err(|e| lua_failure("context", e))?;
 
     if let Some(before) = &skill.before {
         before
@@ -232,11 +315,18 @@ fn run(
             ),
         ));
     }
-    Ok((skill, output))
+    Ok(output)
 }
 
-fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller) -> mlua::Result<Table> {
-    let ctx = env.lua.create_table_with_capacity(0, 5)?;
+fn make_ctx(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    decision_id: Option<&str>,
+) -> mlua::Result<Table> {
+    let ctx = env.lua.create_table_with_capacity(0, 6)?;
+    if let Some(id) = decision_id {
+        ctx.raw_set("decisionId", id)?;
+    }
     ctx.raw_set("agentId", &*caller.agent_id)?;
     ctx.raw_set("sessionId", &*caller.session_id)?;
     ctx.raw_set("profile", &*caller.profile)?;

@@ -22,12 +22,14 @@ use serde::Serialize;
 pub const SCHEMA_DSL: &str = include_str!("schema.luau");
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 5] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 7] = [
     ("core/scene.luau", include_str!("core/scene.luau")),
     ("core/ecs.luau", include_str!("core/ecs.luau")),
     ("core/three.luau", include_str!("core/three.luau")),
     ("core/physics.luau", include_str!("core/physics.luau")),
+    ("core/agent.luau", include_str!("core/agent.luau")),
     ("core/system.luau", include_str!("core/system.luau")),
+    ("core/audit.luau", include_str!("core/audit.luau")),
 ];
 
 /// The error codes of a failed call (also the MCP error codes).

@@ -1,69 +1,194 @@
-//! The world log: every skill call, denial and signal becomes an EventLoom-shaped event.
+//! The world log: every skill call, decision, denial and signal becomes an EventLoom-shaped
+//! event.
 //!
 //! Emitting is on the hot path (every skill call), so it does no cryptography: the id is a
 //! sequence number plus a cheap FNV-1a discriminator computed by streaming the payload through
-//! the hasher (no intermediate string). The sha256 chain and JSONL export are computed later,
-//! off the loop, from the durable history kept here.
+//! the hasher. The log keeps the full durable history (for export and causal lookups) and a
+//! bounded tail (for `trace.tail`); the sha256 chain is computed at export time, or live on a
+//! background thread when append-on-emit is on.
 
+mod append;
+mod chain;
 mod event;
 mod time;
 
-pub use event::{Event, EventDraft, fnv1a64};
-pub use time::iso8601_now;
+pub use append::AppendWriter;
+pub use chain::{ChainWriter, VerifyFailure, VerifyReason, chain_hash, verify_jsonl};
+pub use event::{Event, EventDraft, fnv1a64, seq_of};
+pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::io::{self, Write};
+use std::path::Path;
+use std::rc::Rc;
 
 use serde_json::Value;
 
-/// The world log of one engine: full durable history in emit order.
+/// Default number of events `trace.tail` can page through.
+pub const DEFAULT_TAIL_CAPACITY: usize = 8192;
+
+/// Counts of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportStats {
+    pub events: u64,
+    pub bytes: u64,
+}
+
+/// The world log of one engine.
 #[derive(Debug)]
 pub struct TraceLog {
     thread_id: String,
-    events: Vec<Event>,
-    next_seq: u64,
+    /// Every event in emit order; `durable[seq - 1]` is the event with that seq.
+    durable: Vec<Rc<Event>>,
+    tail: VecDeque<Rc<Event>>,
+    tail_capacity: usize,
+    /// Parent seq -> seqs of the events that name it as a cause.
+    children: HashMap<u64, Vec<u64>>,
+    actors: BTreeSet<String>,
+    append: Option<AppendWriter>,
 }
 
 impl TraceLog {
     pub fn new(thread_id: impl Into<String>) -> Self {
+        Self::with_tail_capacity(thread_id, DEFAULT_TAIL_CAPACITY)
+    }
+
+    pub fn with_tail_capacity(thread_id: impl Into<String>, tail_capacity: usize) -> Self {
         Self {
             thread_id: thread_id.into(),
-            events: Vec::new(),
-            next_seq: 1,
+            durable: Vec::new(),
+            tail: VecDeque::with_capacity(tail_capacity.min(1024)),
+            tail_capacity: tail_capacity.max(1),
+            children: HashMap::new(),
+            actors: BTreeSet::new(),
+            append: None,
         }
     }
 
-    /// Appends an event and returns its id.
+    /// Appends an event and returns it.
     pub fn emit(&mut self, draft: EventDraft<'_>, tick: u64, payload: Value) -> &Event {
-        let seq = self.next_seq;
-        self.next_seq += 1;
+        let seq = self.durable.len() as u64 + 1;
         let thread_id = draft.thread_id.unwrap_or(&self.thread_id).to_string();
-        let event = Event::new(seq, draft, thread_id, tick, payload);
-        self.events.push(event);
-        // Just pushed, so the vector is non-empty.
-        &self.events[self.events.len() - 1]
+        if !self.actors.contains(draft.actor_id) {
+            self.actors.insert(draft.actor_id.to_string());
+        }
+        let event = Rc::new(Event::new(seq, draft, thread_id, tick, payload));
+        for parent in event.parents() {
+            if let Some(p) = seq_of(parent) {
+                self.children.entry(p).or_default().push(seq);
+            }
+        }
+        if let Some(append) = &self.append
+            && let Ok(canonical) = serde_json::to_vec(&*event)
+            && !append.send(canonical)
+        {
+            tracing::warn!(path = %append.path().display(), "trace append writer stopped; events are kept in memory only");
+        }
+        if self.tail.len() == self.tail_capacity {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(Rc::clone(&event));
+        self.durable.push(event);
+        &self.durable[self.durable.len() - 1]
     }
 
-    pub fn events(&self) -> &[Event] {
-        &self.events
+    /// Turns on append-on-emit: from now on every event is chained into `path` as it is
+    /// emitted. Events emitted before are written first, so the file holds the whole history.
+    pub fn append_to(&mut self, path: &Path) -> io::Result<()> {
+        let writer = AppendWriter::create(path)?;
+        for event in &self.durable {
+            writer.send(serde_json::to_vec(&**event)?);
+        }
+        writer.flush()?;
+        self.append = Some(writer);
+        Ok(())
+    }
+
+    /// Waits for append-on-emit to reach the disk (no-op without it).
+    pub fn flush(&self) -> io::Result<()> {
+        match &self.append {
+            Some(a) => a.flush(),
+            None => Ok(()),
+        }
+    }
+
+    pub fn durable(&self) -> impl ExactSizeIterator<Item = &Event> {
+        self.durable.iter().map(|e| &**e)
+    }
+
+    /// The bounded tail, oldest first.
+    pub fn tail(&self) -> impl DoubleEndedIterator<Item = &Event> {
+        self.tail.iter().map(|e| &**e)
+    }
+
+    pub fn tail_capacity(&self) -> usize {
+        self.tail_capacity
     }
 
     pub fn len(&self) -> usize {
-        self.events.len()
+        self.durable.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+        self.durable.is_empty()
     }
 
     pub fn thread_id(&self) -> &str {
         &self.thread_id
     }
 
-    /// Events with a sequence number above `after_seq`, oldest first.
-    pub fn since(&self, after_seq: u64) -> &[Event] {
-        // Sequence numbers start at 1 and are dense, so the index is seq - 1.
+    pub fn actors(&self) -> impl Iterator<Item = &str> {
+        self.actors.iter().map(String::as_str)
+    }
+
+    pub fn by_seq(&self, seq: u64) -> Option<&Event> {
+        let index = usize::try_from(seq).ok()?.checked_sub(1)?;
+        self.durable.get(index).map(|e| &**e)
+    }
+
+    /// Looks an event up by id (the id carries its seq, so no index is needed).
+    pub fn get(&self, id: &str) -> Option<&Event> {
+        self.by_seq(seq_of(id)?).filter(|e| e.id == id)
+    }
+
+    /// Events that name `id` as a parent or cause, in emit order.
+    pub fn children(&self, id: &str) -> Vec<&Event> {
+        let Some(event) = self.get(id) else {
+            return Vec::new();
+        };
+        self.children
+            .get(&event.seq)
+            .map(|seqs| seqs.iter().filter_map(|s| self.by_seq(*s)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Events with a sequence number above `after_seq`, oldest first (the whole history).
+    pub fn since(&self, after_seq: u64) -> &[Rc<Event>] {
         let start = usize::try_from(after_seq)
             .unwrap_or(usize::MAX)
-            .min(self.events.len());
-        &self.events[start..]
+            .min(self.durable.len());
+        &self.durable[start..]
+    }
+
+    /// Writes the full history as chained JSONL.
+    pub fn export<W: Write>(&self, out: W) -> io::Result<ExportStats> {
+        let mut writer = ChainWriter::new(out, None);
+        for event in &self.durable {
+            writer.write_event(event)?;
+        }
+        writer.flush()?;
+        Ok(ExportStats {
+            events: writer.events(),
+            bytes: writer.bytes(),
+        })
+    }
+
+    /// Exports to a file atomically (written beside it, then renamed into place).
+    pub fn export_to(&self, path: &Path) -> io::Result<ExportStats> {
+        let partial = path.with_extension("jsonl.partial");
+        let stats = self.export(io::BufWriter::new(std::fs::File::create(&partial)?))?;
+        std::fs::rename(&partial, path)?;
+        Ok(stats)
     }
 }
 
@@ -102,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn causality_and_tick_are_recorded() {
+    fn causality_is_indexed_both_ways() {
         let mut log = TraceLog::new("thr_main");
         let parent = log
             .emit(EventDraft::new("a", "sys"), 0, Value::Null)
@@ -111,12 +236,66 @@ mod tests {
         let draft = EventDraft::new("b", "sys")
             .caused_by(vec![parent.clone()])
             .parent(Some(parent.clone()));
-        let child = log.emit(draft, 7, Value::Null);
-        assert_eq!(child.caused_by, vec![parent.clone()]);
-        assert_eq!(child.parent_event_id.as_deref(), Some(parent.as_str()));
-        assert_eq!(child.tick, 7);
-        assert_eq!(child.thread_id, "thr_main");
-        assert_eq!(log.since(1).len(), 1);
-        assert_eq!(log.since(99).len(), 0);
+        let child = log.emit(draft, 7, Value::Null).id.clone();
+        let c = log.get(&child).unwrap();
+        assert_eq!(
+            c.parents().collect::<Vec<_>>(),
+            vec![parent.as_str()],
+            "a parent listed twice counts once"
+        );
+        assert_eq!(c.tick, 7);
+        assert_eq!(
+            log.children(&parent)
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>(),
+            vec![child.as_str()]
+        );
+        assert!(
+            log.get("evt_sys_000000000001_0000000000000000").is_none(),
+            "a forged id with a real seq is not found"
+        );
+    }
+
+    #[test]
+    fn the_tail_is_bounded_but_history_is_complete() {
+        let mut log = TraceLog::with_tail_capacity("thr", 10);
+        for i in 0..25 {
+            log.emit(EventDraft::new("e", "a"), i, Value::Null);
+        }
+        assert_eq!(log.tail().count(), 10);
+        assert_eq!(log.tail().next().unwrap().seq, 16);
+        assert_eq!(log.len(), 25);
+        let mut out = Vec::new();
+        assert_eq!(log.export(&mut out).unwrap().events, 25);
+        assert_eq!(verify_jsonl(&out), Ok(25));
+    }
+
+    #[test]
+    fn append_on_emit_matches_an_export_and_survives_a_torn_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = dir.path().join("live.jsonl");
+        let mut log = TraceLog::new("thr");
+        log.emit(EventDraft::new("before", "a"), 0, json!({"n": 0}));
+        log.append_to(&live).unwrap();
+        for i in 1..20 {
+            log.emit(EventDraft::new("after", "a"), i, json!({"n": i}));
+        }
+        log.flush().unwrap();
+        let written = std::fs::read(&live).unwrap();
+        let mut exported = Vec::new();
+        log.export(&mut exported).unwrap();
+        assert_eq!(written, exported, "the live chain is the export chain");
+
+        // A crash mid-write leaves half a line: detected, and everything before still verifies.
+        let cut = written.len() - 30;
+        let torn = &written[..cut];
+        let failure = verify_jsonl(torn).unwrap_err();
+        assert_eq!(
+            (failure.line, failure.reason),
+            (20, VerifyReason::PartialFinalLine)
+        );
+        let last_newline = torn.iter().rposition(|b| *b == b'\n').unwrap();
+        assert_eq!(verify_jsonl(&torn[..=last_newline]), Ok(19));
     }
 }

@@ -2,15 +2,19 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Now, as `2026-11-22T02:31:07.123Z`.
-pub fn iso8601_now() -> String {
-    let since_epoch = SystemTime::now()
+pub fn unix_millis_now() -> i64 {
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    format_unix_millis(since_epoch.as_millis() as i64)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
-fn format_unix_millis(millis: i64) -> String {
+/// Now, as `2026-11-22T02:31:07.123Z`.
+pub fn iso8601_now() -> String {
+    format_unix_millis(unix_millis_now())
+}
+
+pub fn format_unix_millis(millis: i64) -> String {
     let secs = millis.div_euclid(1000);
     let ms = millis.rem_euclid(1000);
     let days = secs.div_euclid(86_400);

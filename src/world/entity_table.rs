@@ -151,6 +151,14 @@ impl<H: Copy> EntityTable<H> {
         self.live.iter().map(|(id, h)| (*id, *h))
     }
 
+    /// Live entries within an id range, in id order.
+    pub fn range(
+        &self,
+        range: (std::ops::Bound<EntityId>, std::ops::Bound<EntityId>),
+    ) -> impl Iterator<Item = (EntityId, H)> + '_ {
+        self.live.range(range).map(|(id, h)| (*id, *h))
+    }
+
     pub fn snapshot(&self) -> EntityTableSnapshot<H> {
         EntityTableSnapshot {
             live: self

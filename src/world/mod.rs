@@ -97,6 +97,17 @@ pub struct Collision {
     pub entity_b: Option<EntityId>,
 }
 
+/// What the inspector shows of one entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityView {
+    pub id: EntityId,
+    pub eid: u32,
+    pub generation: u32,
+    pub transform: Transform,
+    pub tags: Vec<String>,
+    pub body: Option<u32>,
+}
+
 /// A ray hit with its entity resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RaycastHit {
@@ -399,6 +410,44 @@ impl World {
                 t.rotation = rotation;
             }
         });
+    }
+
+    /// One page of entities in id order after `after` (exclusive), for inspection; also returns
+    /// the total count and the id to continue after, if more remain.
+    pub fn page(
+        &self,
+        after: Option<EntityId>,
+        limit: usize,
+    ) -> (Vec<EntityView>, usize, Option<EntityId>) {
+        let start = after.map_or(std::ops::Bound::Unbounded, std::ops::Bound::Excluded);
+        let mut views = Vec::new();
+        let mut next = None;
+        for (id, entity) in self.entities.range((start, std::ops::Bound::Unbounded)) {
+            if views.len() == limit {
+                next = views.last().map(|v: &EntityView| v.id).or(after);
+                break;
+            }
+            views.push(EntityView {
+                id,
+                eid: entity.index_u32(),
+                generation: entity.generation().to_bits(),
+                transform: self
+                    .ecs
+                    .get::<Transform>(entity)
+                    .copied()
+                    .unwrap_or_default(),
+                tags: self
+                    .ecs
+                    .get::<Tags>(entity)
+                    .map(|t| t.0.clone())
+                    .unwrap_or_default(),
+                body: self
+                    .ecs
+                    .get::<PhysicsBinding>(entity)
+                    .map(|b| b.body.index()),
+            });
+        }
+        (views, self.entities.len(), next)
     }
 
     /// `sha256:<hex>` over ids and transforms in id order.

@@ -11,6 +11,7 @@ mod lua_suite;
 mod registry;
 mod schemas;
 mod scripting;
+mod trace;
 
 use std::path::PathBuf;
 

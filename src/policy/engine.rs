@@ -1,0 +1,538 @@
+//! `PolicyEngine`: a live, contextual decision for every skill call.
+//!
+//! Deny-overrides and fail-closed, evaluated in a fixed order where the first matching deny
+//! wins: session revoked → agent or capability revoked → profile does not grant → quota window
+//! exhausted → budget (calls, cpu-ms, memory-bytes) exhausted → allow. Only an allow commits
+//! usage. Every decision carries the rule that fired, a human reason, and the live quota and
+//! budget snapshot, so the trace can answer "why" later.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde_json::{Value, json};
+
+use super::{Permission, PermissionSet};
+
+/// Who is asking for what, at which tick.
+#[derive(Debug, Clone, Copy)]
+pub struct DecisionContext<'a> {
+    pub agent_id: &'a str,
+    pub session_id: &'a str,
+    pub profile: &'a str,
+    pub skill: &'a str,
+    pub required: &'a [Permission],
+    pub granted: PermissionSet,
+    pub tick: u64,
+    pub package: Option<&'a str>,
+}
+
+impl DecisionContext<'_> {
+    /// The capability a call is accounted under: its first required permission, or the skill
+    /// name for skills that need none.
+    pub fn cap(&self) -> String {
+        self.required
+            .first()
+            .map(|p| p.as_str().to_string())
+            .unwrap_or_else(|| self.skill.to_string())
+    }
+
+    fn touches(&self, cap: &str) -> bool {
+        cap == self.skill || self.required.iter().any(|p| p.as_str() == cap)
+    }
+}
+
+/// The outcome of one evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub allow: bool,
+    /// `session.revoked`, `revoked`, `profile.denied`, `quota.exceeded`, `budget.calls`,
+    /// `budget.cpu`, `budget.mem` or `profile.grant`.
+    pub rule: &'static str,
+    pub reason: String,
+    pub cap: String,
+    pub quota: Option<Value>,
+    pub budget: Option<Value>,
+}
+
+impl Decision {
+    /// The `policy.decision` / `policy.denied` event payload.
+    pub fn payload(&self, ctx: &DecisionContext<'_>) -> Value {
+        json!({
+            "allow": self.allow,
+            "rule": self.rule,
+            "reason": self.reason,
+            "boundary": "registry",
+            "skill": ctx.skill,
+            "context": {
+                "agentId": ctx.agent_id,
+                "sessionId": ctx.session_id,
+                "cap": self.cap,
+                "profile": ctx.profile,
+                "package": ctx.package,
+                "tick": ctx.tick,
+                "requiredPermissions": ctx.required.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+            },
+            "quota": self.quota,
+            "budget": self.budget,
+        })
+    }
+}
+
+/// A sliding-window call limit, for one session or all, one capability or all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuotaRule {
+    pub session_id: Option<String>,
+    /// A permission string or a skill name; None = every call.
+    pub cap: Option<String>,
+    pub limit: u32,
+    pub window_ticks: u64,
+}
+
+/// Per-session resource ceilings; None = unlimited.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BudgetLimits {
+    pub calls: Option<u64>,
+    pub cpu_ms: Option<f64>,
+    pub memory_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Budget {
+    limits: BudgetLimits,
+    calls: u64,
+    cpu_ms: f64,
+    memory_bytes: u64,
+}
+
+impl Budget {
+    fn snapshot(&self) -> Value {
+        json!({
+            "calls": {"limit": self.limits.calls, "used": self.calls},
+            "cpuMs": {"limit": self.limits.cpu_ms, "used": self.cpu_ms},
+            "memoryBytes": {"limit": self.limits.memory_bytes, "used": self.memory_bytes},
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Quota {
+    rule: QuotaRule,
+    /// Per session: ticks of the allowed calls still inside the window.
+    used: BTreeMap<String, VecDeque<u64>>,
+}
+
+/// A revoked capability, for one session, one agent, or everyone.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CapRevocation {
+    pub session_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub cap: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PolicyEngine {
+    revoked_sessions: BTreeSet<String>,
+    revoked_agents: BTreeSet<String>,
+    revoked_caps: BTreeSet<CapRevocation>,
+    quotas: Vec<Quota>,
+    budgets: BTreeMap<String, Budget>,
+}
+
+impl PolicyEngine {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn revoke_session(&mut self, session_id: &str) {
+        self.revoked_sessions.insert(session_id.to_string());
+    }
+
+    pub fn restore_session(&mut self, session_id: &str) -> bool {
+        self.revoked_sessions.remove(session_id)
+    }
+
+    pub fn revoke_agent(&mut self, agent_id: &str) {
+        self.revoked_agents.insert(agent_id.to_string());
+    }
+
+    pub fn restore_agent(&mut self, agent_id: &str) -> bool {
+        self.revoked_agents.remove(agent_id)
+    }
+
+    pub fn revoke_cap(&mut self, revocation: CapRevocation) {
+        self.revoked_caps.insert(revocation);
+    }
+
+    pub fn restore_cap(&mut self, revocation: &CapRevocation) -> bool {
+        self.revoked_caps.remove(revocation)
+    }
+
+    pub fn add_quota(&mut self, rule: QuotaRule) {
+        self.quotas.push(Quota {
+            rule,
+            used: BTreeMap::new(),
+        });
+    }
+
+    pub fn clear_quotas(&mut self) {
+        self.quotas.clear();
+    }
+
+    /// Sets a session's limits, keeping what it has used so far.
+    pub fn set_budget(&mut self, session_id: &str, limits: BudgetLimits) {
+        self.budgets
+            .entry(session_id.to_string())
+            .or_default()
+            .limits = limits;
+    }
+
+    pub fn clear_budget(&mut self, session_id: &str) -> bool {
+        self.budgets.remove(session_id).is_some()
+    }
+
+    /// Decides one call. An allow commits the call against matching quotas and the budget.
+    pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
+        let deny = |rule: &'static str, reason: String, cap: String| Decision {
+            allow: false,
+            rule,
+            reason,
+            cap,
+            quota: None,
+            budget: None,
+        };
+        let budget_snapshot = self.budgets.get(ctx.session_id).map(Budget::snapshot);
+
+        if self.revoked_sessions.contains(ctx.session_id) {
+            let mut d = deny(
+                "session.revoked",
+                format!("session {} was revoked", ctx.session_id),
+                ctx.cap(),
+            );
+            d.budget = budget_snapshot;
+            return d;
+        }
+        if self.revoked_agents.contains(ctx.agent_id) {
+            let mut d = deny(
+                "revoked",
+                format!("agent {} was revoked", ctx.agent_id),
+                ctx.cap(),
+            );
+            d.budget = budget_snapshot;
+            return d;
+        }
+        if let Some(r) = self.revoked_caps.iter().find(|r| {
+            ctx.touches(&r.cap)
+                && r.session_id.as_deref().is_none_or(|s| s == ctx.session_id)
+                && r.agent_id.as_deref().is_none_or(|a| a == ctx.agent_id)
+        }) {
+            let scope = match (&r.session_id, &r.agent_id) {
+                (Some(s), _) => format!("session {s}"),
+                (None, Some(a)) => format!("agent {a}"),
+                (None, None) => "everyone".to_string(),
+            };
+            let mut d = deny(
+                "revoked",
+                format!("capability {} was revoked for {scope}", r.cap),
+                r.cap.clone(),
+            );
+            d.budget = budget_snapshot;
+            return d;
+        }
+        if let Some(missing) = ctx.granted.first_missing(ctx.required) {
+            let mut d = deny(
+                "profile.denied",
+                format!("missing permission: {missing}"),
+                missing.as_str().to_string(),
+            );
+            d.budget = budget_snapshot;
+            return d;
+        }
+
+        // Quotas: prune each matching window, then check.
+        let window_start =
+            |rule: &QuotaRule| ctx.tick.saturating_sub(rule.window_ticks.saturating_sub(1));
+        let mut quota_view = Vec::new();
+        let mut exhausted = None;
+        for (i, q) in self.quotas.iter_mut().enumerate() {
+            let applies = q
+                .rule
+                .session_id
+                .as_deref()
+                .is_none_or(|s| s == ctx.session_id)
+                && q.rule.cap.as_deref().is_none_or(|c| ctx.touches(c));
+            if !applies {
+                continue;
+            }
+            let start = window_start(&q.rule);
+            let used = q.used.entry(ctx.session_id.to_string()).or_default();
+            while used.front().is_some_and(|t| *t < start) {
+                used.pop_front();
+            }
+            let count = used.len() as u32;
+            if count >= q.rule.limit && exhausted.is_none() {
+                exhausted = Some((i, used.front().copied()));
+            }
+            quota_view.push((i, count));
+        }
+        let quota_snapshot = |quotas: &[Quota], extra: u32| -> Option<Value> {
+            if quota_view.is_empty() {
+                return None;
+            }
+            Some(Value::Array(
+                quota_view
+                    .iter()
+                    .map(|(i, count)| {
+                        let r = &quotas[*i].rule;
+                        let used = count + extra;
+                        json!({"cap": r.cap, "sessionId": r.session_id, "limit": r.limit, "windowTicks": r.window_ticks, "used": used, "remaining": r.limit.saturating_sub(used)})
+                    })
+                    .collect(),
+            ))
+        };
+        if let Some((i, oldest)) = exhausted {
+            let r = &self.quotas[i].rule;
+            let again = oldest.map(|t| t + r.window_ticks).unwrap_or(ctx.tick);
+            let what = r.cap.clone().unwrap_or_else(|| "all calls".into());
+            let mut d = deny(
+                "quota.exceeded",
+                format!(
+                    "quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}",
+                    r.limit, r.window_ticks
+                ),
+                r.cap.clone().unwrap_or_else(|| ctx.cap()),
+            );
+            d.quota = quota_snapshot(&self.quotas, 0);
+            d.budget = budget_snapshot;
+            return d;
+        }
+
+        if let Some(b) = self.budgets.get(ctx.session_id) {
+            let over = if b.limits.calls.is_some_and(|l| b.calls >= l) {
+                Some((
+                    "budget.calls",
+                    format!(
+                        "call budget of {} for session {} is spent",
+                        b.limits.calls.unwrap_or(0),
+                        ctx.session_id
+                    ),
+                ))
+            } else if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) {
+                Some((
+                    "budget.cpu",
+                    format!(
+                        "cpu budget of {} ms for session {} is spent ({:.3} ms used)",
+                        b.limits.cpu_ms.unwrap_or(0.0),
+                        ctx.session_id,
+                        b.cpu_ms
+                    ),
+                ))
+            } else if b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
+                Some((
+                    "budget.mem",
+                    format!(
+                        "memory budget of {} bytes for session {} is spent ({} used)",
+                        b.limits.memory_bytes.unwrap_or(0),
+                        ctx.session_id,
+                        b.memory_bytes
+                    ),
+                ))
+            } else {
+                None
+            };
+            if let Some((rule, reason)) = over {
+                let mut d = deny(rule, reason, ctx.cap());
+                d.quota = quota_snapshot(&self.quotas, 0);
+                d.budget = budget_snapshot;
+                return d;
+            }
+        }
+
+        // Allow: commit usage.
+        for (i, _) in &quota_view {
+            self.quotas[*i]
+                .used
+                .entry(ctx.session_id.to_string())
+                .or_default()
+                .push_back(ctx.tick);
+        }
+        let budget = self.budgets.get_mut(ctx.session_id).map(|b| {
+            b.calls += 1;
+            b.snapshot()
+        });
+        let reason = match ctx.required.first() {
+            Some(_) => format!(
+                "profile {} grants {}",
+                ctx.profile,
+                ctx.required
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!("{} needs no permission", ctx.skill),
+        };
+        Decision {
+            allow: true,
+            rule: "profile.grant",
+            reason,
+            cap: ctx.cap(),
+            quota: quota_snapshot(&self.quotas, 0),
+            budget,
+        }
+    }
+
+    /// Charges what an allowed call actually used.
+    pub fn record_usage(&mut self, session_id: &str, cpu_ms: f64, memory_bytes: u64) {
+        if let Some(b) = self.budgets.get_mut(session_id) {
+            b.cpu_ms += cpu_ms;
+            b.memory_bytes += memory_bytes;
+        }
+    }
+
+    /// The configuration and live usage, for inspection.
+    pub fn snapshot(&self) -> Value {
+        json!({
+            "revokedSessions": self.revoked_sessions,
+            "revokedAgents": self.revoked_agents,
+            "revokedCaps": self.revoked_caps.iter().map(|r| json!({"sessionId": r.session_id, "agentId": r.agent_id, "cap": r.cap})).collect::<Vec<_>>(),
+            "quotas": self.quotas.iter().map(|q| json!({
+                "sessionId": q.rule.session_id, "cap": q.rule.cap, "limit": q.rule.limit, "windowTicks": q.rule.window_ticks,
+                "used": q.used.iter().map(|(s, t)| (s.clone(), t.len())).collect::<BTreeMap<_, _>>(),
+            })).collect::<Vec<_>>(),
+            "budgets": self.budgets.iter().map(|(s, b)| (s.clone(), b.snapshot())).collect::<BTreeMap<_, _>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::profile_permissions;
+
+    const WRITE: &[Permission] = &[Permission::SceneWrite];
+
+    fn ctx(tick: u64) -> DecisionContext<'static> {
+        DecisionContext {
+            agent_id: "agt_a",
+            session_id: "ses_a",
+            profile: "builder.readWrite",
+            skill: "scene.createEntity",
+            required: WRITE,
+            granted: profile_permissions("builder.readWrite"),
+            tick,
+            package: None,
+        }
+    }
+
+    #[test]
+    fn allows_what_the_profile_grants() {
+        let d = PolicyEngine::new().evaluate(&ctx(0));
+        assert!(d.allow);
+        assert_eq!(d.rule, "profile.grant");
+        assert_eq!(d.cap, "scene.write");
+    }
+
+    #[test]
+    fn the_first_matching_deny_wins_in_order() {
+        let mut p = PolicyEngine::new();
+        let mut c = ctx(0);
+        c.granted = profile_permissions("system.readonly");
+        assert_eq!(p.evaluate(&c).rule, "profile.denied");
+        p.revoke_cap(CapRevocation {
+            session_id: Some("ses_a".into()),
+            agent_id: None,
+            cap: "scene.write".into(),
+        });
+        assert_eq!(p.evaluate(&c).rule, "revoked");
+        p.revoke_session("ses_a");
+        assert_eq!(p.evaluate(&c).rule, "session.revoked");
+    }
+
+    #[test]
+    fn quota_denies_the_call_after_the_limit_until_the_window_passes() {
+        let mut p = PolicyEngine::new();
+        p.add_quota(QuotaRule {
+            session_id: None,
+            cap: Some("scene.write".into()),
+            limit: 3,
+            window_ticks: 10,
+        });
+        for _ in 0..3 {
+            assert!(p.evaluate(&ctx(5)).allow);
+        }
+        let d = p.evaluate(&ctx(5));
+        assert_eq!((d.allow, d.rule), (false, "quota.exceeded"));
+        assert!(
+            d.reason.contains("allowed again at tick 15"),
+            "{}",
+            d.reason
+        );
+        assert_eq!(d.quota.unwrap()[0]["remaining"], 0);
+        assert!(!p.evaluate(&ctx(14)).allow, "still inside the window");
+        assert!(p.evaluate(&ctx(15)).allow, "the window has passed");
+    }
+
+    #[test]
+    fn a_denied_call_does_not_use_quota_or_budget() {
+        let mut p = PolicyEngine::new();
+        p.add_quota(QuotaRule {
+            session_id: None,
+            cap: None,
+            limit: 1,
+            window_ticks: 100,
+        });
+        p.set_budget(
+            "ses_a",
+            BudgetLimits {
+                calls: Some(5),
+                ..BudgetLimits::default()
+            },
+        );
+        let mut denied = ctx(0);
+        denied.granted = PermissionSet::EMPTY;
+        for _ in 0..3 {
+            assert!(!p.evaluate(&denied).allow);
+        }
+        let d = p.evaluate(&ctx(0));
+        assert!(d.allow);
+        assert_eq!(d.budget.unwrap()["calls"]["used"], 1);
+    }
+
+    #[test]
+    fn budgets_deny_call_n_plus_one_and_track_cpu() {
+        let mut p = PolicyEngine::new();
+        p.set_budget(
+            "ses_a",
+            BudgetLimits {
+                calls: Some(2),
+                ..BudgetLimits::default()
+            },
+        );
+        assert!(p.evaluate(&ctx(0)).allow);
+        assert!(p.evaluate(&ctx(0)).allow);
+        assert_eq!(p.evaluate(&ctx(0)).rule, "budget.calls");
+        p.set_budget(
+            "ses_a",
+            BudgetLimits {
+                cpu_ms: Some(1.0),
+                ..BudgetLimits::default()
+            },
+        );
+        p.record_usage("ses_a", 1.5, 0);
+        assert_eq!(p.evaluate(&ctx(0)).rule, "budget.cpu");
+    }
+
+    #[test]
+    fn revocation_is_scoped() {
+        let mut p = PolicyEngine::new();
+        p.revoke_cap(CapRevocation {
+            session_id: Some("ses_other".into()),
+            agent_id: None,
+            cap: "scene.write".into(),
+        });
+        assert!(p.evaluate(&ctx(0)).allow);
+        p.revoke_agent("agt_a");
+        assert_eq!(p.evaluate(&ctx(0)).rule, "revoked");
+        assert!(p.restore_agent("agt_a"));
+        assert!(p.evaluate(&ctx(0)).allow);
+    }
+}

@@ -1,0 +1,210 @@
+//! The world log end to end: a real engine's export verifies with `limina trace verify`, and
+//! every kind of tampering is caught at the right line with the right reason.
+
+use std::path::Path;
+use std::process::Command;
+
+use limina::host::{Engine, EngineConfig, Output};
+use serde_json::{Value, json};
+
+fn limina(args: &[&str], cwd: &Path) -> (i32, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run limina");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+/// Exports a small real session and returns its lines.
+fn exported_lines(dir: &Path) -> Vec<String> {
+    let engine = Engine::new(EngineConfig {
+        output: Output::Silent,
+        project_root: dir.to_path_buf(),
+        ..EngineConfig::default()
+    })
+    .unwrap();
+    let caller = engine.script_caller().clone();
+    for i in 0..5 {
+        assert!(
+            engine
+                .call(
+                    &caller,
+                    "scene.createEntity",
+                    json!({"position": [i, 1, 0], "color": 0x123456})
+                )
+                .success
+        );
+    }
+    let r = engine.call(&caller, "trace.export", json!({"name": "session"}));
+    assert!(r.success, "{r:?}");
+    let text = std::fs::read_to_string(dir.join("traces/session.jsonl")).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+fn write(dir: &Path, name: &str, lines: &[String], trailing_newline: bool) -> String {
+    let mut text = lines.join("\n");
+    if trailing_newline {
+        text.push('\n');
+    }
+    std::fs::write(dir.join(name), text).unwrap();
+    name.to_string()
+}
+
+#[test]
+fn an_export_verifies_and_each_tampering_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = exported_lines(dir.path());
+    // A decision and an execution per call, and the export's own decision.
+    assert_eq!(lines.len(), 11);
+    let d = dir.path();
+
+    let (code, out) = limina(&["trace", "verify", "traces/session.jsonl"], d);
+    assert_eq!((code, out.trim()), (0, "ok: 11 events"));
+
+    // Flip one byte of a payload (the colour 0x123456 = 1193046 -> 1193047) on line 4.
+    let mut flipped = lines.clone();
+    assert!(flipped[3].contains("1193046"), "{}", flipped[3]);
+    flipped[3] = flipped[3].replacen("1193046", "1193047", 1);
+    let f = write(d, "flipped.jsonl", &flipped, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("flipped.jsonl:4: hash_mismatch"), "{out}");
+
+    let mut deleted = lines.clone();
+    deleted.remove(4);
+    let f = write(d, "deleted.jsonl", &deleted, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("deleted.jsonl:5: previous_hash_mismatch"),
+        "{out}"
+    );
+
+    let mut stripped = lines.clone();
+    let mut v: Value = serde_json::from_str(&stripped[6]).unwrap();
+    v.as_object_mut().unwrap().remove("integrity");
+    stripped[6] = v.to_string();
+    let f = write(d, "stripped.jsonl", &stripped, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("stripped.jsonl:7: missing_integrity"),
+        "{out}"
+    );
+
+    let mut torn = lines.clone();
+    let last = torn.len() - 1;
+    let half = torn[last].len() / 2;
+    torn[last].truncate(half);
+    let f = write(d, "torn.jsonl", &torn, false);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("torn.jsonl:11: partial_final_line"),
+        "{out}"
+    );
+    // Everything before the torn line still verifies.
+    let f = write(d, "before_tear.jsonl", &lines[..10], true);
+    assert_eq!(
+        limina(&["trace", "verify", &f], d),
+        (0, "ok: 10 events\n".into())
+    );
+
+    let mut garbage = lines.clone();
+    garbage[2] = "{ this is not json".into();
+    let f = write(d, "garbage.jsonl", &garbage, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("garbage.jsonl:3: invalid_json"), "{out}");
+
+    let (code, out) = limina(&["trace", "verify", "missing.jsonl"], d);
+    assert_eq!(code, 1);
+    assert!(out.contains("missing.jsonl: cannot read"), "{out}");
+}
+
+#[test]
+fn append_on_emit_writes_the_same_chain_live() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("drop.lua"), "limina.call('scene.createEntity', {dynamic = true, position = {0, 5, 0}})\nreturn { frames = 30 }\n").unwrap();
+    let (code, out) = limina(&["run", "drop.lua", "--trace", "live.jsonl"], dir.path());
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = limina(&["trace", "verify", "live.jsonl"], dir.path());
+    assert_eq!((code, out.trim()), (0, "ok: 2 events"));
+    let (code, out) = limina(
+        &["run", "drop.lua", "--trace", "no/such/dir/live.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("no/such/dir/live.jsonl"), "{out}");
+}
+
+#[test]
+fn the_builder_demo_governs_builds_denies_and_verifies_its_export() {
+    let root = crate::root();
+    let (code, out) = limina(&["run", "demos/builder.lua"], &root);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("builder: discovered"), "{out}");
+    assert!(
+        out.contains("-> forbidden (quota of 8 calls per 60 ticks"),
+        "{out}"
+    );
+    assert!(out.contains("reviewer: scene.destroyEntity -> forbidden: missing permission: scene.write (world unchanged)"), "{out}");
+    assert!(
+        out.contains("trace: verify traces/builder.jsonl -> ok:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn skills_and_types_commands_describe_the_registry() {
+    let root = crate::root();
+    let (code, out) = limina(&["skills", "list"], &root);
+    assert_eq!(code, 0);
+    for name in [
+        "scene.createEntity",
+        "trace.tail",
+        "audit.usage",
+        "inspector.snapshot",
+        "dev.reload",
+        "agent.emitEvent",
+    ] {
+        assert!(out.contains(name), "{name} missing from:\n{out}");
+    }
+    let (code, out) = limina(&["skills", "describe", "trace.tail"], &root);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["input_schema"]["properties"]["limit"]["maximum"], 1000);
+    let (code, out) = limina(&["skills", "schema", "audit.query"], &root);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["properties"]["limit"]["default"], 200);
+    assert_eq!(limina(&["skills", "describe", "no.such"], &root).0, 2);
+
+    let (code, defs) = limina(&["types"], &root);
+    assert_eq!(code, 0);
+    assert!(defs.contains("declare limina: {"), "{defs}");
+    assert!(defs.contains(r#"((name: "scene.createEntity", input: SceneCreateEntityInput?) -> SkillResponse<SceneCreateEntityOutput>)"#));
+    assert!(defs.contains("type TraceTailInput = { actorId: string?, afterSeq: number?, limit: number?, type: string? }"), "{defs}");
+}
+
+#[test]
+fn generated_type_aliases_are_valid_luau() {
+    let engine = Engine::new(EngineConfig {
+        output: Output::Silent,
+        ..EngineConfig::default()
+    })
+    .unwrap();
+    let aliases = limina::script::typedefs::luau_type_aliases(&engine.registry());
+    let chunk = format!("{aliases}\nreturn true");
+    let ok: bool = engine
+        .lua()
+        .load(chunk)
+        .set_name("@limina.d.luau")
+        .eval()
+        .unwrap();
+    assert!(ok);
+}
