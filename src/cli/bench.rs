@@ -22,6 +22,8 @@ pub enum Section {
     Step,
     /// Peak resident memory with 16384 entities vs an empty engine.
     Memory,
+    /// Trace emit cost, export + sha256 chain throughput.
+    Trace,
 }
 
 #[derive(Debug, Args)]
@@ -54,29 +56,14 @@ pub fn run(args: &BenchArgs) -> i32 {
 fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
     outln!(
         "limina bench ({} build, {} cores)",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
+        if cfg!(debug_assertions) { "debug" } else { "release" },
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory] {
-        let name = section
-            .to_possible_value()
-            .map(|v| v.get_name().to_string())
-            .unwrap_or_default();
+    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace] {
+        let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
-            .args([
-                "bench",
-                "--only",
-                &name,
-                "--calls",
-                &args.calls.to_string(),
-                "--steps",
-                &args.steps.to_string(),
-            ])
+            .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])
             .status()?;
         anyhow::ensure!(status.success(), "bench section {name} failed");
     }
@@ -88,6 +75,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Calls => bench_calls(args.calls),
         Section::Step => bench_step(args.steps),
         Section::Memory => bench_memory(),
+        Section::Trace => bench_trace(),
     }
 }
 
@@ -100,15 +88,39 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn engine() -> anyhow::Result<Engine> {
-    Ok(Engine::new(EngineConfig {
-        output: Output::Silent,
-        ..EngineConfig::default()
-    })?)
+    Ok(Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() })?)
 }
 
 fn bench_calls(calls: u64) -> anyhow::Result<()> {
+    let with_policy = time_calls(calls, true)?;
+    let without = time_calls(calls, false)?;
+    outln!(
+        "skill call   limina.call(\"ecs.updateComponent\"): median {:.2} µs, p95 {:.2} µs = {:.0} calls/s; baseline no-op Lua->Rust call {:.3} µs (the pipeline costs ×{:.0}); engine start-up {:.1} ms",
+        with_policy.median,
+        with_policy.p95,
+        1e6 / with_policy.median,
+        with_policy.baseline,
+        with_policy.median / with_policy.baseline,
+        with_policy.startup_ms,
+    );
+    outln!(
+        "policy       the same call without the policy engine (static profile check): median {:.2} µs; the policy engine adds {:.2} µs per call (its decision event included)",
+        without.median,
+        with_policy.median - without.median
+    );
+    Ok(())
+}
+
+struct CallTiming {
+    median: f64,
+    p95: f64,
+    baseline: f64,
+    startup_ms: f64,
+}
+
+fn time_calls(calls: u64, policy: bool) -> anyhow::Result<CallTiming> {
     let started = Instant::now();
-    let e = engine()?;
+    let e = Engine::new(EngineConfig { output: Output::Silent, policy, ..EngineConfig::default() })?;
     let startup_ms = started.elapsed().as_secs_f64() * 1e3;
     e.run_source(
         r#"
@@ -130,14 +142,8 @@ fn bench_calls(calls: u64) -> anyhow::Result<()> {
         "bench/calls.lua",
     )?;
     let lua = e.lua();
-    let run: mlua::Function = lua
-        .globals()
-        .get("bench_calls")
-        .map_err(ScriptError::from)?;
-    let baseline: mlua::Function = lua
-        .globals()
-        .get("bench_baseline")
-        .map_err(ScriptError::from)?;
+    let run: mlua::Function = lua.globals().get("bench_calls").map_err(ScriptError::from)?;
+    let baseline: mlua::Function = lua.globals().get("bench_baseline").map_err(ScriptError::from)?;
     run.call::<()>(1000).map_err(ScriptError::from)?; // warm-up
     let batch = 1000u64;
     let mut per_call = Vec::new();
@@ -150,32 +156,66 @@ fn bench_calls(calls: u64) -> anyhow::Result<()> {
     let t = Instant::now();
     baseline.call::<()>(calls).map_err(ScriptError::from)?;
     let base_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
-    let median = percentile(&per_call, 0.5);
+    Ok(CallTiming { median: percentile(&per_call, 0.5), p95: percentile(&per_call, 0.95), baseline: base_us, startup_ms })
+}
+
+fn bench_trace() -> anyhow::Result<()> {
+    use crate::trace::{EventDraft, TraceLog};
+    const N: usize = 200_000;
+    let payload = json!({"skill": "ecs.updateComponent", "version": "1.0.0", "input": {"entity": "ent_0001", "component": "position", "value": [1, 2, 3]}, "tick": 42});
+    // Baseline: cloning the payload, the least any emit must do.
+    let t = Instant::now();
+    let mut clones = Vec::with_capacity(N);
+    for _ in 0..N {
+        clones.push(payload.clone());
+    }
+    let clone_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
+    drop(clones);
+    let mut log = TraceLog::new("thr_bench");
+    let t = Instant::now();
+    for i in 0..N {
+        log.emit(EventDraft::new("skill.executed", "agt_bench").thread("ses_bench"), i as u64, &payload);
+    }
+    let emit_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
     outln!(
-        "skill call   limina.call(\"ecs.updateComponent\"): median {median:.2} µs, p95 {:.2} µs (batches of {batch}) = {:.0} calls/s; baseline no-op Lua->Rust call {base_us:.3} µs (the pipeline costs ×{:.0}); engine start-up {startup_ms:.1} ms",
-        percentile(&per_call, 0.95),
-        1e6 / median,
-        median / base_us,
+        "trace emit   {emit_ns:.0} ns per event ({N} events, id + FNV discriminator + timestamp, no hashing); baseline payload clone {clone_ns:.0} ns"
     );
+
+    let mut out = Vec::with_capacity(N * 400);
+    let t = Instant::now();
+    let stats = log.export(&mut out)?;
+    let secs = t.elapsed().as_secs_f64();
+    // Baseline: sha256 alone over the same bytes.
+    use sha2::{Digest, Sha256};
+    let t = Instant::now();
+    let mut hasher = Sha256::new();
+    hasher.update(&out);
+    let _ = hasher.finalize();
+    let sha_secs = t.elapsed().as_secs_f64();
+    let mib = stats.bytes as f64 / (1024.0 * 1024.0);
+    outln!(
+        "trace export {:.0} events/s, {:.0} MiB/s ({} events, {:.1} MiB, canonical JSON + sha256 chain); baseline sha256 alone over the same bytes {:.0} MiB/s",
+        stats.events as f64 / secs,
+        mib / secs,
+        stats.events,
+        mib,
+        mib / sha_secs
+    );
+    let t = Instant::now();
+    let verified = crate::trace::verify_jsonl(&out).map_err(|f| anyhow::anyhow!("{f}"))?;
+    let vsecs = t.elapsed().as_secs_f64();
+    outln!("trace verify {:.0} events/s, {:.0} MiB/s ({verified} events)", verified as f64 / vsecs, mib / vsecs);
     Ok(())
 }
 
 fn bench_step(steps: u64) -> anyhow::Result<()> {
     let e = engine()?;
     let caller = e.script_caller().clone();
-    let floor = e.call(
-        &caller,
-        "scene.createEntity",
-        json!({"shape": "box", "size": 50, "position": [0, -25, 0], "static": true}),
-    );
+    let floor = e.call(&caller, "scene.createEntity", json!({"shape": "box", "size": 50, "position": [0, -25, 0], "static": true}));
     anyhow::ensure!(floor.success, "floor: {:?}", floor.error);
     for i in 0..1743 {
         let (x, z) = ((i % 40) as f64 - 20.0, (i / 40) as f64 - 20.0);
-        let r = e.call(
-            &caller,
-            "scene.createEntity",
-            json!({"shape": "box", "size": 0.2, "position": [x, 5.0, z]}),
-        );
+        let r = e.call(&caller, "scene.createEntity", json!({"shape": "box", "size": 0.2, "position": [x, 5.0, z]}));
         anyhow::ensure!(r.success, "entity: {:?}", r.error);
     }
     for i in 0..256 {
@@ -220,13 +260,13 @@ fn bench_step(steps: u64) -> anyhow::Result<()> {
     let caller2 = e2.script_caller().clone();
     for i in 0..256 {
         let (x, z) = ((i % 16) as f64 * 1.1 - 8.0, (i / 16) as f64 * 1.1 - 8.0);
-        e2.call(&caller2, "scene.createEntity", json!({"shape": "sphere", "size": 1, "dynamic": true, "position": [x, 20.0 + (i % 7) as f64, z]}));
+        e2.call(
+            &caller2,
+            "scene.createEntity",
+            json!({"shape": "sphere", "size": 1, "dynamic": true, "position": [x, 20.0 + (i % 7) as f64, z]}),
+        );
     }
-    e2.call(
-        &caller2,
-        "scene.createEntity",
-        json!({"shape": "box", "size": 50, "position": [0, -25, 0], "static": true}),
-    );
+    e2.call(&caller2, "scene.createEntity", json!({"shape": "box", "size": 50, "position": [0, -25, 0], "static": true}));
     let mut fall_us = Vec::new();
     for _ in 0..120 {
         let t = Instant::now();
@@ -253,7 +293,11 @@ fn bench_memory() -> anyhow::Result<()> {
     let caller = e.script_caller().clone();
     for i in 0..16384 {
         let dynamic = i % 8 == 0;
-        let r = e.call(&caller, "scene.createEntity", json!({"shape": "box", "size": 0.5, "dynamic": dynamic, "position": [(i % 128) as f64, 1.0, (i / 128) as f64]}));
+        let r = e.call(
+            &caller,
+            "scene.createEntity",
+            json!({"shape": "box", "size": 0.5, "dynamic": dynamic, "position": [(i % 128) as f64, 1.0, (i / 128) as f64]}),
+        );
         anyhow::ensure!(r.success, "entity {i}: {:?}", r.error);
     }
     let full = e.call(&caller, "scene.createEntity", json!({}));
@@ -271,10 +315,7 @@ fn bench_memory() -> anyhow::Result<()> {
 
 fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(name))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    status.lines().find_map(|l| l.strip_prefix(name)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 /// VmHWM: peak resident set, KiB.

@@ -25,12 +25,7 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "limina",
-    version,
-    about = "An agent-native real-time 3D engine, scripted in Luau.",
-    propagate_version = true
-)]
+#[command(name = "limina", version, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -78,13 +73,8 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
 
 fn init_logging() {
     // Logs go to stderr so stdout stays clean for protocol messages and summaries.
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .without_time()
-        .try_init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().try_init();
 }
 
 /// Prints a failure: the one-line message first, then the traceback (if any) indented.

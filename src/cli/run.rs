@@ -44,9 +44,7 @@ pub fn run(args: &RunArgs) -> i32 {
         }
         Err(e) => {
             match &e {
-                EngineError::Script(ScriptError { message, traceback }) => {
-                    report_error(message, traceback.as_deref())
-                }
+                EngineError::Script(ScriptError { message, traceback }) => report_error(message, traceback.as_deref()),
                 other => report_error(&other.to_string(), None),
             }
             EXIT_FAILURE
@@ -55,17 +53,8 @@ pub fn run(args: &RunArgs) -> i32 {
 }
 
 fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> {
-    let extra_roots = args
-        .file
-        .parent()
-        .map(|p| {
-            vec![if p.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                p.to_path_buf()
-            }]
-        })
-        .unwrap_or_default();
+    let extra_roots =
+        args.file.parent().map(|p| vec![if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }]).unwrap_or_default();
     let config = EngineConfig {
         seed: args.seed,
         profile: args.profile.clone(),
@@ -77,14 +66,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     let returned = engine.run_file(&args.file)?;
     let display = args.file.display().to_string();
     let script_frames = script_config(&returned, &display)?;
-    let frames = args
-        .frames
-        .or(script_frames)
-        .unwrap_or(if engine.has_callbacks() {
-            DEFAULT_HEADLESS_FRAMES
-        } else {
-            0
-        });
+    let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     for _ in 0..frames {
         if engine.quit_requested() {
             break;
@@ -96,20 +78,14 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
 
 /// A script returns nothing, or a config table `{ frames = N }`.
 fn script_config(returned: &LuaValue, display: &str) -> Result<Option<u64>, EngineError> {
-    let bad = |message: String| EngineError::File {
-        path: display.to_string(),
-        message,
-    };
+    let bad = |message: String| EngineError::File { path: display.to_string(), message };
     match returned {
         LuaValue::Nil => Ok(None),
         LuaValue::Table(t) => {
             let mut frames = None;
             for pair in t.pairs::<LuaValue, LuaValue>() {
                 let (k, v) = pair.map_err(|e| bad(e.to_string()))?;
-                let key = k
-                    .as_string()
-                    .map(|s| s.to_string_lossy())
-                    .unwrap_or_else(|| format!("{k:?}"));
+                let key = k.as_string().map(|s| s.to_string_lossy()).unwrap_or_else(|| format!("{k:?}"));
                 match (key.as_str(), v) {
                     ("frames", LuaValue::Integer(n)) if n >= 0 => frames = Some(n as u64),
                     ("frames", other) => {
@@ -119,9 +95,7 @@ fn script_config(returned: &LuaValue, display: &str) -> Result<Option<u64>, Engi
                         )));
                     }
                     (other, _) => {
-                        return Err(bad(format!(
-                            "the returned config has an unknown field '{other}' (known: frames)"
-                        )));
+                        return Err(bad(format!("the returned config has an unknown field '{other}' (known: frames)")));
                     }
                 }
             }

@@ -24,10 +24,7 @@ pub enum SkillsCommand {
 }
 
 pub fn run(args: &SkillsArgs) -> i32 {
-    let engine = match Engine::new(EngineConfig {
-        output: Output::Stderr,
-        ..EngineConfig::default()
-    }) {
+    let engine = match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::default() }) {
         Ok(e) => e,
         Err(e) => {
             report_error(&e.to_string(), None);
@@ -37,10 +34,7 @@ pub fn run(args: &SkillsArgs) -> i32 {
     let registry = engine.registry();
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let unknown = |name: &str| {
-        report_error(
-            &format!("no skill named '{name}' (limina skills list shows them all)"),
-            None,
-        );
+        report_error(&format!("no skill named '{name}' (limina skills list shows them all)"), None);
         EXIT_USAGE
     };
     match args.command.as_ref().unwrap_or(&SkillsCommand::List) {
@@ -48,11 +42,7 @@ pub fn run(args: &SkillsArgs) -> i32 {
             let width = registry.list().map(|s| s.name.len()).max().unwrap_or(0);
             for s in registry.list() {
                 let perms: Vec<&str> = s.permissions.iter().map(|p| p.as_str()).collect();
-                let perms = if perms.is_empty() {
-                    "-".to_string()
-                } else {
-                    perms.join(",")
-                };
+                let perms = if perms.is_empty() { "-".to_string() } else { perms.join(",") };
                 outln!("{:width$}  {:<14}  {}", s.name, perms, s.description);
             }
             EXIT_OK
@@ -77,10 +67,7 @@ pub fn run(args: &SkillsArgs) -> i32 {
             None => unknown(name),
         },
         SkillsCommand::Schema { name: None } => {
-            let all: Map<String, Value> = registry
-                .list()
-                .map(|s| (s.name.clone(), s.input_schema.clone()))
-                .collect();
+            let all: Map<String, Value> = registry.list().map(|s| (s.name.clone(), s.input_schema.clone())).collect();
             outln!("{}", pretty(&Value::Object(all)));
             EXIT_OK
         }

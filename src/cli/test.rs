@@ -36,18 +36,10 @@ impl TestReport {
 }
 
 pub fn run(args: &TestArgs) -> i32 {
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from("tests/lua")]
-    } else {
-        args.paths.clone()
-    };
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("tests/lua")] } else { args.paths.clone() };
     let mut out = std::io::stdout().lock();
     let report = run_tests(&paths, args.filter.as_deref(), &mut out);
-    if report.failed > 0 {
-        EXIT_FAILURE
-    } else {
-        EXIT_OK
-    }
+    if report.failed > 0 { EXIT_FAILURE } else { EXIT_OK }
 }
 
 /// Discovers `*.lua`/`*.luau` files under `paths` (sorted) and runs them, writing one line per
@@ -91,15 +83,8 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
 
 fn run_file(file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut TestReport) {
     let display = file.display().to_string();
-    let extra_roots = file
-        .parent()
-        .map(|p| vec![p.to_path_buf()])
-        .unwrap_or_default();
-    let config = EngineConfig {
-        test_kit: true,
-        extra_roots,
-        ..EngineConfig::default()
-    };
+    let extra_roots = file.parent().map(|p| vec![p.to_path_buf()]).unwrap_or_default();
+    let config = EngineConfig { test_kit: true, extra_roots, ..EngineConfig::default() };
     let load_failed = |out: &mut dyn Write, report: &mut TestReport, message: &str| {
         let _ = writeln!(out, "FAIL {display} (file failed to load)\n     {message}");
         report.failed += 1;
@@ -114,11 +99,7 @@ fn run_file(file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut
     // The filter applies to "file :: name"; tests that don't match are not run.
     let prefix = format!("{display} :: ");
     let filter = filter.map(str::to_string);
-    let outcomes = match engine.run_tests(move |name| {
-        filter
-            .as_ref()
-            .is_none_or(|f| format!("{prefix}{name}").contains(f.as_str()))
-    }) {
+    let outcomes = match engine.run_tests(move |name| filter.as_ref().is_none_or(|f| format!("{prefix}{name}").contains(f.as_str()))) {
         Ok(outcomes) => outcomes,
         Err(e) => return load_failed(out, report, &e.message),
     };

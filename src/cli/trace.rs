@@ -43,13 +43,7 @@ fn verify(file: &PathBuf) -> i32 {
             EXIT_OK
         }
         Err(f) => {
-            outln!(
-                "{}:{}: {} ({})",
-                file.display(),
-                f.line,
-                f.reason.as_str(),
-                f.detail
-            );
+            outln!("{}:{}: {} ({})", file.display(), f.line, f.reason.as_str(), f.detail);
             EXIT_FAILURE
         }
     }

@@ -10,10 +10,7 @@ use crate::script::typedefs::luau_definitions;
 pub struct TypesArgs {}
 
 pub fn run(_: &TypesArgs) -> i32 {
-    match Engine::new(EngineConfig {
-        output: Output::Stderr,
-        ..EngineConfig::default()
-    }) {
+    match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::default() }) {
         Ok(engine) => {
             outln!("{}", luau_definitions(&engine.registry()).trim_end());
             EXIT_OK

@@ -37,11 +37,7 @@ impl FixedStepClock {
     /// steps this frame runs. Steps that did not fit under `MAX_STEPS_PER_FRAME` stay in the
     /// accumulator, but it is capped so a long backlog can never exceed one frame's worth.
     pub fn advance(&mut self, real_elapsed: f64) -> FramePlan {
-        let delta = if real_elapsed.is_finite() {
-            real_elapsed.clamp(0.0, MAX_FRAME_DELTA)
-        } else {
-            0.0
-        };
+        let delta = if real_elapsed.is_finite() { real_elapsed.clamp(0.0, MAX_FRAME_DELTA) } else { 0.0 };
         self.accumulator += delta;
         let mut steps = 0;
         // A nanosecond of slack keeps float drift (2.5 steps of time then 0.5 more) from losing a
@@ -53,10 +49,7 @@ impl FixedStepClock {
         // Whatever could not run this frame is carried, but never more than the clamp allows, so a
         // slow machine degrades into slow motion instead of an ever-growing backlog.
         self.accumulator = self.accumulator.min(MAX_FRAME_DELTA);
-        FramePlan {
-            steps,
-            alpha: (self.accumulator / FIXED_DT).min(1.0 - f64::EPSILON),
-        }
+        FramePlan { steps, alpha: (self.accumulator / FIXED_DT).min(1.0 - f64::EPSILON) }
     }
 
     pub fn accumulator(&self) -> f64 {

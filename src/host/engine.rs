@@ -136,10 +136,7 @@ impl Shared {
     /// does not advance) and carry the script's location.
     pub fn step(&self, lua: &Lua) -> mlua::Result<()> {
         if self.stepping.replace(true) {
-            return Err(script::located_error(
-                lua,
-                "limina.step cannot be called from inside a step callback",
-            ));
+            return Err(script::located_error(lua, "limina.step cannot be called from inside a step callback"));
         }
         let result = self.step_inner();
         self.stepping.set(false);
@@ -182,9 +179,7 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
-            .field("tick", &self.shared.tick.get())
-            .finish()
+        f.debug_struct("Engine").field("tick", &self.shared.tick.get()).finish()
     }
 }
 
@@ -196,29 +191,20 @@ impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
         let lua = Lua::new();
         let world = Rc::new(RefCell::new(World::default()));
-        let trace = Rc::new(RefCell::new(TraceLog::new(format!(
-            "thr_{}",
-            config.session_id
-        ))));
+        let trace = Rc::new(RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))));
         if let Some(path) = &config.trace_append {
-            trace
-                .borrow_mut()
-                .append_to(path)
-                .map_err(|e| EngineError::File {
-                    path: path.display().to_string(),
-                    message: format!("cannot append the trace here: {e}"),
-                })?;
+            trace.borrow_mut().append_to(path).map_err(|e| EngineError::File {
+                path: path.display().to_string(),
+                message: format!("cannot append the trace here: {e}"),
+            })?;
         }
         let registry = Rc::new(RefCell::new(SkillRegistry::new()));
 
         install_print(&lua, config.output).map_err(startup("print"))?;
-        lua.load(format!("math.randomseed({})", config.seed % (1 << 52)))
-            .exec()
-            .map_err(startup("seed"))?;
+        lua.load(format!("math.randomseed({})", config.seed % (1 << 52))).exec().map_err(startup("seed"))?;
         let fail_fn = lua
             .create_function(|_, (code, message): (String, String)| -> mlua::Result<()> {
-                let code =
-                    skills::ErrorCode::parse(&code).unwrap_or(skills::ErrorCode::HandlerError);
+                let code = skills::ErrorCode::parse(&code).unwrap_or(skills::ErrorCode::HandlerError);
                 Err(HandlerFailure::new(code, message).into_lua())
             })
             .map_err(startup("ctx.fail"))?;
@@ -243,29 +229,14 @@ impl Engine {
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
         // `limina.schema` (for declaring their own skills).
-        let dsl: Table = lua
-            .load(skills::SCHEMA_DSL)
-            .set_name("@limina/schema.luau")
-            .eval()
-            .map_err(startup("schema DSL"))?;
-        let core = CoreEnv {
-            dsl: &dsl,
-            world: &world,
-            registry: &registry,
-            trace: &trace,
-            traces_dir: config.project_root.join("traces"),
-        };
+        let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
+        let core = CoreEnv { dsl: &dsl, world: &world, registry: &registry, trace: &trace, traces_dir: config.project_root.join("traces") };
         register_core_skills(&lua, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
         script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
         let runner = if config.test_kit {
-            Some(
-                lua.load(script::TESTKIT)
-                    .set_name("@limina/testkit.luau")
-                    .eval::<Function>()
-                    .map_err(startup("test kit"))?,
-            )
+            Some(lua.load(script::TESTKIT).set_name("@limina/testkit.luau").eval::<Function>().map_err(startup("test kit"))?)
         } else {
             None
         };
@@ -273,12 +244,7 @@ impl Engine {
         // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
         lua.sandbox(true).map_err(startup("sandbox"))?;
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
-        Ok(Engine {
-            lua,
-            shared,
-            roots,
-            runner,
-        })
+        Ok(Engine { lua, shared, roots, runner })
     }
 
     pub fn lua(&self) -> &Lua {
@@ -288,10 +254,8 @@ impl Engine {
     /// Loads and runs a script file; returns what its chunk returned.
     pub fn run_file(&self, path: &Path) -> Result<LuaValue, EngineError> {
         let display = self.roots.display(path);
-        let source = std::fs::read_to_string(path).map_err(|e| EngineError::File {
-            path: path.display().to_string(),
-            message: io_message(&e),
-        })?;
+        let source =
+            std::fs::read_to_string(path).map_err(|e| EngineError::File { path: path.display().to_string(), message: io_message(&e) })?;
         self.run_source(&source, &display)
     }
 
@@ -365,83 +329,42 @@ impl Engine {
     /// Registers a skill from a definition table built in this engine's VM (e.g. with
     /// `limina.schema`). Mods get a loader of their own; this is the primitive under it.
     pub fn register_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
-        let skill = Skill::from_table(&self.lua, def, source)
-            .map_err(|e| EngineError::Skill(e.to_string()))?;
-        self.shared
-            .registry
-            .borrow_mut()
-            .register(skill)
-            .map_err(|e| EngineError::Skill(e.to_string()))
+        let skill = Skill::from_table(&self.lua, def, source).map_err(|e| EngineError::Skill(e.to_string()))?;
+        self.shared.registry.borrow_mut().register(skill).map_err(|e| EngineError::Skill(e.to_string()))
     }
 
     /// Swaps a registered skill's implementation (same name).
     pub fn replace_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
-        let skill = Skill::from_table(&self.lua, def, source)
-            .map_err(|e| EngineError::Skill(e.to_string()))?;
-        self.shared
-            .registry
-            .borrow_mut()
-            .replace(skill)
-            .map(|_| ())
-            .map_err(|e| EngineError::Skill(e.to_string()))
+        let skill = Skill::from_table(&self.lua, def, source).map_err(|e| EngineError::Skill(e.to_string()))?;
+        self.shared.registry.borrow_mut().replace(skill).map(|_| ()).map_err(|e| EngineError::Skill(e.to_string()))
     }
 
     pub fn unregister_skill(&self, name: &str) -> Result<(), EngineError> {
-        self.shared
-            .registry
-            .borrow_mut()
-            .unregister(name)
-            .map(|_| ())
-            .map_err(|e| EngineError::Skill(e.to_string()))
+        self.shared.registry.borrow_mut().unregister(name).map(|_| ()).map_err(|e| EngineError::Skill(e.to_string()))
     }
 
     pub fn summary(&self) -> RunSummary {
         let world = self.shared.world.borrow();
-        RunSummary {
-            ticks: self.tick(),
-            entities: world.entity_count(),
-            bodies: world.body_count(),
-            world_hash: world.hash(),
-        }
+        RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: world.hash() }
     }
 
     /// Runs the tests a test file registered (after `run_file`) whose full name passes
     /// `include`. Needs `test_kit`.
-    pub fn run_tests(
-        &self,
-        include: impl Fn(&str) -> bool + 'static,
-    ) -> Result<Vec<TestOutcome>, ScriptError> {
-        let runner = self
-            .runner
-            .as_ref()
-            .ok_or_else(|| ScriptError::new("this engine was built without the test kit"))?;
+    pub fn run_tests(&self, include: impl Fn(&str) -> bool + 'static) -> Result<Vec<TestOutcome>, ScriptError> {
+        let runner = self.runner.as_ref().ok_or_else(|| ScriptError::new("this engine was built without the test kit"))?;
         let outcomes = Rc::new(RefCell::new(Vec::new()));
         let sink = Rc::clone(&outcomes);
-        let report = self.lua.create_function(
-            move |_, (name, status, message): (String, String, Option<String>)| {
-                let status = match status.as_str() {
-                    "pass" => TestStatus::Pass,
-                    "skip" => TestStatus::Skip,
-                    _ => TestStatus::Fail,
-                };
-                let message = message.map(|m| {
-                    m.split("\nstack traceback:")
-                        .next()
-                        .unwrap_or_default()
-                        .trim_end()
-                        .to_string()
-                });
-                sink.borrow_mut().push(TestOutcome {
-                    name,
-                    status,
-                    message,
-                });
-                Ok(())
-            },
-        )?;
-        let include = self
-            .lua
-            .create_function(move |_, name: String| Ok(include(&name)))?;
+        let report = self.lua.create_function(move |_, (name, status, message): (String, String, Option<String>)| {
+            let status = match status.as_str() {
+                "pass" => TestStatus::Pass,
+                "skip" => TestStatus::Skip,
+                _ => TestStatus::Fail,
+            };
+            let message = message.map(|m| m.split("\nstack traceback:").next().unwrap_or_default().trim_end().to_string());
+            sink.borrow_mut().push(TestOutcome { name, status, message });
+            Ok(())
+        })?;
+        let include = self.lua.create_function(move |_, name: String| Ok(include(&name)))?;
         runner.call::<()>((report, include))?;
         Ok(outcomes.take())
     }
@@ -466,10 +389,7 @@ struct CoreEnv<'a> {
 }
 
 fn load_core_file(lua: &Lua, env: &Table, name: &str, source: &str) -> mlua::Result<Table> {
-    lua.load(source)
-        .set_name(format!("@limina/{name}"))
-        .set_environment(env.clone())
-        .eval()
+    lua.load(source).set_name(format!("@limina/{name}")).set_environment(env.clone()).eval()
 }
 
 /// Loads the core skill files into an environment only they see (`s`, `world`, `registry`,
@@ -482,59 +402,30 @@ fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError
     let reloader: script::Reloader = {
         let registry = Rc::clone(core.registry);
         let env_cell = Rc::clone(&env_cell);
-        Rc::new(
-            move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
-                let source = registry
-                    .borrow()
-                    .get(name)
-                    .map(|s| s.source.clone())
-                    .ok_or_else(|| format!("no skill named '{name}'"))?;
-                let (file, text) = skills::CORE_SKILL_FILES
+        Rc::new(move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
+            let source = registry.borrow().get(name).map(|s| s.source.clone()).ok_or_else(|| format!("no skill named '{name}'"))?;
+            let (file, text) = skills::CORE_SKILL_FILES
                 .iter()
                 .find(|(file, _)| *file == source)
                 .ok_or_else(|| format!("skill {name} was registered from {source}, which has no source this engine can reload"))?;
-                let env = env_cell
-                    .borrow()
-                    .clone()
-                    .ok_or("the core environment is not ready")?;
-                let defs = load_core_file(lua, &env, file, text)
-                    .map_err(|e| ScriptError::from(e).message)?;
-                for def in defs.sequence_values::<Table>() {
-                    let def = def.map_err(|e| e.to_string())?;
-                    if def
-                        .raw_get::<Option<String>>("name")
-                        .ok()
-                        .flatten()
-                        .as_deref()
-                        == Some(name)
-                    {
-                        let skill =
-                            Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
-                        registry
-                            .borrow_mut()
-                            .replace(skill)
-                            .map_err(|e| e.to_string())?;
-                        return Ok(vec![name.to_string()]);
-                    }
+            let env = env_cell.borrow().clone().ok_or("the core environment is not ready")?;
+            let defs = load_core_file(lua, &env, file, text).map_err(|e| ScriptError::from(e).message)?;
+            for def in defs.sequence_values::<Table>() {
+                let def = def.map_err(|e| e.to_string())?;
+                if def.raw_get::<Option<String>>("name").ok().flatten().as_deref() == Some(name) {
+                    let skill = Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
+                    registry.borrow_mut().replace(skill).map_err(|e| e.to_string())?;
+                    return Ok(vec![name.to_string()]);
                 }
-                Err(format!("{file} no longer defines {name}"))
-            },
-        )
+            }
+            Err(format!("{file} no longer defines {name}"))
+        })
     };
     let build = || -> mlua::Result<()> {
         env.set("s", core.dsl.clone())?;
-        env.set(
-            "world",
-            script::create_world_ops(lua, Rc::clone(core.world))?,
-        )?;
-        env.set(
-            "registry",
-            script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?,
-        )?;
-        env.set(
-            "trace",
-            script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?,
-        )?;
+        env.set("world", script::create_world_ops(lua, Rc::clone(core.world))?)?;
+        env.set("registry", script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?)?;
+        env.set("trace", script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?)?;
         let meta = lua.create_table()?;
         meta.set("__index", lua.globals())?;
         env.set_metatable(Some(meta))?;
@@ -542,16 +433,12 @@ fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError
     };
     build().map_err(startup("core env"))?;
     for (name, source) in skills::CORE_SKILL_FILES {
-        let defs = load_core_file(lua, &env, name, source)
-            .map_err(|e| EngineError::Startup(format!("{name}: {}", ScriptError::from(e))))?;
+        let defs =
+            load_core_file(lua, &env, name, source).map_err(|e| EngineError::Startup(format!("{name}: {}", ScriptError::from(e))))?;
         for def in defs.sequence_values::<Table>() {
             let def = def.map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
-            let skill = Skill::from_table(lua, &def, name)
-                .map_err(|e| EngineError::Startup(e.to_string()))?;
-            core.registry
-                .borrow_mut()
-                .register(skill)
-                .map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
+            let skill = Skill::from_table(lua, &def, name).map_err(|e| EngineError::Startup(e.to_string()))?;
+            core.registry.borrow_mut().register(skill).map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
         }
     }
     env.set_readonly(true);
@@ -568,11 +455,7 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
             }
             match v {
                 LuaValue::String(s) => line.push_str(&s.to_string_lossy()),
-                other => line.push_str(
-                    &lua.globals()
-                        .get::<Function>("tostring")?
-                        .call::<String>(other.clone())?,
-                ),
+                other => line.push_str(&lua.globals().get::<Function>("tostring")?.call::<String>(other.clone())?),
             }
         }
         use std::io::Write;

@@ -22,12 +22,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     let api = lua.create_table()?;
 
     let s = Rc::clone(shared);
-    api.set(
-        "call",
-        lua.create_function(move |lua, (name, input): (LuaValue, LuaValue)| {
-            call_skill(lua, &s, &s.caller, name, input)
-        })?,
-    )?;
+    api.set("call", lua.create_function(move |lua, (name, input): (LuaValue, LuaValue)| call_skill(lua, &s, &s.caller, name, input))?)?;
 
     let s = Rc::clone(shared);
     api.set(
@@ -38,7 +33,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
                 match opts.get::<LuaValue>(key)? {
                     LuaValue::Nil => Ok(None),
                     LuaValue::String(v) => Ok(Some(v.to_string_lossy())),
-                    other => Err(located_error(lua, format!("limina.session: {key} must be a string, got {}", crate::script::lua_type_name(&other)))),
+                    other => Err(located_error(
+                        lua,
+                        format!("limina.session: {key} must be a string, got {}", crate::script::lua_type_name(&other)),
+                    )),
                 }
             };
             opts.for_each(|k: LuaValue, _: LuaValue| {
@@ -52,7 +50,8 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             s.session_counter.set(n);
             let agent_id = field("agentId")?.unwrap_or_else(|| format!("agt_session{n}"));
             let session_id = field("sessionId")?.unwrap_or_else(|| format!("ses_{n}"));
-            let profile = field("profile")?.ok_or_else(|| located_error(lua, "limina.session: profile is required (e.g. 'player.limited')"))?;
+            let profile =
+                field("profile")?.ok_or_else(|| located_error(lua, "limina.session: profile is required (e.g. 'player.limited')"))?;
             Ok(Session { shared: Rc::clone(&s), caller: Caller::new(&agent_id, &session_id, &profile) })
         })?,
     )?;
@@ -62,10 +61,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         "on_step",
         lua.create_function(move |lua, f: LuaValue| {
             let LuaValue::Function(f) = f else {
-                return Err(located_error(
-                    lua,
-                    "limina.on_step needs a function(tick, dt)",
-                ));
+                return Err(located_error(lua, "limina.on_step needs a function(tick, dt)"));
             };
             s.on_step.borrow_mut().push(f);
             Ok(())
@@ -77,10 +73,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         "on_frame",
         lua.create_function(move |lua, f: LuaValue| {
             let LuaValue::Function(f) = f else {
-                return Err(located_error(
-                    lua,
-                    "limina.on_frame needs a function(alpha)",
-                ));
+                return Err(located_error(lua, "limina.on_frame needs a function(alpha)"));
             };
             s.on_frame.borrow_mut().push(f);
             Ok(())
@@ -112,10 +105,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     api.set("tick", lua.create_function(move |_, ()| Ok(s.tick.get()))?)?;
 
     let s = Rc::clone(shared);
-    api.set(
-        "world_hash",
-        lua.create_function(move |_, ()| Ok(s.world.borrow().hash()))?,
-    )?;
+    api.set("world_hash", lua.create_function(move |_, ()| Ok(s.world.borrow().hash()))?)?;
 
     let s = Rc::clone(shared);
     api.set("seed", lua.create_function(move |_, ()| Ok(s.seed))?)?;
@@ -135,10 +125,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         lua.create_function(move |lua, ()| {
             let t = lua.create_table()?;
             t.set("name", &*s.caller.profile)?;
-            t.set(
-                "permissions",
-                lua.create_sequence_from(s.caller.permissions.names())?,
-            )?;
+            t.set("permissions", lua.create_sequence_from(s.caller.permissions.names())?)?;
             Ok(t)
         })?,
     )?;
@@ -147,15 +134,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     api.set(
         "verify_trace",
         lua.create_function(move |lua, name: String| {
-            let stem = crate::script::check_export_name(&name)
-                .map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
+            let stem = crate::script::check_export_name(&name).map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
             let path = s.traces_dir.join(format!("{stem}.jsonl"));
-            let bytes = std::fs::read(&path).map_err(|e| {
-                located_error(
-                    lua,
-                    format!("limina.verify_trace: cannot read {}: {e}", path.display()),
-                )
-            })?;
+            let bytes = std::fs::read(&path)
+                .map_err(|e| located_error(lua, format!("limina.verify_trace: cannot read {}: {e}", path.display())))?;
             Ok(match crate::trace::verify_jsonl(&bytes) {
                 Ok(n) => format!("ok: {n} events"),
                 Err(f) => format!("line {}: {} ({})", f.line, f.reason.as_str(), f.detail),
@@ -179,13 +161,7 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         match opts.get::<LuaValue>(key)? {
             LuaValue::Nil => Ok(None),
             LuaValue::String(s) => Ok(Some(s.to_string_lossy())),
-            other => Err(located_error(
-                lua,
-                format!(
-                    "{what}: {key} must be a string, got {}",
-                    crate::script::lua_type_name(&other)
-                ),
-            )),
+            other => Err(located_error(lua, format!("{what}: {key} must be a string, got {}", crate::script::lua_type_name(&other)))),
         }
     }
     fn number(lua: &Lua, opts: &Table, key: &str, what: &str) -> mlua::Result<Option<f64>> {
@@ -193,47 +169,27 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
             LuaValue::Nil => Ok(None),
             LuaValue::Integer(i) if i >= 0 => Ok(Some(i as f64)),
             LuaValue::Number(n) if n >= 0.0 && n.is_finite() => Ok(Some(n)),
-            other => Err(located_error(
-                lua,
-                format!(
-                    "{what}: {key} must be a number >= 0, got {}",
-                    describe(&other)
-                ),
-            )),
+            other => Err(located_error(lua, format!("{what}: {key} must be a number >= 0, got {}", describe(&other)))),
         }
     }
     fn only(lua: &Lua, opts: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
         opts.for_each(|k: LuaValue, _: LuaValue| {
-            let key = k
-                .as_string()
-                .map(|s| s.to_string_lossy())
-                .unwrap_or_default();
+            let key = k.as_string().map(|s| s.to_string_lossy()).unwrap_or_default();
             if !allowed.contains(&key.as_str()) {
-                return Err(located_error(
-                    lua,
-                    format!("{what}: unknown field '{key}' (use {})", allowed.join(", ")),
-                ));
+                return Err(located_error(lua, format!("{what}: unknown field '{key}' (use {})", allowed.join(", "))));
             }
             Ok(())
         })
     }
     fn changed(shared: &Shared, change: serde_json::Value) {
-        let draft = crate::trace::EventDraft::new("policy.changed", &shared.caller.agent_id)
-            .thread(&shared.caller.session_id);
-        shared
-            .trace
-            .borrow_mut()
-            .emit(draft, shared.tick.get(), change);
+        let draft = crate::trace::EventDraft::new("policy.changed", &shared.caller.agent_id).thread(&shared.caller.session_id);
+        shared.trace.borrow_mut().emit(draft, shared.tick.get(), &change);
     }
 
     // revoke{sessionId} | revoke{agentId} | revoke{cap, sessionId?, agentId?}; restore{...} undoes it.
     for (op, revoke) in [("revoke", true), ("restore", false)] {
         let s = Rc::clone(shared);
-        let what: &'static str = if revoke {
-            "limina.policy.revoke"
-        } else {
-            "limina.policy.restore"
-        };
+        let what: &'static str = if revoke { "limina.policy.revoke" } else { "limina.policy.restore" };
         t.set(
             op,
             lua.create_function(move |lua, opts: Table| {
@@ -245,18 +201,35 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
                 let scope = match (cap, session, agent) {
                     (Some(cap), session, agent) => {
                         let r = crate::policy::CapRevocation { session_id: session.clone(), agent_id: agent.clone(), cap: cap.clone() };
-                        if revoke { policy.revoke_cap(r) } else { policy.restore_cap(&r); }
+                        if revoke {
+                            policy.revoke_cap(r)
+                        } else {
+                            policy.restore_cap(&r);
+                        }
                         serde_json::json!({"cap": cap, "sessionId": session, "agentId": agent})
                     }
                     (None, Some(session), None) => {
-                        if revoke { policy.revoke_session(&session) } else { policy.restore_session(&session); }
+                        if revoke {
+                            policy.revoke_session(&session)
+                        } else {
+                            policy.restore_session(&session);
+                        }
                         serde_json::json!({"sessionId": session})
                     }
                     (None, None, Some(agent)) => {
-                        if revoke { policy.revoke_agent(&agent) } else { policy.restore_agent(&agent); }
+                        if revoke {
+                            policy.revoke_agent(&agent)
+                        } else {
+                            policy.restore_agent(&agent);
+                        }
                         serde_json::json!({"agentId": agent})
                     }
-                    _ => return Err(located_error(lua, format!("{what} needs {{sessionId=...}}, {{agentId=...}} or {{cap=..., sessionId?=..., agentId?=...}}"))),
+                    _ => {
+                        return Err(located_error(
+                            lua,
+                            format!("{what} needs {{sessionId=...}}, {{agentId=...}} or {{cap=..., sessionId?=..., agentId?=...}}"),
+                        ));
+                    }
                 };
                 drop(policy);
                 changed(&s, serde_json::json!({"op": op, "target": scope}));
@@ -313,10 +286,7 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
     )?;
 
     let s = Rc::clone(shared);
-    t.set(
-        "snapshot",
-        lua.create_function(move |lua, ()| json_to_lua(lua, &s.policy.borrow().snapshot()))?,
-    )?;
+    t.set("snapshot", lua.create_function(move |lua, ()| json_to_lua(lua, &s.policy.borrow().snapshot()))?)?;
 
     t.set_readonly(true);
     Ok(t)
@@ -338,37 +308,24 @@ struct Session {
 
 impl UserData for Session {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("call", |lua, this, (name, input): (LuaValue, LuaValue)| {
-            call_skill(lua, &this.shared, &this.caller, name, input)
-        });
+        methods
+            .add_method("call", |lua, this, (name, input): (LuaValue, LuaValue)| call_skill(lua, &this.shared, &this.caller, name, input));
         methods.add_method("info", |lua, this, ()| {
             let t = lua.create_table()?;
             t.set("agentId", &*this.caller.agent_id)?;
             t.set("sessionId", &*this.caller.session_id)?;
             t.set("profile", &*this.caller.profile)?;
-            t.set(
-                "permissions",
-                lua.create_sequence_from(profile_permissions(&this.caller.profile).names())?,
-            )?;
+            t.set("permissions", lua.create_sequence_from(profile_permissions(&this.caller.profile).names())?)?;
             Ok(t)
         });
     }
 }
 
-fn call_skill(
-    lua: &Lua,
-    shared: &Shared,
-    caller: &Caller,
-    name: LuaValue,
-    input: LuaValue,
-) -> mlua::Result<Table> {
+fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input: LuaValue) -> mlua::Result<Table> {
     let LuaValue::String(name) = name else {
         return Err(located_error(
             lua,
-            format!(
-                "limina.call: the skill name must be a string, got {}",
-                crate::script::lua_type_name(&name)
-            ),
+            format!("limina.call: the skill name must be a string, got {}", crate::script::lua_type_name(&name)),
         ));
     };
     let name = name.to_str()?.to_string();
@@ -378,14 +335,8 @@ fn call_skill(
         Err(e) => SkillResponse {
             success: false,
             result: None,
-            error: Some(SkillFailure {
-                code: ErrorCode::InvalidInput,
-                message: format!("invalid input for {name}: {e}"),
-            }),
-            metadata: ResponseMetadata {
-                execution_time_ms: 0.0,
-                events_emitted: Vec::new(),
-            },
+            error: Some(SkillFailure { code: ErrorCode::InvalidInput, message: format!("invalid input for {name}: {e}") }),
+            metadata: ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
         },
     };
     response_to_lua(lua, &response)

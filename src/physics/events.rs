@@ -36,10 +36,7 @@ struct Pending {
 
 impl EventCollector {
     pub(super) fn drain(&mut self) -> Vec<ContactEvent> {
-        let pending = self
-            .inner
-            .get_mut()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let pending = self.inner.get_mut().unwrap_or_else(|poison| poison.into_inner());
         pending.events.drain(..).collect()
     }
 
@@ -49,21 +46,9 @@ impl EventCollector {
 }
 
 impl EventHandler for EventCollector {
-    fn handle_collision_event(
-        &self,
-        _bodies: &RigidBodySet,
-        colliders: &ColliderSet,
-        event: CollisionEvent,
-        pair: Option<&ContactPair>,
-    ) {
+    fn handle_collision_event(&self, _bodies: &RigidBodySet, colliders: &ColliderSet, event: CollisionEvent, pair: Option<&ContactPair>) {
         let (c1, c2) = (event.collider1(), event.collider2());
-        let body_index = |c: ColliderHandle| {
-            colliders
-                .get(c)
-                .and_then(|c| c.parent())
-                .map(|b| b.into_raw_parts().0)
-                .unwrap_or(u32::MAX)
-        };
+        let body_index = |c: ColliderHandle| colliders.get(c).and_then(|c| c.parent()).map(|b| b.into_raw_parts().0).unwrap_or(u32::MAX);
         let user = |c: ColliderHandle| colliders.get(c).map(|c| c.user_data);
         let mut point = None;
         let mut normal = None;
@@ -86,10 +71,7 @@ impl EventHandler for EventCollector {
             point,
             normal,
         };
-        let mut pending = self
-            .inner
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let mut pending = self.inner.lock().unwrap_or_else(|poison| poison.into_inner());
         if pending.events.len() >= MAX_PENDING_EVENTS {
             pending.events.pop_front();
             pending.dropped += 1;

@@ -64,19 +64,11 @@ impl ColliderShape {
     pub fn scaled(self, s: [f32; 3]) -> Self {
         let s = s.map(f32::abs);
         match self {
-            ColliderShape::Box { half_extents: h } => ColliderShape::Box {
-                half_extents: [h[0] * s[0], h[1] * s[1], h[2] * s[2]],
-            },
-            ColliderShape::Ball { radius } => ColliderShape::Ball {
-                radius: radius * s[0].max(s[1]).max(s[2]),
-            },
-            ColliderShape::Capsule {
-                half_height,
-                radius,
-            } => ColliderShape::Capsule {
-                half_height: half_height * s[1],
-                radius: radius * s[0].max(s[2]),
-            },
+            ColliderShape::Box { half_extents: h } => ColliderShape::Box { half_extents: [h[0] * s[0], h[1] * s[1], h[2] * s[2]] },
+            ColliderShape::Ball { radius } => ColliderShape::Ball { radius: radius * s[0].max(s[1]).max(s[2]) },
+            ColliderShape::Capsule { half_height, radius } => {
+                ColliderShape::Capsule { half_height: half_height * s[1], radius: radius * s[0].max(s[2]) }
+            }
         }
     }
 
@@ -84,14 +76,9 @@ impl ColliderShape {
         // Rapier rejects degenerate shapes in places; keep every dimension strictly positive.
         const MIN: f32 = 1e-4;
         match self {
-            ColliderShape::Box { half_extents: h } => {
-                SharedShape::cuboid(h[0].max(MIN), h[1].max(MIN), h[2].max(MIN))
-            }
+            ColliderShape::Box { half_extents: h } => SharedShape::cuboid(h[0].max(MIN), h[1].max(MIN), h[2].max(MIN)),
             ColliderShape::Ball { radius } => SharedShape::ball(radius.max(MIN)),
-            ColliderShape::Capsule {
-                half_height,
-                radius,
-            } => SharedShape::capsule_y(half_height.max(MIN), radius.max(MIN)),
+            ColliderShape::Capsule { half_height, radius } => SharedShape::capsule_y(half_height.max(MIN), radius.max(MIN)),
         }
     }
 }
@@ -128,9 +115,7 @@ pub struct PhysicsWorld {
 
 impl std::fmt::Debug for PhysicsWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PhysicsWorld")
-            .field("bodies", &self.world.bodies.len())
-            .finish()
+        f.debug_struct("PhysicsWorld").field("bodies", &self.world.bodies.len()).finish()
     }
 }
 
@@ -142,11 +127,7 @@ impl Default for PhysicsWorld {
 
 fn quat(r: [f32; 4]) -> Quat {
     let q = Quat::from_xyzw(r[0], r[1], r[2], r[3]);
-    if q.length_squared() > 1e-12 {
-        q.normalize()
-    } else {
-        Quat::IDENTITY
-    }
+    if q.length_squared() > 1e-12 { q.normalize() } else { Quat::IDENTITY }
 }
 
 fn vec(v: [f32; 3]) -> Vector {
@@ -157,11 +138,7 @@ impl PhysicsWorld {
     pub fn new(dt: f32) -> Self {
         let mut world = rapier3d::prelude::PhysicsWorld::new();
         world.integration_parameters.dt = dt;
-        Self {
-            world,
-            events: EventCollector::default(),
-            changed: Vec::new(),
-        }
+        Self { world, events: EventCollector::default(), changed: Vec::new() }
     }
 
     /// Dynamic bodies awake after the last step (the ones the solver actually works on).
@@ -196,10 +173,7 @@ impl PhysicsWorld {
     }
 
     pub fn is_dynamic(&self, handle: BodyHandle) -> bool {
-        self.world
-            .bodies
-            .get(handle.to_rapier())
-            .is_some_and(|b| b.is_dynamic())
+        self.world.bodies.get(handle.to_rapier()).is_some_and(|b| b.is_dynamic())
     }
 
     /// Teleports a body (and stops it, so a moved ball does not keep its old momentum).
@@ -240,10 +214,7 @@ impl PhysicsWorld {
     }
 
     pub fn linear_velocity(&self, handle: BodyHandle) -> Option<[f32; 3]> {
-        self.world
-            .bodies
-            .get(handle.to_rapier())
-            .map(|b| b.linvel().to_array())
+        self.world.bodies.get(handle.to_rapier()).map(|b| b.linvel().to_array())
     }
 
     /// Advances one fixed step, collecting collision events.
@@ -260,34 +231,23 @@ impl PhysicsWorld {
                 && body.is_dynamic()
             {
                 let r = body.rotation();
-                f(
-                    body.user_data,
-                    body.translation().to_array(),
-                    [r.x, r.y, r.z, r.w],
-                );
+                f(body.user_data, body.translation().to_array(), [r.x, r.y, r.z, r.w]);
             }
         }
     }
 
     /// First hit along a ray; `direction` need not be normalized (it must not be zero).
-    pub fn raycast(
-        &self,
-        origin: [f32; 3],
-        direction: [f32; 3],
-        max_distance: f32,
-    ) -> Option<RayHit> {
+    pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RayHit> {
         let dir = vec(direction);
         let len = dir.length();
         if !(len.is_finite() && len > 0.0) {
             return None;
         }
         let ray = Ray::new(vec(origin), dir / len);
-        let is_changed =
-            |_: ColliderHandle, c: &Collider| c.parent().is_some_and(|b| self.changed.contains(&b));
+        let is_changed = |_: ColliderHandle, c: &Collider| c.parent().is_some_and(|b| self.changed.contains(&b));
         let skip_changed = |h: ColliderHandle, c: &Collider| !is_changed(h, c);
         let filter = QueryFilter::default().predicate(&skip_changed);
-        let mut best: Option<(ColliderHandle, f32)> =
-            self.world.cast_ray(&ray, max_distance, true, filter);
+        let mut best: Option<(ColliderHandle, f32)> = self.world.cast_ray(&ray, max_distance, true, filter);
         // Bodies changed since the last step are tested against their current pose and shape.
         for &handle in &self.changed {
             let Some(body) = self.world.bodies.get(handle) else {
@@ -297,8 +257,7 @@ impl PhysicsWorld {
                 let Some(collider) = self.world.colliders.get(c) else {
                     continue;
                 };
-                let pose =
-                    *body.position() * *collider.position_wrt_parent().unwrap_or(&Pose::IDENTITY);
+                let pose = *body.position() * *collider.position_wrt_parent().unwrap_or(&Pose::IDENTITY);
                 let limit = best.map_or(max_distance, |(_, toi)| toi);
                 if let Some(toi) = collider.shape().cast_ray(&pose, &ray, limit, true)
                     && best.is_none_or(|(_, t)| toi < t)
@@ -309,11 +268,7 @@ impl PhysicsWorld {
         }
         let (collider, toi) = best?;
         let user = self.world.colliders.get(collider)?.user_data;
-        Some(RayHit {
-            user,
-            distance: toi,
-            point: ray.point_at(toi).to_array(),
-        })
+        Some(RayHit { user, distance: toi, point: ray.point_at(toi).to_array() })
     }
 
     /// Takes the collision events gathered since the last drain, oldest first.
@@ -346,9 +301,7 @@ mod tests {
     fn floor() -> BodySpec {
         BodySpec {
             kind: BodyKind::Fixed,
-            shape: ColliderShape::Box {
-                half_extents: [10.0, 0.5, 10.0],
-            },
+            shape: ColliderShape::Box { half_extents: [10.0, 0.5, 10.0] },
             position: [0.0; 3],
             ..ball(0.0, 99)
         }
@@ -364,17 +317,11 @@ mod tests {
             p.step();
             p.for_each_moved(|_, pos, _| last_y = pos[1]);
         }
-        assert!(
-            (last_y - 1.0).abs() < 0.05,
-            "ball rests on the floor, y = {last_y}"
-        );
+        assert!((last_y - 1.0).abs() < 0.05, "ball rests on the floor, y = {last_y}");
         let events = p.drain_events();
         let started = events.iter().find(|e| e.started).expect("a start event");
         let users = [started.user_a, started.user_b];
-        assert!(
-            users.contains(&Some(7)) && users.contains(&Some(99)),
-            "{started:?}"
-        );
+        assert!(users.contains(&Some(7)) && users.contains(&Some(99)), "{started:?}");
         assert!(started.point.is_some());
     }
 
@@ -382,19 +329,11 @@ mod tests {
     fn raycast_sees_a_body_added_this_tick() {
         let mut p = PhysicsWorld::default();
         p.add_body(ball(5.0, 42));
-        let hit = p
-            .raycast([0.0, 0.0, 0.0], [0.0, 2.0, 0.0], 100.0)
-            .expect("hit");
+        let hit = p.raycast([0.0, 0.0, 0.0], [0.0, 2.0, 0.0], 100.0).expect("hit");
         assert_eq!(hit.user, 42);
         assert!((hit.distance - 4.5).abs() < 1e-3, "{hit:?}");
-        assert!(
-            p.raycast([0.0, 0.0, 0.0], [0.0, -1.0, 0.0], 100.0)
-                .is_none()
-        );
-        assert!(
-            p.raycast([0.0, 0.0, 0.0], [0.0, 1.0, 0.0], 4.0).is_none(),
-            "max distance is respected"
-        );
+        assert!(p.raycast([0.0, 0.0, 0.0], [0.0, -1.0, 0.0], 100.0).is_none());
+        assert!(p.raycast([0.0, 0.0, 0.0], [0.0, 1.0, 0.0], 4.0).is_none(), "max distance is respected");
     }
 
     #[test]

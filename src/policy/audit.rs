@@ -2,7 +2,8 @@
 //!
 //! Nothing here keeps its own state: every answer is derived from `policy.decision` /
 //! `policy.denied` events and the causal links between events, so what audit says is exactly
-//! what the world log can prove.
+//! what the world log can prove. Payloads are parsed on demand (audit is a read path, never the
+//! tick path).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -11,33 +12,33 @@ use serde_json::{Value, json};
 use crate::trace::{Event, TraceLog};
 
 pub fn is_decision(e: &Event) -> bool {
-    e.event_type == "policy.decision" || e.event_type == "policy.denied"
+    &*e.event_type == "policy.decision" || &*e.event_type == "policy.denied"
 }
 
 fn brief(e: &Event) -> Value {
-    json!({"id": e.id, "type": e.event_type, "actorId": e.actor_id, "threadId": e.thread_id})
+    json!({"id": e.id, "type": &*e.event_type, "actorId": &*e.actor_id, "threadId": &*e.thread_id})
 }
 
-fn context(e: &Event, key: &str) -> Value {
-    e.payload
-        .get("context")
-        .and_then(|c| c.get(key))
-        .cloned()
-        .unwrap_or(Value::Null)
+fn field(p: &Value, key: &str) -> Value {
+    p.get(key).cloned().unwrap_or(Value::Null)
+}
+
+fn context(p: &Value, key: &str) -> Value {
+    p.get("context").and_then(|c| c.get(key)).cloned().unwrap_or(Value::Null)
 }
 
 /// The decision object `audit.explain` returns for a decision event.
 fn decision_view(e: &Event) -> Value {
-    let p = &e.payload;
+    let p = e.payload_value();
     json!({
         "eventId": e.id,
         "allow": p.get("allow").cloned().unwrap_or(Value::Bool(false)),
-        "rule": p.get("rule").cloned().unwrap_or(Value::Null),
-        "reason": p.get("reason").cloned().unwrap_or(Value::Null),
-        "boundary": p.get("boundary").cloned().unwrap_or(Value::Null),
-        "context": p.get("context").cloned().unwrap_or(Value::Null),
-        "quota": p.get("quota").cloned().unwrap_or(Value::Null),
-        "budget": p.get("budget").cloned().unwrap_or(Value::Null),
+        "rule": field(&p, "rule"),
+        "reason": field(&p, "reason"),
+        "boundary": field(&p, "boundary"),
+        "context": field(&p, "context"),
+        "quota": field(&p, "quota"),
+        "budget": field(&p, "budget"),
     })
 }
 
@@ -64,30 +65,23 @@ fn ancestry<'a>(trace: &'a TraceLog, event: &'a Event) -> Vec<&'a Event> {
 pub fn explain(trace: &TraceLog, event_id: &str) -> Option<Value> {
     let event = trace.get(event_id)?;
     let ancestors = ancestry(trace, event);
-    let decision = if is_decision(event) {
-        Some(event)
-    } else {
-        ancestors.iter().copied().find(|e| is_decision(e))
-    };
+    let decision = if is_decision(event) { Some(event) } else { ancestors.iter().copied().find(|e| is_decision(e)) };
     let provenance = match decision {
-        Some(d) => json!({
-            "agentId": context(d, "agentId"),
-            "sessionId": context(d, "sessionId"),
-            "profile": context(d, "profile"),
-            "package": context(d, "package"),
-        }),
-        None => {
-            json!({"agentId": event.actor_id, "sessionId": event.thread_id, "profile": null, "package": null})
+        Some(d) => {
+            let p = d.payload_value();
+            json!({
+                "agentId": context(&p, "agentId"),
+                "sessionId": context(&p, "sessionId"),
+                "profile": context(&p, "profile"),
+                "package": context(&p, "package"),
+            })
         }
+        None => json!({"agentId": &*event.actor_id, "sessionId": &*event.thread_id, "profile": null, "package": null}),
     };
-    let parents: Vec<Value> = event
-        .parents()
-        .filter_map(|p| trace.get(p))
-        .map(brief)
-        .collect();
+    let parents: Vec<Value> = event.parents().filter_map(|p| trace.get(p)).map(brief).collect();
     Some(json!({
         "eventId": event.id,
-        "eventType": event.event_type,
+        "eventType": &*event.event_type,
         "found": true,
         "decision": decision.map(decision_view),
         "provenance": provenance,
@@ -115,32 +109,18 @@ pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Value {
     let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_cap: BTreeMap<String, u64> = BTreeMap::new();
     let mut packages: BTreeSet<String> = BTreeSet::new();
-    let text = |v: Value| v.as_str().map(str::to_string);
     for e in trace.durable().filter(|e| is_decision(e)) {
-        let allow = e
-            .payload
-            .get("allow")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let rule = e
-            .payload
-            .get("rule")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let cap = text(context(e, "cap")).unwrap_or_default();
-        let package = text(context(e, "package"));
+        let p = e.payload_value();
+        let allow = p.get("allow").and_then(Value::as_bool).unwrap_or(false);
+        let rule = p.get("rule").and_then(Value::as_str).unwrap_or_default().to_string();
+        let cap = context(&p, "cap").as_str().unwrap_or_default().to_string();
+        let package = context(&p, "package").as_str().map(str::to_string);
         let matches = f.allow.is_none_or(|a| a == allow)
             && f.cap.as_deref().is_none_or(|c| c == cap)
             && f.rule.as_deref().is_none_or(|r| r == rule)
-            && f.agent_id
-                .as_deref()
-                .is_none_or(|a| context(e, "agentId").as_str() == Some(a))
-            && f.session_id
-                .as_deref()
-                .is_none_or(|s| context(e, "sessionId").as_str() == Some(s))
-            && f.package
-                .as_deref()
-                .is_none_or(|p| package.as_deref() == Some(p));
+            && f.agent_id.as_deref().is_none_or(|a| context(&p, "agentId").as_str() == Some(a))
+            && f.session_id.as_deref().is_none_or(|s| context(&p, "sessionId").as_str() == Some(s))
+            && f.package.as_deref().is_none_or(|pk| package.as_deref() == Some(pk));
         if !matches {
             continue;
         }
@@ -150,24 +130,24 @@ pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Value {
         } else {
             denied += 1
         }
-        *by_rule.entry(rule.to_string()).or_default() += 1;
+        *by_rule.entry(rule.clone()).or_default() += 1;
         *by_cap.entry(cap.clone()).or_default() += 1;
-        if let Some(p) = &package {
-            packages.insert(p.clone());
+        if let Some(pk) = &package {
+            packages.insert(pk.clone());
         }
         if decisions.len() < f.limit {
             decisions.push(json!({
                 "eventId": e.id,
                 "allow": allow,
                 "rule": rule,
-                "reason": e.payload.get("reason").cloned().unwrap_or(Value::Null),
-                "boundary": e.payload.get("boundary").cloned().unwrap_or(Value::Null),
+                "reason": field(&p, "reason"),
+                "boundary": field(&p, "boundary"),
                 "cap": cap,
-                "agentId": context(e, "agentId"),
-                "sessionId": context(e, "sessionId"),
-                "profile": context(e, "profile"),
+                "agentId": context(&p, "agentId"),
+                "sessionId": context(&p, "sessionId"),
+                "profile": context(&p, "profile"),
                 "package": package,
-                "tick": context(e, "tick"),
+                "tick": context(&p, "tick"),
             }));
         }
     }
@@ -184,27 +164,22 @@ pub fn usage(trace: &TraceLog, session_filter: Option<&str>) -> Value {
     let mut quotas: BTreeMap<String, Value> = BTreeMap::new();
     let mut budgets: BTreeMap<String, Value> = BTreeMap::new();
     for e in trace.durable().filter(|e| is_decision(e)) {
-        let Some(session) = context(e, "sessionId").as_str().map(str::to_string) else {
-            continue;
-        };
+        let p = e.payload_value();
+        let Some(session) = context(&p, "sessionId").as_str().map(str::to_string) else { continue };
         if session_filter.is_some_and(|s| s != session) {
             continue;
         }
-        let cap = context(e, "cap").as_str().unwrap_or_default().to_string();
+        let cap = context(&p, "cap").as_str().unwrap_or_default().to_string();
         let entry = counts.entry((session.clone(), cap)).or_default();
-        if e.payload
-            .get("allow")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-        {
+        if p.get("allow").and_then(Value::as_bool).unwrap_or(false) {
             entry.0 += 1;
         } else {
             entry.1 += 1;
         }
-        if let Some(q) = e.payload.get("quota").filter(|q| !q.is_null()) {
+        if let Some(q) = p.get("quota").filter(|q| !q.is_null()) {
             quotas.insert(session.clone(), q.clone());
         }
-        if let Some(b) = e.payload.get("budget").filter(|b| !b.is_null()) {
+        if let Some(b) = p.get("budget").filter(|b| !b.is_null()) {
             budgets.insert(session, b.clone());
         }
     }

@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Permission, PermissionSet};
@@ -29,10 +30,7 @@ impl DecisionContext<'_> {
     /// The capability a call is accounted under: its first required permission, or the skill
     /// name for skills that need none.
     pub fn cap(&self) -> String {
-        self.required
-            .first()
-            .map(|p| p.as_str().to_string())
-            .unwrap_or_else(|| self.skill.to_string())
+        self.required.first().map(|p| p.as_str().to_string()).unwrap_or_else(|| self.skill.to_string())
     }
 
     fn touches(&self, cap: &str) -> bool {
@@ -54,26 +52,60 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// The `policy.decision` / `policy.denied` event payload.
-    pub fn payload(&self, ctx: &DecisionContext<'_>) -> Value {
-        json!({
-            "allow": self.allow,
-            "rule": self.rule,
-            "reason": self.reason,
-            "boundary": "registry",
-            "skill": ctx.skill,
-            "context": {
-                "agentId": ctx.agent_id,
-                "sessionId": ctx.session_id,
-                "cap": self.cap,
-                "profile": ctx.profile,
-                "package": ctx.package,
-                "tick": ctx.tick,
-                "requiredPermissions": ctx.required.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+    /// The `policy.decision` / `policy.denied` event payload (serialized straight into the log).
+    pub fn payload<'a>(&'a self, ctx: &'a DecisionContext<'a>) -> DecisionPayload<'a> {
+        DecisionPayload {
+            allow: self.allow,
+            boundary: "registry",
+            budget: &self.budget,
+            context: DecisionContextPayload {
+                agent_id: ctx.agent_id,
+                cap: &self.cap,
+                package: ctx.package,
+                profile: ctx.profile,
+                required_permissions: RequiredPermissions(ctx.required),
+                session_id: ctx.session_id,
+                tick: ctx.tick,
             },
-            "quota": self.quota,
-            "budget": self.budget,
-        })
+            quota: &self.quota,
+            reason: &self.reason,
+            rule: self.rule,
+            skill: ctx.skill,
+        }
+    }
+}
+
+/// A decision as recorded. Fields are in sorted order: this struct's JSON is canonical.
+#[derive(Debug, Serialize)]
+pub struct DecisionPayload<'a> {
+    allow: bool,
+    boundary: &'static str,
+    budget: &'a Option<Value>,
+    context: DecisionContextPayload<'a>,
+    quota: &'a Option<Value>,
+    reason: &'a str,
+    rule: &'static str,
+    skill: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DecisionContextPayload<'a> {
+    agent_id: &'a str,
+    cap: &'a str,
+    package: Option<&'a str>,
+    profile: &'a str,
+    required_permissions: RequiredPermissions<'a>,
+    session_id: &'a str,
+    tick: u64,
+}
+
+#[derive(Debug)]
+struct RequiredPermissions<'a>(&'a [Permission]);
+
+impl Serialize for RequiredPermissions<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|p| p.as_str()))
     }
 }
 
@@ -167,10 +199,7 @@ impl PolicyEngine {
     }
 
     pub fn add_quota(&mut self, rule: QuotaRule) {
-        self.quotas.push(Quota {
-            rule,
-            used: BTreeMap::new(),
-        });
+        self.quotas.push(Quota { rule, used: BTreeMap::new() });
     }
 
     pub fn clear_quotas(&mut self) {
@@ -179,10 +208,7 @@ impl PolicyEngine {
 
     /// Sets a session's limits, keeping what it has used so far.
     pub fn set_budget(&mut self, session_id: &str, limits: BudgetLimits) {
-        self.budgets
-            .entry(session_id.to_string())
-            .or_default()
-            .limits = limits;
+        self.budgets.entry(session_id.to_string()).or_default().limits = limits;
     }
 
     pub fn clear_budget(&mut self, session_id: &str) -> bool {
@@ -191,31 +217,17 @@ impl PolicyEngine {
 
     /// Decides one call. An allow commits the call against matching quotas and the budget.
     pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
-        let deny = |rule: &'static str, reason: String, cap: String| Decision {
-            allow: false,
-            rule,
-            reason,
-            cap,
-            quota: None,
-            budget: None,
-        };
+        let deny =
+            |rule: &'static str, reason: String, cap: String| Decision { allow: false, rule, reason, cap, quota: None, budget: None };
         let budget_snapshot = self.budgets.get(ctx.session_id).map(Budget::snapshot);
 
         if self.revoked_sessions.contains(ctx.session_id) {
-            let mut d = deny(
-                "session.revoked",
-                format!("session {} was revoked", ctx.session_id),
-                ctx.cap(),
-            );
+            let mut d = deny("session.revoked", format!("session {} was revoked", ctx.session_id), ctx.cap());
             d.budget = budget_snapshot;
             return d;
         }
         if self.revoked_agents.contains(ctx.agent_id) {
-            let mut d = deny(
-                "revoked",
-                format!("agent {} was revoked", ctx.agent_id),
-                ctx.cap(),
-            );
+            let mut d = deny("revoked", format!("agent {} was revoked", ctx.agent_id), ctx.cap());
             d.budget = budget_snapshot;
             return d;
         }
@@ -229,36 +241,23 @@ impl PolicyEngine {
                 (None, Some(a)) => format!("agent {a}"),
                 (None, None) => "everyone".to_string(),
             };
-            let mut d = deny(
-                "revoked",
-                format!("capability {} was revoked for {scope}", r.cap),
-                r.cap.clone(),
-            );
+            let mut d = deny("revoked", format!("capability {} was revoked for {scope}", r.cap), r.cap.clone());
             d.budget = budget_snapshot;
             return d;
         }
         if let Some(missing) = ctx.granted.first_missing(ctx.required) {
-            let mut d = deny(
-                "profile.denied",
-                format!("missing permission: {missing}"),
-                missing.as_str().to_string(),
-            );
+            let mut d = deny("profile.denied", format!("missing permission: {missing}"), missing.as_str().to_string());
             d.budget = budget_snapshot;
             return d;
         }
 
         // Quotas: prune each matching window, then check.
-        let window_start =
-            |rule: &QuotaRule| ctx.tick.saturating_sub(rule.window_ticks.saturating_sub(1));
+        let window_start = |rule: &QuotaRule| ctx.tick.saturating_sub(rule.window_ticks.saturating_sub(1));
         let mut quota_view = Vec::new();
         let mut exhausted = None;
         for (i, q) in self.quotas.iter_mut().enumerate() {
-            let applies = q
-                .rule
-                .session_id
-                .as_deref()
-                .is_none_or(|s| s == ctx.session_id)
-                && q.rule.cap.as_deref().is_none_or(|c| ctx.touches(c));
+            let applies =
+                q.rule.session_id.as_deref().is_none_or(|s| s == ctx.session_id) && q.rule.cap.as_deref().is_none_or(|c| ctx.touches(c));
             if !applies {
                 continue;
             }
@@ -294,10 +293,7 @@ impl PolicyEngine {
             let what = r.cap.clone().unwrap_or_else(|| "all calls".into());
             let mut d = deny(
                 "quota.exceeded",
-                format!(
-                    "quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}",
-                    r.limit, r.window_ticks
-                ),
+                format!("quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}", r.limit, r.window_ticks),
                 r.cap.clone().unwrap_or_else(|| ctx.cap()),
             );
             d.quota = quota_snapshot(&self.quotas, 0);
@@ -307,14 +303,7 @@ impl PolicyEngine {
 
         if let Some(b) = self.budgets.get(ctx.session_id) {
             let over = if b.limits.calls.is_some_and(|l| b.calls >= l) {
-                Some((
-                    "budget.calls",
-                    format!(
-                        "call budget of {} for session {} is spent",
-                        b.limits.calls.unwrap_or(0),
-                        ctx.session_id
-                    ),
-                ))
+                Some(("budget.calls", format!("call budget of {} for session {} is spent", b.limits.calls.unwrap_or(0), ctx.session_id)))
             } else if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) {
                 Some((
                     "budget.cpu",
@@ -348,36 +337,17 @@ impl PolicyEngine {
 
         // Allow: commit usage.
         for (i, _) in &quota_view {
-            self.quotas[*i]
-                .used
-                .entry(ctx.session_id.to_string())
-                .or_default()
-                .push_back(ctx.tick);
+            self.quotas[*i].used.entry(ctx.session_id.to_string()).or_default().push_back(ctx.tick);
         }
         let budget = self.budgets.get_mut(ctx.session_id).map(|b| {
             b.calls += 1;
             b.snapshot()
         });
         let reason = match ctx.required.first() {
-            Some(_) => format!(
-                "profile {} grants {}",
-                ctx.profile,
-                ctx.required
-                    .iter()
-                    .map(|p| p.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Some(_) => format!("profile {} grants {}", ctx.profile, ctx.required.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")),
             None => format!("{} needs no permission", ctx.skill),
         };
-        Decision {
-            allow: true,
-            rule: "profile.grant",
-            reason,
-            cap: ctx.cap(),
-            quota: quota_snapshot(&self.quotas, 0),
-            budget,
-        }
+        Decision { allow: true, rule: "profile.grant", reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
     }
 
     /// Charges what an allowed call actually used.
@@ -437,11 +407,7 @@ mod tests {
         let mut c = ctx(0);
         c.granted = profile_permissions("system.readonly");
         assert_eq!(p.evaluate(&c).rule, "profile.denied");
-        p.revoke_cap(CapRevocation {
-            session_id: Some("ses_a".into()),
-            agent_id: None,
-            cap: "scene.write".into(),
-        });
+        p.revoke_cap(CapRevocation { session_id: Some("ses_a".into()), agent_id: None, cap: "scene.write".into() });
         assert_eq!(p.evaluate(&c).rule, "revoked");
         p.revoke_session("ses_a");
         assert_eq!(p.evaluate(&c).rule, "session.revoked");
@@ -450,22 +416,13 @@ mod tests {
     #[test]
     fn quota_denies_the_call_after_the_limit_until_the_window_passes() {
         let mut p = PolicyEngine::new();
-        p.add_quota(QuotaRule {
-            session_id: None,
-            cap: Some("scene.write".into()),
-            limit: 3,
-            window_ticks: 10,
-        });
+        p.add_quota(QuotaRule { session_id: None, cap: Some("scene.write".into()), limit: 3, window_ticks: 10 });
         for _ in 0..3 {
             assert!(p.evaluate(&ctx(5)).allow);
         }
         let d = p.evaluate(&ctx(5));
         assert_eq!((d.allow, d.rule), (false, "quota.exceeded"));
-        assert!(
-            d.reason.contains("allowed again at tick 15"),
-            "{}",
-            d.reason
-        );
+        assert!(d.reason.contains("allowed again at tick 15"), "{}", d.reason);
         assert_eq!(d.quota.unwrap()[0]["remaining"], 0);
         assert!(!p.evaluate(&ctx(14)).allow, "still inside the window");
         assert!(p.evaluate(&ctx(15)).allow, "the window has passed");
@@ -474,19 +431,8 @@ mod tests {
     #[test]
     fn a_denied_call_does_not_use_quota_or_budget() {
         let mut p = PolicyEngine::new();
-        p.add_quota(QuotaRule {
-            session_id: None,
-            cap: None,
-            limit: 1,
-            window_ticks: 100,
-        });
-        p.set_budget(
-            "ses_a",
-            BudgetLimits {
-                calls: Some(5),
-                ..BudgetLimits::default()
-            },
-        );
+        p.add_quota(QuotaRule { session_id: None, cap: None, limit: 1, window_ticks: 100 });
+        p.set_budget("ses_a", BudgetLimits { calls: Some(5), ..BudgetLimits::default() });
         let mut denied = ctx(0);
         denied.granted = PermissionSet::EMPTY;
         for _ in 0..3 {
@@ -500,23 +446,11 @@ mod tests {
     #[test]
     fn budgets_deny_call_n_plus_one_and_track_cpu() {
         let mut p = PolicyEngine::new();
-        p.set_budget(
-            "ses_a",
-            BudgetLimits {
-                calls: Some(2),
-                ..BudgetLimits::default()
-            },
-        );
+        p.set_budget("ses_a", BudgetLimits { calls: Some(2), ..BudgetLimits::default() });
         assert!(p.evaluate(&ctx(0)).allow);
         assert!(p.evaluate(&ctx(0)).allow);
         assert_eq!(p.evaluate(&ctx(0)).rule, "budget.calls");
-        p.set_budget(
-            "ses_a",
-            BudgetLimits {
-                cpu_ms: Some(1.0),
-                ..BudgetLimits::default()
-            },
-        );
+        p.set_budget("ses_a", BudgetLimits { cpu_ms: Some(1.0), ..BudgetLimits::default() });
         p.record_usage("ses_a", 1.5, 0);
         assert_eq!(p.evaluate(&ctx(0)).rule, "budget.cpu");
     }
@@ -524,11 +458,7 @@ mod tests {
     #[test]
     fn revocation_is_scoped() {
         let mut p = PolicyEngine::new();
-        p.revoke_cap(CapRevocation {
-            session_id: Some("ses_other".into()),
-            agent_id: None,
-            cap: "scene.write".into(),
-        });
+        p.revoke_cap(CapRevocation { session_id: Some("ses_other".into()), agent_id: None, cap: "scene.write".into() });
         assert!(p.evaluate(&ctx(0)).allow);
         p.revoke_agent("agt_a");
         assert_eq!(p.evaluate(&ctx(0)).rule, "revoked");

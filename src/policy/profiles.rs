@@ -89,9 +89,7 @@ impl PermissionSet {
     }
 
     pub fn iter(self) -> impl Iterator<Item = Permission> {
-        Permission::ALL
-            .into_iter()
-            .filter(move |p| self.contains(*p))
+        Permission::ALL.into_iter().filter(move |p| self.contains(*p))
     }
 
     pub fn names(self) -> Vec<&'static str> {
@@ -105,56 +103,17 @@ pub const PROFILES: [(&str, &[Permission]); 4] = {
     [
         (
             "builder.readWrite",
-            &[
-                SceneRead,
-                SceneWrite,
-                EcsRead,
-                EcsModify,
-                PhysicsRead,
-                PhysicsWrite,
-                AgentRead,
-                AgentWrite,
-                UiWrite,
-                AudioPlay,
-            ],
+            &[SceneRead, SceneWrite, EcsRead, EcsModify, PhysicsRead, PhysicsWrite, AgentRead, AgentWrite, UiWrite, AudioPlay],
         ),
-        (
-            "player.limited",
-            &[
-                SceneRead,
-                EcsRead,
-                PhysicsRead,
-                PhysicsWrite,
-                AgentRead,
-                AgentWrite,
-            ],
-        ),
-        (
-            "social.actor",
-            &[
-                SceneRead,
-                EcsRead,
-                PhysicsRead,
-                AgentRead,
-                AgentWrite,
-                SocialAct,
-                AudioPlay,
-            ],
-        ),
-        (
-            "system.readonly",
-            &[SceneRead, EcsRead, PhysicsRead, AgentRead],
-        ),
+        ("player.limited", &[SceneRead, EcsRead, PhysicsRead, PhysicsWrite, AgentRead, AgentWrite]),
+        ("social.actor", &[SceneRead, EcsRead, PhysicsRead, AgentRead, AgentWrite, SocialAct, AudioPlay]),
+        ("system.readonly", &[SceneRead, EcsRead, PhysicsRead, AgentRead]),
     ]
 };
 
 /// The permissions a profile grants; an unknown profile grants nothing (fail closed).
 pub fn profile_permissions(profile: &str) -> PermissionSet {
-    PROFILES
-        .iter()
-        .find(|(name, _)| *name == profile)
-        .map(|(_, perms)| PermissionSet::of(perms))
-        .unwrap_or_default()
+    PROFILES.iter().find(|(name, _)| *name == profile).map(|(_, perms)| PermissionSet::of(perms)).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -167,10 +126,7 @@ mod tests {
         assert!(builder.contains(Permission::SceneWrite));
         assert!(!builder.contains(Permission::SocialAct));
         let readonly = profile_permissions("system.readonly");
-        assert_eq!(
-            readonly.names(),
-            ["scene.read", "ecs.read", "physics.read", "agent.read"]
-        );
+        assert_eq!(readonly.names(), ["scene.read", "ecs.read", "physics.read", "agent.read"]);
         assert!(profile_permissions("social.actor").contains(Permission::SocialAct));
         assert!(!profile_permissions("player.limited").contains(Permission::SocialAct));
     }
@@ -192,11 +148,7 @@ mod tests {
     #[test]
     fn first_missing_is_in_declaration_order() {
         let set = PermissionSet::of(&[Permission::SceneRead]);
-        let need = [
-            Permission::SceneRead,
-            Permission::EcsModify,
-            Permission::SceneWrite,
-        ];
+        let need = [Permission::SceneRead, Permission::EcsModify, Permission::SceneWrite];
         assert_eq!(set.first_missing(&need), Some(Permission::EcsModify));
     }
 }

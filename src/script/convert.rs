@@ -7,9 +7,7 @@
 //! into `[]` where an array is expected). Integral numbers become JSON integers; NaN and infinity
 //! are errors, since JSON cannot carry them.
 
-use mlua::{
-    AnyUserData, Lua, LuaSerdeExt, MetaMethod, Table, UserData, UserDataMethods, Value as LuaValue,
-};
+use mlua::{AnyUserData, Lua, LuaSerdeExt, MetaMethod, Table, UserData, UserDataMethods, Value as LuaValue};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting accepted; deeper (or cyclic) tables are refused instead of overflowing.
@@ -23,10 +21,7 @@ pub struct ConvertError {
 }
 
 fn fail(path: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError {
-        path: path.to_string(),
-        message: message.into(),
-    }
+    ConvertError { path: path.to_string(), message: message.into() }
 }
 
 /// A JSON value handed to Lua without converting it: native ops return large results (trace
@@ -40,16 +35,12 @@ impl UserData for JsonBlob {
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let child = match (&this.0, &key) {
                 (Value::Object(map), LuaValue::String(k)) => map.get(&*k.to_str()?),
-                (Value::Array(items), LuaValue::Integer(i)) if *i >= 1 => {
-                    items.get(*i as usize - 1)
-                }
+                (Value::Array(items), LuaValue::Integer(i)) if *i >= 1 => items.get(*i as usize - 1),
                 _ => None,
             };
             match child {
                 // Containers stay JSON (so nulls inside survive being passed on); scalars convert.
-                Some(v @ (Value::Object(_) | Value::Array(_))) => {
-                    Ok(LuaValue::UserData(blob(lua, v.clone())?))
-                }
+                Some(v @ (Value::Object(_) | Value::Array(_))) => Ok(LuaValue::UserData(blob(lua, v.clone())?)),
                 Some(v) => json_to_lua(lua, v),
                 None => Ok(LuaValue::Nil),
             }
@@ -77,26 +68,16 @@ pub fn lua_to_json(lua: &Lua, value: &LuaValue, root: &str) -> Result<Value, Con
 
 fn number(path: &str, n: f64) -> Result<Value, ConvertError> {
     if !n.is_finite() {
-        return Err(fail(
-            path,
-            format!("{n} is not a finite number (JSON cannot carry NaN or infinity)"),
-        ));
+        return Err(fail(path, format!("{n} is not a finite number (JSON cannot carry NaN or infinity)")));
     }
     // Whole numbers that fit exactly become integers, so `color = 0xffffff` satisfies "integer".
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
         return Ok(Value::Number(Number::from(n as i64)));
     }
-    Number::from_f64(n)
-        .map(Value::Number)
-        .ok_or_else(|| fail(path, format!("{n} is not representable in JSON")))
+    Number::from_f64(n).map(Value::Number).ok_or_else(|| fail(path, format!("{n} is not representable in JSON")))
 }
 
-fn to_json(
-    value: &LuaValue,
-    path: &str,
-    depth: usize,
-    array_mt: &Table,
-) -> Result<Value, ConvertError> {
+fn to_json(value: &LuaValue, path: &str, depth: usize, array_mt: &Table) -> Result<Value, ConvertError> {
     match value {
         LuaValue::Nil => Ok(Value::Null),
         LuaValue::Boolean(b) => Ok(Value::Bool(*b)),
@@ -112,27 +93,13 @@ fn to_json(
             Ok(b) => Ok(b.0.clone()),
             Err(_) => Err(fail(path, "a JSON value could not be read")),
         },
-        other => Err(fail(
-            path,
-            format!(
-                "a {} cannot be converted to JSON",
-                crate::script::lua_type_name(other)
-            ),
-        )),
+        other => Err(fail(path, format!("a {} cannot be converted to JSON", crate::script::lua_type_name(other)))),
     }
 }
 
-fn table_to_json(
-    t: &Table,
-    path: &str,
-    depth: usize,
-    array_mt: &Table,
-) -> Result<Value, ConvertError> {
+fn table_to_json(t: &Table, path: &str, depth: usize, array_mt: &Table) -> Result<Value, ConvertError> {
     if depth >= MAX_DEPTH {
-        return Err(fail(
-            path,
-            format!("nested deeper than {MAX_DEPTH} levels (or a table contains itself)"),
-        ));
+        return Err(fail(path, format!("nested deeper than {MAX_DEPTH} levels (or a table contains itself)")));
     }
     let len = t.raw_len();
     let mut int_keys = 0usize;
@@ -142,9 +109,7 @@ fn table_to_json(
     let classify = t.for_each(|k: LuaValue, _: LuaValue| {
         match &k {
             LuaValue::Integer(i) if *i >= 1 && (*i as usize) <= len => int_keys += 1,
-            LuaValue::Number(n) if n.fract() == 0.0 && *n >= 1.0 && (*n as usize) <= len => {
-                int_keys += 1
-            }
+            LuaValue::Number(n) if n.fract() == 0.0 && *n >= 1.0 && (*n as usize) <= len => int_keys += 1,
             LuaValue::String(_) => string_keys += 1,
             other => {
                 if bad_key.is_none() {
@@ -166,23 +131,13 @@ fn table_to_json(
         ));
     }
     if int_keys > 0 && string_keys > 0 {
-        return Err(fail(
-            path,
-            "table mixes array items and named fields; use one or the other",
-        ));
+        return Err(fail(path, "table mixes array items and named fields; use one or the other"));
     }
     if int_keys > 0 || t.metatable().as_ref() == Some(array_mt) {
         let mut items = Vec::with_capacity(len);
         for i in 1..=len {
-            let item: LuaValue = t
-                .raw_get(i)
-                .map_err(|_| fail(path, "table could not be read"))?;
-            items.push(to_json(
-                &item,
-                &format!("{path}[{i}]"),
-                depth + 1,
-                array_mt,
-            )?);
+            let item: LuaValue = t.raw_get(i).map_err(|_| fail(path, "table could not be read"))?;
+            items.push(to_json(&item, &format!("{path}[{i}]"), depth + 1, array_mt)?);
         }
         return Ok(Value::Array(items));
     }
@@ -266,10 +221,7 @@ mod tests {
     fn arrays_objects_and_numbers() {
         let lua = Lua::new();
         assert_eq!(eval(&lua, "{1, 2.5, 'x'}").unwrap(), json!([1, 2.5, "x"]));
-        assert_eq!(
-            eval(&lua, "{a = {b = true}}").unwrap(),
-            json!({"a": {"b": true}})
-        );
+        assert_eq!(eval(&lua, "{a = {b = true}}").unwrap(), json!({"a": {"b": true}}));
         assert_eq!(eval(&lua, "0xffffff").unwrap(), json!(16777215));
         assert_eq!(eval(&lua, "{}").unwrap(), json!({}));
     }
@@ -292,12 +244,7 @@ mod tests {
         let lua = Lua::new();
         assert_eq!(eval(&lua, "{x = 0/0}").unwrap_err().path, "input.x");
         assert!(eval(&lua, "{1/0}").unwrap_err().message.contains("finite"));
-        assert!(
-            eval(&lua, "{f = print}")
-                .unwrap_err()
-                .message
-                .contains("function")
-        );
+        assert!(eval(&lua, "{f = print}").unwrap_err().message.contains("function"));
     }
 
     #[test]
@@ -314,9 +261,6 @@ mod tests {
         let v = json_to_lua(&lua, &original).unwrap();
         let back = lua_to_json(&lua, &v, "x").unwrap();
         // null inside an object is nil in Lua, so the key disappears; everything else survives.
-        assert_eq!(
-            back,
-            json!({"a": [], "b": [1, {}], "d": {}, "e": 1.5, "f": "s"})
-        );
+        assert_eq!(back, json!({"a": [], "b": [1, {}], "d": {}, "e": 1.5, "f": "s"}));
     }
 }

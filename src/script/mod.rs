@@ -38,18 +38,13 @@ impl From<mlua::Error> for ScriptError {
 
 impl ScriptError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            traceback: None,
-        }
+        Self { message: message.into(), traceback: None }
     }
 }
 
 fn root_cause(e: &mlua::Error) -> &mlua::Error {
     match e {
-        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
-            root_cause(cause)
-        }
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => root_cause(cause),
         e => e,
     }
 }
@@ -64,12 +59,7 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
         mlua::Error::RuntimeError(s) => s.clone(),
         mlua::Error::SyntaxError { message, .. } => syntax_message(message),
         mlua::Error::MemoryError(s) => format!("out of memory: {s}"),
-        mlua::Error::BadArgument {
-            pos,
-            name,
-            cause,
-            to,
-        } => {
+        mlua::Error::BadArgument { pos, name, cause, to } => {
             let (cause, _) = error_message_and_traceback(cause);
             let func = to.as_deref().unwrap_or("function");
             match name {
@@ -80,10 +70,7 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
         other => other.to_string(),
     };
     match message.split_once("\nstack traceback:") {
-        Some((m, t)) => (
-            m.trim_end().to_string(),
-            traceback.or_else(|| Some(format!("stack traceback:{t}"))),
-        ),
+        Some((m, t)) => (m.trim_end().to_string(), traceback.or_else(|| Some(format!("stack traceback:{t}")))),
         None => (message.trim_end().to_string(), traceback),
     }
 }
@@ -115,11 +102,7 @@ pub fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
     for level in 1..32 {
         let frame = lua.inspect_stack(level, |d| {
             let s = d.source();
-            (
-                s.what,
-                s.short_src.map(|c| c.into_owned()),
-                d.current_line(),
-            )
+            (s.what, s.short_src.map(|c| c.into_owned()), d.current_line())
         })?;
         if frame.0 != "C" {
             return Some((frame.1?, frame.2?));

@@ -28,13 +28,9 @@ impl ScriptRoots {
     /// The project's standard script folders that exist, plus `extra` (e.g. the running script's
     /// folder when it lives elsewhere).
     pub fn for_project(project: &Path, extra: &[PathBuf]) -> Self {
-        let project = project
-            .canonicalize()
-            .unwrap_or_else(|_| project.to_path_buf());
-        let mut roots: Vec<PathBuf> = ["scripts", "demos", "scenes", "tests/lua"]
-            .iter()
-            .filter_map(|d| project.join(d).canonicalize().ok())
-            .collect();
+        let project = project.canonicalize().unwrap_or_else(|_| project.to_path_buf());
+        let mut roots: Vec<PathBuf> =
+            ["scripts", "demos", "scenes", "tests/lua"].iter().filter_map(|d| project.join(d).canonicalize().ok()).collect();
         for e in extra {
             if let Ok(c) = e.canonicalize()
                 && !roots.contains(&c)
@@ -52,19 +48,11 @@ impl ScriptRoots {
     /// The name a chunk from `path` gets: relative to the project when inside it.
     pub fn display(&self, path: &Path) -> String {
         let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        canonical
-            .strip_prefix(&self.project)
-            .unwrap_or(&canonical)
-            .to_string_lossy()
-            .into_owned()
+        canonical.strip_prefix(&self.project).unwrap_or(&canonical).to_string_lossy().into_owned()
     }
 
     fn describe_roots(&self) -> String {
-        self.roots
-            .iter()
-            .map(|r| format!("{}/", self.display(r)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        self.roots.iter().map(|r| format!("{}/", self.display(r))).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -83,15 +71,16 @@ fn check_name(name: &str) -> Result<(), String> {
         return Err("use '/' to separate folders, not '\\'".into());
     }
     if name.starts_with('/') || Path::new(name).is_absolute() {
-        return Err("absolute paths are not allowed; name a module relative to the project (e.g. 'demos/lib/rack') or to this file ('./rack')".into());
+        return Err(
+            "absolute paths are not allowed; name a module relative to the project (e.g. 'demos/lib/rack') or to this file ('./rack')"
+                .into(),
+        );
     }
     let rest = name.strip_prefix("./").unwrap_or(name);
     for part in rest.split('/') {
         match part {
             ".." => {
-                return Err(
-                    "'..' is not allowed: modules resolve only inside the script roots".into(),
-                );
+                return Err("'..' is not allowed: modules resolve only inside the script roots".into());
             }
             "" | "." => return Err("the module path has an empty or '.' segment".into()),
             _ => {}
@@ -104,41 +93,22 @@ fn resolve(lua: &Lua, roots: &ScriptRoots, name: &str) -> Result<PathBuf, String
     check_name(name)?;
     let base = match name.strip_prefix("./") {
         Some(_) => {
-            let source = super::caller_location(lua)
-                .map(|(file, _)| file)
-                .ok_or("a './' name needs a calling file")?;
+            let source = super::caller_location(lua).map(|(file, _)| file).ok_or("a './' name needs a calling file")?;
             let file = roots.project.join(source);
-            file.parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| roots.project.clone())
+            file.parent().map(Path::to_path_buf).unwrap_or_else(|| roots.project.clone())
         }
         None => roots.project.clone(),
     };
     let rel = name.strip_prefix("./").unwrap_or(name);
     let stem = base.join(rel);
-    let candidates = [
-        stem.with_extension("luau"),
-        stem.with_extension("lua"),
-        stem.join("init.luau"),
-        stem.join("init.lua"),
-    ];
+    let candidates = [stem.with_extension("luau"), stem.with_extension("lua"), stem.join("init.luau"), stem.join("init.lua")];
     let found = candidates.iter().find(|c| c.is_file()).ok_or_else(|| {
         let tried: Vec<String> = candidates.iter().map(|c| roots.display(c)).collect();
         format!("module not found (tried {})", tried.join(", "))
     })?;
-    let canonical = found
-        .canonicalize()
-        .map_err(|e| format!("cannot open {}: {e}", found.display()))?;
-    if canonical
-        .components()
-        .any(|c| matches!(c, Component::ParentDir))
-        || !roots.contains(&canonical)
-    {
-        return Err(format!(
-            "{} is outside the script roots ({})",
-            canonical.display(),
-            roots.describe_roots()
-        ));
+    let canonical = found.canonicalize().map_err(|e| format!("cannot open {}: {e}", found.display()))?;
+    if canonical.components().any(|c| matches!(c, Component::ParentDir)) || !roots.contains(&canonical) {
+        return Err(format!("{} is outside the script roots ({})", canonical.display(), roots.describe_roots()));
     }
     Ok(canonical)
 }
@@ -148,43 +118,22 @@ pub fn install_require(lua: &Lua, roots: ScriptRoots) -> mlua::Result<()> {
     let cache = Rc::new(RefCell::new(ModuleCache::default()));
     let roots = Rc::new(roots);
     let require = lua.create_function(move |lua, name: String| {
-        let path = resolve(lua, &roots, &name)
-            .map_err(|why| located_error(lua, format!("require('{name}'): {why}")))?;
+        let path = resolve(lua, &roots, &name).map_err(|why| located_error(lua, format!("require('{name}'): {why}")))?;
         if let Some(v) = cache.borrow().loaded.get(&path) {
             return Ok(v.clone());
         }
         if cache.borrow().loading.contains(&path) {
-            let chain: Vec<String> = cache
-                .borrow()
-                .loading
-                .iter()
-                .chain(std::iter::once(&path))
-                .map(|p| roots.display(p))
-                .collect();
-            return Err(located_error(
-                lua,
-                format!("require cycle: {}", chain.join(" -> ")),
-            ));
+            let chain: Vec<String> = cache.borrow().loading.iter().chain(std::iter::once(&path)).map(|p| roots.display(p)).collect();
+            return Err(located_error(lua, format!("require cycle: {}", chain.join(" -> "))));
         }
-        let source = std::fs::read_to_string(&path).map_err(|e| {
-            located_error(
-                lua,
-                format!("require('{name}'): cannot read {}: {e}", path.display()),
-            )
-        })?;
+        let source = std::fs::read_to_string(&path)
+            .map_err(|e| located_error(lua, format!("require('{name}'): cannot read {}: {e}", path.display())))?;
         cache.borrow_mut().loading.push(path.clone());
-        let result = lua
-            .load(source)
-            .set_name(format!("@{}", roots.display(&path)))
-            .call::<Value>(());
+        let result = lua.load(source).set_name(format!("@{}", roots.display(&path))).call::<Value>(());
         cache.borrow_mut().loading.pop();
         let value = result?;
         // A module that returns nothing still counts as loaded (like Lua's `true`).
-        let value = if value.is_nil() {
-            Value::Boolean(true)
-        } else {
-            value
-        };
+        let value = if value.is_nil() { Value::Boolean(true) } else { value };
         cache.borrow_mut().loaded.insert(path, value.clone());
         Ok(value)
     })?;
@@ -197,15 +146,7 @@ mod tests {
 
     #[test]
     fn escaping_names_are_refused_before_touching_disk() {
-        for bad in [
-            "../secret",
-            "demos/../../etc/passwd",
-            "/etc/passwd",
-            "a\\b",
-            "",
-            "./",
-            "a//b",
-        ] {
+        for bad in ["../secret", "demos/../../etc/passwd", "/etc/passwd", "a\\b", "", "./", "a//b"] {
             assert!(check_name(bad).is_err(), "{bad:?} must be refused");
         }
         assert!(check_name("demos/lib/rack").is_ok());

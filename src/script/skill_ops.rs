@@ -14,11 +14,7 @@ use crate::skills::SkillRegistry;
 /// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
 pub type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, String>>;
 
-pub fn create_registry_ops(
-    lua: &Lua,
-    registry: Rc<RefCell<SkillRegistry>>,
-    reloader: Reloader,
-) -> mlua::Result<Table> {
+pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: Reloader) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let r = Rc::clone(&registry);
@@ -71,10 +67,8 @@ pub fn create_registry_ops(
         "permissions",
         lua.create_function(|lua, profile: String| {
             let caller: Vec<&str> = profile_permissions(&profile).names();
-            let profiles: serde_json::Map<String, serde_json::Value> = PROFILES
-                .iter()
-                .map(|(name, perms)| (name.to_string(), json!(PermissionSet::of(perms).names())))
-                .collect();
+            let profiles: serde_json::Map<String, serde_json::Value> =
+                PROFILES.iter().map(|(name, perms)| (name.to_string(), json!(PermissionSet::of(perms).names()))).collect();
             super::convert::blob(lua, json!({"caller": caller, "profiles": profiles}))
         })?,
     )?;

@@ -29,33 +29,21 @@ pub fn check_export_name(name: &str) -> Result<String, String> {
     }
     if stem.contains("..")
         || !stem.starts_with(|c: char| c.is_ascii_alphanumeric())
-        || !stem
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        || !stem.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
     {
-        return Err(format!(
-            "name: '{name}' is not a plain file name (letters, digits, '_', '-', '.'; no '/', '..' or leading '.')"
-        ));
+        return Err(format!("name: '{name}' is not a plain file name (letters, digits, '_', '-', '.'; no '/', '..' or leading '.')"));
     }
     Ok(stem.to_string())
 }
 
 fn need_event<'a>(trace: &'a TraceLog, id: &str) -> mlua::Result<&'a Event> {
     if seq_of(id).is_none() {
-        return Err(invalid(format!(
-            "eventId: '{id}' is not an event id (evt_<actor>_<seq>_<hash>)"
-        )));
+        return Err(invalid(format!("eventId: '{id}' is not an event id (evt_<actor>_<seq>_<hash>)")));
     }
-    trace
-        .get(id)
-        .ok_or_else(|| invalid(format!("eventId: no event '{id}' in the trace")))
+    trace.get(id).ok_or_else(|| invalid(format!("eventId: no event '{id}' in the trace")))
 }
 
-pub fn create_trace_ops(
-    lua: &Lua,
-    trace: Rc<RefCell<TraceLog>>,
-    traces_dir: PathBuf,
-) -> mlua::Result<Table> {
+pub fn create_trace_ops(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBuf) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let t = Rc::clone(&trace);
@@ -70,7 +58,10 @@ pub fn create_trace_ops(
                 if events.len() >= limit {
                     break;
                 }
-                if (e.seq as i64) <= after || actor.as_deref().is_some_and(|a| a != e.actor_id) || kind.as_deref().is_some_and(|k| k != e.event_type) {
+                if (e.seq as i64) <= after
+                    || actor.as_deref().is_some_and(|a| a != &*e.actor_id)
+                    || kind.as_deref().is_some_and(|k| k != &*e.event_type)
+                {
                     continue;
                 }
                 events.push(e);
@@ -87,16 +78,9 @@ pub fn create_trace_ops(
         lua.create_function(move |lua, id: String| {
             let trace = t.borrow();
             let event = need_event(&trace, &id)?;
-            let parents: Vec<Value> = event
-                .parents()
-                .filter_map(|p| trace.get(p))
-                .map(event_json)
-                .collect();
+            let parents: Vec<Value> = event.parents().filter_map(|p| trace.get(p)).map(event_json).collect();
             let children: Vec<Value> = trace.children(&id).into_iter().map(event_json).collect();
-            blob(
-                lua,
-                json!({"event": event_json(event), "parents": parents, "children": children}),
-            )
+            blob(lua, json!({"event": event_json(event), "parents": parents, "children": children}))
         })?,
     )?;
 
@@ -106,24 +90,14 @@ pub fn create_trace_ops(
         lua.create_function(move |lua, name: String| {
             let stem = check_export_name(&name).map_err(invalid)?;
             std::fs::create_dir_all(&traces_dir).map_err(|e| {
-                HandlerFailure::new(
-                    ErrorCode::HandlerError,
-                    format!("cannot create {}: {e}", traces_dir.display()),
-                )
-                .into_lua()
+                HandlerFailure::new(ErrorCode::HandlerError, format!("cannot create {}: {e}", traces_dir.display())).into_lua()
             })?;
             let path = traces_dir.join(format!("{stem}.jsonl"));
-            let stats = t.borrow().export_to(&path).map_err(|e| {
-                HandlerFailure::new(
-                    ErrorCode::HandlerError,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-                .into_lua()
-            })?;
-            blob(
-                lua,
-                json!({"name": stem, "events": stats.events, "bytes": stats.bytes}),
-            )
+            let stats = t
+                .borrow()
+                .export_to(&path)
+                .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, format!("cannot write {}: {e}", path.display())).into_lua())?;
+            blob(lua, json!({"name": stem, "events": stats.events, "bytes": stats.bytes}))
         })?,
     )?;
 
@@ -131,21 +105,10 @@ pub fn create_trace_ops(
     ops.set(
         "emit",
         lua.create_function(
-            move |lua,
-                  (kind, payload, actor, thread, cause, tick): (
-                String,
-                LuaValue,
-                String,
-                String,
-                Option<String>,
-                u64,
-            )| {
-                let payload =
-                    lua_to_json(lua, &payload, "payload").map_err(|e| invalid(e.to_string()))?;
-                let draft = EventDraft::new(&kind, &actor)
-                    .thread(&thread)
-                    .caused_by(cause.into_iter().collect());
-                Ok(t.borrow_mut().emit(draft, tick, payload).id.clone())
+            move |lua, (kind, payload, actor, thread, cause, tick): (String, LuaValue, String, String, Option<String>, u64)| {
+                let payload = lua_to_json(lua, &payload, "payload").map_err(|e| invalid(e.to_string()))?;
+                let draft = EventDraft::new(&kind, &actor).thread(&thread).caused_by(cause.into_iter().collect());
+                Ok(t.borrow_mut().emit(draft, tick, &payload).id.clone())
             },
         )?,
     )?;
@@ -196,9 +159,7 @@ pub fn create_trace_ops(
     let t = Rc::clone(&trace);
     ops.set(
         "audit_usage",
-        lua.create_function(move |lua, session: Option<String>| {
-            blob(lua, audit::usage(&t.borrow(), session.as_deref()))
-        })?,
+        lua.create_function(move |lua, session: Option<String>| blob(lua, audit::usage(&t.borrow(), session.as_deref())))?,
     )?;
 
     ops.set_readonly(true);
@@ -211,17 +172,7 @@ mod tests {
 
     #[test]
     fn export_names_cannot_escape() {
-        for bad in [
-            "../x",
-            "a/b",
-            "..",
-            ".hidden",
-            "a\\b",
-            "",
-            "x/../../etc",
-            "name with space",
-            "a..b",
-        ] {
+        for bad in ["../x", "a/b", "..", ".hidden", "a\\b", "", "x/../../etc", "name with space", "a..b"] {
             assert!(check_export_name(bad).is_err(), "{bad:?}");
         }
         assert_eq!(check_export_name("builder").unwrap(), "builder");

@@ -21,13 +21,7 @@ fn invalid(message: impl Into<String>) -> mlua::Error {
 
 fn to_f32(v: f64, what: &str) -> mlua::Result<f32> {
     let f = v as f32;
-    if f.is_finite() {
-        Ok(f)
-    } else {
-        Err(invalid(format!(
-            "{what}: {v} is outside the range the engine stores (about ±3.4e38)"
-        )))
-    }
+    if f.is_finite() { Ok(f) } else { Err(invalid(format!("{what}: {v} is outside the range the engine stores (about ±3.4e38)"))) }
 }
 
 fn vec3(t: &Table, what: &str) -> mlua::Result<[f32; 3]> {
@@ -79,13 +73,9 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
             let shape: String = input.get("shape")?;
             let collider: Option<String> = input.get("collider")?;
             let spec = EntitySpec {
-                shape: RenderShape::parse(&shape)
-                    .ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?,
+                shape: RenderShape::parse(&shape).ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?,
                 collider: match collider {
-                    Some(c) => Some(
-                        ColliderKind::parse(&c)
-                            .ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?,
-                    ),
+                    Some(c) => Some(ColliderKind::parse(&c).ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?),
                     None => None,
                 },
                 size: to_f32(input.get("size")?, "size")?,
@@ -101,9 +91,7 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
             };
             match w.borrow_mut().create_entity(&spec) {
                 Ok(id) => Ok(id.to_string()),
-                Err(WorldError::Capacity(e)) => {
-                    Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())
-                }
+                Err(WorldError::Capacity(e)) => Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua()),
             }
         })?,
     )?;
@@ -113,52 +101,38 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
         "destroy_entity",
         lua.create_function(move |_, id: String| {
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .is_some_and(|id| world.destroy_entity(id)))
+            Ok(world.resolve(&id).is_some_and(|id| world.destroy_entity(id)))
         })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "query_entities",
-        lua.create_function(
-            move |lua, (near, radius, tag): (Option<Table>, Option<f64>, Option<String>)| {
-                let near = match near {
-                    Some(t) => Some([
-                        t.raw_get::<f64>(1)?,
-                        t.raw_get::<f64>(2)?,
-                        t.raw_get::<f64>(3)?,
-                    ]),
-                    None => None,
-                };
-                let hits = w.borrow().query(near, radius, tag.as_deref());
-                let out = lua.create_table_with_capacity(hits.len(), 0)?;
-                for (i, hit) in hits.iter().enumerate() {
-                    let row = lua.create_table_with_capacity(0, 3)?;
-                    row.raw_set("entity", hit.id.to_string())?;
-                    row.raw_set("position", array(lua, &hit.position)?)?;
-                    row.raw_set("distance", hit.distance)?;
-                    out.raw_set(i + 1, row)?;
-                }
-                Ok(out)
-            },
-        )?,
+        lua.create_function(move |lua, (near, radius, tag): (Option<Table>, Option<f64>, Option<String>)| {
+            let near = match near {
+                Some(t) => Some([t.raw_get::<f64>(1)?, t.raw_get::<f64>(2)?, t.raw_get::<f64>(3)?]),
+                None => None,
+            };
+            let hits = w.borrow().query(near, radius, tag.as_deref());
+            let out = lua.create_table_with_capacity(hits.len(), 0)?;
+            for (i, hit) in hits.iter().enumerate() {
+                let row = lua.create_table_with_capacity(0, 3)?;
+                row.raw_set("entity", hit.id.to_string())?;
+                row.raw_set("position", array(lua, &hit.position)?)?;
+                row.raw_set("distance", hit.distance)?;
+                out.raw_set(i + 1, row)?;
+            }
+            Ok(out)
+        })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "set_position",
         lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
-            let p = [
-                to_f32(x, "value[1]")?,
-                to_f32(y, "value[2]")?,
-                to_f32(z, "value[3]")?,
-            ];
+            let p = [to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?];
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .is_some_and(|id| world.edit_transform(id, |t| t.position = p)))
+            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.position = p)))
         })?,
     )?;
 
@@ -166,16 +140,9 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
     ops.set(
         "set_rotation",
         lua.create_function(move |_, (id, x, y, z, qw): (String, f64, f64, f64, f64)| {
-            let q = normalized([
-                to_f32(x, "value[1]")?,
-                to_f32(y, "value[2]")?,
-                to_f32(z, "value[3]")?,
-                to_f32(qw, "value[4]")?,
-            ])?;
+            let q = normalized([to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?, to_f32(qw, "value[4]")?])?;
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .is_some_and(|id| world.edit_transform(id, |t| t.rotation = q)))
+            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.rotation = q)))
         })?,
     )?;
 
@@ -183,50 +150,34 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
     ops.set(
         "set_scale",
         lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
-            let s = [
-                to_f32(x, "value[1]")?,
-                to_f32(y, "value[2]")?,
-                to_f32(z, "value[3]")?,
-            ];
+            let s = [to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?];
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .is_some_and(|id| world.edit_transform(id, |t| t.scale = s)))
+            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.scale = s)))
         })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "set_transform",
-        lua.create_function(
-            move |_,
-                  (id, position, euler, scale): (
-                String,
-                Option<Table>,
-                Option<Table>,
-                Option<Table>,
-            )| {
-                let position = position.map(|t| vec3(&t, "position")).transpose()?;
-                let rotation = euler
-                    .map(|t| vec3(&t, "rotationEuler").map(quat_from_euler_xyz))
-                    .transpose()?;
-                let scale = scale.map(|t| vec3(&t, "scale")).transpose()?;
-                let mut world = w.borrow_mut();
-                Ok(world.resolve(&id).is_some_and(|id| {
-                    world.edit_transform(id, |t| {
-                        if let Some(p) = position {
-                            t.position = p;
-                        }
-                        if let Some(r) = rotation {
-                            t.rotation = r;
-                        }
-                        if let Some(s) = scale {
-                            t.scale = s;
-                        }
-                    })
-                }))
-            },
-        )?,
+        lua.create_function(move |_, (id, position, euler, scale): (String, Option<Table>, Option<Table>, Option<Table>)| {
+            let position = position.map(|t| vec3(&t, "position")).transpose()?;
+            let rotation = euler.map(|t| vec3(&t, "rotationEuler").map(quat_from_euler_xyz)).transpose()?;
+            let scale = scale.map(|t| vec3(&t, "scale")).transpose()?;
+            let mut world = w.borrow_mut();
+            Ok(world.resolve(&id).is_some_and(|id| {
+                world.edit_transform(id, |t| {
+                    if let Some(p) = position {
+                        t.position = p;
+                    }
+                    if let Some(r) = rotation {
+                        t.rotation = r;
+                    }
+                    if let Some(s) = scale {
+                        t.scale = s;
+                    }
+                })
+            }))
+        })?,
     )?;
 
     let w = Rc::clone(&world);
@@ -234,10 +185,7 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
         "add_tag",
         lua.create_function(move |_, (id, tag): (String, String)| {
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .and_then(|id| world.add_tag(id, &tag))
-                .is_some())
+            Ok(world.resolve(&id).and_then(|id| world.add_tag(id, &tag)).is_some())
         })?,
     )?;
 
@@ -246,10 +194,7 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
         "remove_tag",
         lua.create_function(move |_, (id, tag): (String, String)| {
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .and_then(|id| world.remove_tag(id, &tag))
-                .unwrap_or(false))
+            Ok(world.resolve(&id).and_then(|id| world.remove_tag(id, &tag)).unwrap_or(false))
         })?,
     )?;
 
@@ -259,33 +204,29 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
         lua.create_function(move |_, (id, impulse): (String, Table)| {
             let impulse = vec3(&impulse, "impulse")?;
             let mut world = w.borrow_mut();
-            Ok(world
-                .resolve(&id)
-                .is_some_and(|id| world.apply_impulse(id, impulse)))
+            Ok(world.resolve(&id).is_some_and(|id| world.apply_impulse(id, impulse)))
         })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "raycast",
-        lua.create_function(
-            move |lua, (origin, direction, max_distance): (Table, Table, f64)| {
-                let origin = vec3(&origin, "origin")?;
-                let direction = vec3(&direction, "direction")?;
-                let max_distance = to_f32(max_distance, "maxDistance")?;
-                let hit = w.borrow().raycast(origin, direction, max_distance);
-                let out = lua.create_table()?;
-                out.raw_set("hit", hit.is_some())?;
-                if let Some(hit) = hit {
-                    out.raw_set("distance", f64::from(hit.distance))?;
-                    out.raw_set("point", array(lua, &hit.point)?)?;
-                    if let Some(id) = hit.entity {
-                        out.raw_set("entity", id.to_string())?;
-                    }
+        lua.create_function(move |lua, (origin, direction, max_distance): (Table, Table, f64)| {
+            let origin = vec3(&origin, "origin")?;
+            let direction = vec3(&direction, "direction")?;
+            let max_distance = to_f32(max_distance, "maxDistance")?;
+            let hit = w.borrow().raycast(origin, direction, max_distance);
+            let out = lua.create_table()?;
+            out.raw_set("hit", hit.is_some())?;
+            if let Some(hit) = hit {
+                out.raw_set("distance", f64::from(hit.distance))?;
+                out.raw_set("point", array(lua, &hit.point)?)?;
+                if let Some(id) = hit.entity {
+                    out.raw_set("entity", id.to_string())?;
                 }
-                Ok(out)
-            },
-        )?,
+            }
+            Ok(out)
+        })?,
     )?;
 
     let w = Rc::clone(&world);

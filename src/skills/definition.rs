@@ -28,11 +28,7 @@ pub struct Skill {
 
 impl std::fmt::Debug for Skill {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Skill")
-            .field("name", &self.name)
-            .field("version", &self.version)
-            .field("source", &self.source)
-            .finish()
+        f.debug_struct("Skill").field("name", &self.name).field("version", &self.version).field("source", &self.source).finish()
     }
 }
 
@@ -44,56 +40,30 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 9] = [
-    "name",
-    "version",
-    "category",
-    "description",
-    "permissions",
-    "input",
-    "output",
-    "handler",
-    "hooks",
-];
+const KNOWN_KEYS: [&str; 9] = ["name", "version", "category", "description", "permissions", "input", "output", "handler", "hooks"];
 
 pub fn is_valid_skill_name(name: &str) -> bool {
     // MCP tool names: 1..=128 of [A-Za-z0-9_.-]; ours are dotted, starting with a letter.
     !name.is_empty()
         && name.len() <= 128
         && name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 fn is_semver(v: &str) -> bool {
     let core = v.split(['-', '+']).next().unwrap_or("");
     let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 impl Skill {
     pub fn from_table(lua: &Lua, def: &Table, source: &str) -> Result<Skill, DefinitionError> {
-        let name_hint: String = def
-            .raw_get::<Option<String>>("name")
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| "(unnamed)".into());
-        let fail = |message: String| DefinitionError {
-            source_name: source.to_string(),
-            skill: name_hint.clone(),
-            message,
-        };
+        let name_hint: String = def.raw_get::<Option<String>>("name").ok().flatten().unwrap_or_else(|| "(unnamed)".into());
+        let fail = |message: String| DefinitionError { source_name: source.to_string(), skill: name_hint.clone(), message };
 
         let mut unknown = Vec::new();
         let _ = def.for_each(|k: LuaValue, _: LuaValue| {
-            match k
-                .as_string()
-                .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
-            {
+            match k.as_string().and_then(|s| s.to_str().ok().map(|s| s.to_string())) {
                 Some(key) if KNOWN_KEYS.contains(&key.as_str()) => {}
                 Some(key) => unknown.push(key),
                 None => unknown.push(format!("{k:?}")),
@@ -101,34 +71,24 @@ impl Skill {
             Ok(())
         });
         if let Some(key) = unknown.first() {
-            return Err(fail(format!(
-                "unknown field `{key}` (a skill has: {})",
-                KNOWN_KEYS.join(", ")
-            )));
+            return Err(fail(format!("unknown field `{key}` (a skill has: {})", KNOWN_KEYS.join(", "))));
         }
 
         let text = |key: &str| -> Result<String, DefinitionError> {
             match def.raw_get::<LuaValue>(key) {
                 Ok(LuaValue::String(s)) => Ok(s.to_string_lossy()),
                 Ok(LuaValue::Nil) => Err(fail(format!("`{key}` is required"))),
-                Ok(other) => Err(fail(format!(
-                    "`{key}` must be a string, got {}",
-                    crate::script::lua_type_name(&other)
-                ))),
+                Ok(other) => Err(fail(format!("`{key}` must be a string, got {}", crate::script::lua_type_name(&other)))),
                 Err(e) => Err(fail(format!("`{key}` could not be read: {e}"))),
             }
         };
         let name = text("name")?;
         if !is_valid_skill_name(&name) {
-            return Err(fail(format!(
-                "name '{name}' is not a valid skill name (letters, digits, '.', '_', '-'; at most 128)"
-            )));
+            return Err(fail(format!("name '{name}' is not a valid skill name (letters, digits, '.', '_', '-'; at most 128)")));
         }
         let version = text("version")?;
         if !is_semver(&version) {
-            return Err(fail(format!(
-                "version '{version}' is not semver (MAJOR.MINOR.PATCH)"
-            )));
+            return Err(fail(format!("version '{version}' is not semver (MAJOR.MINOR.PATCH)")));
         }
         let category = text("category")?;
         let description = text("description")?;
@@ -141,23 +101,15 @@ impl Skill {
                     Value::Array(list) => list,
                     Value::Object(m) if m.is_empty() => Vec::new(),
                     other => {
-                        return Err(fail(format!(
-                            "`permissions` must be a list of strings, got {}",
-                            schema::type_name(&other)
-                        )));
+                        return Err(fail(format!("`permissions` must be a list of strings, got {}", schema::type_name(&other))));
                     }
                 };
                 let mut perms = Vec::new();
                 for p in list {
-                    let p = p
-                        .as_str()
-                        .ok_or_else(|| fail("`permissions` must be a list of strings".into()))?;
+                    let p = p.as_str().ok_or_else(|| fail("`permissions` must be a list of strings".into()))?;
                     let perm = Permission::parse(p).ok_or_else(|| {
                         let known: Vec<&str> = Permission::ALL.iter().map(|p| p.as_str()).collect();
-                        fail(format!(
-                            "unknown permission '{p}' (known: {})",
-                            known.join(" ")
-                        ))
+                        fail(format!("unknown permission '{p}' (known: {})", known.join(" ")))
                     })?;
                     perms.push(perm);
                 }
@@ -167,24 +119,16 @@ impl Skill {
         };
 
         let compile = |key: &str| -> Result<(Value, jsonschema::Validator), DefinitionError> {
-            let desc: LuaValue = def
-                .raw_get(key)
-                .map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
+            let desc: LuaValue = def.raw_get(key).map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
             if desc.is_nil() {
-                return Err(fail(format!(
-                    "`{key}` schema is required (use s.object{{}} for none)"
-                )));
+                return Err(fail(format!("`{key}` schema is required (use s.object{{}} for none)")));
             }
-            let desc =
-                lua_to_json(lua, &desc, key).map_err(|e| fail(format!("{key} schema: {e}")))?;
+            let desc = lua_to_json(lua, &desc, key).map_err(|e| fail(format!("{key} schema: {e}")))?;
             let compiled = schema::compile(&desc).map_err(|e| fail(format!("{key} {e}")))?;
             if compiled.get("type").and_then(Value::as_str) != Some("object") {
-                return Err(fail(format!(
-                    "`{key}` must be an object schema (s.object{{...}})"
-                )));
+                return Err(fail(format!("`{key}` must be an object schema (s.object{{...}})")));
             }
-            let validator = jsonschema::draft7::new(&compiled)
-                .map_err(|e| fail(format!("{key} schema is not valid JSON Schema: {e}")))?;
+            let validator = jsonschema::draft7::new(&compiled).map_err(|e| fail(format!("{key} schema is not valid JSON Schema: {e}")))?;
             Ok((compiled, validator))
         };
         let (input_schema, input_validator) = compile("input")?;
@@ -194,10 +138,7 @@ impl Skill {
             Ok(LuaValue::Function(f)) => f,
             Ok(LuaValue::Nil) => return Err(fail("`handler` is required".into())),
             Ok(other) => {
-                return Err(fail(format!(
-                    "`handler` must be a function, got {}",
-                    crate::script::lua_type_name(&other)
-                )));
+                return Err(fail(format!("`handler` must be a function, got {}", crate::script::lua_type_name(&other))));
             }
             Err(e) => return Err(fail(format!("`handler` could not be read: {e}"))),
         };
@@ -212,9 +153,7 @@ impl Skill {
                 (hook("before")?, hook("after")?)
             }
             _ => {
-                return Err(fail(
-                    "`hooks` must be a table {before = fn, after = fn}".into(),
-                ));
+                return Err(fail("`hooks` must be a table {before = fn, after = fn}".into()));
             }
         };
 

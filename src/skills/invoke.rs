@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, field_path};
@@ -78,10 +78,7 @@ pub struct HandlerFailure {
 
 impl HandlerFailure {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
+        Self { code, message: message.into() }
     }
 
     pub fn into_lua(self) -> mlua::Error {
@@ -111,80 +108,70 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     let causes: Vec<String> = decision_id.into_iter().collect();
     let (success, result, error) = match outcome {
         Ok((skill, result)) => {
-            let payload = json!({"skill": skill.name, "version": skill.version, "input": input, "tick": env.tick});
-            emit(env, caller, "skill.executed", payload, causes);
+            let payload = Executed { input: &input, skill: &skill.name, tick: env.tick, version: &skill.version };
+            emit(env, caller, "skill.executed", &payload, causes);
             (true, Some(result), None)
         }
         Err(failure) => {
             if failure.code != ErrorCode::Forbidden {
-                let payload = json!({"skill": name, "code": failure.code, "message": failure.message, "tick": env.tick});
-                emit(env, caller, "skill.failed", payload, causes);
+                let payload = Failed { code: failure.code, message: &failure.message, skill: name, tick: env.tick };
+                emit(env, caller, "skill.failed", &payload, causes);
             }
             (false, None, Some(failure))
         }
     };
-    let events_emitted = env
-        .trace
-        .borrow()
-        .since(first_seq)
-        .iter()
-        .map(|e| e.event_type.clone())
-        .collect();
+    let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| e.event_type.to_string()).collect();
     SkillResponse {
         success,
         result,
         error,
-        metadata: ResponseMetadata {
-            execution_time_ms: started.elapsed().as_secs_f64() * 1000.0,
-            events_emitted,
-        },
+        metadata: ResponseMetadata { execution_time_ms: started.elapsed().as_secs_f64() * 1000.0, events_emitted },
     }
 }
 
-fn emit(
-    env: &InvokeEnv<'_>,
-    caller: &Caller,
-    event_type: &str,
-    payload: Value,
-    caused_by: Vec<String>,
-) -> String {
-    let draft = EventDraft::new(event_type, &caller.agent_id)
-        .thread(&caller.session_id)
-        .caused_by(caused_by);
-    env.trace
-        .borrow_mut()
-        .emit(draft, env.tick, payload)
-        .id
-        .clone()
+// Event payloads of the pipeline, serialized straight into the log. Fields are in sorted order
+// so their JSON is canonical (the chain verifier re-sorts and would catch a mistake).
+#[derive(Serialize)]
+struct Executed<'a> {
+    input: &'a Value,
+    skill: &'a str,
+    tick: u64,
+    version: &'a str,
+}
+
+#[derive(Serialize)]
+struct Failed<'a> {
+    code: ErrorCode,
+    message: &'a str,
+    skill: &'a str,
+    tick: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PermissionDenied<'a> {
+    agent_id: &'a str,
+    missing: &'a str,
+    skill: &'a str,
+}
+
+fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
+    let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(caused_by);
+    env.trace.borrow_mut().emit(draft, env.tick, payload).id.clone()
 }
 
 fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {
-    SkillFailure {
-        code,
-        message: message.into(),
-    }
+    SkillFailure { code, message: message.into() }
 }
 
 /// The permission stage: the policy engine when attached (recording its decision), else the
 /// static profile check. Returns the id of the decision event, if any.
-fn authorize(
-    env: &InvokeEnv<'_>,
-    caller: &Caller,
-    skill: &Skill,
-) -> Result<Option<String>, SkillFailure> {
+fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Option<String>, SkillFailure> {
     let Some(policy) = env.policy else {
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
-            emit(
-                env,
-                caller,
-                "security.permission.denied",
-                json!({"skill": skill.name, "missing": missing.as_str(), "agentId": &*caller.agent_id}),
-                Vec::new(),
-            );
-            return Err(failure(
-                ErrorCode::Forbidden,
-                format!("missing permission: {missing}"),
-            ));
+            let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
+            emit(env, caller, "security.permission.denied", &payload, Vec::new());
+            return Err(failure(ErrorCode::Forbidden, format!("missing permission: {missing}")));
         }
         return Ok(None);
     };
@@ -199,19 +186,14 @@ fn authorize(
         package: None,
     };
     let decision = policy.borrow_mut().evaluate(&ctx);
-    let event_type = if decision.allow {
-        "policy.decision"
-    } else {
-        "policy.denied"
-    };
-    let id = emit(env, caller, event_type, decision.payload(&ctx), Vec::new());
+    let event_type = if decision.allow { "policy.decision" } else { "policy.denied" };
+    let id = emit(env, caller, event_type, &decision.payload(&ctx), Vec::new());
     if decision.allow {
         return Ok(Some(id));
     }
     if decision.rule == "profile.denied" {
-        let payload =
-            json!({"skill": skill.name, "missing": decision.cap, "agentId": &*caller.agent_id});
-        emit(env, caller, "security.permission.denied", payload, vec![id]);
+        let payload = PermissionDenied { agent_id: &caller.agent_id, missing: &decision.cap, skill: &skill.name };
+        emit(env, caller, "security.permission.denied", &payload, vec![id]);
     }
     Err(failure(ErrorCode::Forbidden, decision.reason))
 }
@@ -224,12 +206,11 @@ fn run(
     decision_id: &mut Option<String>,
 ) -> Result<(Rc<Skill>, Value), SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
-    let skill = env.registry.borrow().get(name).ok_or_else(|| {
-        failure(
-            ErrorCode::NotFound,
-            format!("no skill named '{name}' (skills.list shows what exists)"),
-        )
-    })?;
+    let skill = env
+        .registry
+        .borrow()
+        .get(name)
+        .ok_or_else(|| failure(ErrorCode::NotFound, format!("no skill named '{name}' (skills.list shows what exists)")))?;
 
     // validate input, defaults first
     if input.is_null() {
@@ -239,10 +220,7 @@ fn run(
     if !skill.input_validator.is_valid(input) {
         return Err(failure(
             ErrorCode::InvalidInput,
-            format!(
-                "invalid input for {name}: {}",
-                describe(&skill.input_validator, input, "input")
-            ),
+            format!("invalid input for {name}: {}", describe(&skill.input_validator, input, "input")),
         ));
     }
 
@@ -255,11 +233,7 @@ fn run(
     let result = run_handler(env, caller, &skill, input, decision_id.as_deref());
     if let Some(policy) = env.policy {
         let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
-        policy.borrow_mut().record_usage(
-            &caller.session_id,
-            cpu_ms,
-            lua.used_memory().saturating_sub(memory_before) as u64,
-        );
+        policy.borrow_mut().record_usage(&caller.session_id, cpu_ms, lua.used_memory().saturating_sub(memory_before) as u64);
     }
     result.map(|output| (skill, output))
 }
@@ -278,51 +252,30 @@ fn run_handler(
     let ctx = make_ctx(env, caller, decision_id).map_err(|e| lua_failure("context", e))?;
 
     if let Some(before) = &skill.before {
-        before
-            .call::<()>((lua_input.clone(), ctx.clone()))
-            .map_err(|e| lua_failure("before-hook", e))?;
+        before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
     }
-    let raw: LuaValue = skill
-        .handler
-        .call((lua_input, ctx.clone()))
-        .map_err(|e| lua_failure("handler", e))?;
+    let raw: LuaValue = skill.handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
     if let Some(after) = &skill.after {
-        after
-            .call::<()>((raw.clone(), ctx))
-            .map_err(|e| lua_failure("after-hook", e))?;
+        after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
     }
 
     // validate output
-    let mut output = lua_to_json(lua, &raw, "result").map_err(|e| {
-        failure(
-            ErrorCode::HandlerError,
-            format!("{name} returned a value that is not JSON: {e}"),
-        )
-    })?;
+    let mut output = lua_to_json(lua, &raw, "result")
+        .map_err(|e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}")))?;
     if output.is_null() {
-        return Err(failure(
-            ErrorCode::HandlerError,
-            format!("{name} returned nothing; its handler must return a result table"),
-        ));
+        return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }
     apply_defaults(&skill.output_schema, &mut output);
     if !skill.output_validator.is_valid(&output) {
         return Err(failure(
             ErrorCode::HandlerError,
-            format!(
-                "{name} returned invalid output: {}",
-                describe(&skill.output_validator, &output, "result")
-            ),
+            format!("{name} returned invalid output: {}", describe(&skill.output_validator, &output, "result")),
         ));
     }
     Ok(output)
 }
 
-fn make_ctx(
-    env: &InvokeEnv<'_>,
-    caller: &Caller,
-    decision_id: Option<&str>,
-) -> mlua::Result<Table> {
+fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller, decision_id: Option<&str>) -> mlua::Result<Table> {
     let ctx = env.lua.create_table_with_capacity(0, 6)?;
     if let Some(id) = decision_id {
         ctx.raw_set("decisionId", id)?;
@@ -337,16 +290,9 @@ fn make_ctx(
 
 /// Up to three validation errors, each as `path: message`.
 fn describe(validator: &jsonschema::Validator, value: &Value, root: &str) -> String {
-    let parts: Vec<String> = validator
-        .iter_errors(value)
-        .take(3)
-        .map(|e| format!("{}: {}", field_path(e.instance_path().as_str(), root), e))
-        .collect();
-    if parts.is_empty() {
-        "does not match its schema".to_string()
-    } else {
-        parts.join("; ")
-    }
+    let parts: Vec<String> =
+        validator.iter_errors(value).take(3).map(|e| format!("{}: {}", field_path(e.instance_path().as_str(), root), e)).collect();
+    if parts.is_empty() { "does not match its schema".to_string() } else { parts.join("; ") }
 }
 
 /// Maps a Lua error from a hook or handler to a failure: a `HandlerFailure` keeps its code;
@@ -356,8 +302,5 @@ fn lua_error_to_failure(skill: &str, stage: &str, e: &mlua::Error) -> SkillFailu
         return failure(f.code, f.message.clone());
     }
     let (message, _) = crate::script::error_message_and_traceback(e);
-    failure(
-        ErrorCode::HandlerError,
-        format!("{skill} {stage} failed: {message}"),
-    )
+    failure(ErrorCode::HandlerError, format!("{skill} {stage} failed: {message}"))
 }

@@ -11,9 +11,7 @@ mod registry;
 pub mod schema;
 
 pub use definition::{DefinitionError, Skill, is_valid_skill_name};
-pub use invoke::{
-    Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, invoke,
-};
+pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, invoke};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 
 use serde::Serialize;
@@ -55,14 +53,8 @@ impl ErrorCode {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        [
-            ErrorCode::NotFound,
-            ErrorCode::InvalidInput,
-            ErrorCode::Forbidden,
-            ErrorCode::HandlerError,
-            ErrorCode::CapacityExceeded,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == text)
+        [ErrorCode::NotFound, ErrorCode::InvalidInput, ErrorCode::Forbidden, ErrorCode::HandlerError, ErrorCode::CapacityExceeded]
+            .into_iter()
+            .find(|c| c.as_str() == text)
     }
 }

@@ -37,10 +37,7 @@ pub struct SkillRegistry {
 
 impl std::fmt::Debug for SkillRegistry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SkillRegistry")
-            .field("skills", &self.skills.len())
-            .field("generation", &self.generation)
-            .finish()
+        f.debug_struct("SkillRegistry").field("skills", &self.skills.len()).field("generation", &self.generation).finish()
     }
 }
 
@@ -55,12 +52,7 @@ impl SkillRegistry {
     }
 
     fn reindex(&mut self) {
-        self.index = self
-            .skills
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.clone(), i))
-            .collect();
+        self.index = self.skills.iter().enumerate().map(|(i, s)| (s.name.clone(), i)).collect();
     }
 
     pub fn register(&mut self, skill: Skill) -> Result<(), RegistryError> {
@@ -85,11 +77,7 @@ impl SkillRegistry {
     }
 
     pub fn unregister(&mut self, name: &str) -> Result<Rc<Skill>, RegistryError> {
-        let at = self
-            .index
-            .get(name)
-            .copied()
-            .ok_or_else(|| RegistryError::NotFound(name.to_string()))?;
+        let at = self.index.get(name).copied().ok_or_else(|| RegistryError::NotFound(name.to_string()))?;
         let removed = self.skills.remove(at);
         self.reindex();
         self.changed();
@@ -132,11 +120,7 @@ impl SkillRegistry {
         let tools: Rc<[ToolSummary]> = self
             .skills
             .iter()
-            .map(|s| ToolSummary {
-                name: s.name.clone(),
-                description: s.description.clone(),
-                input_schema: s.input_schema.clone(),
-            })
+            .map(|s| ToolSummary { name: s.name.clone(), description: s.description.clone(), input_schema: s.input_schema.clone() })
             .collect();
         self.tools.replace(Some(Rc::clone(&tools)));
         tools

@@ -17,14 +17,7 @@ pub struct SchemaError {
 }
 
 fn err(path: &str, message: impl Into<String>) -> SchemaError {
-    SchemaError {
-        path: if path.is_empty() {
-            "(root)".into()
-        } else {
-            path.to_string()
-        },
-        message: message.into(),
-    }
+    SchemaError { path: if path.is_empty() { "(root)".into() } else { path.to_string() }, message: message.into() }
 }
 
 /// Compiles a root descriptor to a draft-07 schema with `$schema` set.
@@ -40,18 +33,9 @@ const COMMON_KEYS: [&str; 5] = ["kind", "optional", "default", "description", "n
 
 fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
     let Value::Object(d) = desc else {
-        return Err(err(
-            path,
-            format!(
-                "expected a schema node (a table built by the schema DSL), got {}",
-                type_name(desc)
-            ),
-        ));
+        return Err(err(path, format!("expected a schema node (a table built by the schema DSL), got {}", type_name(desc))));
     };
-    let kind = d
-        .get("kind")
-        .and_then(Value::as_str)
-        .ok_or_else(|| err(path, "schema node has no `kind`"))?;
+    let kind = d.get("kind").and_then(Value::as_str).ok_or_else(|| err(path, "schema node has no `kind`"))?;
     let allowed: &[&str] = match kind {
         "object" => &["fields"],
         "record" => &["values"],
@@ -65,10 +49,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
     };
     for key in d.keys() {
         if !COMMON_KEYS.contains(&key.as_str()) && !allowed.contains(&key.as_str()) {
-            return Err(err(
-                path,
-                format!("`{key}` does not apply to a {kind} schema"),
-            ));
+            return Err(err(path, format!("`{key}` does not apply to a {kind} schema")));
         }
     }
     let mut out = Map::new();
@@ -82,10 +63,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
                     for (name, field) in fields {
                         let child_path = join(path, name);
                         properties.insert(name.clone(), compile_node(field, &child_path)?);
-                        let optional = field
-                            .get("optional")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false);
+                        let optional = field.get("optional").and_then(Value::as_bool).unwrap_or(false);
                         if !optional && field.get("default").is_none() {
                             required.push(Value::String(name.clone()));
                         }
@@ -95,13 +73,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
                 Some(Value::Array(a)) if a.is_empty() => {}
                 None => {}
                 Some(other) => {
-                    return Err(err(
-                        path,
-                        format!(
-                            "`fields` must be a table of named schemas, got {}",
-                            type_name(other)
-                        ),
-                    ));
+                    return Err(err(path, format!("`fields` must be a table of named schemas, got {}", type_name(other))));
                 }
             }
             out.insert("properties".into(), Value::Object(properties));
@@ -122,9 +94,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
             out.insert("type".into(), json!("string"));
             copy_count(d, &mut out, &["minLength", "maxLength"], path)?;
             if let Some(p) = d.get("pattern") {
-                let p = p
-                    .as_str()
-                    .ok_or_else(|| err(path, "`pattern` must be a string"))?;
+                let p = p.as_str().ok_or_else(|| err(path, "`pattern` must be a string"))?;
                 out.insert("pattern".into(), json!(p));
             }
         }
@@ -133,10 +103,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
             for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
                 if let Some(v) = d.get(key) {
                     if !v.is_number() {
-                        return Err(err(
-                            path,
-                            format!("`{key}` must be a number, got {}", type_name(v)),
-                        ));
+                        return Err(err(path, format!("`{key}` must be a number, got {}", type_name(v))));
                     }
                     out.insert(key.into(), v.clone());
                 }
@@ -147,12 +114,8 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         }
         "any" => {}
         "enum" => {
-            let values = d
-                .get("values")
-                .and_then(Value::as_array)
-                .filter(|v| !v.is_empty());
-            let values =
-                values.ok_or_else(|| err(path, "an enum needs a non-empty list of values"))?;
+            let values = d.get("values").and_then(Value::as_array).filter(|v| !v.is_empty());
+            let values = values.ok_or_else(|| err(path, "an enum needs a non-empty list of values"))?;
             if values.iter().all(Value::is_string) {
                 out.insert("type".into(), json!("string"));
             }
@@ -160,23 +123,15 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         }
         "array" => {
             out.insert("type".into(), json!("array"));
-            let items = d
-                .get("items")
-                .ok_or_else(|| err(path, "an array needs `items`"))?;
+            let items = d.get("items").ok_or_else(|| err(path, "an array needs `items`"))?;
             out.insert("items".into(), compile_node(items, &format!("{path}[]"))?);
             copy_count(d, &mut out, &["minItems", "maxItems"], path)?;
         }
         "union" => {
-            let options = d
-                .get("options")
-                .and_then(Value::as_array)
-                .filter(|v| v.len() >= 2);
+            let options = d.get("options").and_then(Value::as_array).filter(|v| v.len() >= 2);
             let options = options.ok_or_else(|| err(path, "a union needs at least two options"))?;
-            let compiled = options
-                .iter()
-                .enumerate()
-                .map(|(i, o)| compile_node(o, &format!("{path}|{i}")))
-                .collect::<Result<Vec<_>, _>>()?;
+            let compiled =
+                options.iter().enumerate().map(|(i, o)| compile_node(o, &format!("{path}|{i}"))).collect::<Result<Vec<_>, _>>()?;
             out.insert("anyOf".into(), Value::Array(compiled));
         }
         _ => unreachable!("kind checked above"),
@@ -185,9 +140,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         out = nullable(out);
     }
     if let Some(text) = d.get("description") {
-        let text = text
-            .as_str()
-            .ok_or_else(|| err(path, "`description` must be a string"))?;
+        let text = text.as_str().ok_or_else(|| err(path, "`description` must be a string"))?;
         out.insert("description".into(), json!(text));
     }
     if let Some(default) = d.get("default") {
@@ -204,21 +157,13 @@ fn nullable(mut schema: Map<String, Value>) -> Map<String, Value> {
         }
         _ => {
             let mut out = Map::new();
-            out.insert(
-                "anyOf".into(),
-                json!([Value::Object(schema), {"type": "null"}]),
-            );
+            out.insert("anyOf".into(), json!([Value::Object(schema), {"type": "null"}]));
             out
         }
     }
 }
 
-fn copy_count(
-    d: &Map<String, Value>,
-    out: &mut Map<String, Value>,
-    keys: &[&str],
-    path: &str,
-) -> Result<(), SchemaError> {
+fn copy_count(d: &Map<String, Value>, out: &mut Map<String, Value>, keys: &[&str], path: &str) -> Result<(), SchemaError> {
     for key in keys {
         if let Some(v) = d.get(*key) {
             let n = v
@@ -232,11 +177,7 @@ fn copy_count(
 }
 
 fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
-    }
+    if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
 }
 
 pub fn type_name(v: &Value) -> &'static str {
@@ -319,11 +260,7 @@ pub fn field_path(pointer: &str, root: &str) -> String {
             out.push_str(&part);
         }
     }
-    if out.is_empty() {
-        root.to_string()
-    } else {
-        out
-    }
+    if out.is_empty() { root.to_string() } else { out }
 }
 
 #[cfg(test)]
@@ -332,9 +269,7 @@ mod tests {
 
     fn num(extra: Value) -> Value {
         let mut base = json!({"kind": "number"});
-        base.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
+        base.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         base
     }
 
@@ -349,18 +284,14 @@ mod tests {
         assert_eq!(schema["$schema"], DRAFT_07);
         assert_eq!(schema["required"], json!(["entity"]));
         assert_eq!(schema["additionalProperties"], json!(false));
-        assert_eq!(
-            schema["properties"]["size"],
-            json!({"type": "number", "exclusiveMinimum": 0, "maximum": 50, "default": 1})
-        );
+        assert_eq!(schema["properties"]["size"], json!({"type": "number", "exclusiveMinimum": 0, "maximum": 50, "default": 1}));
     }
 
     #[test]
     fn typos_in_descriptors_are_errors() {
         let e = compile(&json!({"kind": "number", "maximun": 3})).unwrap_err();
         assert!(e.message.contains("maximun"), "{e}");
-        let e =
-            compile(&json!({"kind": "object", "fields": {"a": {"kind": "strng"}}})).unwrap_err();
+        let e = compile(&json!({"kind": "object", "fields": {"a": {"kind": "strng"}}})).unwrap_err();
         assert_eq!(e.path, "a");
         assert!(e.message.contains("strng"));
         assert!(compile(&json!({"kind": "enum", "values": []})).is_err());

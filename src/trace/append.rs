@@ -30,30 +30,24 @@ impl AppendWriter {
     pub fn create(path: &Path) -> io::Result<Self> {
         let file = File::create(path)?;
         let (tx, rx) = mpsc::channel::<Message>();
-        let thread = std::thread::Builder::new()
-            .name("limina-trace-append".into())
-            .spawn(move || -> io::Result<()> {
-                let mut writer = ChainWriter::new(BufWriter::new(file), None);
-                while let Ok(first) = rx.recv() {
-                    let mut next = Some(first);
-                    while let Some(message) = next {
-                        match message {
-                            Message::Event(canonical) => writer.write_canonical(&canonical)?,
-                            Message::Flush(done) => {
-                                let _ = done.send(writer.flush());
-                            }
+        let thread = std::thread::Builder::new().name("limina-trace-append".into()).spawn(move || -> io::Result<()> {
+            let mut writer = ChainWriter::new(BufWriter::new(file), None);
+            while let Ok(first) = rx.recv() {
+                let mut next = Some(first);
+                while let Some(message) = next {
+                    match message {
+                        Message::Event(canonical) => writer.write_canonical(&canonical)?,
+                        Message::Flush(done) => {
+                            let _ = done.send(writer.flush());
                         }
-                        next = rx.try_recv().ok();
                     }
-                    writer.flush()?;
+                    next = rx.try_recv().ok();
                 }
-                writer.flush()
-            })?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            tx: Some(tx),
-            thread: Some(thread),
-        })
+                writer.flush()?;
+            }
+            writer.flush()
+        })?;
+        Ok(Self { path: path.to_path_buf(), tx: Some(tx), thread: Some(thread) })
     }
 
     pub fn path(&self) -> &Path {
@@ -63,30 +57,17 @@ impl AppendWriter {
     /// Queues one event, given as its canonical JSON. False if the writer has stopped (its
     /// error is reported by `flush`).
     pub fn send(&self, canonical: Vec<u8>) -> bool {
-        self.tx
-            .as_ref()
-            .is_some_and(|tx| tx.send(Message::Event(canonical)).is_ok())
+        self.tx.as_ref().is_some_and(|tx| tx.send(Message::Event(canonical)).is_ok())
     }
 
     /// Waits until everything sent so far is on disk.
     pub fn flush(&self) -> io::Result<()> {
         let (done_tx, done_rx) = mpsc::channel();
-        let sent = self
-            .tx
-            .as_ref()
-            .is_some_and(|tx| tx.send(Message::Flush(done_tx)).is_ok());
+        let sent = self.tx.as_ref().is_some_and(|tx| tx.send(Message::Flush(done_tx)).is_ok());
         if !sent {
-            return Err(io::Error::other(format!(
-                "trace writer for {} has stopped",
-                self.path.display()
-            )));
+            return Err(io::Error::other(format!("trace writer for {} has stopped", self.path.display())));
         }
-        done_rx.recv().map_err(|_| {
-            io::Error::other(format!(
-                "trace writer for {} stopped while flushing",
-                self.path.display()
-            ))
-        })?
+        done_rx.recv().map_err(|_| io::Error::other(format!("trace writer for {} stopped while flushing", self.path.display())))?
     }
 }
 

@@ -43,13 +43,7 @@ pub struct ChainWriter<W: Write> {
 impl<W: Write> ChainWriter<W> {
     /// A writer continuing a chain whose last hash is `previous` (None for a new chain).
     pub fn new(out: W, previous: Option<String>) -> Self {
-        Self {
-            out,
-            previous,
-            events: 0,
-            bytes: 0,
-            scratch: Vec::with_capacity(512),
-        }
+        Self { out, previous, events: 0, bytes: 0, scratch: Vec::with_capacity(512) }
     }
 
     pub fn write_event(&mut self, event: &Event) -> io::Result<()> {
@@ -64,18 +58,14 @@ impl<W: Write> ChainWriter<W> {
     /// Appends one event given as its canonical JSON object (`{...}`, no integrity).
     pub fn write_canonical(&mut self, canonical: &[u8]) -> io::Result<()> {
         let Some((b'}', body)) = canonical.split_last() else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "canonical event is not a JSON object",
-            ));
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "canonical event is not a JSON object"));
         };
         let hash = chain_hash(canonical, self.previous.as_deref());
         let previous = match &self.previous {
             Some(p) => format!("\"{p}\""),
             None => "null".to_string(),
         };
-        let tail =
-            format!(",\"integrity\":{{\"hash\":\"{hash}\",\"previousHash\":{previous}}}}}\n");
+        let tail = format!(",\"integrity\":{{\"hash\":\"{hash}\",\"previousHash\":{previous}}}}}\n");
         // One write per line: a crash can tear only the last line, never interleave two.
         let mut line = Vec::with_capacity(body.len() + tail.len());
         line.extend_from_slice(body);
@@ -140,13 +130,7 @@ pub struct VerifyFailure {
 
 impl fmt::Display for VerifyFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}: {} ({})",
-            self.line,
-            self.reason.as_str(),
-            self.detail
-        )
+        write!(f, "line {}: {} ({})", self.line, self.reason.as_str(), self.detail)
     }
 }
 
@@ -157,57 +141,34 @@ pub fn verify_jsonl(bytes: &[u8]) -> Result<usize, VerifyFailure> {
     let ends_with_newline = bytes.last() == Some(&b'\n');
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
     // split leaves one empty piece after a final newline; it is not a line.
-    let n = if ends_with_newline || bytes.is_empty() {
-        lines.len() - 1
-    } else {
-        lines.len()
-    };
+    let n = if ends_with_newline || bytes.is_empty() { lines.len() - 1 } else { lines.len() };
     for (i, raw) in lines.iter().take(n).enumerate() {
         let line = i + 1;
-        let fail = |reason, detail: String| VerifyFailure {
-            line,
-            reason,
-            detail,
-        };
+        let fail = |reason, detail: String| VerifyFailure { line, reason, detail };
         let torn = i + 1 == n && !ends_with_newline;
         let mut value: Value = match serde_json::from_slice(raw) {
             Ok(v) => v,
             Err(e) if torn => {
-                return Err(fail(
-                    VerifyReason::PartialFinalLine,
-                    format!("the last line is cut off: {e}"),
-                ));
+                return Err(fail(VerifyReason::PartialFinalLine, format!("the last line is cut off: {e}")));
             }
             Err(e) => return Err(fail(VerifyReason::InvalidJson, e.to_string())),
         };
         let Some(object) = value.as_object_mut() else {
-            return Err(fail(
-                VerifyReason::InvalidJson,
-                "a line must be a JSON object".into(),
-            ));
+            return Err(fail(VerifyReason::InvalidJson, "a line must be a JSON object".into()));
         };
         let Some(integrity) = object.remove("integrity") else {
-            return Err(fail(
-                VerifyReason::MissingIntegrity,
-                "no integrity field".into(),
-            ));
+            return Err(fail(VerifyReason::MissingIntegrity, "no integrity field".into()));
         };
         let hash = integrity.get("hash").and_then(Value::as_str);
         let claimed_previous = match integrity.get("previousHash") {
             Some(Value::String(p)) => Some(p.as_str()),
             Some(Value::Null) => None,
             _ => {
-                return Err(fail(
-                    VerifyReason::MissingIntegrity,
-                    "integrity.previousHash must be a string or null".into(),
-                ));
+                return Err(fail(VerifyReason::MissingIntegrity, "integrity.previousHash must be a string or null".into()));
             }
         };
         let Some(hash) = hash else {
-            return Err(fail(
-                VerifyReason::MissingIntegrity,
-                "integrity.hash is missing".into(),
-            ));
+            return Err(fail(VerifyReason::MissingIntegrity, "integrity.hash is missing".into()));
         };
         if claimed_previous != previous.as_deref() {
             return Err(fail(
@@ -219,14 +180,10 @@ pub fn verify_jsonl(bytes: &[u8]) -> Result<usize, VerifyFailure> {
                 ),
             ));
         }
-        let canonical = serde_json::to_vec(&value)
-            .map_err(|e| fail(VerifyReason::InvalidJson, e.to_string()))?;
+        let canonical = serde_json::to_vec(&value).map_err(|e| fail(VerifyReason::InvalidJson, e.to_string()))?;
         let expected = chain_hash(&canonical, previous.as_deref());
         if expected != hash {
-            return Err(fail(
-                VerifyReason::HashMismatch,
-                format!("content hashes to {expected}, the line claims {hash}"),
-            ));
+            return Err(fail(VerifyReason::HashMismatch, format!("content hashes to {expected}, the line claims {hash}")));
         }
         previous = Some(expected);
         count += 1;
@@ -243,11 +200,7 @@ mod tests {
     fn exported(n: u64) -> Vec<u8> {
         let mut log = TraceLog::new("thr_test");
         for i in 0..n {
-            log.emit(
-                EventDraft::new("test.event", "agt_t"),
-                i,
-                json!({"i": i, "name": "ball", "pos": [1.5, 2, 3]}),
-            );
+            log.emit(EventDraft::new("test.event", "agt_t"), i, &json!({"i": i, "name": "ball", "pos": [1.5, 2, 3]}));
         }
         let mut w = ChainWriter::new(Vec::new(), None);
         for e in log.durable() {
@@ -257,11 +210,7 @@ mod tests {
     }
 
     fn lines(bytes: &[u8]) -> Vec<String> {
-        String::from_utf8(bytes.to_vec())
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        String::from_utf8(bytes.to_vec()).unwrap().lines().map(str::to_string).collect()
     }
 
     fn join(lines: &[String]) -> Vec<u8> {
@@ -280,10 +229,7 @@ mod tests {
         let first: Value = serde_json::from_str(&l[0]).unwrap();
         assert_eq!(first["integrity"]["previousHash"], Value::Null);
         let second: Value = serde_json::from_str(&l[1]).unwrap();
-        assert_eq!(
-            second["integrity"]["previousHash"],
-            first["integrity"]["hash"]
-        );
+        assert_eq!(second["integrity"]["previousHash"], first["integrity"]["hash"]);
     }
 
     fn reason(bytes: &[u8]) -> (usize, &'static str) {

@@ -1,31 +1,34 @@
 //! The event envelope and its cheap id.
 
-use std::io;
+use std::rc::Rc;
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One world-log event, EventLoom-shaped (`seq` and `tick` are our additions).
 ///
-/// Fields are declared in the sorted order of their JSON names, so serializing an event *is*
-/// its canonical form (payload objects are sorted maps): the sha256 chain hashes exactly what
-/// `serde_json` writes, with no re-sorting pass.
+/// Fields are declared in the sorted order of their JSON names, and the payload is kept as the
+/// compact JSON it was serialized to at emit time (sorted keys), so serializing an event *is*
+/// its canonical form: the sha256 chain hashes exactly what `serde_json` writes. Keeping the
+/// payload as one string (and interning type/actor/thread) makes an event a handful of
+/// allocations instead of a tree of them; readers parse the payload when they need it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
-    pub actor_id: String,
+    pub actor_id: Rc<str>,
     pub caused_by: Vec<String>,
     pub id: String,
     pub parent_event_id: Option<String>,
-    pub payload: Value,
+    pub payload: Box<RawValue>,
     pub seq: u64,
-    pub thread_id: String,
+    pub thread_id: Rc<str>,
     pub tick: u64,
     /// Unix milliseconds; serialized as ISO 8601.
     #[serde(serialize_with = "iso8601")]
     pub timestamp: i64,
     #[serde(rename = "type")]
-    pub event_type: String,
+    pub event_type: Rc<str>,
 }
 
 fn iso8601<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
@@ -44,13 +47,7 @@ pub struct EventDraft<'a> {
 
 impl<'a> EventDraft<'a> {
     pub fn new(event_type: &'a str, actor_id: &'a str) -> Self {
-        Self {
-            event_type,
-            actor_id,
-            thread_id: None,
-            parent_event_id: None,
-            caused_by: Vec::new(),
-        }
+        Self { event_type, actor_id, thread_id: None, parent_event_id: None, caused_by: Vec::new() }
     }
 
     pub fn thread(mut self, thread_id: &'a str) -> Self {
@@ -69,20 +66,22 @@ impl<'a> EventDraft<'a> {
     }
 }
 
+/// The names an event carries, interned by the log.
+pub(super) struct Names {
+    pub event_type: Rc<str>,
+    pub actor_id: Rc<str>,
+    pub thread_id: Rc<str>,
+}
+
 impl Event {
-    pub(super) fn new(
-        seq: u64,
-        draft: EventDraft<'_>,
-        thread_id: String,
-        tick: u64,
-        payload: Value,
-    ) -> Self {
-        let discriminator = discriminator(seq, draft.event_type, draft.actor_id, &payload);
+    /// `payload` is the compact JSON of the payload (sorted keys).
+    pub(super) fn new(seq: u64, draft: EventDraft<'_>, names: Names, tick: u64, payload: Box<RawValue>) -> Self {
+        let discriminator = discriminator(seq, draft.event_type, draft.actor_id, payload.get().as_bytes());
         Event {
             id: format!("evt_{}_{:012}_{:016x}", draft.actor_id, seq, discriminator),
-            event_type: draft.event_type.to_string(),
-            actor_id: draft.actor_id.to_string(),
-            thread_id,
+            event_type: names.event_type,
+            actor_id: names.actor_id,
+            thread_id: names.thread_id,
             parent_event_id: draft.parent_event_id,
             caused_by: draft.caused_by,
             timestamp: super::time::unix_millis_now(),
@@ -92,15 +91,15 @@ impl Event {
         }
     }
 
+    /// The payload as a JSON value (parsed on demand).
+    pub fn payload_value(&self) -> Value {
+        serde_json::from_str(self.payload.get()).unwrap_or(Value::Null)
+    }
+
     /// All causal parents: `parentEventId` first, then `causedBy`, without repeats.
     pub fn parents(&self) -> impl Iterator<Item = &str> {
         let parent = self.parent_event_id.as_deref();
-        parent.into_iter().chain(
-            self.caused_by
-                .iter()
-                .map(String::as_str)
-                .filter(move |c| Some(*c) != parent),
-        )
+        parent.into_iter().chain(self.caused_by.iter().map(String::as_str).filter(move |c| Some(*c) != parent))
     }
 }
 
@@ -109,24 +108,19 @@ pub fn seq_of(id: &str) -> Option<u64> {
     let rest = id.strip_prefix("evt_")?;
     let (head, fnv) = rest.rsplit_once('_')?;
     let (_, seq) = head.rsplit_once('_')?;
-    let valid = fnv.len() == 16
-        && fnv.bytes().all(|b| b.is_ascii_hexdigit())
-        && seq.len() >= 12
-        && seq.bytes().all(|b| b.is_ascii_digit());
+    let valid = fnv.len() == 16 && fnv.bytes().all(|b| b.is_ascii_hexdigit()) && seq.len() >= 12 && seq.bytes().all(|b| b.is_ascii_digit());
     if valid { seq.parse().ok() } else { None }
 }
 
-/// FNV-1a over `{seq, type, actorId, payload}`, streaming the payload's JSON into the hasher.
-fn discriminator(seq: u64, event_type: &str, actor_id: &str, payload: &Value) -> u64 {
+/// FNV-1a over `{seq, type, actorId, payload}`.
+fn discriminator(seq: u64, event_type: &str, actor_id: &str, payload: &[u8]) -> u64 {
     let mut h = Fnv1a64::default();
     h.feed(&seq.to_le_bytes());
     h.feed(event_type.as_bytes());
     h.feed(&[0]);
     h.feed(actor_id.as_bytes());
     h.feed(&[0]);
-    // Writing into the hasher cannot fail; a serialization error would only mean a weaker
-    // discriminator, never a wrong event, so it is ignored.
-    let _ = serde_json::to_writer(&mut h, payload);
+    h.feed(payload);
     h.0
 }
 
@@ -154,17 +148,6 @@ impl Fnv1a64 {
     }
 }
 
-impl io::Write for Fnv1a64 {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.feed(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,39 +160,26 @@ mod tests {
         assert_eq!(fnv1a64(b"foobar"), 0x85944171f73967e8);
     }
 
+    fn event(seq: u64, actor: &str, payload: Value) -> Event {
+        let names = Names { event_type: "t".into(), actor_id: actor.into(), thread_id: "thr".into() };
+        let raw = RawValue::from_string(payload.to_string()).unwrap();
+        Event::new(seq, EventDraft::new("t", actor), names, 0, raw)
+    }
+
     #[test]
     fn serialization_is_canonical_sorted_keys_compact() {
-        let draft = EventDraft::new("t", "agt_a");
-        let e = Event::new(
-            1,
-            draft,
-            "thr".into(),
-            0,
-            json!({"b": 1, "a": {"z": 0, "y": [2, 1]}}),
-        );
+        let e = event(1, "agt_a", json!({"b": 1, "a": {"z": 0, "y": [2, 1]}}));
         let text = serde_json::to_string(&e).unwrap();
         // Round-tripping through a sorted map reproduces the same bytes.
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(serde_json::to_string(&value).unwrap(), text);
-        assert!(
-            text.starts_with("{\"actorId\":\"agt_a\",\"causedBy\":[],\"id\":"),
-            "{text}"
-        );
-        assert!(
-            text.contains("\"payload\":{\"a\":{\"y\":[2,1],\"z\":0},\"b\":1}"),
-            "{text}"
-        );
+        assert!(text.starts_with("{\"actorId\":\"agt_a\",\"causedBy\":[],\"id\":"), "{text}");
+        assert!(text.contains("\"payload\":{\"a\":{\"y\":[2,1],\"z\":0},\"b\":1}"), "{text}");
     }
 
     #[test]
     fn seq_is_read_back_from_ids() {
-        let e = Event::new(
-            42,
-            EventDraft::new("t", "agt_with_underscores"),
-            "thr".into(),
-            0,
-            Value::Null,
-        );
+        let e = event(42, "agt_with_underscores", Value::Null);
         assert_eq!(seq_of(&e.id), Some(42));
         assert_eq!(seq_of("evt_x_000000000001_zzzzzzzzzzzzzzzz"), None);
         assert_eq!(seq_of("nope"), None);

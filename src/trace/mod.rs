@@ -15,14 +15,17 @@ mod time;
 pub use append::AppendWriter;
 pub use chain::{ChainWriter, VerifyFailure, VerifyReason, chain_hash, verify_jsonl};
 pub use event::{Event, EventDraft, fnv1a64, seq_of};
+
+use event::Names;
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
 
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// Default number of events `trace.tail` can page through.
 pub const DEFAULT_TAIL_CAPACITY: usize = 8192;
@@ -45,6 +48,8 @@ pub struct TraceLog {
     /// Parent seq -> seqs of the events that name it as a cause.
     children: HashMap<u64, Vec<u64>>,
     actors: BTreeSet<String>,
+    /// Event types, actor and thread ids repeat endlessly: one shared copy of each.
+    names: HashSet<Rc<str>>,
     append: Option<AppendWriter>,
 }
 
@@ -61,18 +66,36 @@ impl TraceLog {
             tail_capacity: tail_capacity.max(1),
             children: HashMap::new(),
             actors: BTreeSet::new(),
+            names: HashSet::new(),
             append: None,
         }
     }
 
-    /// Appends an event and returns it.
-    pub fn emit(&mut self, draft: EventDraft<'_>, tick: u64, payload: Value) -> &Event {
+    fn intern(&mut self, text: &str) -> Rc<str> {
+        if let Some(name) = self.names.get(text) {
+            return Rc::clone(name);
+        }
+        let name: Rc<str> = text.into();
+        self.names.insert(Rc::clone(&name));
+        name
+    }
+
+    /// Appends an event and returns it. The payload is serialized once, here (a payload that
+    /// cannot be serialized, which JSON values and our payload structs never are, is recorded
+    /// as null with a warning).
+    pub fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
         let seq = self.durable.len() as u64 + 1;
-        let thread_id = draft.thread_id.unwrap_or(&self.thread_id).to_string();
+        let thread = draft.thread_id.map(str::to_string).unwrap_or_else(|| self.thread_id.clone());
         if !self.actors.contains(draft.actor_id) {
             self.actors.insert(draft.actor_id.to_string());
         }
-        let event = Rc::new(Event::new(seq, draft, thread_id, tick, payload));
+        let names =
+            Names { event_type: self.intern(draft.event_type), actor_id: self.intern(draft.actor_id), thread_id: self.intern(&thread) };
+        let raw = serde_json::to_string(payload).and_then(RawValue::from_string).unwrap_or_else(|e| {
+            tracing::warn!(event = draft.event_type, "event payload could not be serialized ({e}); recorded as null");
+            RawValue::NULL.to_owned()
+        });
+        let event = Rc::new(Event::new(seq, draft, names, tick, raw));
         for parent in event.parents() {
             if let Some(p) = seq_of(parent) {
                 self.children.entry(p).or_default().push(seq);
@@ -156,17 +179,12 @@ impl TraceLog {
         let Some(event) = self.get(id) else {
             return Vec::new();
         };
-        self.children
-            .get(&event.seq)
-            .map(|seqs| seqs.iter().filter_map(|s| self.by_seq(*s)).collect())
-            .unwrap_or_default()
+        self.children.get(&event.seq).map(|seqs| seqs.iter().filter_map(|s| self.by_seq(*s)).collect()).unwrap_or_default()
     }
 
     /// Events with a sequence number above `after_seq`, oldest first (the whole history).
     pub fn since(&self, after_seq: u64) -> &[Rc<Event>] {
-        let start = usize::try_from(after_seq)
-            .unwrap_or(usize::MAX)
-            .min(self.durable.len());
+        let start = usize::try_from(after_seq).unwrap_or(usize::MAX).min(self.durable.len());
         &self.durable[start..]
     }
 
@@ -177,10 +195,7 @@ impl TraceLog {
             writer.write_event(event)?;
         }
         writer.flush()?;
-        Ok(ExportStats {
-            events: writer.events(),
-            bytes: writer.bytes(),
-        })
+        Ok(ExportStats { events: writer.events(), bytes: writer.bytes() })
     }
 
     /// Exports to a file atomically (written beside it, then renamed into place).
@@ -195,73 +210,37 @@ impl TraceLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn ids_carry_actor_sequence_and_discriminator() {
         let mut log = TraceLog::new("thr_main");
-        let id = log
-            .emit(
-                EventDraft::new("skill.executed", "agt_a"),
-                3,
-                json!({"x": 1}),
-            )
-            .id
-            .clone();
+        let id = log.emit(EventDraft::new("skill.executed", "agt_a"), 3, &json!({"x": 1})).id.clone();
         assert!(id.starts_with("evt_agt_a_000000000001_"), "{id}");
         assert_eq!(id.len(), "evt_agt_a_000000000001_".len() + 16);
-        let second = log
-            .emit(
-                EventDraft::new("skill.executed", "agt_a"),
-                3,
-                json!({"x": 1}),
-            )
-            .id
-            .clone();
+        let second = log.emit(EventDraft::new("skill.executed", "agt_a"), 3, &json!({"x": 1})).id.clone();
         assert!(second.contains("_000000000002_"));
-        assert_ne!(
-            id[id.len() - 16..],
-            second[second.len() - 16..],
-            "seq is part of the discriminator"
-        );
+        assert_ne!(id[id.len() - 16..], second[second.len() - 16..], "seq is part of the discriminator");
     }
 
     #[test]
     fn causality_is_indexed_both_ways() {
         let mut log = TraceLog::new("thr_main");
-        let parent = log
-            .emit(EventDraft::new("a", "sys"), 0, Value::Null)
-            .id
-            .clone();
-        let draft = EventDraft::new("b", "sys")
-            .caused_by(vec![parent.clone()])
-            .parent(Some(parent.clone()));
-        let child = log.emit(draft, 7, Value::Null).id.clone();
+        let parent = log.emit(EventDraft::new("a", "sys"), 0, &Value::Null).id.clone();
+        let draft = EventDraft::new("b", "sys").caused_by(vec![parent.clone()]).parent(Some(parent.clone()));
+        let child = log.emit(draft, 7, &Value::Null).id.clone();
         let c = log.get(&child).unwrap();
-        assert_eq!(
-            c.parents().collect::<Vec<_>>(),
-            vec![parent.as_str()],
-            "a parent listed twice counts once"
-        );
+        assert_eq!(c.parents().collect::<Vec<_>>(), vec![parent.as_str()], "a parent listed twice counts once");
         assert_eq!(c.tick, 7);
-        assert_eq!(
-            log.children(&parent)
-                .iter()
-                .map(|e| e.id.as_str())
-                .collect::<Vec<_>>(),
-            vec![child.as_str()]
-        );
-        assert!(
-            log.get("evt_sys_000000000001_0000000000000000").is_none(),
-            "a forged id with a real seq is not found"
-        );
+        assert_eq!(log.children(&parent).iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), vec![child.as_str()]);
+        assert!(log.get("evt_sys_000000000001_0000000000000000").is_none(), "a forged id with a real seq is not found");
     }
 
     #[test]
     fn the_tail_is_bounded_but_history_is_complete() {
         let mut log = TraceLog::with_tail_capacity("thr", 10);
         for i in 0..25 {
-            log.emit(EventDraft::new("e", "a"), i, Value::Null);
+            log.emit(EventDraft::new("e", "a"), i, &Value::Null);
         }
         assert_eq!(log.tail().count(), 10);
         assert_eq!(log.tail().next().unwrap().seq, 16);
@@ -276,10 +255,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let live = dir.path().join("live.jsonl");
         let mut log = TraceLog::new("thr");
-        log.emit(EventDraft::new("before", "a"), 0, json!({"n": 0}));
+        log.emit(EventDraft::new("before", "a"), 0, &json!({"n": 0}));
         log.append_to(&live).unwrap();
         for i in 1..20 {
-            log.emit(EventDraft::new("after", "a"), i, json!({"n": i}));
+            log.emit(EventDraft::new("after", "a"), i, &json!({"n": i}));
         }
         log.flush().unwrap();
         let written = std::fs::read(&live).unwrap();
@@ -291,10 +270,7 @@ mod tests {
         let cut = written.len() - 30;
         let torn = &written[..cut];
         let failure = verify_jsonl(torn).unwrap_err();
-        assert_eq!(
-            (failure.line, failure.reason),
-            (20, VerifyReason::PartialFinalLine)
-        );
+        assert_eq!((failure.line, failure.reason), (20, VerifyReason::PartialFinalLine));
         let last_newline = torn.iter().rposition(|b| *b == b'\n').unwrap();
         assert_eq!(verify_jsonl(&torn[..=last_newline]), Ok(19));
     }

@@ -3,10 +3,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub fn unix_millis_now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 /// Now, as `2026-11-22T02:31:07.123Z`.
@@ -20,12 +17,7 @@ pub fn format_unix_millis(millis: i64) -> String {
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
-        sod / 3600,
-        sod % 3600 / 60,
-        sod % 60
-    )
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z", sod / 3600, sod % 3600 / 60, sod % 60)
 }
 
 /// Howard Hinnant's days-to-civil algorithm.
@@ -49,13 +41,7 @@ mod tests {
     #[test]
     fn formats_known_instants() {
         assert_eq!(format_unix_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            format_unix_millis(1_795_314_667_123),
-            "2026-11-22T02:31:07.123Z"
-        );
-        assert_eq!(
-            format_unix_millis(951_782_400_000),
-            "2000-02-29T00:00:00.000Z"
-        );
+        assert_eq!(format_unix_millis(1_795_314_667_123), "2026-11-22T02:31:07.123Z");
+        assert_eq!(format_unix_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
     }
 }

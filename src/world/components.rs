@@ -14,20 +14,13 @@ pub struct Transform {
 
 impl Default for Transform {
     fn default() -> Self {
-        Self {
-            position: [0.0; 3],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-            scale: [1.0; 3],
-        }
+        Self { position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] }
     }
 }
 
 impl Transform {
     pub fn at(position: [f32; 3]) -> Self {
-        Self {
-            position,
-            ..Self::default()
-        }
+        Self { position, ..Self::default() }
     }
 }
 

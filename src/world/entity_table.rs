@@ -74,22 +74,14 @@ impl<H: Copy> Default for EntityTable<H> {
 
 impl<H: Copy> EntityTable<H> {
     pub fn with_capacity(capacity: usize) -> Self {
-        Self {
-            live: BTreeMap::new(),
-            next: 1,
-            version: 0,
-            capacity,
-        }
+        Self { live: BTreeMap::new(), next: 1, version: 0, capacity }
     }
 
     /// Checks there is room for one more entity. Callers check before building anything so a
     /// refused create leaves nothing half-made.
     pub fn ensure_room(&self) -> Result<(), EntityTableError> {
         if self.live.len() >= self.capacity {
-            return Err(EntityTableError::CapacityExceeded {
-                live: self.live.len(),
-                max: self.capacity,
-            });
+            return Err(EntityTableError::CapacityExceeded { live: self.live.len(), max: self.capacity });
         }
         Ok(())
     }
@@ -152,31 +144,20 @@ impl<H: Copy> EntityTable<H> {
     }
 
     /// Live entries within an id range, in id order.
-    pub fn range(
-        &self,
-        range: (std::ops::Bound<EntityId>, std::ops::Bound<EntityId>),
-    ) -> impl Iterator<Item = (EntityId, H)> + '_ {
+    pub fn range(&self, range: (std::ops::Bound<EntityId>, std::ops::Bound<EntityId>)) -> impl Iterator<Item = (EntityId, H)> + '_ {
         self.live.range(range).map(|(id, h)| (*id, *h))
     }
 
     pub fn snapshot(&self) -> EntityTableSnapshot<H> {
         EntityTableSnapshot {
-            live: self
-                .iter()
-                .map(|(id, handle)| EntityRecord { id, handle })
-                .collect(),
+            live: self.iter().map(|(id, handle)| EntityRecord { id, handle }).collect(),
             next: self.next,
             version: self.version,
         }
     }
 
     pub fn restore(snapshot: &EntityTableSnapshot<H>, capacity: usize) -> Self {
-        Self {
-            live: snapshot.live.iter().map(|r| (r.id, r.handle)).collect(),
-            next: snapshot.next,
-            version: snapshot.version,
-            capacity,
-        }
+        Self { live: snapshot.live.iter().map(|r| (r.id, r.handle)).collect(), next: snapshot.next, version: snapshot.version, capacity }
     }
 }
 
@@ -211,17 +192,7 @@ mod tests {
     fn only_canonical_ids_parse() {
         assert_eq!(EntityId::parse("ent_0001"), Some(EntityId(1)));
         assert_eq!(EntityId::parse("ent_12345"), Some(EntityId(12345)));
-        for bad in [
-            "ent_1",
-            "ent_00001",
-            "ent_0000",
-            "ent_-001",
-            "ent_00a1",
-            "ENT_0001",
-            "",
-            "ent_",
-            "ent_ 001",
-        ] {
+        for bad in ["ent_1", "ent_00001", "ent_0000", "ent_-001", "ent_00a1", "ENT_0001", "", "ent_", "ent_ 001"] {
             assert_eq!(EntityId::parse(bad), None, "{bad:?} must not parse");
         }
     }
@@ -232,10 +203,7 @@ mod tests {
         t.insert(1).unwrap();
         t.insert(2).unwrap();
         let version = t.version();
-        assert_eq!(
-            t.insert(3),
-            Err(EntityTableError::CapacityExceeded { live: 2, max: 2 })
-        );
+        assert_eq!(t.insert(3), Err(EntityTableError::CapacityExceeded { live: 2, max: 2 }));
         assert_eq!(t.version(), version);
         assert_eq!(t.peek_next(), EntityId(3));
         t.remove(EntityId(1));

@@ -30,9 +30,6 @@ mod tests {
 
     #[test]
     fn empty_world_hashes_to_the_empty_sha256() {
-        assert_eq!(
-            world_hash(std::iter::empty()),
-            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(world_hash(std::iter::empty()), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 }

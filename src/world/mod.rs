@@ -11,9 +11,7 @@ mod entity_table;
 mod hash;
 
 pub use components::{PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
-pub use entity_table::{
-    EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES,
-};
+pub use entity_table::{EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -43,14 +41,9 @@ impl ColliderKind {
     /// and `size / 2` wide.
     fn shape(self, size: f32) -> ColliderShape {
         match self {
-            ColliderKind::Box => ColliderShape::Box {
-                half_extents: [size / 2.0; 3],
-            },
+            ColliderKind::Box => ColliderShape::Box { half_extents: [size / 2.0; 3] },
             ColliderKind::Sphere => ColliderShape::Ball { radius: size / 2.0 },
-            ColliderKind::Capsule => ColliderShape::Capsule {
-                half_height: size / 4.0,
-                radius: size / 4.0,
-            },
+            ColliderKind::Capsule => ColliderShape::Capsule { half_height: size / 4.0, radius: size / 4.0 },
         }
     }
 }
@@ -125,10 +118,7 @@ pub struct World {
 
 impl std::fmt::Debug for World {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("World")
-            .field("entities", &self.entities.len())
-            .field("physics", &self.physics)
-            .finish()
+        f.debug_struct("World").field("entities", &self.entities.len()).field("physics", &self.physics).finish()
     }
 }
 
@@ -144,22 +134,14 @@ fn pack(id: EntityId, entity: Entity) -> u128 {
 }
 
 fn unpack(user: u128) -> (EntityId, Option<Entity>) {
-    (
-        EntityId((user >> 64) as u64),
-        Entity::try_from_bits(user as u64),
-    )
+    (EntityId((user >> 64) as u64), Entity::try_from_bits(user as u64))
 }
 
 impl World {
     pub fn with_capacity(capacity: usize) -> Self {
         let mut ecs = bevy_ecs::world::World::new();
         let remember_previous = ecs.query();
-        Self {
-            ecs,
-            entities: EntityTable::with_capacity(capacity),
-            physics: PhysicsWorld::default(),
-            remember_previous,
-        }
+        Self { ecs, entities: EntityTable::with_capacity(capacity), physics: PhysicsWorld::default(), remember_previous }
     }
 
     pub fn entity_count(&self) -> usize {
@@ -188,21 +170,8 @@ impl World {
         self.entities.ensure_room()?;
         let id = self.entities.peek_next();
         let transform = Transform::at(spec.position);
-        let renderable = Renderable {
-            shape: spec.shape,
-            size: spec.size,
-            color: spec.color,
-        };
-        let entity = self
-            .ecs
-            .spawn((
-                transform,
-                PreviousTransform(transform),
-                Tags::default(),
-                renderable,
-                PublicId(id),
-            ))
-            .id();
+        let renderable = Renderable { shape: spec.shape, size: spec.size, color: spec.color };
+        let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id))).id();
         if let Some(kind) = spec.body {
             let collider = spec.collider.unwrap_or(match spec.shape {
                 RenderShape::Box => ColliderKind::Box,
@@ -218,9 +187,7 @@ impl World {
                 restitution: spec.restitution,
                 user: pack(id, entity),
             });
-            self.ecs
-                .entity_mut(entity)
-                .insert(PhysicsBinding { body, shape });
+            self.ecs.entity_mut(entity).insert(PhysicsBinding { body, shape });
         }
         let inserted = self.entities.insert(entity)?;
         debug_assert_eq!(inserted, id);
@@ -244,9 +211,7 @@ impl World {
     }
 
     pub fn transform(&self, id: EntityId) -> Option<Transform> {
-        self.entities
-            .get(id)
-            .and_then(|e| self.ecs.get::<Transform>(e).copied())
+        self.entities.get(id).and_then(|e| self.ecs.get::<Transform>(e).copied())
     }
 
     pub fn tags(&self, id: EntityId) -> Option<&Tags> {
@@ -267,12 +232,10 @@ impl World {
         let after = *t;
         if let Some(binding) = self.ecs.get::<PhysicsBinding>(entity).copied() {
             if after.position != before.position || after.rotation != before.rotation {
-                self.physics
-                    .set_pose(binding.body, after.position, after.rotation);
+                self.physics.set_pose(binding.body, after.position, after.rotation);
             }
             if after.scale != before.scale {
-                self.physics
-                    .set_shape(binding.body, binding.shape.scaled(after.scale));
+                self.physics.set_shape(binding.body, binding.shape.scaled(after.scale));
             }
         }
         true
@@ -281,23 +244,17 @@ impl World {
     /// Adds a tag; `None` when the id is unknown, else whether it was newly added.
     pub fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
         let entity = self.entities.get(id)?;
-        self.ecs
-            .get_mut::<Tags>(entity)
-            .map(|mut tags| tags.insert(tag))
+        self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.insert(tag))
     }
 
     /// Removes a tag; `None` when the id is unknown, else whether it was there.
     pub fn remove_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
         let entity = self.entities.get(id)?;
-        self.ecs
-            .get_mut::<Tags>(entity)
-            .map(|mut tags| tags.remove(tag))
+        self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.remove(tag))
     }
 
     fn binding(&self, id: EntityId) -> Option<PhysicsBinding> {
-        self.entities
-            .get(id)
-            .and_then(|e| self.ecs.get::<PhysicsBinding>(e).copied())
+        self.entities.get(id).and_then(|e| self.ecs.get::<PhysicsBinding>(e).copied())
     }
 
     /// True when the entity has a dynamic body and the impulse was applied.
@@ -309,61 +266,35 @@ impl World {
     }
 
     pub fn has_dynamic_body(&self, id: EntityId) -> bool {
-        self.binding(id)
-            .is_some_and(|b| self.physics.is_dynamic(b.body))
+        self.binding(id).is_some_and(|b| self.physics.is_dynamic(b.body))
     }
 
     pub fn linear_velocity(&self, id: EntityId) -> Option<[f32; 3]> {
-        self.binding(id)
-            .and_then(|b| self.physics.linear_velocity(b.body))
+        self.binding(id).and_then(|b| self.physics.linear_velocity(b.body))
     }
 
-    pub fn raycast(
-        &self,
-        origin: [f32; 3],
-        direction: [f32; 3],
-        max_distance: f32,
-    ) -> Option<RaycastHit> {
+    pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RaycastHit> {
         let hit = self.physics.raycast(origin, direction, max_distance)?;
         let (id, _) = unpack(hit.user);
         let entity = self.entities.get(id).map(|_| id);
-        Some(RaycastHit {
-            entity,
-            distance: hit.distance,
-            point: hit.point,
-        })
+        Some(RaycastHit { entity, distance: hit.distance, point: hit.point })
     }
 
     pub fn drain_collisions(&mut self) -> Vec<Collision> {
-        let live = |user: Option<u128>| {
-            user.map(|u| unpack(u).0)
-                .filter(|id| self.entities.get(*id).is_some())
-        };
+        let live = |user: Option<u128>| user.map(|u| unpack(u).0).filter(|id| self.entities.get(*id).is_some());
         self.physics
             .drain_events()
             .into_iter()
-            .map(|event| Collision {
-                entity_a: live(event.user_a),
-                entity_b: live(event.user_b),
-                event,
-            })
+            .map(|event| Collision { entity_a: live(event.user_a), entity_b: live(event.user_b), event })
             .collect()
     }
 
     /// Entities in id order, optionally filtered by tag and by distance to `near`; with `near`,
     /// sorted nearest first (ties keep id order, so results are deterministic).
-    pub fn query(
-        &self,
-        near: Option<[f64; 3]>,
-        radius: Option<f64>,
-        tag: Option<&str>,
-    ) -> Vec<QueryHit> {
+    pub fn query(&self, near: Option<[f64; 3]>, radius: Option<f64>, tag: Option<&str>) -> Vec<QueryHit> {
         let mut hits = Vec::new();
         for (id, entity) in self.entities.iter() {
-            let (Some(t), Some(tags)) = (
-                self.ecs.get::<Transform>(entity),
-                self.ecs.get::<Tags>(entity),
-            ) else {
+            let (Some(t), Some(tags)) = (self.ecs.get::<Transform>(entity), self.ecs.get::<Tags>(entity)) else {
                 continue;
             };
             if tag.is_some_and(|tag| !tags.contains(tag)) {
@@ -379,11 +310,7 @@ impl World {
             if radius.is_some_and(|r| distance > r) {
                 continue;
             }
-            hits.push(QueryHit {
-                id,
-                position: t.position,
-                distance,
-            });
+            hits.push(QueryHit { id, position: t.position, distance });
         }
         if near.is_some() {
             hits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
@@ -414,11 +341,7 @@ impl World {
 
     /// One page of entities in id order after `after` (exclusive), for inspection; also returns
     /// the total count and the id to continue after, if more remain.
-    pub fn page(
-        &self,
-        after: Option<EntityId>,
-        limit: usize,
-    ) -> (Vec<EntityView>, usize, Option<EntityId>) {
+    pub fn page(&self, after: Option<EntityId>, limit: usize) -> (Vec<EntityView>, usize, Option<EntityId>) {
         let start = after.map_or(std::ops::Bound::Unbounded, std::ops::Bound::Excluded);
         let mut views = Vec::new();
         let mut next = None;
@@ -431,20 +354,9 @@ impl World {
                 id,
                 eid: entity.index_u32(),
                 generation: entity.generation().to_bits(),
-                transform: self
-                    .ecs
-                    .get::<Transform>(entity)
-                    .copied()
-                    .unwrap_or_default(),
-                tags: self
-                    .ecs
-                    .get::<Tags>(entity)
-                    .map(|t| t.0.clone())
-                    .unwrap_or_default(),
-                body: self
-                    .ecs
-                    .get::<PhysicsBinding>(entity)
-                    .map(|b| b.body.index()),
+                transform: self.ecs.get::<Transform>(entity).copied().unwrap_or_default(),
+                tags: self.ecs.get::<Tags>(entity).map(|t| t.0.clone()).unwrap_or_default(),
+                body: self.ecs.get::<PhysicsBinding>(entity).map(|b| b.body.index()),
             });
         }
         (views, self.entities.len(), next)
@@ -452,11 +364,7 @@ impl World {
 
     /// `sha256:<hex>` over ids and transforms in id order.
     pub fn hash(&self) -> String {
-        hash::world_hash(
-            self.entities
-                .iter()
-                .filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))),
-        )
+        hash::world_hash(self.entities.iter().filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))))
     }
 }
 
@@ -480,28 +388,19 @@ mod tests {
     #[test]
     fn capacity_exceeded_leaves_nothing_half_made() {
         let mut w = World::with_capacity(2);
-        w.create_entity(&spec([0.0; 3], Some(BodyKind::Dynamic)))
-            .unwrap();
+        w.create_entity(&spec([0.0; 3], Some(BodyKind::Dynamic))).unwrap();
         w.create_entity(&spec([0.0; 3], None)).unwrap();
         let (entities, bodies, hash) = (w.entity_count(), w.body_count(), w.hash());
         let ecs_count = w.ecs().entities().count_spawned();
-        assert!(matches!(
-            w.create_entity(&spec([1.0; 3], Some(BodyKind::Dynamic))),
-            Err(WorldError::Capacity(_))
-        ));
-        assert_eq!(
-            (w.entity_count(), w.body_count(), w.hash()),
-            (entities, bodies, hash)
-        );
+        assert!(matches!(w.create_entity(&spec([1.0; 3], Some(BodyKind::Dynamic))), Err(WorldError::Capacity(_))));
+        assert_eq!((w.entity_count(), w.body_count(), w.hash()), (entities, bodies, hash));
         assert_eq!(w.ecs().entities().count_spawned(), ecs_count);
     }
 
     #[test]
     fn bodies_fall_and_sync_back_into_the_ecs() {
         let mut w = World::default();
-        let id = w
-            .create_entity(&spec([0.0, 10.0, 0.0], Some(BodyKind::Dynamic)))
-            .unwrap();
+        let id = w.create_entity(&spec([0.0, 10.0, 0.0], Some(BodyKind::Dynamic))).unwrap();
         for _ in 0..30 {
             w.begin_step();
             w.step_physics();
@@ -513,13 +412,9 @@ mod tests {
     #[test]
     fn moving_an_entity_teleports_its_body() {
         let mut w = World::default();
-        let id = w
-            .create_entity(&spec([0.0, 0.0, 0.0], Some(BodyKind::Fixed)))
-            .unwrap();
+        let id = w.create_entity(&spec([0.0, 0.0, 0.0], Some(BodyKind::Fixed))).unwrap();
         assert!(w.edit_transform(id, |t| t.position = [0.0, 50.0, 0.0]));
-        let hit = w
-            .raycast([0.0, 100.0, 0.0], [0.0, -1.0, 0.0], 1000.0)
-            .unwrap();
+        let hit = w.raycast([0.0, 100.0, 0.0], [0.0, -1.0, 0.0], 1000.0).unwrap();
         assert_eq!(hit.entity, Some(id));
         assert!((hit.distance - 49.5).abs() < 1e-3, "{hit:?}");
     }
@@ -543,10 +438,7 @@ mod tests {
         let near = w.create_entity(&spec([1.0, 0.0, 0.0], None)).unwrap();
         w.add_tag(far, "target");
         let all = w.query(Some([0.0; 3]), None, None);
-        assert_eq!(
-            all.iter().map(|h| h.id).collect::<Vec<_>>(),
-            vec![near, far]
-        );
+        assert_eq!(all.iter().map(|h| h.id).collect::<Vec<_>>(), vec![near, far]);
         assert_eq!(w.query(Some([0.0; 3]), Some(5.0), None).len(), 1);
         assert_eq!(w.query(None, None, Some("target"))[0].id, far);
     }

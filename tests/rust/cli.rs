@@ -4,11 +4,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn limina(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_limina"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run limina")
+    Command::new(env!("CARGO_BIN_EXE_limina")).args(args).current_dir(cwd).output().expect("run limina")
 }
 
 fn stderr(o: &Output) -> String {
@@ -25,25 +21,16 @@ fn assert_clean_failure(o: &Output, expected_first_line: &str) {
     assert!(!err.contains("panicked"), "a panic leaked: {err}");
     let first = err.lines().next().unwrap_or_default();
     assert!(first.starts_with("error: "), "first line: {first}");
-    assert!(
-        first.contains(expected_first_line),
-        "first line {first:?} should contain {expected_first_line:?}"
-    );
+    assert!(first.contains(expected_first_line), "first line {first:?} should contain {expected_first_line:?}");
 }
 
 #[test]
 fn billiards_runs_headless_and_prints_a_summary() {
-    let o = limina(
-        &["run", "demos/billiards.lua", "--frames", "120"],
-        &crate::root(),
-    );
+    let o = limina(&["run", "demos/billiards.lua", "--frames", "120"], &crate::root());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let summary = out.lines().last().unwrap();
-    assert!(
-        summary.starts_with("summary: ticks=120 entities=21 bodies=21 world_hash=sha256:"),
-        "{summary}"
-    );
+    assert!(summary.starts_with("summary: ticks=120 entities=21 bodies=21 world_hash=sha256:"), "{summary}");
     assert!(out.contains("break!"), "{out}");
 }
 
@@ -65,7 +52,11 @@ fn a_syntax_error_names_file_and_line() {
 #[test]
 fn a_runtime_error_in_a_step_callback_names_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("cb.lua"), "limina.on_step(function(tick)\n  if tick == 3 then\n    local t = nil\n    print(t.x)\n  end\nend)\n").unwrap();
+    std::fs::write(
+        dir.path().join("cb.lua"),
+        "limina.on_step(function(tick)\n  if tick == 3 then\n    local t = nil\n    print(t.x)\n  end\nend)\n",
+    )
+    .unwrap();
     let o = limina(&["run", "cb.lua", "--frames", "10"], dir.path());
     assert_clean_failure(&o, "cb.lua:4: attempt to index nil with 'x'");
 }
@@ -86,18 +77,8 @@ fn usage_errors_exit_2_and_help_exits_0() {
     let root = crate::root();
     assert_eq!(limina(&["run"], &root).status.code(), Some(2));
     assert_eq!(limina(&["frobnicate"], &root).status.code(), Some(2));
-    assert_eq!(
-        limina(&["run", "x.lua", "--frames", "many"], &root)
-            .status
-            .code(),
-        Some(2)
-    );
-    for args in [
-        &["--help"][..],
-        &["run", "--help"],
-        &["test", "--help"],
-        &["bench", "--help"],
-    ] {
+    assert_eq!(limina(&["run", "x.lua", "--frames", "many"], &root).status.code(), Some(2));
+    for args in [&["--help"][..], &["run", "--help"], &["test", "--help"], &["bench", "--help"]] {
         let o = limina(args, &root);
         assert_eq!(o.status.code(), Some(0), "{args:?}");
         assert!(stdout(&o).contains("Usage"), "{args:?}");
@@ -107,11 +88,7 @@ fn usage_errors_exit_2_and_help_exits_0() {
 #[test]
 fn limina_test_exits_1_on_failure_with_the_summary_last() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("a_test.lua"),
-        "it('fails', function() expect(1).toBe(2) end)\nit('ok', function() end)\n",
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("a_test.lua"), "it('fails', function() expect(1).toBe(2) end)\nit('ok', function() end)\n").unwrap();
     let o = limina(&["test", "."], dir.path());
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().last(), Some("1 passed, 1 failed"));

@@ -3,16 +3,9 @@
 use limina::host::{Engine, EngineConfig, Output};
 
 fn billiards_hash(seed: u64, steps: u64) -> String {
-    let config = EngineConfig {
-        seed,
-        output: Output::Silent,
-        project_root: crate::root(),
-        ..EngineConfig::default()
-    };
+    let config = EngineConfig { seed, output: Output::Silent, project_root: crate::root(), ..EngineConfig::default() };
     let engine = Engine::new(config).unwrap();
-    engine
-        .run_file(&crate::root().join("demos/billiards.lua"))
-        .unwrap();
+    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
     engine.step(steps).unwrap();
     assert_eq!(engine.tick(), steps);
     engine.world_hash()
@@ -38,22 +31,14 @@ fn the_world_actually_moves() {
 
 #[test]
 fn billiard_balls_roll_their_rotation_is_synced_from_physics() {
-    let config = EngineConfig {
-        output: Output::Silent,
-        project_root: crate::root(),
-        ..EngineConfig::default()
-    };
+    let config = EngineConfig { output: Output::Silent, project_root: crate::root(), ..EngineConfig::default() };
     let engine = Engine::new(config).unwrap();
-    engine
-        .run_file(&crate::root().join("demos/billiards.lua"))
-        .unwrap();
+    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
     engine.step(240).unwrap();
     let world = engine.world();
     // Balls are ent_0006.. (after the felt and four rails); after the break most have turned.
-    let rolled = (6..=21)
-        .filter_map(|n| world.transform(limina::world::EntityId(n)))
-        .filter(|t| (t.rotation[3].abs() - 1.0).abs() > 1e-3)
-        .count();
+    let rolled =
+        (6..=21).filter_map(|n| world.transform(limina::world::EntityId(n))).filter(|t| (t.rotation[3].abs() - 1.0).abs() > 1e-3).count();
     assert!(rolled >= 8, "only {rolled} of 16 balls show any rotation");
     // The rails never move.
     let rail = world.transform(limina::world::EntityId(2)).unwrap();

@@ -7,10 +7,7 @@ fn luau_suite_passes() {
     let mut out = Vec::new();
     let report = run_tests(&[crate::root().join("tests/lua")], None, &mut out);
     let text = String::from_utf8_lossy(&out);
-    assert!(
-        report.passed >= 50,
-        "expected the full suite to run:\n{text}"
-    );
+    assert!(report.passed >= 50, "expected the full suite to run:\n{text}");
     assert_eq!(report.failed, 0, "Luau failures:\n{text}");
     assert_eq!(text.lines().last(), Some(report.summary_line().as_str()));
 }
@@ -23,25 +20,13 @@ fn runner_reports_failures_with_file_line_expected_and_actual() {
     let mut out = Vec::new();
     let report = run_tests(std::slice::from_ref(&file), None, &mut out);
     let text = String::from_utf8_lossy(&out);
-    assert_eq!(
-        (report.passed, report.failed, report.skipped),
-        (1, 1, 1),
-        "{text}"
-    );
-    assert!(
-        text.contains("broken_test.lua:3: expected 3, got 2"),
-        "{text}"
-    );
+    assert_eq!((report.passed, report.failed, report.skipped), (1, 1, 1), "{text}");
+    assert!(text.contains("broken_test.lua:3: expected 3, got 2"), "{text}");
     assert_eq!(text.lines().last(), Some("1 passed, 1 failed, 1 skipped"));
 
     let mut out = Vec::new();
     let filtered = run_tests(&[file], Some("passes"), &mut out);
-    assert_eq!(
-        (filtered.passed, filtered.failed),
-        (1, 0),
-        "{}",
-        String::from_utf8_lossy(&out)
-    );
+    assert_eq!((filtered.passed, filtered.failed), (1, 0), "{}", String::from_utf8_lossy(&out));
 }
 
 #[test]

@@ -1,9 +1,5 @@
 //! Integration tests: one binary, a module per topic.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers fail loudly on purpose"
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on purpose")]
 
 mod cli;
 mod determinism;

@@ -6,11 +6,7 @@ use mlua::Table;
 use serde_json::json;
 
 fn engine() -> Engine {
-    Engine::new(EngineConfig {
-        output: Output::Silent,
-        ..EngineConfig::default()
-    })
-    .unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap()
 }
 
 fn def(engine: &Engine, src: &str) -> Table {
@@ -34,53 +30,27 @@ fn registry_operations_keep_order_refuse_duplicates_and_track_changes() {
     let make = |src: &str| Skill::from_table(e.lua(), &def(&e, src), "test").unwrap();
     assert_eq!(reg.size(), 0);
     reg.register(make(ECHO)).unwrap();
-    reg.register(make(&ECHO.replace("test.echo", "test.other")))
-        .unwrap();
+    reg.register(make(&ECHO.replace("test.echo", "test.other"))).unwrap();
     assert!(reg.has("test.echo") && reg.get("test.other").is_some());
-    assert_eq!(
-        reg.list().map(|s| s.name.as_str()).collect::<Vec<_>>(),
-        ["test.echo", "test.other"]
-    );
+    assert_eq!(reg.list().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["test.echo", "test.other"]);
     let generation = reg.generation();
     let tools = reg.tools();
-    assert!(
-        std::rc::Rc::ptr_eq(&tools, &reg.tools()),
-        "the tool list is memoized"
-    );
+    assert!(std::rc::Rc::ptr_eq(&tools, &reg.tools()), "the tool list is memoized");
 
     let err = reg.register(make(ECHO)).unwrap_err();
     assert!(err.to_string().contains("already registered"), "{err}");
-    assert_eq!(
-        reg.generation(),
-        generation,
-        "a refused register changes nothing"
-    );
+    assert_eq!(reg.generation(), generation, "a refused register changes nothing");
 
-    reg.replace(make(&ECHO.replace("Echo the text back.", "Echo, v2.")))
-        .unwrap();
+    reg.replace(make(&ECHO.replace("Echo the text back.", "Echo, v2."))).unwrap();
     assert!(reg.generation() > generation);
-    assert!(
-        !std::rc::Rc::ptr_eq(&tools, &reg.tools()),
-        "a change invalidates the memo"
-    );
-    assert_eq!(
-        reg.list().next().unwrap().description,
-        "Echo, v2.",
-        "replace keeps the listing position"
-    );
+    assert!(!std::rc::Rc::ptr_eq(&tools, &reg.tools()), "a change invalidates the memo");
+    assert_eq!(reg.list().next().unwrap().description, "Echo, v2.", "replace keeps the listing position");
 
     reg.unregister("test.echo").unwrap();
     assert!(!reg.has("test.echo"));
     assert!(reg.unregister("test.echo").is_err());
-    assert!(
-        reg.replace(make(ECHO)).is_err(),
-        "replace needs an existing skill"
-    );
-    assert_eq!(
-        reg.get("test.other").unwrap().name,
-        "test.other",
-        "the index survives removal"
-    );
+    assert!(reg.replace(make(ECHO)).is_err(), "replace needs an existing skill");
+    assert_eq!(reg.get("test.other").unwrap().name, "test.other", "the index survives removal");
     reg.clear();
     assert_eq!(reg.size(), 0);
     assert!(reg.tools().is_empty());
@@ -98,38 +68,13 @@ fn registered_skills_run_through_the_pipeline_with_defaults_and_bounds() {
     let r = e.call(&caller, "test.echo", json!({"text": "ab", "times": 4}));
     let error = r.error.unwrap();
     assert_eq!(error.code, ErrorCode::InvalidInput);
-    assert!(
-        error
-            .message
-            .contains("times: 4 is greater than the maximum of 3"),
-        "{}",
-        error.message
-    );
+    assert!(error.message.contains("times: 4 is greater than the maximum of 3"), "{}", error.message);
 
     // Replacing swaps the handler for the next call; unregistering makes the name unknown.
-    e.replace_skill(
-        &def(
-            &e,
-            &ECHO.replace(
-                "string.rep(input.text, input.times)",
-                "string.upper(input.text)",
-            ),
-        ),
-        "test",
-    )
-    .unwrap();
-    assert_eq!(
-        e.call(&caller, "test.echo", json!({"text": "ab"})).result,
-        Some(json!({"text": "AB"}))
-    );
+    e.replace_skill(&def(&e, &ECHO.replace("string.rep(input.text, input.times)", "string.upper(input.text)")), "test").unwrap();
+    assert_eq!(e.call(&caller, "test.echo", json!({"text": "ab"})).result, Some(json!({"text": "AB"})));
     e.unregister_skill("test.echo").unwrap();
-    assert_eq!(
-        e.call(&caller, "test.echo", json!({"text": "ab"}))
-            .error
-            .unwrap()
-            .code,
-        ErrorCode::NotFound
-    );
+    assert_eq!(e.call(&caller, "test.echo", json!({"text": "ab"})).error.unwrap().code, ErrorCode::NotFound);
 }
 
 #[test]
@@ -160,10 +105,7 @@ fn hooks_run_in_order_and_a_failing_before_hook_stops_the_handler() {
 
     let r = e.call(&caller, "test.hooked", json!({"block": true}));
     let error = r.error.unwrap();
-    assert_eq!(
-        (error.code, error.message.as_str()),
-        (ErrorCode::Forbidden, "blocked by the before hook")
-    );
+    assert_eq!((error.code, error.message.as_str()), (ErrorCode::Forbidden, "blocked by the before hook"));
     let order: Vec<String> = e.lua().load("return ORDER").eval().unwrap();
     assert_eq!(order.len(), 4, "the handler did not run: {order:?}");
 }
@@ -173,88 +115,35 @@ fn handler_errors_and_bad_outputs_are_handler_errors_naming_the_problem() {
     let e = engine();
     let caller = e.script_caller().clone();
     let throwing = ECHO
-        .replace(
-            "return { text = string.rep(input.text, input.times) }",
-            "local t = nil; return t.x",
-        )
+        .replace("return { text = string.rep(input.text, input.times) }", "local t = nil; return t.x")
         .replace("test.echo", "test.throws");
     e.register_skill(&def(&e, &throwing), "test").unwrap();
-    let error = e
-        .call(&caller, "test.throws", json!({"text": "a"}))
-        .error
-        .unwrap();
+    let error = e.call(&caller, "test.throws", json!({"text": "a"})).error.unwrap();
     assert_eq!(error.code, ErrorCode::HandlerError);
-    assert!(
-        error.message.contains("attempt to index nil"),
-        "{}",
-        error.message
-    );
+    assert!(error.message.contains("attempt to index nil"), "{}", error.message);
 
-    let wrong = ECHO
-        .replace(
-            "return { text = string.rep(input.text, input.times) }",
-            "return { text = 5 }",
-        )
-        .replace("test.echo", "test.wrong");
+    let wrong =
+        ECHO.replace("return { text = string.rep(input.text, input.times) }", "return { text = 5 }").replace("test.echo", "test.wrong");
     e.register_skill(&def(&e, &wrong), "test").unwrap();
-    let error = e
-        .call(&caller, "test.wrong", json!({"text": "a"}))
-        .error
-        .unwrap();
+    let error = e.call(&caller, "test.wrong", json!({"text": "a"})).error.unwrap();
     assert_eq!(error.code, ErrorCode::HandlerError);
-    assert!(
-        error
-            .message
-            .contains("returned invalid output: text: 5 is not of type \"string\""),
-        "{}",
-        error.message
-    );
+    assert!(error.message.contains("returned invalid output: text: 5 is not of type \"string\""), "{}", error.message);
 }
 
 #[test]
 fn bad_definitions_are_refused_with_the_reason() {
     let e = engine();
     let cases = [
-        (
-            ECHO.replace(
-                "category = \"system\",",
-                "category = \"system\", colour = 1,",
-            ),
-            "unknown field `colour`",
-        ),
-        (
-            ECHO.replace("version = \"1.0.0\"", "version = \"1.0\""),
-            "not semver",
-        ),
-        (
-            ECHO.replace("permissions = {}", "permissions = { \"scene.admin\" }"),
-            "unknown permission 'scene.admin'",
-        ),
-        (
-            ECHO.replace(
-                "s.string():min(1)",
-                "s.string():min(1):default(nil):describe(5)",
-            ),
-            "`description` must be a string",
-        ),
-        (
-            ECHO.replace("handler = function", "handler = 5, old = function"),
-            "unknown field `old`",
-        ),
-        (
-            ECHO.replace("name = \"test.echo\"", "name = \"bad name!\""),
-            "not a valid skill name",
-        ),
+        (ECHO.replace("category = \"system\",", "category = \"system\", colour = 1,"), "unknown field `colour`"),
+        (ECHO.replace("version = \"1.0.0\"", "version = \"1.0\""), "not semver"),
+        (ECHO.replace("permissions = {}", "permissions = { \"scene.admin\" }"), "unknown permission 'scene.admin'"),
+        (ECHO.replace("s.string():min(1)", "s.string():min(1):default(nil):describe(5)"), "`description` must be a string"),
+        (ECHO.replace("handler = function", "handler = 5, old = function"), "unknown field `old`"),
+        (ECHO.replace("name = \"test.echo\"", "name = \"bad name!\""), "not a valid skill name"),
     ];
     for (src, expected) in cases {
-        let err = e
-            .register_skill(&def(&e, &src), "test")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains(expected),
-            "{err:?} should contain {expected:?}"
-        );
+        let err = e.register_skill(&def(&e, &src), "test").unwrap_err().to_string();
+        assert!(err.contains(expected), "{err:?} should contain {expected:?}");
     }
     assert!(!e.registry().has("test.echo"));
 }

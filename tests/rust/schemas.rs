@@ -6,11 +6,7 @@ use limina::host::{Engine, EngineConfig, Output};
 use serde_json::Value;
 
 fn engine() -> Engine {
-    Engine::new(EngineConfig {
-        output: Output::Silent,
-        ..EngineConfig::default()
-    })
-    .unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap()
 }
 
 #[test]
@@ -19,15 +15,8 @@ fn every_core_schema_passes_the_draft07_meta_schema() {
     let registry = engine.registry();
     assert!(registry.size() >= 12);
     for skill in registry.list() {
-        for (which, schema) in [
-            ("input", &skill.input_schema),
-            ("output", &skill.output_schema),
-        ] {
-            assert_eq!(
-                schema["$schema"], "http://json-schema.org/draft-07/schema#",
-                "{} {which}",
-                skill.name
-            );
+        for (which, schema) in [("input", &skill.input_schema), ("output", &skill.output_schema)] {
+            assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#", "{} {which}", skill.name);
             if let Err(e) = jsonschema::draft7::meta::validate(schema) {
                 panic!("{} {which} schema is not valid draft-07: {e}", skill.name);
             }
@@ -44,11 +33,7 @@ fn every_default_satisfies_its_own_schema() {
         };
         for (field, schema) in props {
             if let Some(default) = schema.get("default") {
-                assert!(
-                    jsonschema::draft7::is_valid(schema, default),
-                    "{}.{field}: default {default} violates {schema}",
-                    skill.name
-                );
+                assert!(jsonschema::draft7::is_valid(schema, default), "{}.{field}: default {default} violates {schema}", skill.name);
             }
         }
     }
@@ -63,12 +48,8 @@ fn scene_create_entity_schema_matches_the_golden_file() {
     if std::env::var_os("LIMINA_BLESS").is_some() {
         std::fs::write(&golden, &actual).unwrap();
     }
-    let expected = std::fs::read_to_string(&golden)
-        .expect("golden file (run with LIMINA_BLESS=1 to create it)");
-    assert_eq!(
-        actual, expected,
-        "compiled schema changed; review and re-bless if intended"
-    );
+    let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
+    assert_eq!(actual, expected, "compiled schema changed; review and re-bless if intended");
 
     // The catalog's bounds and defaults, checked field by field.
     let schema: Value = serde_json::from_str(&expected).unwrap();
@@ -82,8 +63,5 @@ fn scene_create_entity_schema_matches_the_golden_file() {
     assert_eq!(p["restitution"]["maximum"], 2);
     assert_eq!(p["position"]["default"], serde_json::json!([0, 0, 0]));
     assert_eq!(schema["additionalProperties"], false);
-    assert!(
-        schema.get("required").is_none(),
-        "fields with defaults are not required"
-    );
+    assert!(schema.get("required").is_none(), "fields with defaults are not required");
 }

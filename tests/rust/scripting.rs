@@ -3,12 +3,7 @@
 use limina::host::{Engine, EngineConfig, EngineError, Output};
 
 fn engine_in(root: &std::path::Path) -> Engine {
-    Engine::new(EngineConfig {
-        output: Output::Silent,
-        project_root: root.to_path_buf(),
-        ..EngineConfig::default()
-    })
-    .unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, project_root: root.to_path_buf(), ..EngineConfig::default() }).unwrap()
 }
 
 fn script_error(result: Result<mlua::Value, EngineError>) -> String {
@@ -27,13 +22,10 @@ fn require_cannot_escape_the_script_roots() {
     std::fs::write(project.path().join("scripts/ok.lua"), "return 'fine'").unwrap();
     let engine = engine_in(project.path());
 
-    let ok = engine
-        .run_source("return require('scripts/ok')", "scripts/main.lua")
-        .unwrap();
+    let ok = engine.run_source("return require('scripts/ok')", "scripts/main.lua").unwrap();
     assert_eq!(ok.as_string().unwrap().to_str().unwrap(), "fine");
 
-    let message =
-        script_error(engine.run_source("return require('../secret')", "scripts/main.lua"));
+    let message = script_error(engine.run_source("return require('../secret')", "scripts/main.lua"));
     assert!(message.contains("'..' is not allowed"), "{message}");
     assert!(message.starts_with("scripts/main.lua:1:"), "{message}");
 
@@ -50,14 +42,9 @@ fn require_refuses_a_symlink_pointing_out_of_the_roots() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(project.path().join("scripts")).unwrap();
     std::fs::write(outside.path().join("evil.lua"), "return 'leaked'").unwrap();
-    std::os::unix::fs::symlink(
-        outside.path().join("evil.lua"),
-        project.path().join("scripts/evil.lua"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(outside.path().join("evil.lua"), project.path().join("scripts/evil.lua")).unwrap();
     let engine = engine_in(project.path());
-    let message =
-        script_error(engine.run_source("return require('scripts/evil')", "scripts/main.lua"));
+    let message = script_error(engine.run_source("return require('scripts/evil')", "scripts/main.lua"));
     assert!(message.contains("outside the script roots"), "{message}");
 }
 
@@ -65,32 +52,17 @@ fn require_refuses_a_symlink_pointing_out_of_the_roots() {
 fn require_cycles_are_named() {
     let project = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(project.path().join("scripts")).unwrap();
-    std::fs::write(
-        project.path().join("scripts/a.lua"),
-        "return require('scripts/b')",
-    )
-    .unwrap();
-    std::fs::write(
-        project.path().join("scripts/b.lua"),
-        "return require('scripts/a')",
-    )
-    .unwrap();
+    std::fs::write(project.path().join("scripts/a.lua"), "return require('scripts/b')").unwrap();
+    std::fs::write(project.path().join("scripts/b.lua"), "return require('scripts/a')").unwrap();
     let engine = engine_in(project.path());
-    let message =
-        script_error(engine.run_source("return require('scripts/a')", "scripts/main.lua"));
-    assert!(
-        message.contains("require cycle: scripts/a.lua -> scripts/b.lua -> scripts/a.lua"),
-        "{message}"
-    );
+    let message = script_error(engine.run_source("return require('scripts/a')", "scripts/main.lua"));
+    assert!(message.contains("require cycle: scripts/a.lua -> scripts/b.lua -> scripts/a.lua"), "{message}");
 }
 
 #[test]
 fn runtime_errors_carry_file_line_and_a_traceback() {
     let engine = engine_in(&crate::root());
-    let result = engine.run_source(
-        "local function f()\n  error('boom')\nend\nf()\n",
-        "demos/x.lua",
-    );
+    let result = engine.run_source("local function f()\n  error('boom')\nend\nf()\n", "demos/x.lua");
     match result {
         Err(EngineError::Script(e)) => {
             assert_eq!(e.message, "demos/x.lua:2: boom");

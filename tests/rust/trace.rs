@@ -8,36 +8,16 @@ use limina::host::{Engine, EngineConfig, Output};
 use serde_json::{Value, json};
 
 fn limina(args: &[&str], cwd: &Path) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_limina"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run limina");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
-    )
+    let o = Command::new(env!("CARGO_BIN_EXE_limina")).args(args).current_dir(cwd).output().expect("run limina");
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))
 }
 
 /// Exports a small real session and returns its lines.
 fn exported_lines(dir: &Path) -> Vec<String> {
-    let engine = Engine::new(EngineConfig {
-        output: Output::Silent,
-        project_root: dir.to_path_buf(),
-        ..EngineConfig::default()
-    })
-    .unwrap();
+    let engine = Engine::new(EngineConfig { output: Output::Silent, project_root: dir.to_path_buf(), ..EngineConfig::default() }).unwrap();
     let caller = engine.script_caller().clone();
     for i in 0..5 {
-        assert!(
-            engine
-                .call(
-                    &caller,
-                    "scene.createEntity",
-                    json!({"position": [i, 1, 0], "color": 0x123456})
-                )
-                .success
-        );
+        assert!(engine.call(&caller, "scene.createEntity", json!({"position": [i, 1, 0], "color": 0x123456})).success);
     }
     let r = engine.call(&caller, "trace.export", json!({"name": "session"}));
     assert!(r.success, "{r:?}");
@@ -79,10 +59,7 @@ fn an_export_verifies_and_each_tampering_names_its_line() {
     let f = write(d, "deleted.jsonl", &deleted, true);
     let (code, out) = limina(&["trace", "verify", &f], d);
     assert_eq!(code, 1);
-    assert!(
-        out.starts_with("deleted.jsonl:5: previous_hash_mismatch"),
-        "{out}"
-    );
+    assert!(out.starts_with("deleted.jsonl:5: previous_hash_mismatch"), "{out}");
 
     let mut stripped = lines.clone();
     let mut v: Value = serde_json::from_str(&stripped[6]).unwrap();
@@ -91,10 +68,7 @@ fn an_export_verifies_and_each_tampering_names_its_line() {
     let f = write(d, "stripped.jsonl", &stripped, true);
     let (code, out) = limina(&["trace", "verify", &f], d);
     assert_eq!(code, 1);
-    assert!(
-        out.starts_with("stripped.jsonl:7: missing_integrity"),
-        "{out}"
-    );
+    assert!(out.starts_with("stripped.jsonl:7: missing_integrity"), "{out}");
 
     let mut torn = lines.clone();
     let last = torn.len() - 1;
@@ -103,16 +77,10 @@ fn an_export_verifies_and_each_tampering_names_its_line() {
     let f = write(d, "torn.jsonl", &torn, false);
     let (code, out) = limina(&["trace", "verify", &f], d);
     assert_eq!(code, 1);
-    assert!(
-        out.starts_with("torn.jsonl:11: partial_final_line"),
-        "{out}"
-    );
+    assert!(out.starts_with("torn.jsonl:11: partial_final_line"), "{out}");
     // Everything before the torn line still verifies.
     let f = write(d, "before_tear.jsonl", &lines[..10], true);
-    assert_eq!(
-        limina(&["trace", "verify", &f], d),
-        (0, "ok: 10 events\n".into())
-    );
+    assert_eq!(limina(&["trace", "verify", &f], d), (0, "ok: 10 events\n".into()));
 
     let mut garbage = lines.clone();
     garbage[2] = "{ this is not json".into();
@@ -129,15 +97,16 @@ fn an_export_verifies_and_each_tampering_names_its_line() {
 #[test]
 fn append_on_emit_writes_the_same_chain_live() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("drop.lua"), "limina.call('scene.createEntity', {dynamic = true, position = {0, 5, 0}})\nreturn { frames = 30 }\n").unwrap();
+    std::fs::write(
+        dir.path().join("drop.lua"),
+        "limina.call('scene.createEntity', {dynamic = true, position = {0, 5, 0}})\nreturn { frames = 30 }\n",
+    )
+    .unwrap();
     let (code, out) = limina(&["run", "drop.lua", "--trace", "live.jsonl"], dir.path());
     assert_eq!(code, 0, "{out}");
     let (code, out) = limina(&["trace", "verify", "live.jsonl"], dir.path());
     assert_eq!((code, out.trim()), (0, "ok: 2 events"));
-    let (code, out) = limina(
-        &["run", "drop.lua", "--trace", "no/such/dir/live.jsonl"],
-        dir.path(),
-    );
+    let (code, out) = limina(&["run", "drop.lua", "--trace", "no/such/dir/live.jsonl"], dir.path());
     assert_eq!(code, 1);
     assert!(out.contains("no/such/dir/live.jsonl"), "{out}");
 }
@@ -148,15 +117,9 @@ fn the_builder_demo_governs_builds_denies_and_verifies_its_export() {
     let (code, out) = limina(&["run", "demos/builder.lua"], &root);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("builder: discovered"), "{out}");
-    assert!(
-        out.contains("-> forbidden (quota of 8 calls per 60 ticks"),
-        "{out}"
-    );
+    assert!(out.contains("-> forbidden (quota of 8 calls per 60 ticks"), "{out}");
     assert!(out.contains("reviewer: scene.destroyEntity -> forbidden: missing permission: scene.write (world unchanged)"), "{out}");
-    assert!(
-        out.contains("trace: verify traces/builder.jsonl -> ok:"),
-        "{out}"
-    );
+    assert!(out.contains("trace: verify traces/builder.jsonl -> ok:"), "{out}");
 }
 
 #[test]
@@ -164,14 +127,7 @@ fn skills_and_types_commands_describe_the_registry() {
     let root = crate::root();
     let (code, out) = limina(&["skills", "list"], &root);
     assert_eq!(code, 0);
-    for name in [
-        "scene.createEntity",
-        "trace.tail",
-        "audit.usage",
-        "inspector.snapshot",
-        "dev.reload",
-        "agent.emitEvent",
-    ] {
+    for name in ["scene.createEntity", "trace.tail", "audit.usage", "inspector.snapshot", "dev.reload", "agent.emitEvent"] {
         assert!(out.contains(name), "{name} missing from:\n{out}");
     }
     let (code, out) = limina(&["skills", "describe", "trace.tail"], &root);
@@ -193,18 +149,9 @@ fn skills_and_types_commands_describe_the_registry() {
 
 #[test]
 fn generated_type_aliases_are_valid_luau() {
-    let engine = Engine::new(EngineConfig {
-        output: Output::Silent,
-        ..EngineConfig::default()
-    })
-    .unwrap();
+    let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap();
     let aliases = limina::script::typedefs::luau_type_aliases(&engine.registry());
     let chunk = format!("{aliases}\nreturn true");
-    let ok: bool = engine
-        .lua()
-        .load(chunk)
-        .set_name("@limina.d.luau")
-        .eval()
-        .unwrap();
+    let ok: bool = engine.lua().load(chunk).set_name("@limina.d.luau").eval().unwrap();
     assert!(ok);
 }
