@@ -358,7 +358,7 @@ pub(crate) fn response_to_lua(lua: &Lua, r: &SkillResponse) -> mlua::Result<Tabl
     m.raw_set("executionTimeMs", r.metadata.execution_time_ms)?;
     let events = lua.create_table_with_capacity(r.metadata.events_emitted.len(), 0)?;
     for (i, e) in r.metadata.events_emitted.iter().enumerate() {
-        events.raw_set(i + 1, e.as_str())?;
+        events.raw_set(i + 1, &**e)?;
     }
     m.raw_set("eventsEmitted", events)?;
     t.raw_set("metadata", m)?;

@@ -8,6 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -45,7 +47,7 @@ pub struct Decision {
     /// `session.revoked`, `revoked`, `profile.denied`, `quota.exceeded`, `budget.calls`,
     /// `budget.cpu`, `budget.mem` or `profile.grant`.
     pub rule: &'static str,
-    pub reason: String,
+    pub reason: Cow<'static, str>,
     pub cap: String,
     pub quota: Option<Value>,
     pub budget: Option<Value>,
@@ -217,8 +219,14 @@ impl PolicyEngine {
 
     /// Decides one call. An allow commits the call against matching quotas and the budget.
     pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
-        let deny =
-            |rule: &'static str, reason: String, cap: String| Decision { allow: false, rule, reason, cap, quota: None, budget: None };
+        let deny = |rule: &'static str, reason: String, cap: String| Decision {
+            allow: false,
+            rule,
+            reason: Cow::Owned(reason),
+            cap,
+            quota: None,
+            budget: None,
+        };
         let budget_snapshot = self.budgets.get(ctx.session_id).map(Budget::snapshot);
 
         if self.revoked_sessions.contains(ctx.session_id) {
@@ -343,10 +351,13 @@ impl PolicyEngine {
             b.calls += 1;
             b.snapshot()
         });
-        let reason = match ctx.required.first() {
-            Some(_) => format!("profile {} grants {}", ctx.profile, ctx.required.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")),
-            None => format!("{} needs no permission", ctx.skill),
-        };
+        // The profile and the permissions are in the decision's context; the reason stays a
+        // constant so an allow costs no formatting.
+        let reason = Cow::Borrowed(if ctx.required.is_empty() {
+            "the skill needs no permission"
+        } else {
+            "the profile grants every required permission"
+        });
         Decision { allow: true, rule: "profile.grant", reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
     }
 

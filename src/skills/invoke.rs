@@ -54,7 +54,7 @@ pub struct SkillFailure {
 pub struct ResponseMetadata {
     pub execution_time_ms: f64,
     /// Types of the events this call emitted, in order.
-    pub events_emitted: Vec<String>,
+    pub events_emitted: Vec<Rc<str>>,
 }
 
 /// `{success, result?, error?{code, message}, metadata{executionTimeMs, eventsEmitted}}`.
@@ -120,7 +120,7 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
             (false, None, Some(failure))
         }
     };
-    let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| e.event_type.to_string()).collect();
+    let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| Rc::clone(&e.event_type)).collect();
     SkillResponse {
         success,
         result,

@@ -19,7 +19,7 @@ pub use event::{Event, EventDraft, fnv1a64, seq_of};
 use event::Names;
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
@@ -45,8 +45,9 @@ pub struct TraceLog {
     durable: Vec<Rc<Event>>,
     tail: VecDeque<Rc<Event>>,
     tail_capacity: usize,
-    /// Parent seq -> seqs of the events that name it as a cause.
-    children: HashMap<u64, Vec<u64>>,
+    /// (parent seq, child seq) for every causal link, in emit order. Flat on purpose: emitting
+    /// a caused event costs no allocation, and `children` (a read path) scans.
+    links: Vec<(u64, u64)>,
     actors: BTreeSet<String>,
     /// Event types, actor and thread ids repeat endlessly: one shared copy of each.
     names: HashSet<Rc<str>>,
@@ -64,7 +65,7 @@ impl TraceLog {
             durable: Vec::new(),
             tail: VecDeque::with_capacity(tail_capacity.min(1024)),
             tail_capacity: tail_capacity.max(1),
-            children: HashMap::new(),
+            links: Vec::new(),
             actors: BTreeSet::new(),
             names: HashSet::new(),
             append: None,
@@ -91,14 +92,14 @@ impl TraceLog {
         }
         let names =
             Names { event_type: self.intern(draft.event_type), actor_id: self.intern(draft.actor_id), thread_id: self.intern(&thread) };
-        let raw = serde_json::to_string(payload).and_then(RawValue::from_string).unwrap_or_else(|e| {
+        let raw = serde_json::value::to_raw_value(payload).unwrap_or_else(|e| {
             tracing::warn!(event = draft.event_type, "event payload could not be serialized ({e}); recorded as null");
             RawValue::NULL.to_owned()
         });
         let event = Rc::new(Event::new(seq, draft, names, tick, raw));
         for parent in event.parents() {
             if let Some(p) = seq_of(parent) {
-                self.children.entry(p).or_default().push(seq);
+                self.links.push((p, seq));
             }
         }
         if let Some(append) = &self.append
@@ -179,7 +180,10 @@ impl TraceLog {
         let Some(event) = self.get(id) else {
             return Vec::new();
         };
-        self.children.get(&event.seq).map(|seqs| seqs.iter().filter_map(|s| self.by_seq(*s)).collect()).unwrap_or_default()
+        let parent = event.seq;
+        // Links are appended when the child is emitted, and a child comes after its parent.
+        let from = self.links.partition_point(|(_, child)| *child <= parent);
+        self.links[from..].iter().filter(|(p, _)| *p == parent).filter_map(|(_, c)| self.by_seq(*c)).collect()
     }
 
     /// Events with a sequence number above `after_seq`, oldest first (the whole history).
