@@ -178,8 +178,36 @@ fn bench_trace() -> anyhow::Result<()> {
     }
     let emit_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
     outln!(
-        "trace emit   {emit_ns:.0} ns per event ({N} events, id + FNV discriminator + timestamp, no hashing); baseline payload clone {clone_ns:.0} ns"
+        "trace emit   {emit_ns:.0} ns per event ({N} events, payload serialized once + id + FNV discriminator + timestamp, no hashing); baseline payload clone {clone_ns:.0} ns"
     );
+
+    // The policy engine's own cost: one evaluation, and recording it.
+    use crate::policy::{DecisionContext, Permission, PolicyEngine, profile_permissions};
+    let mut policy = PolicyEngine::new();
+    let required = [Permission::EcsModify];
+    let ctx = DecisionContext {
+        agent_id: "agt_bench",
+        session_id: "ses_bench",
+        profile: "builder.readWrite",
+        skill: "ecs.updateComponent",
+        required: &required,
+        granted: profile_permissions("builder.readWrite"),
+        tick: 1,
+        package: None,
+    };
+    let t = Instant::now();
+    for _ in 0..N {
+        std::hint::black_box(policy.evaluate(std::hint::black_box(&ctx)));
+    }
+    let evaluate_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
+    let decision = policy.evaluate(&ctx);
+    let mut decisions = TraceLog::new("thr_bench");
+    let t = Instant::now();
+    for i in 0..N {
+        decisions.emit(EventDraft::new("policy.decision", "agt_bench").thread("ses_bench"), i as u64, &decision.payload(&ctx));
+    }
+    let record_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
+    outln!("policy       one decision: evaluate {evaluate_ns:.0} ns, record it as a policy.decision event {record_ns:.0} ns");
 
     let mut out = Vec::with_capacity(N * 400);
     let t = Instant::now();

@@ -31,8 +31,11 @@ pub struct DecisionContext<'a> {
 impl DecisionContext<'_> {
     /// The capability a call is accounted under: its first required permission, or the skill
     /// name for skills that need none.
-    pub fn cap(&self) -> String {
-        self.required.first().map(|p| p.as_str().to_string()).unwrap_or_else(|| self.skill.to_string())
+    pub fn cap(&self) -> Cow<'static, str> {
+        match self.required.first() {
+            Some(p) => Cow::Borrowed(p.as_str()),
+            None => Cow::Owned(self.skill.to_string()),
+        }
     }
 
     fn touches(&self, cap: &str) -> bool {
@@ -48,7 +51,7 @@ pub struct Decision {
     /// `budget.cpu`, `budget.mem` or `profile.grant`.
     pub rule: &'static str,
     pub reason: Cow<'static, str>,
-    pub cap: String,
+    pub cap: Cow<'static, str>,
     pub quota: Option<Value>,
     pub budget: Option<Value>,
 }
@@ -219,7 +222,7 @@ impl PolicyEngine {
 
     /// Decides one call. An allow commits the call against matching quotas and the budget.
     pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
-        let deny = |rule: &'static str, reason: String, cap: String| Decision {
+        let deny = |rule: &'static str, reason: String, cap: Cow<'static, str>| Decision {
             allow: false,
             rule,
             reason: Cow::Owned(reason),
@@ -249,12 +252,12 @@ impl PolicyEngine {
                 (None, Some(a)) => format!("agent {a}"),
                 (None, None) => "everyone".to_string(),
             };
-            let mut d = deny("revoked", format!("capability {} was revoked for {scope}", r.cap), r.cap.clone());
+            let mut d = deny("revoked", format!("capability {} was revoked for {scope}", r.cap), Cow::Owned(r.cap.clone()));
             d.budget = budget_snapshot;
             return d;
         }
         if let Some(missing) = ctx.granted.first_missing(ctx.required) {
-            let mut d = deny("profile.denied", format!("missing permission: {missing}"), missing.as_str().to_string());
+            let mut d = deny("profile.denied", format!("missing permission: {missing}"), Cow::Borrowed(missing.as_str()));
             d.budget = budget_snapshot;
             return d;
         }
@@ -302,7 +305,7 @@ impl PolicyEngine {
             let mut d = deny(
                 "quota.exceeded",
                 format!("quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}", r.limit, r.window_ticks),
-                r.cap.clone().unwrap_or_else(|| ctx.cap()),
+                r.cap.clone().map(Cow::Owned).unwrap_or_else(|| ctx.cap()),
             );
             d.quota = quota_snapshot(&self.quotas, 0);
             d.budget = budget_snapshot;
@@ -359,6 +362,11 @@ impl PolicyEngine {
             "the profile grants every required permission"
         });
         Decision { allow: true, rule: "profile.grant", reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
+    }
+
+    /// Whether any session has a budget (callers skip measuring usage when none does).
+    pub fn has_budgets(&self) -> bool {
+        !self.budgets.is_empty()
     }
 
     /// Charges what an allowed call actually used.

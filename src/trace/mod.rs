@@ -40,7 +40,7 @@ pub struct ExportStats {
 /// The world log of one engine.
 #[derive(Debug)]
 pub struct TraceLog {
-    thread_id: String,
+    thread_id: Rc<str>,
     /// Every event in emit order; `durable[seq - 1]` is the event with that seq.
     durable: Vec<Rc<Event>>,
     tail: VecDeque<Rc<Event>>,
@@ -51,6 +51,8 @@ pub struct TraceLog {
     actors: BTreeSet<String>,
     /// Event types, actor and thread ids repeat endlessly: one shared copy of each.
     names: HashSet<Rc<str>>,
+    recent_names: [Rc<str>; 6],
+    last_actor: Option<Rc<str>>,
     append: Option<AppendWriter>,
 }
 
@@ -61,18 +63,31 @@ impl TraceLog {
 
     pub fn with_tail_capacity(thread_id: impl Into<String>, tail_capacity: usize) -> Self {
         Self {
-            thread_id: thread_id.into(),
+            thread_id: Rc::from(thread_id.into()),
             durable: Vec::new(),
             tail: VecDeque::with_capacity(tail_capacity.min(1024)),
             tail_capacity: tail_capacity.max(1),
             links: Vec::new(),
             actors: BTreeSet::new(),
             names: HashSet::new(),
+            recent_names: std::array::from_fn(|_| Rc::from("")),
+            last_actor: None,
             append: None,
         }
     }
 
     fn intern(&mut self, text: &str) -> Rc<str> {
+        // Most events repeat the names of the one before: check those before hashing.
+        if let Some(recent) = self.recent_names.iter().find(|n| &***n == text) {
+            return Rc::clone(recent);
+        }
+        let name = self.intern_slow(text);
+        self.recent_names.rotate_right(1);
+        self.recent_names[0] = Rc::clone(&name);
+        name
+    }
+
+    fn intern_slow(&mut self, text: &str) -> Rc<str> {
         if let Some(name) = self.names.get(text) {
             return Rc::clone(name);
         }
@@ -86,12 +101,17 @@ impl TraceLog {
     /// as null with a warning).
     pub fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
         let seq = self.durable.len() as u64 + 1;
-        let thread = draft.thread_id.map(str::to_string).unwrap_or_else(|| self.thread_id.clone());
-        if !self.actors.contains(draft.actor_id) {
-            self.actors.insert(draft.actor_id.to_string());
+        let thread_id = match draft.thread_id {
+            Some(t) => self.intern(t),
+            None => Rc::clone(&self.thread_id),
+        };
+        let names = Names { event_type: self.intern(draft.event_type), actor_id: self.intern(draft.actor_id), thread_id };
+        if self.last_actor.as_ref().is_none_or(|a| !Rc::ptr_eq(a, &names.actor_id)) {
+            if !self.actors.contains(draft.actor_id) {
+                self.actors.insert(draft.actor_id.to_string());
+            }
+            self.last_actor = Some(Rc::clone(&names.actor_id));
         }
-        let names =
-            Names { event_type: self.intern(draft.event_type), actor_id: self.intern(draft.actor_id), thread_id: self.intern(&thread) };
         let raw = serde_json::value::to_raw_value(payload).unwrap_or_else(|e| {
             tracing::warn!(event = draft.event_type, "event payload could not be serialized ({e}); recorded as null");
             RawValue::NULL.to_owned()
