@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod host;
+pub mod mcp;
 pub mod physics;
 pub mod policy;
 pub mod script;

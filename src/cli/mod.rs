@@ -10,6 +10,7 @@ macro_rules! outln {
 }
 
 mod bench;
+mod mcp;
 mod run;
 mod skills;
 pub mod test;
@@ -37,6 +38,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run Luau tests (tests/lua by default).
     Test(test::TestArgs),
+    /// Serve the world to MCP clients over stdio or WebSocket.
+    Mcp(mcp::McpArgs),
     /// Verify an exported world log (sha256 chain).
     Trace(trace::TraceArgs),
     /// List the registered skills, describe one, or print JSON Schemas.
@@ -64,6 +67,7 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
     match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Test(args) => test::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
         Command::Trace(args) => trace::run(&args),
         Command::Skills(args) => skills::run(&args),
         Command::Types(args) => types::run(&args),

@@ -79,6 +79,10 @@ impl PermissionSet {
         self.0 & p.bit() != 0
     }
 
+    pub fn intersect(self, other: PermissionSet) -> PermissionSet {
+        PermissionSet(self.0 & other.0)
+    }
+
     pub fn insert(&mut self, p: Permission) {
         self.0 |= p.bit();
     }

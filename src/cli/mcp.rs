@@ -1,0 +1,59 @@
+//! `limina mcp --stdio | --ws`: serve the world to MCP clients.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use crate::mcp::stdio::{self, StdioOptions};
+use crate::mcp::ws::{self, WsOptions};
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve one client over stdin/stdout (newline-delimited JSON-RPC).
+    #[arg(long, conflicts_with = "ws")]
+    pub stdio: bool,
+    /// Serve many clients over WebSocket.
+    #[arg(long)]
+    pub ws: bool,
+    /// Profile granted to clients (stdio, and WebSocket clients without tokens).
+    #[arg(long, value_name = "P", default_value = "builder.readWrite")]
+    pub profile: String,
+    /// A script to build the world before serving (e.g. demos/billiards.lua).
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
+    /// WebSocket port.
+    #[arg(long, default_value_t = 7777)]
+    pub port: u16,
+    /// WebSocket bind address (loopback by default).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// File of `TOKEN PROFILE` lines; WebSocket clients must present a known bearer token.
+    #[arg(long, value_name = "FILE")]
+    pub tokens: Option<PathBuf>,
+}
+
+pub fn run(args: &McpArgs) -> i32 {
+    if !args.stdio && !args.ws {
+        report_error("choose a transport: limina mcp --stdio or limina mcp --ws", None);
+        return EXIT_USAGE;
+    }
+    let result = if args.stdio {
+        stdio::serve(&StdioOptions { profile: args.profile.clone(), scene: args.scene.clone() })
+    } else {
+        ws::serve_blocking(&WsOptions {
+            bind: args.bind.clone(),
+            port: args.port,
+            profile: args.profile.clone(),
+            tokens: args.tokens.clone(),
+            scene: args.scene.clone(),
+        })
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            report_error(&format!("{e:#}"), None);
+            EXIT_FAILURE
+        }
+    }
+}

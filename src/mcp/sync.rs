@@ -1,0 +1,185 @@
+//! State sync for WebSocket clients: a snapshot on subscribe, then deltas (entities created,
+//! changed, destroyed) since what that client last received, filtered by its area of interest.
+//!
+//! Each subscriber keeps the baseline of what it was last sent. A delta is computed against that
+//! baseline, so a delta that could not be queued (the client is slow) is not lost: the baseline
+//! stays put and the next delta carries everything since the last one delivered.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::world::{EntityId, Renderable, Tags, Transform, World};
+
+/// A client's area of interest: only entities within `radius` of `center` are sent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aoi {
+    pub center: [f64; 3],
+    pub radius: f64,
+}
+
+impl Aoi {
+    fn contains(&self, p: [f32; 3]) -> bool {
+        let d: f64 = (0..3).map(|i| (f64::from(p[i]) - self.center[i]).powi(2)).sum();
+        d <= self.radius * self.radius
+    }
+}
+
+type Pose = [f32; 10];
+
+fn pose(t: &Transform) -> Pose {
+    let mut p = [0.0; 10];
+    p[..3].copy_from_slice(&t.position);
+    p[3..7].copy_from_slice(&t.rotation);
+    p[7..].copy_from_slice(&t.scale);
+    p
+}
+
+fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: Option<&Tags>) -> Value {
+    let mut v = json!({"entity": id.to_string(), "position": t.position, "rotation": t.rotation, "scale": t.scale});
+    if let Some(r) = render {
+        v["shape"] = json!(match r.shape {
+            crate::world::RenderShape::Box => "box",
+            crate::world::RenderShape::Sphere => "sphere",
+        });
+        v["size"] = json!(r.size);
+        v["color"] = json!(r.color);
+    }
+    if let Some(t) = tags {
+        v["tags"] = json!(t.0);
+    }
+    v
+}
+
+/// What one subscriber has been sent.
+#[derive(Debug, Default)]
+pub struct Baseline {
+    sent: HashMap<EntityId, Pose>,
+    pub aoi: Option<Aoi>,
+}
+
+/// A computed update and the baseline it would establish once delivered.
+#[derive(Debug)]
+pub struct Update {
+    pub message: Value,
+    next: HashMap<EntityId, Pose>,
+}
+
+impl Baseline {
+    pub fn new(aoi: Option<Aoi>) -> Self {
+        Self { sent: HashMap::new(), aoi }
+    }
+
+    fn visible(&self, t: &Transform) -> bool {
+        self.aoi.is_none_or(|a| a.contains(t.position))
+    }
+
+    /// The full visible state (sent once, on subscribe).
+    pub fn snapshot(&self, world: &World, tick: u64) -> Update {
+        let mut next = HashMap::new();
+        let mut entities = Vec::new();
+        for (id, e) in world.entities().iter() {
+            let ecs = world.ecs();
+            let Some(t) = ecs.get::<Transform>(e) else { continue };
+            if !self.visible(t) {
+                continue;
+            }
+            next.insert(id, pose(t));
+            entities.push(entity_json(id, t, ecs.get::<Renderable>(e), ecs.get::<Tags>(e)));
+        }
+        Update { message: json!({"kind": "snapshot", "tick": tick, "entities": entities}), next }
+    }
+
+    /// What changed since the baseline; None when nothing did.
+    pub fn delta(&self, world: &World, tick: u64) -> Option<Update> {
+        let mut next = HashMap::with_capacity(self.sent.len());
+        let (mut created, mut changed) = (Vec::new(), Vec::new());
+        let ecs = world.ecs();
+        for (id, e) in world.entities().iter() {
+            let Some(t) = ecs.get::<Transform>(e) else { continue };
+            if !self.visible(t) {
+                continue;
+            }
+            let now = pose(t);
+            match self.sent.get(&id) {
+                None => created.push(entity_json(id, t, ecs.get::<Renderable>(e), ecs.get::<Tags>(e))),
+                Some(before) if *before != now => changed.push(entity_json(id, t, None, None)),
+                Some(_) => {}
+            }
+            next.insert(id, now);
+        }
+        let mut destroyed: Vec<String> = self.sent.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
+        destroyed.sort();
+        if created.is_empty() && changed.is_empty() && destroyed.is_empty() {
+            return None;
+        }
+        Some(Update {
+            message: json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed}),
+            next,
+        })
+    }
+
+    /// Records that `update` reached the client.
+    pub fn delivered(&mut self, update: Update) {
+        self.sent = update.next;
+    }
+
+    /// Forgets what was sent (after the area of interest changes, the next delta re-describes it).
+    pub fn set_aoi(&mut self, aoi: Option<Aoi>) {
+        self.aoi = aoi;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::{EntitySpec, RenderShape};
+
+    fn spec(x: f32) -> EntitySpec {
+        EntitySpec {
+            shape: RenderShape::Box,
+            collider: None,
+            size: 1.0,
+            color: 1,
+            position: [x, 0.0, 0.0],
+            body: None,
+            friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+
+    #[test]
+    fn deltas_report_created_changed_destroyed_once() {
+        let mut w = World::default();
+        let a = w.create_entity(&spec(0.0)).unwrap();
+        let mut b = Baseline::new(None);
+        let snap = b.snapshot(&w, 0);
+        assert_eq!(snap.message["entities"].as_array().unwrap().len(), 1);
+        b.delivered(snap);
+        assert!(b.delta(&w, 1).is_none());
+        let c = w.create_entity(&spec(5.0)).unwrap();
+        w.edit_transform(a, |t| t.position[1] = 2.0);
+        let d = b.delta(&w, 2).unwrap();
+        assert_eq!(d.message["created"][0]["entity"], c.to_string());
+        assert_eq!(d.message["changed"][0]["entity"], a.to_string());
+        // Not delivered: the next delta still carries it (coalescing, nothing lost).
+        let again = b.delta(&w, 3).unwrap();
+        assert_eq!(again.message["created"][0]["entity"], c.to_string());
+        b.delivered(again);
+        w.destroy_entity(a);
+        assert_eq!(b.delta(&w, 4).unwrap().message["destroyed"], json!([a.to_string()]));
+    }
+
+    #[test]
+    fn the_area_of_interest_filters_entities() {
+        let mut w = World::default();
+        w.create_entity(&spec(0.0)).unwrap();
+        let far = w.create_entity(&spec(100.0)).unwrap();
+        let mut b = Baseline::new(Some(Aoi { center: [0.0; 3], radius: 10.0 }));
+        let snap = b.snapshot(&w, 0);
+        assert_eq!(snap.message["entities"].as_array().unwrap().len(), 1);
+        b.delivered(snap);
+        w.edit_transform(far, |t| t.position[1] = 1.0);
+        assert!(b.delta(&w, 1).is_none(), "a change outside the area is not sent");
+    }
+}

@@ -1,0 +1,93 @@
+//! Skills as MCP tools: the standard `tools/list` shape (title, input/output schemas,
+//! annotations) and the reference's native shape (`name, description, input_schema`).
+
+use serde_json::{Value, json};
+
+use crate::policy::Permission;
+use crate::skills::Skill;
+
+/// "scene.createEntity" -> "Scene: Create Entity".
+pub fn title(name: &str) -> String {
+    let words = |part: &str| -> String {
+        let mut out = String::new();
+        for (i, c) in part.chars().enumerate() {
+            if i == 0 {
+                out.extend(c.to_uppercase());
+            } else if c.is_uppercase() {
+                out.push(' ');
+                out.push(c);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    match name.split_once('.') {
+        Some((domain, action)) => format!("{}: {}", words(domain), words(action)),
+        None => words(name),
+    }
+}
+
+/// Behaviour hints derived from what a skill may touch.
+pub fn annotations(skill: &Skill) -> Value {
+    let writes = skill.permissions.iter().any(|p| {
+        matches!(
+            p,
+            Permission::SceneWrite
+                | Permission::EcsModify
+                | Permission::PhysicsWrite
+                | Permission::AgentWrite
+                | Permission::UiWrite
+                | Permission::AudioPlay
+                | Permission::SocialAct
+        )
+    });
+    // Skills that need no permission but change state (export writes a file, reload swaps code).
+    let side_effects = matches!(skill.name.as_str(), "trace.export" | "dev.reload" | "physics.collisionEvents");
+    let read_only = !writes && !side_effects;
+    let destructive = skill.name.contains("destroy") || skill.name.contains("remove") || skill.name == "dev.reload";
+    let idempotent = read_only
+        || matches!(
+            skill.name.as_str(),
+            "ecs.updateComponent"
+                | "ecs.addComponent"
+                | "ecs.removeComponent"
+                | "three.setTransform"
+                | "scene.destroyEntity"
+                | "trace.export"
+        );
+    json!({
+        "title": title(&skill.name),
+        "readOnlyHint": read_only,
+        "destructiveHint": destructive,
+        "idempotentHint": idempotent,
+        "openWorldHint": false,
+    })
+}
+
+pub fn standard_tool(skill: &Skill) -> Value {
+    json!({
+        "name": skill.name,
+        "title": title(&skill.name),
+        "description": skill.description,
+        "inputSchema": skill.input_schema,
+        "outputSchema": skill.output_schema,
+        "annotations": annotations(skill),
+    })
+}
+
+pub fn native_tool(skill: &Skill) -> Value {
+    json!({"name": skill.name, "description": skill.description, "input_schema": skill.input_schema})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_read_like_words() {
+        assert_eq!(title("scene.createEntity"), "Scene: Create Entity");
+        assert_eq!(title("trace.explainEvent"), "Trace: Explain Event");
+        assert_eq!(title("ping"), "Ping");
+    }
+}
