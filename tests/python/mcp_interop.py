@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Interop: the stock Python MCP SDK (PyPI `mcp` 2.3.0) and a real WebSocket client library
+against the `limina` binary. Run by tests/python/run (part of the README's test command).
+
+Checks, per the MCP issue: default mode (server/discover, the 2026-07-28 stateless revision)
+and legacy mode (initialize handshake) both connect; tools/list lists every registered skill,
+each inputSchema a valid JSON Schema; an entity is created and read back; size = 80 comes back
+as isError; the session shuts down cleanly. Then one WebSocket session: initialize, a tool call,
+and a state/subscribe snapshot that shows the entity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import jsonschema
+import mcp_types
+import websockets
+from mcp import Client, StdioServerParameters
+
+LIMINA = os.environ.get("LIMINA_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "target", "debug", "limina"))
+failures: list[str] = []
+
+
+def check(cond: bool, what: str) -> None:
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def registered_skills() -> list[str]:
+    out = subprocess.run([LIMINA, "skills", "list"], check=True, capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+async def exercise(mode: str, expected: list[str]) -> None:
+    label = f"stdio mode={mode}"
+    started = time.monotonic()
+    async with Client(StdioServerParameters(command=LIMINA, args=["mcp", "--stdio"]), mode=mode, read_timeout_seconds=30) as client:
+        connect_s = time.monotonic() - started
+        check(connect_s < 5, f"[{label}] connected in {connect_s:.2f}s (no hang)")
+        if mode == "legacy":
+            check(client.protocol_version in mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS, f"[{label}] handshake version {client.protocol_version}")
+        else:
+            check(client.protocol_version == "2026-07-28", f"[{label}] negotiated the stateless revision via server/discover ({client.protocol_version})")
+        tools = []
+        cursor = None
+        for _ in range(20):
+            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        names = [t.name for t in tools]
+        check(names == expected, f"[{label}] tools/list lists every registered skill ({len(names)})")
+        for t in tools:
+            try:
+                jsonschema.Draft7Validator.check_schema(t.input_schema)
+                valid = t.input_schema.get("type") == "object"
+            except jsonschema.SchemaError as e:
+                print(f"     {t.name}: {e.message}")
+                valid = False
+            if not valid:
+                check(False, f"[{label}] {t.name} inputSchema is a valid JSON Schema")
+        check(all(t.annotations is not None for t in tools), f"[{label}] every tool carries annotations")
+        query = next(t for t in tools if t.name == "scene.queryEntities")
+        check(query.annotations.read_only_hint is True, f"[{label}] scene.queryEntities is readOnly")
+        destroy = next(t for t in tools if t.name == "scene.destroyEntity")
+        check(destroy.annotations.destructive_hint is True, f"[{label}] scene.destroyEntity is destructive")
+
+        created = await client.call_tool("scene.createEntity", {"shape": "sphere", "position": [1, 2, 3]})
+        check(created.is_error is False, f"[{label}] scene.createEntity succeeded")
+        entity = (created.structured_content or {}).get("entity")
+        check(isinstance(entity, str) and entity.startswith("ent_"), f"[{label}] got an entity id ({entity})")
+        found = await client.call_tool("scene.queryEntities", {"near": [1, 2, 3], "radius": 0.5})
+        rows = (found.structured_content or {}).get("entities", [])
+        check(any(r["entity"] == entity for r in rows), f"[{label}] scene.queryEntities reads it back")
+        text = json.loads(found.content[0].text)
+        check(text == found.structured_content, f"[{label}] text content is the JSON of the structured content")
+
+        bad = await client.call_tool("scene.createEntity", {"size": 80})
+        check(bad.is_error is True, f"[{label}] size = 80 is an isError result")
+        message = bad.content[0].text if bad.content else ""
+        check("size" in message and "maximum of 50" in message, f"[{label}] the error names the field and the bound: {message!r}")
+    total = time.monotonic() - started
+    check(total < 5, f"[{label}] clean shutdown on stdin close ({total:.2f}s total)")
+
+
+async def websocket_session() -> None:
+    server = subprocess.Popen([LIMINA, "mcp", "--ws", "--port", "0"], stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stderr.readline()
+        match = re.search(r"ws://(\S+)", line)
+        check(match is not None, f"[ws] server announced its address ({line.strip()})")
+        if not match:
+            return
+        async with websockets.connect(f"ws://{match.group(1)}") as ws:
+            async def rpc(id_: int, method: str, params: dict) -> dict:
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, "params": params}))
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg.get("id") == id_:
+                        return msg
+
+            init = await rpc(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "py-ws", "version": "1"}})
+            check(init.get("result", {}).get("protocolVersion") == "2025-11-25", "[ws] initialize")
+            made = await rpc(2, "tools/call", {"name": "scene.createEntity", "arguments": {"position": [0, 5, 0]}})
+            entity = made["result"]["structuredContent"]["entity"]
+            check(entity.startswith("ent_"), f"[ws] tools/call created {entity}")
+            await ws.send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "state/subscribe", "params": []}))
+            snapshot = None
+            for _ in range(20):
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if msg.get("method") == "state/snapshot":
+                    snapshot = msg["params"]["result"]
+                    break
+            check(snapshot is not None and any(e["entity"] == entity for e in snapshot["entities"]), "[ws] state/subscribe snapshot shows the entity")
+    finally:
+        server.terminate()
+        server.wait(5)
+
+
+async def main() -> None:
+    expected = registered_skills()
+    check(len(expected) >= 20, f"limina skills list shows {len(expected)} skills")
+    await exercise("auto", expected)
+    await exercise("legacy", expected)
+    await websocket_session()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+    print(f"{'all passed' if not failures else str(len(failures)) + ' failed'}")
+    sys.exit(1 if failures else 0)
