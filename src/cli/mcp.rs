@@ -31,6 +31,9 @@ pub struct McpArgs {
     /// File of `TOKEN PROFILE` lines; WebSocket clients must present a known bearer token.
     #[arg(long, value_name = "FILE")]
     pub tokens: Option<PathBuf>,
+    /// Never publish state deltas (tests use it to show the sync tests can fail).
+    #[arg(long, hide = true)]
+    pub no_deltas: bool,
 }
 
 pub fn run(args: &McpArgs) -> i32 {
@@ -47,6 +50,7 @@ pub fn run(args: &McpArgs) -> i32 {
             profile: args.profile.clone(),
             tokens: args.tokens.clone(),
             scene: args.scene.clone(),
+            publish_deltas: !args.no_deltas,
         })
     };
     match result {

@@ -48,6 +48,8 @@ pub struct WsOptions {
     pub profile: String,
     pub tokens: Option<PathBuf>,
     pub scene: Option<PathBuf>,
+    /// Off only in tests that prove the sync tests can fail.
+    pub publish_deltas: bool,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -236,7 +238,7 @@ pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         anyhow::Ok((server.start(module), local))
     })?;
     eprintln!("limina mcp: listening on ws://{local}");
-    let result = engine_loop(&engine, &rx);
+    let result = engine_loop(&engine, &rx, options.publish_deltas);
     let _ = handle.stop();
     result
 }
@@ -252,7 +254,12 @@ struct Conn {
     sub: Option<Subscriber>,
 }
 
-fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Result<()> {
+fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>, publish_deltas: bool) -> anyhow::Result<()> {
+    let publish = |conns: &mut HashMap<u64, Conn>| {
+        if publish_deltas {
+            publish(engine, conns)
+        }
+    };
     let mut conns: HashMap<u64, Conn> = HashMap::new();
     let mut clock = FixedStepClock::new();
     let mut last_frame = Instant::now();
@@ -267,7 +274,7 @@ fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Resul
                     handle(engine, &mut conns, msg);
                     next = rx.try_recv().ok();
                 }
-                publish(engine, &mut conns);
+                publish(&mut conns);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
@@ -281,7 +288,7 @@ fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Resul
             }
             next_tick = now + Duration::from_secs_f64((FIXED_DT - clock.accumulator()).max(0.001));
             if plan.steps > 0 {
-                publish(engine, &mut conns);
+                publish(&mut conns);
             }
         }
     }
@@ -304,11 +311,11 @@ fn handle(engine: &Engine, conns: &mut HashMap<u64, Conn>, msg: EngineMsg) {
             let mut baseline = Baseline::new(c.aoi);
             let snapshot = baseline.snapshot(&engine.world(), tick);
             let mut sub = Subscriber { sink, baseline: Baseline::new(c.aoi) };
-            if let Ok(frame) = SubscriptionMessage::new("state/snapshot", sub.sink.subscription_id(), &snapshot.message) {
-                if sub.sink.try_send(frame).is_ok() {
-                    baseline.delivered(snapshot);
-                    sub.baseline = baseline;
-                }
+            if let Ok(frame) = SubscriptionMessage::new("state/snapshot", sub.sink.subscription_id(), &snapshot.message)
+                && sub.sink.try_send(frame).is_ok()
+            {
+                baseline.delivered(snapshot);
+                sub.baseline = baseline;
             }
             c.sub = Some(sub);
         }

@@ -4,6 +4,8 @@
 mod cli;
 mod determinism;
 mod lua_suite;
+mod mcp;
+mod mcp_ws;
 mod registry;
 mod schemas;
 mod scripting;

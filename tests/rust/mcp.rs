@@ -1,0 +1,239 @@
+//! MCP over the real binary: the reference's native-mode exchange, and hostile input over stdio
+//! (each case must leave the server answering the next request). WebSocket sessions, state sync
+//! and hostile WebSocket input are covered in `mcp_ws.rs`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+pub struct StdioServer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl StdioServer {
+    pub fn start(extra: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+            .args(["mcp", "--stdio"])
+            .args(extra)
+            .current_dir(crate::root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Self { child, stdin, lines }
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        self.send_raw(format!("{message}\n").as_bytes());
+    }
+
+    pub fn recv(&self) -> Value {
+        let line = self.lines.recv_timeout(Duration::from_secs(10)).expect("a reply within 10 s");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"))
+    }
+
+    pub fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let reply = self.recv();
+        assert_eq!(reply["id"], json!(id), "{reply}");
+        reply
+    }
+
+    /// Closes stdin and returns the exit code.
+    pub fn finish(mut self) -> Option<i32> {
+        self.stdin.take();
+        for _ in 0..100 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        None
+    }
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    k.sort();
+    k
+}
+
+#[test]
+fn native_mode_matches_the_reference_exchange() {
+    let mut s = StdioServer::start(&[]);
+    // A call before initialize is refused as the reference does.
+    let early = s.request(1, "callTool", json!({"name": "scene.createEntity", "arguments": {}}));
+    assert_eq!(early["error"]["code"], -32001);
+    assert_eq!(early["error"]["message"], "MCP session is not initialized");
+    assert_eq!(early["error"]["data"]["error"]["code"], "forbidden");
+
+    let init = s.request(2, "initialize", json!({"agentId": "agt_builder", "sessionId": "ses_b", "profile": "builder.readWrite"}));
+    assert_eq!(keys(&init["result"]), ["protocolVersion", "session"]);
+    assert_eq!(init["result"]["session"]["agentId"], "agt_builder");
+
+    let list = s.request(3, "tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(keys(&tools[0]), ["description", "input_schema", "name"], "native tools are the reference's MCPTool shape");
+    assert_eq!(tools[0]["input_schema"]["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(s.request(4, "listTools", json!({}))["result"], list["result"], "listTools is an alias");
+
+    let call = s.request(5, "tools/call", json!({"name": "scene.createEntity", "arguments": {"shape": "sphere", "color": 16747546, "position": [0, 0.5, 0], "dynamic": true}}));
+    let r = &call["result"];
+    assert_eq!(keys(r), ["metadata", "result", "success"], "callTool returns the MCPResponse: {call}");
+    assert_eq!(r["success"], true);
+    assert_eq!(r["result"]["entity"], "ent_0001");
+    assert_eq!(keys(&r["metadata"]), ["eventsEmitted", "executionTimeMs"]);
+    assert_eq!(
+        s.request(6, "callTool", json!({"tool": "scene.queryEntities", "input": {}}))["result"]["result"]["entities"][0]["entity"],
+        "ent_0001"
+    );
+
+    // Failures are JSON-RPC errors with the MCPResponse in error.data, codes per the reference.
+    let invalid = s.request(7, "callTool", json!({"name": "scene.createEntity", "arguments": {"size": 80}}));
+    assert_eq!(invalid["error"]["code"], -32602);
+    assert_eq!(invalid["error"]["data"]["success"], false);
+    assert_eq!(invalid["error"]["data"]["error"]["code"], "invalid_input");
+    let missing = s.request(8, "callTool", json!({"name": "social.nothing", "arguments": {}}));
+    assert_eq!(missing["error"]["code"], -32601);
+    assert_eq!(missing["error"]["data"]["error"]["code"], "not_found");
+
+    // A narrower session: the permission denial (as `social.say` is for a builder in the reference).
+    assert_eq!(s.request(9, "shutdown", json!({}))["result"], json!({"ok": true}));
+    s.request(10, "initialize", json!({"agentId": "agt_viewer", "sessionId": "ses_v", "profile": "system.readonly"}));
+    let denied = s.request(11, "callTool", json!({"name": "scene.destroyEntity", "arguments": {"entity": "ent_0001"}}));
+    assert_eq!(denied["error"]["code"], -32001);
+    assert_eq!(denied["error"]["message"], "missing permission: scene.write");
+    assert_eq!(denied["error"]["data"]["error"], json!({"code": "forbidden", "message": "missing permission: scene.write"}));
+    assert_eq!(denied["error"]["data"]["metadata"]["eventsEmitted"], json!(["policy.denied", "security.permission.denied"]));
+    // Zero effect: the entity is still there.
+    let still = s.request(12, "callTool", json!({"name": "scene.queryEntities", "arguments": {}}));
+    assert_eq!(still["result"]["result"]["entities"].as_array().unwrap().len(), 1);
+    assert_eq!(s.finish(), Some(0));
+}
+
+#[test]
+fn a_native_client_cannot_claim_more_than_the_server_grants() {
+    let mut s = StdioServer::start(&["--profile", "system.readonly"]);
+    let init = s.request(1, "initialize", json!({"agentId": "a", "sessionId": "s", "profile": "builder.readWrite"}));
+    assert_eq!(init["result"]["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read"]));
+    let denied = s.request(2, "callTool", json!({"name": "scene.createEntity", "arguments": {}}));
+    assert_eq!(denied["error"]["code"], -32001);
+    s.finish();
+}
+
+#[test]
+fn standard_mode_lists_tools_with_schemas_and_annotations() {
+    let mut s = StdioServer::start(&[]);
+    let init = s.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "the client's revision is answered when supported");
+    assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
+    let future = StdioServer::start(&[]).request(1, "initialize", json!({"protocolVersion": "2099-01-01"}));
+    assert_eq!(future["result"]["protocolVersion"], "2025-11-25", "unknown revisions get our latest");
+    let tools = s.request(2, "tools/list", json!({}))["result"]["tools"].as_array().unwrap().clone();
+    let create = tools.iter().find(|t| t["name"] == "scene.createEntity").unwrap();
+    assert_eq!(keys(create), ["annotations", "description", "inputSchema", "name", "outputSchema", "title"]);
+    assert_eq!(create["title"], "Scene: Create Entity");
+    assert_eq!(create["annotations"]["readOnlyHint"], false);
+    let query = tools.iter().find(|t| t["name"] == "scene.queryEntities").unwrap();
+    assert_eq!(query["annotations"]["readOnlyHint"], true);
+    let unknown = s.request(3, "tools/call", json!({"name": "no.such.tool", "arguments": {}}));
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(unknown["error"]["message"].as_str().unwrap().contains("no.such.tool"));
+    let bad_cursor = s.request(4, "tools/list", json!({"cursor": "zzz"}));
+    assert_eq!(bad_cursor["error"]["code"], -32602);
+
+    // dev.reload changes the registry: the client is told its tool list changed.
+    let reload = s.request(5, "tools/call", json!({"name": "dev.reload", "arguments": {"target": "skill", "name": "scene.createEntity"}}));
+    assert_eq!(reload["result"]["structuredContent"]["ok"], true, "{reload}");
+    assert_eq!(s.recv()["method"], "notifications/tools/list_changed");
+    assert_eq!(s.finish(), Some(0));
+}
+
+#[test]
+fn hostile_stdio_input_never_stops_the_server() {
+    let mut s = StdioServer::start(&[]);
+    let ping = |s: &mut StdioServer, id: u64| assert_eq!(s.request(id, "ping", json!({}))["result"], json!({}));
+
+    s.send_raw(b"{this is not json\n");
+    assert_eq!(s.recv()["error"]["code"], -32700);
+    ping(&mut s, 1);
+
+    // A 10 MB line is refused without being kept.
+    let mut huge = Vec::with_capacity(10 << 20);
+    huge.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\",\"params\":{\"pad\":\"");
+    huge.resize(10 << 20, b'x');
+    huge.extend_from_slice(b"\"}}\n");
+    s.send_raw(&huge);
+    let refused = s.recv();
+    assert_eq!(refused["error"]["code"], -32600);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("limit"), "{refused}");
+    ping(&mut s, 2);
+
+    let nested = "[".repeat(100_000) + &"]".repeat(100_000) + "\n";
+    s.send_raw(nested.as_bytes());
+    assert_eq!(s.recv()["error"]["code"], -32700);
+    ping(&mut s, 3);
+
+    s.request(4, "initialize", json!({"protocolVersion": "2025-11-25"}));
+    assert_eq!(s.request(5, "tools/call", json!({"name": 42}))["error"]["code"], -32602);
+    assert_eq!(s.request(6, "tools/call", json!({"name": "scene.createEntity", "arguments": [1, 2]}))["error"]["code"], -32602);
+    assert_eq!(s.request(7, "initialize", json!({"protocolVersion": 5}))["error"]["code"], -32602);
+    assert_eq!(s.request(8, "tools/call", json!("nope"))["error"]["code"], -32600);
+    s.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "ping", "params": 5}));
+    assert_eq!(s.recv()["error"]["code"], -32600);
+    assert_eq!(s.request(10, "frobnicate", json!({}))["error"]["code"], -32601);
+    s.send(&json!({"jsonrpc": "1.0", "id": 11, "method": "ping"}));
+    assert_eq!(s.recv()["error"]["code"], -32600);
+    s.send_raw(b"\xff\xfe\n");
+    assert_eq!(s.recv()["error"]["code"], -32700);
+
+    // A flood of notifications gets no answers, and the next request is still served in order.
+    let mut flood = String::new();
+    for i in 0..5000 {
+        flood.push_str(&format!("{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"n\":{i}}}}}\n"));
+    }
+    s.send_raw(flood.as_bytes());
+    ping(&mut s, 12);
+
+    // Batches: answered together, notifications left out.
+    s.send(&json!([{"jsonrpc": "2.0", "id": 13, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 14, "method": "nope"}]));
+    let batch = s.recv();
+    assert_eq!(batch.as_array().map(Vec::len), Some(2), "{batch}");
+    ping(&mut s, 15);
+    assert_eq!(s.finish(), Some(0), "EOF ends the server cleanly");
+}
+
+#[test]
+fn disconnecting_mid_call_ends_the_server_cleanly() {
+    let mut s = StdioServer::start(&[]);
+    s.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"scene.creat");
+    assert_eq!(s.finish(), Some(0));
+}
