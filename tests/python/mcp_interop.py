@@ -121,9 +121,54 @@ async def websocket_session() -> None:
                     snapshot = msg["params"]["result"]
                     break
             check(snapshot is not None and any(e["entity"] == entity for e in snapshot["entities"]), "[ws] state/subscribe snapshot shows the entity")
+        await hostile_websocket(match.group(1))
     finally:
         server.terminate()
         server.wait(5)
+
+
+async def hostile_websocket(addr: str) -> None:
+    """Each hostile message gets an error (or nothing) and the server keeps serving."""
+
+    async def still_serving(ws, id_: int) -> bool:
+        await ws.send(json.dumps({"jsonrpc": "2.0", "id": id_, "method": "ping"}))
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if msg.get("id") == id_:
+                return msg.get("result") == {}
+
+    async with websockets.connect(f"ws://{addr}", max_size=None) as ws:
+        cases = [
+            ("invalid JSON", "{this is not json", {-32700}),
+            # An outer array is a batch to JSON-RPC: refused as a parse error or an invalid request.
+            ("deeply nested JSON", "[" * 100000 + "]" * 100000, {-32700, -32600}),
+            ("deeply nested object", '{"a":' * 100000 + "1" + "}" * 100000, {-32700, -32600}),
+            ("wrong types in params", json.dumps({"jsonrpc": "2.0", "id": 901, "method": "tools/call", "params": {"name": 42}}), {-32602}),
+            ("unknown method", json.dumps({"jsonrpc": "2.0", "id": 902, "method": "frobnicate"}), {-32601}),
+        ]
+        for i, (what, frame, code) in enumerate(cases):
+            await ws.send(frame)
+            reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if isinstance(reply, list) and reply:
+                # A nested array arrives as a batch; its (single) answer is the error.
+                reply = reply[0]
+            got = reply.get("error", {}).get("code")
+            check(got in code, f"[ws hostile] {what} -> {got}")
+            check(await still_serving(ws, 100 + i), f"[ws hostile] still serving after {what}")
+        huge = json.dumps({"jsonrpc": "2.0", "id": 903, "method": "ping", "params": {"pad": "x" * (10 << 20)}})
+        await ws.send(huge)
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        check("error" in reply, f"[ws hostile] a 10 MB message is refused ({reply.get('error', {}).get('message')})")
+        check(await still_serving(ws, 200), "[ws hostile] still serving after a 10 MB message")
+        for i in range(3000):
+            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"n": i}}))
+        check(await still_serving(ws, 201), "[ws hostile] still serving after a notification flood")
+    # Abrupt disconnect in the middle of a call, then a fresh client is served.
+    ws = await websockets.connect(f"ws://{addr}")
+    await ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "scene.createEntity", "arguments": {}}}))
+    ws.transport.abort()
+    async with websockets.connect(f"ws://{addr}") as fresh:
+        check(await still_serving(fresh, 300), "[ws hostile] a new client is served after an abrupt disconnect")
 
 
 async def main() -> None:
