@@ -24,6 +24,8 @@ pub enum Section {
     Memory,
     /// Trace emit cost, export + sha256 chain throughput.
     Trace,
+    /// MCP: stdio round trip, server memory per WebSocket client, cross-client propagation.
+    Mcp,
 }
 
 #[derive(Debug, Args)]
@@ -60,7 +62,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace] {
+    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
             .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])
@@ -76,10 +78,11 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Step => bench_step(args.steps),
         Section::Memory => bench_memory(),
         Section::Trace => bench_trace(),
+        Section::Mcp => super::bench_mcp::run(),
     }
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

@@ -10,6 +10,7 @@ macro_rules! outln {
 }
 
 mod bench;
+mod bench_mcp;
 mod mcp;
 mod run;
 mod skills;
