@@ -55,7 +55,6 @@ fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {
         calls.push(round_trip(&json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "ecs.updateComponent", "arguments": args}}))?.0);
         pings.push(round_trip(&json!({"jsonrpc": "2.0", "id": 5000 + i, "method": "ping"}))?.0);
     }
-    drop(round_trip);
     drop(stdin);
     let _ = child.wait();
     calls.sort_by(f64::total_cmp);

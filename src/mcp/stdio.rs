@@ -149,7 +149,7 @@ mod tests {
         let input = b"short\nthis line is far too long\r\nok\r\nlast";
         let mut r = io::BufReader::with_capacity(4, &input[..]);
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), Some(Line::Text("short".into())));
-        assert_eq!(read_line_bounded(&mut r, 10).unwrap(), Some(Line::TooLong(25)));
+        assert_eq!(read_line_bounded(&mut r, 10).unwrap(), Some(Line::TooLong(26)));
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), Some(Line::Text("ok".into())));
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), Some(Line::Text("last".into())));
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), None);
