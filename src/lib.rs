@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod host;
 pub mod mcp;
+pub mod packages;
 pub mod physics;
 pub mod policy;
 pub mod script;

@@ -31,6 +31,9 @@ pub struct McpArgs {
     /// File of `TOKEN PROFILE` lines; WebSocket clients must present a known bearer token.
     #[arg(long, value_name = "FILE")]
     pub tokens: Option<PathBuf>,
+    /// Mods and packages root (default: ./scripts); changes are hot-reloaded.
+    #[arg(long, value_name = "DIR")]
+    pub scripts: Option<PathBuf>,
     /// Never publish state deltas (tests use it to show the sync tests can fail).
     #[arg(long, hide = true)]
     pub no_deltas: bool,
@@ -42,7 +45,7 @@ pub fn run(args: &McpArgs) -> i32 {
         return EXIT_USAGE;
     }
     let result = if args.stdio {
-        stdio::serve(&StdioOptions { profile: args.profile.clone(), scene: args.scene.clone() })
+        stdio::serve(&StdioOptions { profile: args.profile.clone(), scene: args.scene.clone(), scripts: args.scripts.clone() })
     } else {
         ws::serve_blocking(&WsOptions {
             bind: args.bind.clone(),
@@ -51,6 +54,7 @@ pub fn run(args: &McpArgs) -> i32 {
             tokens: args.tokens.clone(),
             scene: args.scene.clone(),
             publish_deltas: !args.no_deltas,
+            scripts: args.scripts.clone(),
         })
     };
     match result {

@@ -12,6 +12,7 @@ macro_rules! outln {
 mod bench;
 mod bench_mcp;
 mod mcp;
+mod packages;
 mod run;
 mod skills;
 pub mod test;
@@ -41,6 +42,8 @@ enum Command {
     Test(test::TestArgs),
     /// Serve the world to MCP clients over stdio or WebSocket.
     Mcp(mcp::McpArgs),
+    /// List, inspect, enable or disable mods and packages.
+    Packages(packages::PackagesArgs),
     /// Verify an exported world log (sha256 chain).
     Trace(trace::TraceArgs),
     /// List the registered skills, describe one, or print JSON Schemas.
@@ -69,6 +72,7 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Run(args) => run::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Mcp(args) => mcp::run(&args),
+        Command::Packages(args) => packages::run(&args),
         Command::Trace(args) => trace::run(&args),
         Command::Skills(args) => skills::run(&args),
         Command::Types(args) => types::run(&args),

@@ -28,6 +28,9 @@ pub struct RunArgs {
     /// Append the world log to FILE as it happens (sha256-chained JSONL; `limina trace verify`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Mods and packages root (default: ./scripts).
+    #[arg(long, value_name = "DIR")]
+    pub scripts: Option<PathBuf>,
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -60,6 +63,8 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         profile: args.profile.clone(),
         extra_roots,
         trace_append: args.trace.clone(),
+        scripts: args.scripts.clone(),
+        watch_scripts: true,
         ..EngineConfig::default()
     };
     let engine = Engine::new(config)?;

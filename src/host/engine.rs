@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::clock::FIXED_DT;
 use super::limina_api;
+use crate::packages::{Host, ModManager};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
 use crate::skills::{self, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse};
@@ -44,6 +45,10 @@ pub struct EngineConfig {
     pub policy: bool,
     /// Chain every event into this file as it is emitted.
     pub trace_append: Option<PathBuf>,
+    /// Mods and packages root (default: `<project>/scripts` when it exists).
+    pub scripts: Option<PathBuf>,
+    /// Hot-reload changed scripts between ticks.
+    pub watch_scripts: bool,
 }
 
 impl Default for EngineConfig {
@@ -59,6 +64,8 @@ impl Default for EngineConfig {
             test_kit: false,
             policy: true,
             trace_append: None,
+            scripts: None,
+            watch_scripts: false,
         }
     }
 }
@@ -117,6 +124,9 @@ pub(crate) struct Shared {
     pub session_counter: Cell<u64>,
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
+    pub mods: Rc<RefCell<ModManager>>,
+    /// Set once the engine is built (packages reach the engine through it).
+    pub host: RefCell<Option<Rc<dyn Host>>>,
 }
 
 impl Shared {
@@ -145,6 +155,11 @@ impl Shared {
 
     fn step_inner(&self) -> mlua::Result<()> {
         let tick = self.tick.get();
+        // 0. Changed mods are swapped in at the tick boundary (a call in flight finished on the
+        //    old version already).
+        if let Some(host) = self.host.borrow().clone() {
+            self.mods.borrow_mut().poll(&self.registry, &host);
+        }
         // 1. Queued intents (MCP clients, agent actions) are applied here once those exist; today
         //    every caller runs synchronously on this thread.
         self.world.borrow_mut().begin_step();
@@ -225,12 +240,27 @@ impl Engine {
             fail_fn,
             session_counter: Cell::new(0),
             traces_dir: config.project_root.join("traces"),
+            mods: Rc::new(RefCell::new(ModManager::new(
+                config.scripts.clone().or_else(|| Some(config.project_root.join("scripts")).filter(|p| p.is_dir())),
+                &config.profile,
+            ))),
+            host: RefCell::new(None),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
         // `limina.schema` (for declaring their own skills).
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
-        let core = CoreEnv { dsl: &dsl, world: &world, registry: &registry, trace: &trace, traces_dir: config.project_root.join("traces") };
+        let host: Rc<dyn Host> = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        shared.host.replace(Some(Rc::clone(&host)));
+        let core = CoreEnv {
+            dsl: &dsl,
+            world: &world,
+            registry: &registry,
+            trace: &trace,
+            traces_dir: config.project_root.join("traces"),
+            mods: &shared.mods,
+            host: &host,
+        };
         register_core_skills(&lua, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
@@ -243,6 +273,13 @@ impl Engine {
         // Libraries and the globals installed above become read-only; scripts' own globals go to
         // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
         lua.sandbox(true).map_err(startup("sandbox"))?;
+        // Mods load last, into a finished engine; a broken mod is recorded, never fatal.
+        shared.mods.borrow_mut().load_all(&registry, &host);
+        if config.watch_scripts
+            && let Err(e) = shared.mods.borrow_mut().watch()
+        {
+            tracing::warn!("hot reload is off: {e}");
+        }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         Ok(Engine { lua, shared, roots, runner })
     }
@@ -305,6 +342,11 @@ impl Engine {
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
         self.shared.trace.borrow()
+    }
+
+    /// Installed mods and packages.
+    pub fn mods(&self) -> std::cell::Ref<'_, ModManager> {
+        self.shared.mods.borrow()
     }
 
     /// The live policy engine (configure quotas, budgets, revocations from Rust).
@@ -386,6 +428,41 @@ struct CoreEnv<'a> {
     registry: &'a Rc<RefCell<SkillRegistry>>,
     trace: &'a Rc<RefCell<TraceLog>>,
     traces_dir: PathBuf,
+    mods: &'a Rc<RefCell<ModManager>>,
+    host: &'a Rc<dyn Host>,
+}
+
+/// How packages reach the engine: weak links, so a package VM never keeps the engine alive.
+struct EngineHost {
+    shared: std::rc::Weak<Shared>,
+    lua: mlua::WeakLua,
+}
+
+impl Host for EngineHost {
+    fn invoke(&self, caller: &Caller, skill: &str, input: Value) -> SkillResponse {
+        match (self.shared.upgrade(), self.lua.try_upgrade()) {
+            (Some(shared), Some(lua)) => shared.invoke(&lua, caller, skill, input),
+            _ => SkillResponse {
+                success: false,
+                result: None,
+                error: Some(crate::skills::SkillFailure {
+                    code: crate::skills::ErrorCode::HandlerError,
+                    message: "the engine has shut down".into(),
+                }),
+                metadata: crate::skills::ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
+            },
+        }
+    }
+
+    fn record(&self, actor: &str, thread: &str, event_type: &str, payload: Value) -> String {
+        let Some(shared) = self.shared.upgrade() else { return String::new() };
+        let draft = crate::trace::EventDraft::new(event_type, actor).thread(thread);
+        shared.trace.borrow_mut().emit(draft, shared.tick.get(), &payload).id.clone()
+    }
+
+    fn engine_lua(&self) -> Option<Lua> {
+        self.lua.try_upgrade()
+    }
 }
 
 fn load_core_file(lua: &Lua, env: &Table, name: &str, source: &str) -> mlua::Result<Table> {
@@ -426,6 +503,10 @@ fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError
         env.set("world", script::create_world_ops(lua, Rc::clone(core.world))?)?;
         env.set("registry", script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?)?;
         env.set("trace", script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?)?;
+        env.set(
+            "packages",
+            crate::packages::ops::create_package_ops(lua, Rc::clone(core.mods), Rc::clone(core.registry), Rc::clone(core.host))?,
+        )?;
         let meta = lua.create_table()?;
         meta.set("__index", lua.globals())?;
         env.set_metatable(Some(meta))?;

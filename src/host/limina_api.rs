@@ -193,20 +193,29 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         t.set(
             op,
             lua.create_function(move |lua, opts: Table| {
-                only(lua, &opts, &["sessionId", "agentId", "cap"], what)?;
+                only(lua, &opts, &["sessionId", "agentId", "package", "cap"], what)?;
                 let session = text(lua, &opts, "sessionId", what)?;
                 let agent = text(lua, &opts, "agentId", what)?;
+                let package = text(lua, &opts, "package", what)?;
                 let cap = text(lua, &opts, "cap", what)?;
                 let mut policy = s.policy.borrow_mut();
+                if package.is_some() && cap.is_none() {
+                    return Err(located_error(lua, format!("{what}: a package revocation names the capability (cap = ...)")));
+                }
                 let scope = match (cap, session, agent) {
                     (Some(cap), session, agent) => {
-                        let r = crate::policy::CapRevocation { session_id: session.clone(), agent_id: agent.clone(), cap: cap.clone() };
+                        let r = crate::policy::CapRevocation {
+                            session_id: session.clone(),
+                            agent_id: agent.clone(),
+                            package: package.clone(),
+                            cap: cap.clone(),
+                        };
                         if revoke {
                             policy.revoke_cap(r)
                         } else {
                             policy.restore_cap(&r);
                         }
-                        serde_json::json!({"cap": cap, "sessionId": session, "agentId": agent})
+                        serde_json::json!({"cap": cap, "sessionId": session, "agentId": agent, "package": package})
                     }
                     (None, Some(session), None) => {
                         if revoke {

@@ -22,6 +22,8 @@ pub struct StdioOptions {
     pub profile: String,
     /// A script to build the world before serving (e.g. a scene).
     pub scene: Option<PathBuf>,
+    /// Mods root (hot-reloaded).
+    pub scripts: Option<PathBuf>,
 }
 
 /// One line of input.
@@ -79,7 +81,13 @@ fn write_messages(out: &mut impl Write, messages: &[Value]) -> io::Result<()> {
 }
 
 pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
-    let engine = Engine::new(EngineConfig { output: Output::Stderr, profile: options.profile.clone(), ..EngineConfig::default() })?;
+    let engine = Engine::new(EngineConfig {
+        output: Output::Stderr,
+        profile: options.profile.clone(),
+        scripts: options.scripts.clone(),
+        watch_scripts: true,
+        ..EngineConfig::default()
+    })?;
     if let Some(scene) = &options.scene {
         engine.run_file(scene)?;
     }

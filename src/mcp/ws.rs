@@ -50,6 +50,8 @@ pub struct WsOptions {
     pub scene: Option<PathBuf>,
     /// Off only in tests that prove the sync tests can fail.
     pub publish_deltas: bool,
+    /// Mods root (hot-reloaded).
+    pub scripts: Option<PathBuf>,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -215,7 +217,13 @@ pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let engine = Engine::new(EngineConfig { output: Output::Stderr, profile: options.profile.clone(), ..EngineConfig::default() })?;
+    let engine = Engine::new(EngineConfig {
+        output: Output::Stderr,
+        profile: options.profile.clone(),
+        scripts: options.scripts.clone(),
+        watch_scripts: true,
+        ..EngineConfig::default()
+    })?;
     if let Some(scene) = &options.scene {
         engine.run_file(scene)?;
     }

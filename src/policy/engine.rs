@@ -162,6 +162,8 @@ struct Quota {
 pub struct CapRevocation {
     pub session_id: Option<String>,
     pub agent_id: Option<String>,
+    /// Revoke for one package's calls only (`name` or `name@version`).
+    pub package: Option<String>,
     pub cap: String,
 }
 
@@ -246,11 +248,13 @@ impl PolicyEngine {
             ctx.touches(&r.cap)
                 && r.session_id.as_deref().is_none_or(|s| s == ctx.session_id)
                 && r.agent_id.as_deref().is_none_or(|a| a == ctx.agent_id)
+                && r.package.as_deref().is_none_or(|p| ctx.package.is_some_and(|cp| cp == p || cp.split('@').next() == Some(p)))
         }) {
-            let scope = match (&r.session_id, &r.agent_id) {
-                (Some(s), _) => format!("session {s}"),
-                (None, Some(a)) => format!("agent {a}"),
-                (None, None) => "everyone".to_string(),
+            let scope = match (&r.session_id, &r.agent_id, &r.package) {
+                (Some(s), _, _) => format!("session {s}"),
+                (None, Some(a), _) => format!("agent {a}"),
+                (None, None, Some(p)) => format!("package {p}"),
+                (None, None, None) => "everyone".to_string(),
             };
             let mut d = deny("revoked", format!("capability {} was revoked for {scope}", r.cap), Cow::Owned(r.cap.clone()));
             d.budget = budget_snapshot;
@@ -426,7 +430,7 @@ mod tests {
         let mut c = ctx(0);
         c.granted = profile_permissions("system.readonly");
         assert_eq!(p.evaluate(&c).rule, "profile.denied");
-        p.revoke_cap(CapRevocation { session_id: Some("ses_a".into()), agent_id: None, cap: "scene.write".into() });
+        p.revoke_cap(CapRevocation { session_id: Some("ses_a".into()), agent_id: None, package: None, cap: "scene.write".into() });
         assert_eq!(p.evaluate(&c).rule, "revoked");
         p.revoke_session("ses_a");
         assert_eq!(p.evaluate(&c).rule, "session.revoked");
@@ -477,7 +481,7 @@ mod tests {
     #[test]
     fn revocation_is_scoped() {
         let mut p = PolicyEngine::new();
-        p.revoke_cap(CapRevocation { session_id: Some("ses_other".into()), agent_id: None, cap: "scene.write".into() });
+        p.revoke_cap(CapRevocation { session_id: Some("ses_other".into()), agent_id: None, package: None, cap: "scene.write".into() });
         assert!(p.evaluate(&ctx(0)).allow);
         p.revoke_agent("agt_a");
         assert_eq!(p.evaluate(&ctx(0)).rule, "revoked");

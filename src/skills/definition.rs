@@ -1,12 +1,36 @@
 //! Turns a skill definition table (as written in a `.luau` file) into a `Skill`: checks every
 //! field, compiles the input and output schemas once, and builds their validators.
 
+use std::rc::Rc;
+
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
 use super::schema;
 use crate::policy::Permission;
 use crate::script::convert::lua_to_json;
+
+/// Where a skill's code runs.
+pub enum Handler {
+    /// Functions in the engine VM (core skills, trusted local mods).
+    Vm { handler: Function, before: Option<Function>, after: Option<Function> },
+    /// Code the engine reaches through a boundary, e.g. a sandboxed package's VM.
+    External(Rc<dyn ExternalHandler>),
+}
+
+/// Who a call is for, as an external handler sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct CallInfo<'a> {
+    pub caller: &'a super::Caller,
+    pub tick: u64,
+    pub decision_id: Option<&'a str>,
+}
+
+/// A handler living outside the engine VM. It gets the validated input as JSON and returns the
+/// output as JSON (the pipeline validates it); failures carry their code.
+pub trait ExternalHandler {
+    fn call(&self, skill: &str, input: &Value, call: &CallInfo<'_>) -> Result<Value, super::SkillFailure>;
+}
 
 /// A registered skill. Immutable once built; replacing a skill builds a new one.
 pub struct Skill {
@@ -19,9 +43,7 @@ pub struct Skill {
     pub output_schema: Value,
     pub(crate) input_validator: jsonschema::Validator,
     pub(crate) output_validator: jsonschema::Validator,
-    pub(crate) handler: Function,
-    pub(crate) before: Option<Function>,
-    pub(crate) after: Option<Function>,
+    pub(crate) handler: Handler,
     /// Where the definition came from (`core/scene.luau`, a mod's path).
     pub source: String,
 }
@@ -167,9 +189,7 @@ impl Skill {
             output_schema,
             input_validator,
             output_validator,
-            handler,
-            before,
-            after,
+            handler: Handler::Vm { handler, before, after },
             source: source.to_string(),
         })
     }

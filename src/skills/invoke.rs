@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, field_path};
-use super::{ErrorCode, Skill};
+use super::{CallInfo, ErrorCode, Handler, Skill};
 use crate::policy::{DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
 use crate::trace::{EventDraft, TraceLog};
@@ -30,6 +30,8 @@ pub struct Caller {
     pub session_id: Rc<str>,
     pub profile: Rc<str>,
     pub permissions: PermissionSet,
+    /// Set when the call comes from a package (`name@version`), for provenance and policy.
+    pub package: Option<Rc<str>>,
 }
 
 impl Caller {
@@ -39,6 +41,7 @@ impl Caller {
             session_id: session_id.into(),
             profile: profile.into(),
             permissions: crate::policy::profile_permissions(profile),
+            package: None,
         }
     }
 }
@@ -183,7 +186,7 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
         required: &skill.permissions,
         granted: caller.permissions,
         tick: env.tick,
-        package: None,
+        package: caller.package.as_deref(),
     };
     let decision = policy.borrow_mut().evaluate(&ctx);
     let event_type = if decision.allow { "policy.decision" } else { "policy.denied" };
@@ -247,23 +250,27 @@ fn run_handler(
     input: &Value,
     decision_id: Option<&str>,
 ) -> Result<Value, SkillFailure> {
-    let lua = env.lua;
     let name = skill.name.as_str();
-    let lua_failure = |stage: &str, e: mlua::Error| lua_error_to_failure(name, stage, &e);
-    let lua_input = json_to_lua(lua, input).map_err(|e| lua_failure("input conversion", e))?;
-    let ctx = make_ctx(env, caller, decision_id).map_err(|e| lua_failure("context", e))?;
-
-    if let Some(before) = &skill.before {
-        before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
-    }
-    let raw: LuaValue = skill.handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
-    if let Some(after) = &skill.after {
-        after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
-    }
+    let mut output = match &skill.handler {
+        Handler::Vm { handler, before, after } => {
+            let lua = env.lua;
+            let lua_failure = |stage: &str, e: mlua::Error| lua_error_to_failure(name, stage, &e);
+            let lua_input = json_to_lua(lua, input).map_err(|e| lua_failure("input conversion", e))?;
+            let ctx = make_ctx(env, caller, decision_id).map_err(|e| lua_failure("context", e))?;
+            if let Some(before) = before {
+                before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
+            }
+            let raw: LuaValue = handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
+            if let Some(after) = after {
+                after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
+            }
+            lua_to_json(lua, &raw, "result")
+                .map_err(|e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}")))?
+        }
+        Handler::External(external) => external.call(name, input, &CallInfo { caller, tick: env.tick, decision_id })?,
+    };
 
     // validate output
-    let mut output = lua_to_json(lua, &raw, "result")
-        .map_err(|e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}")))?;
     if output.is_null() {
         return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }

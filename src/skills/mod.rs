@@ -10,7 +10,7 @@ mod invoke;
 mod registry;
 pub mod schema;
 
-pub use definition::{DefinitionError, Skill, is_valid_skill_name};
+pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, is_valid_skill_name};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, invoke};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 
@@ -20,7 +20,7 @@ use serde::Serialize;
 pub const SCHEMA_DSL: &str = include_str!("schema.luau");
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 7] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 8] = [
     ("core/scene.luau", include_str!("core/scene.luau")),
     ("core/ecs.luau", include_str!("core/ecs.luau")),
     ("core/three.luau", include_str!("core/three.luau")),
@@ -28,6 +28,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 7] = [
     ("core/agent.luau", include_str!("core/agent.luau")),
     ("core/system.luau", include_str!("core/system.luau")),
     ("core/audit.luau", include_str!("core/audit.luau")),
+    ("core/packages.luau", include_str!("core/packages.luau")),
 ];
 
 /// The error codes of a failed call (also the MCP error codes).

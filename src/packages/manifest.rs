@@ -1,0 +1,253 @@
+//! Package manifests: what a mod is, what it needs, and how much it is trusted.
+//!
+//! A manifest is a Luau table (`package.luau` in a folder package, or the `package` field of a
+//! single-file mod). It is converted to JSON and checked here field by field; anything unknown
+//! or malformed is refused with a message naming the field.
+
+use std::collections::BTreeMap;
+
+use semver::{Version, VersionReq};
+use serde_json::Value;
+
+use crate::policy::Permission;
+
+/// How far a package is trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Trust {
+    /// Runs in a restricted VM with tight limits (the default).
+    Untrusted,
+    /// Runs in a restricted VM with relaxed limits.
+    Verified,
+    /// Runs in the engine VM, like the demos.
+    Local,
+}
+
+impl Trust {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trust::Untrusted => "untrusted",
+            Trust::Verified => "verified",
+            Trust::Local => "local",
+        }
+    }
+
+    /// Default (memory bytes, cpu ms per call) and the ceiling a manifest may raise them to.
+    pub fn limits(self) -> (Limits, Limits) {
+        match self {
+            Trust::Untrusted => (Limits { memory_bytes: 16 << 20, cpu_ms: 50.0 }, Limits { memory_bytes: 64 << 20, cpu_ms: 250.0 }),
+            Trust::Verified => (Limits { memory_bytes: 64 << 20, cpu_ms: 200.0 }, Limits { memory_bytes: 256 << 20, cpu_ms: 1000.0 }),
+            Trust::Local => {
+                (Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY }, Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY })
+            }
+        }
+    }
+}
+
+/// Per-VM memory and per-call CPU limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    pub memory_bytes: usize,
+    pub cpu_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    pub name: String,
+    pub version: Version,
+    pub description: String,
+    pub capabilities: Vec<Permission>,
+    pub trust: Trust,
+    pub engine: VersionReq,
+    pub dependencies: BTreeMap<String, VersionReq>,
+    pub conflicts_with: Vec<String>,
+    pub extends: Vec<String>,
+    pub attestation: Option<String>,
+    /// Entry file of a folder package, relative to it.
+    pub main: Option<String>,
+    pub limits: Limits,
+}
+
+impl Manifest {
+    pub fn reference(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+const FIELDS: [&str; 12] = [
+    "name",
+    "version",
+    "description",
+    "capabilities",
+    "trust",
+    "engine",
+    "dependencies",
+    "conflicts_with",
+    "extends",
+    "attestation",
+    "main",
+    "limits",
+];
+
+pub fn is_valid_package_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+fn strings(v: &Value, field: &str) -> Result<Vec<String>, String> {
+    match v {
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Array(items) => {
+            items.iter().map(|i| i.as_str().map(str::to_string).ok_or_else(|| format!("{field}: every entry must be a string"))).collect()
+        }
+        Value::Object(o) if o.is_empty() => Ok(Vec::new()),
+        _ => Err(format!("{field}: must be a list of strings")),
+    }
+}
+
+/// Parses a manifest given as JSON (from its Luau table). `default_name` names single-file mods
+/// that declare no name.
+pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, String> {
+    let Value::Object(m) = value else { return Err("the manifest must be a table".into()) };
+    if let Some(unknown) = m.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(format!("unknown manifest field `{unknown}` (fields: {})", FIELDS.join(", ")));
+    }
+    let text = |field: &str| -> Result<Option<String>, String> {
+        match m.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("{field}: must be a string")),
+        }
+    };
+    let name = match (text("name")?, default_name) {
+        (Some(n), _) => n,
+        (None, Some(d)) => d.to_string(),
+        (None, None) => return Err("name: missing (every package needs a name)".into()),
+    };
+    if !is_valid_package_name(&name) {
+        return Err(format!("name: '{name}' must be 1-64 lowercase letters, digits, '-' or '_', starting with a letter"));
+    }
+    let version_text = text("version")?.ok_or("version: missing (a semver version like 1.0.0)")?;
+    let version = Version::parse(&version_text).map_err(|e| format!("version: '{version_text}' is not semver ({e})"))?;
+    let description = text("description")?.unwrap_or_default();
+    let capabilities = match m.get("capabilities") {
+        None => Vec::new(),
+        Some(v) => strings(v, "capabilities")?
+            .iter()
+            .map(|c| Permission::parse(c).ok_or_else(|| format!("capabilities: unknown permission '{c}'")))
+            .collect::<Result<_, _>>()?,
+    };
+    let trust = match text("trust")?.as_deref() {
+        None | Some("untrusted") => Trust::Untrusted,
+        Some("verified") => Trust::Verified,
+        Some("local") => Trust::Local,
+        Some(other) => return Err(format!("trust: '{other}' must be local, verified or untrusted")),
+    };
+    let req = |field: &str, text: &str| VersionReq::parse(text).map_err(|e| format!("{field}: '{text}' is not a semver range ({e})"));
+    let engine = match text("engine")? {
+        Some(r) => req("engine", &r)?,
+        None => VersionReq::STAR,
+    };
+    let mut dependencies = BTreeMap::new();
+    match m.get("dependencies") {
+        None => {}
+        Some(Value::Object(deps)) => {
+            for (dep, range) in deps {
+                let range = range.as_str().ok_or_else(|| format!("dependencies.{dep}: must be a semver range string"))?;
+                dependencies.insert(dep.clone(), req(&format!("dependencies.{dep}"), range)?);
+            }
+        }
+        Some(Value::Array(a)) if a.is_empty() => {}
+        Some(_) => return Err("dependencies: must be a table of name = \"range\"".into()),
+    }
+    let conflicts_with = m.get("conflicts_with").map(|v| strings(v, "conflicts_with")).transpose()?.unwrap_or_default();
+    let extends = m.get("extends").map(|v| strings(v, "extends")).transpose()?.unwrap_or_default();
+    let attestation = text("attestation")?;
+    if let Some(a) = &attestation
+        && !(a.starts_with("sha256:") && a.len() == 71 && a[7..].bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(format!("attestation: '{a}' must be sha256:<64 hex digits>"));
+    }
+    let main = text("main")?;
+    if let Some(main) = &main
+        && (main.contains("..") || main.starts_with('/') || main.contains('\\'))
+    {
+        return Err(format!("main: '{main}' must be a file inside the package"));
+    }
+    let (defaults, ceiling) = trust.limits();
+    let mut limits = defaults;
+    if let Some(l) = m.get("limits") {
+        let Value::Object(l) = l else { return Err("limits: must be a table {memoryBytes=..., cpuMs=...}".into()) };
+        for (k, v) in l {
+            let n = v.as_f64().filter(|n| n.is_finite() && *n > 0.0).ok_or_else(|| format!("limits.{k}: must be a number > 0"))?;
+            match k.as_str() {
+                "memoryBytes" if n <= ceiling.memory_bytes as f64 => limits.memory_bytes = n as usize,
+                "cpuMs" if n <= ceiling.cpu_ms => limits.cpu_ms = n,
+                "memoryBytes" | "cpuMs" => {
+                    return Err(format!(
+                        "limits.{k}: {n} is above the {} ceiling for {} packages",
+                        if k == "cpuMs" { format!("{} ms", ceiling.cpu_ms) } else { format!("{} bytes", ceiling.memory_bytes) },
+                        trust.as_str()
+                    ));
+                }
+                other => return Err(format!("limits: unknown field `{other}` (memoryBytes, cpuMs)")),
+            }
+        }
+    }
+    Ok(Manifest {
+        name,
+        version,
+        description,
+        capabilities,
+        trust,
+        engine,
+        dependencies,
+        conflicts_with,
+        extends,
+        attestation,
+        main,
+        limits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_full_manifest_parses() {
+        let m = parse(
+            &json!({"name": "towers", "version": "1.2.0", "capabilities": ["scene.write"], "trust": "verified", "engine": ">=0.1, <1",
+                     "dependencies": {"base": "^1"}, "limits": {"cpuMs": 100}}),
+            None,
+        )
+        .unwrap();
+        assert_eq!(m.reference(), "towers@1.2.0");
+        assert_eq!(m.trust, Trust::Verified);
+        assert_eq!(m.limits.cpu_ms, 100.0);
+        assert!(m.engine.matches(&Version::new(0, 1, 0)));
+    }
+
+    #[test]
+    fn each_problem_is_named() {
+        let cases = [
+            (json!({"version": "1.0.0"}), "name: missing"),
+            (json!({"name": "x", "version": "1.0"}), "version: '1.0' is not semver"),
+            (json!({"name": "x"}), "version: missing"),
+            (json!({"name": "x", "version": "1.0.0", "capabilities": ["root"]}), "unknown permission 'root'"),
+            (json!({"name": "x", "version": "1.0.0", "engine": "nope"}), "engine: 'nope' is not a semver range"),
+            (json!({"name": "x", "version": "1.0.0", "trust": "total"}), "trust: 'total'"),
+            (json!({"name": "x", "version": "1.0.0", "colour": 1}), "unknown manifest field `colour`"),
+            (json!({"name": "Bad Name", "version": "1.0.0"}), "name: 'Bad Name'"),
+            (json!({"name": "x", "version": "1.0.0", "limits": {"cpuMs": 99999}}), "above the 250 ms ceiling"),
+            (json!({"name": "x", "version": "1.0.0", "attestation": "md5:abc"}), "attestation"),
+            (json!({"name": "x", "version": "1.0.0", "main": "../evil.luau"}), "main"),
+        ];
+        for (manifest, expected) in cases {
+            let err = parse(&manifest, None).unwrap_err();
+            assert!(err.contains(expected), "{err:?} should contain {expected:?}");
+        }
+    }
+}

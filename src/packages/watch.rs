@@ -1,0 +1,56 @@
+//! Watching the scripts root with `notify`, and settling bursts of events (an editor's save is
+//! several writes) before a reload is attempted.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use notify::{RecursiveMode, Watcher as _};
+
+/// How long a file must be quiet before it is reloaded.
+const SETTLE: Duration = Duration::from_millis(80);
+
+pub struct Watcher {
+    _inner: notify::RecommendedWatcher,
+    events: mpsc::Receiver<PathBuf>,
+    pending: BTreeSet<PathBuf>,
+    last: Option<Instant>,
+}
+
+impl Watcher {
+    pub fn start(root: &Path) -> Result<Self, String> {
+        let (tx, events) = mpsc::channel();
+        let mut inner = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event {
+                if matches!(event.kind, notify::EventKind::Access(_)) {
+                    return;
+                }
+                for path in event.paths {
+                    let _ = tx.send(path);
+                }
+            }
+        })
+        .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        inner.watch(root, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        Ok(Self { _inner: inner, events, pending: BTreeSet::new(), last: None })
+    }
+
+    /// Paths changed and quiet for a moment; empty while a burst is still going on.
+    pub fn settled_changes(&mut self) -> Vec<PathBuf> {
+        while let Ok(path) = self.events.try_recv() {
+            let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if !hidden {
+                self.pending.insert(path);
+                self.last = Some(Instant::now());
+            }
+        }
+        match self.last {
+            Some(t) if t.elapsed() >= SETTLE && !self.pending.is_empty() => {
+                self.last = None;
+                std::mem::take(&mut self.pending).into_iter().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
