@@ -2,8 +2,8 @@
 //!
 //! A folder holding `package.luau` (or `package.lua`) is one package made of every `.lua` /
 //! `.luau` file under it; any other script file is a single-file mod. Hidden files and folders
-//! are skipped. The content hash covers the files in sorted path order, so it does not depend
-//! on the file system's listing order.
+//! are skipped. The content hash covers the code files in sorted path order (not the manifest,
+//! so a manifest can pin the hash of its code), whatever the file system's listing order.
 
 use std::path::{Path, PathBuf};
 
@@ -103,7 +103,9 @@ pub fn read_package(path: &Path) -> Result<Source, String> {
         let mut files = Vec::new();
         folder_files(path, path, &mut files)?;
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        let content_hash = content_hash(&files);
+        // The manifest is left out so it can pin (attest) the hash of the code it describes.
+        let code: Vec<(String, String)> = files.iter().filter(|(p, _)| p != "package.luau" && p != "package.lua").cloned().collect();
+        let content_hash = content_hash(&code);
         Ok(Source { kind: Kind::Folder, path: path.to_path_buf(), files, content_hash })
     } else {
         let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();

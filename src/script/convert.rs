@@ -45,6 +45,11 @@ impl UserData for JsonBlob {
                 None => Ok(LuaValue::Nil),
             }
         });
+        // `for k, v in blob do` iterates a plain copy.
+        methods.add_meta_method(MetaMethod::Iter, |lua, this, ()| {
+            let next: mlua::Function = lua.globals().get("next")?;
+            Ok((next, json_to_lua(lua, &this.0)?))
+        });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| {
             Ok(match &this.0 {
                 Value::Array(items) => items.len(),

@@ -6,6 +6,7 @@ mod determinism;
 mod lua_suite;
 mod mcp;
 mod mcp_ws;
+mod packages;
 mod registry;
 mod schemas;
 mod scripting;

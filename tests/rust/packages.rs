@@ -1,0 +1,347 @@
+//! Mods and packages: hot reload, the sandbox, and manifest refusals.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use limina::host::{Engine, EngineConfig, Output};
+use limina::packages::Status;
+use limina::skills::ErrorCode;
+use serde_json::{Value, json};
+
+fn engine(scripts: &Path, watch: bool) -> Engine {
+    let root = scripts.parent().unwrap().to_path_buf();
+    Engine::new(EngineConfig {
+        output: Output::Silent,
+        project_root: root,
+        scripts: Some(scripts.to_path_buf()),
+        watch_scripts: watch,
+        ..EngineConfig::default()
+    })
+    .unwrap()
+}
+
+fn call(e: &Engine, skill: &str, input: Value) -> limina::skills::SkillResponse {
+    let caller = e.script_caller().clone();
+    e.call(&caller, skill, input)
+}
+
+/// Steps the world until `done` holds (hot reload happens between ticks).
+fn step_until(e: &Engine, what: &str, mut done: impl FnMut(&Engine) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done(e) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        e.step(1).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn echo_mod(value: &str) -> String {
+    format!(
+        r#"return {{ skills = {{ {{
+    name = "hot.echo", version = "1.0.0", category = "mods", description = "Echo a version marker.",
+    permissions = {{}}, input = s.object({{}}), output = s.object({{ v = s.string() }}),
+    handler = function() return {{ v = "{value}" }} end,
+}} }} }}
+"#
+    )
+}
+
+fn events_of(e: &Engine, kind: &str) -> Vec<Value> {
+    e.trace().durable().filter(|ev| &*ev.event_type == kind).map(|ev| ev.payload_value()).collect()
+}
+
+#[test]
+fn hot_reload_adds_replaces_and_survives_a_broken_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    let e = engine(&scripts, true);
+    assert!(!e.registry().has("hot.echo"));
+    let file = scripts.join("hot.luau");
+
+    std::fs::write(&file, echo_mod("one")).unwrap();
+    step_until(&e, "the new skill", |e| e.registry().has("hot.echo"));
+    let listed = call(&e, "skills.list", json!({}));
+    assert!(listed.result.unwrap()["tools"].as_array().unwrap().iter().any(|t| t["name"] == "hot.echo"));
+    assert_eq!(call(&e, "hot.echo", json!({})).result, Some(json!({"v": "one"})));
+
+    std::fs::write(&file, echo_mod("two")).unwrap();
+    step_until(&e, "the edited handler", |e| call(e, "hot.echo", json!({})).result == Some(json!({"v": "two"})));
+    assert!(!events_of(&e, "dev.skill.reload.completed").is_empty());
+
+    // A broken edit: the last good version keeps answering and the failure names file:line.
+    std::fs::write(&file, "return { skills = {\n  { name = = 1 }\n} }\n").unwrap();
+    step_until(&e, "the failure event", |e| !events_of(e, "dev.skill.reload.failed").is_empty());
+    let failed = events_of(&e, "dev.skill.reload.failed").pop().unwrap();
+    let error = failed["error"].as_str().unwrap();
+    assert!(error.contains("hot.luau:2"), "{error}");
+    assert_eq!(call(&e, "hot.echo", json!({})).result, Some(json!({"v": "two"})));
+
+    // A schema error is refused the same way.
+    std::fs::write(&file, echo_mod("three").replace("s.string()", "s.strng()")).unwrap();
+    step_until(&e, "a second failure", |e| events_of(e, "dev.skill.reload.failed").len() >= 2);
+    assert_eq!(call(&e, "hot.echo", json!({})).result, Some(json!({"v": "two"})));
+
+    // Removing the file removes the skill.
+    std::fs::remove_file(&file).unwrap();
+    step_until(&e, "the removal", |e| !e.registry().has("hot.echo"));
+}
+
+#[test]
+fn mcp_clients_hear_about_reloaded_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    let mut s = crate::mcp::StdioServer::start(&["--scripts", scripts.to_str().unwrap()]);
+    s.request(1, "initialize", json!({"protocolVersion": "2025-11-25"}));
+    std::fs::write(scripts.join("hot.luau"), echo_mod("one")).unwrap();
+    assert_eq!(s.recv()["method"], "notifications/tools/list_changed");
+    let tools = s.request(2, "tools/list", json!({}));
+    assert!(tools["result"]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "hot.echo"));
+    let r = s.request(3, "tools/call", json!({"name": "hot.echo", "arguments": {}}));
+    assert_eq!(r["result"]["structuredContent"], json!({"v": "one"}));
+    s.finish();
+}
+
+const EVIL: &str = r#"
+local function skill(name, body)
+    return {
+        name = "evil." .. name, version = "1.0.0", category = "mods", description = "A hostile skill: " .. name,
+        permissions = {}, input = s.object({}), output = s.object({ ok = s.boolean(), seen = s.any():optional() }),
+        handler = body,
+    }
+end
+return { skills = {
+    skill("spin", function() while true do end end),
+    skill("spin_pcall", function()
+        for i = 1, 100 do pcall(function() while true do end end) end
+        return { ok = true }
+    end),
+    skill("bomb", function()
+        local t = {}
+        for i = 1, 1e9 do t[i] = string.rep("x", 4096) .. i end
+        return { ok = true }
+    end),
+    skill("recurse", function()
+        local function f(n) return f(n + 1) + 1 end
+        return { ok = f(1) > 0 }
+    end),
+    skill("pattern", function()
+        local found = string.find(string.rep("a", 4000), string.rep("a*", 12) .. "b")
+        return { ok = found ~= nil }
+    end),
+    skill("escape", function() return { ok = require("../../secret") ~= nil } end),
+    skill("globals", function()
+        return { ok = true, seen = {
+            os = os ~= nil, io = io ~= nil, getinfo = debug.getinfo ~= nil, getfenv = getfenv ~= nil,
+            setfenv = setfenv ~= nil, loadstring = loadstring ~= nil, traceback = debug.traceback ~= nil,
+        } }
+    end),
+    skill("grab", function()
+        local r = host.invoke("scene.createEntity", { position = { 0, 9, 0 } })
+        return { ok = r.success, seen = r.error }
+    end),
+    skill("write_global", function() shared_secret = "mine"; return { ok = true } end),
+    skill("fine", function() return { ok = true } end),
+} }
+"#;
+
+const READER: &str = r#"
+return { skills = { {
+    name = "reader.peek", version = "1.0.0", category = "mods", description = "Looks for another package's global.",
+    permissions = {}, input = s.object({}), output = s.object({ seen = s.boolean() }),
+    handler = function() return { seen = shared_secret ~= nil } end,
+} } }
+"#;
+
+fn sandbox_world() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(scripts.join("evil")).unwrap();
+    std::fs::write(dir.path().join("secret.luau"), "return 'leaked'").unwrap();
+    std::fs::write(
+        scripts.join("evil/package.luau"),
+        r#"return { name = "evil", version = "1.0.0", limits = { cpuMs = 30, memoryBytes = 8000000 } }"#,
+    )
+    .unwrap();
+    std::fs::write(scripts.join("evil/init.luau"), EVIL).unwrap();
+    std::fs::write(scripts.join("reader.luau"), READER).unwrap();
+    let e = engine(&scripts, false);
+    assert!(e.registry().has("evil.spin"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
+    (dir, e)
+}
+
+/// Runs a hostile skill; afterwards the world is unchanged and keeps ticking.
+fn attack(e: &Engine, skill: &str) -> limina::skills::SkillFailure {
+    let before = (e.world_hash(), e.world().entity_count(), e.tick());
+    let started = Instant::now();
+    let r = call(e, skill, json!({}));
+    assert!(started.elapsed() < Duration::from_secs(3), "{skill} was not stopped in time");
+    let failure = r.error.unwrap_or_else(|| panic!("{skill} should fail, got {:?}", r.result));
+    e.step(10).unwrap();
+    assert_eq!((e.world_hash(), e.world().entity_count()), (before.0, before.1), "{skill} changed the world");
+    assert_eq!(e.tick(), before.2 + 10, "the engine keeps ticking");
+    assert_eq!(call(e, "evil.fine", json!({})).result, Some(json!({"ok": true})), "the package still answers after {skill}");
+    failure
+}
+
+#[test]
+fn an_endless_loop_is_stopped_at_the_deadline_even_under_pcall() {
+    let (_d, e) = sandbox_world();
+    let f = attack(&e, "evil.spin");
+    assert_eq!(f.code, ErrorCode::HandlerError);
+    assert!(f.message.contains("cpu deadline of 30 ms"), "{}", f.message);
+    let f = attack(&e, "evil.spin_pcall");
+    assert!(f.message.contains("cpu deadline"), "{}", f.message);
+    let violations = events_of(&e, "package.violation");
+    assert_eq!(violations.len(), 2);
+    assert_eq!(violations[0]["kind"], "cpu");
+    assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
+}
+
+#[test]
+fn a_table_bomb_hits_the_memory_limit() {
+    let (_d, e) = sandbox_world();
+    let f = attack(&e, "evil.bomb");
+    assert!(f.message.contains("memory limit of 8000000 bytes"), "{}", f.message);
+    assert_eq!(events_of(&e, "package.violation")[0]["kind"], "memory");
+}
+
+#[test]
+fn deep_recursion_and_pattern_blowups_fail_cleanly() {
+    let (_d, e) = sandbox_world();
+    let f = attack(&e, "evil.recurse");
+    assert!(f.message.to_lowercase().contains("stack overflow"), "{}", f.message);
+    let f = attack(&e, "evil.pattern");
+    assert!(f.message.contains("pattern too costly"), "{}", f.message);
+}
+
+#[test]
+fn escapes_and_dangerous_globals_are_not_there() {
+    let (_d, e) = sandbox_world();
+    let f = attack(&e, "evil.escape");
+    assert!(f.message.contains("no '..'"), "{}", f.message);
+    let seen = call(&e, "evil.globals", json!({})).result.unwrap()["seen"].clone();
+    assert_eq!(
+        seen,
+        json!({"os": false, "io": false, "getinfo": false, "getfenv": false, "setfenv": false, "loadstring": false, "traceback": true})
+    );
+}
+
+#[test]
+fn a_package_cannot_reach_another_through_globals() {
+    let (_d, e) = sandbox_world();
+    assert_eq!(call(&e, "evil.write_global", json!({})).result, Some(json!({"ok": true})));
+    assert_eq!(call(&e, "reader.peek", json!({})).result, Some(json!({"seen": false})));
+}
+
+#[test]
+fn host_invoke_beyond_the_grants_is_forbidden_and_traced() {
+    let (_d, e) = sandbox_world();
+    let before = e.world_hash();
+    let r = call(&e, "evil.grab", json!({}));
+    let result = r.result.unwrap();
+    assert_eq!(result["ok"], false);
+    assert_eq!(result["seen"]["code"], "forbidden");
+    assert_eq!(result["seen"]["message"], "missing permission: scene.write");
+    assert_eq!(e.world_hash(), before);
+    let denied: Vec<Value> = events_of(&e, "policy.denied");
+    let last = denied.last().unwrap();
+    assert_eq!(last["context"]["package"], "evil@1.0.0");
+    assert_eq!(last["context"]["agentId"], "agt_script", "the caller's attribution is kept");
+}
+
+fn write_package(scripts: &Path, dir: &str, manifest: &str) {
+    std::fs::create_dir_all(scripts.join(dir)).unwrap();
+    std::fs::write(scripts.join(dir).join("package.luau"), manifest).unwrap();
+    std::fs::write(scripts.join(dir).join("init.luau"), "return { skills = {} }\n").unwrap();
+}
+
+#[test]
+fn bad_manifests_are_refused_naming_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    write_package(&scripts, "nover", r#"return { name = "nover" }"#);
+    write_package(&scripts, "badver", r#"return { name = "badver", version = "1.0" }"#);
+    write_package(&scripts, "future", r#"return { name = "future", version = "1.0.0", engine = ">=5" }"#);
+    write_package(&scripts, "cyc-a", r#"return { name = "cyc-a", version = "1.0.0", dependencies = { ["cyc-b"] = "*" } }"#);
+    write_package(&scripts, "cyc-b", r#"return { name = "cyc-b", version = "1.0.0", dependencies = { ["cyc-a"] = "*" } }"#);
+    write_package(&scripts, "plain", r#"return { name = "plain", version = "1.0.0" }"#);
+    write_package(&scripts, "rival", r#"return { name = "rival", version = "1.0.0", conflicts_with = { "plain" } }"#);
+    write_package(&scripts, "greedy", r#"return { name = "greedy", version = "1.0.0", capabilities = { "social.act" } }"#);
+    write_package(
+        &scripts,
+        "pinned",
+        r#"return { name = "pinned", version = "1.0.0", attestation = "sha256:0000000000000000000000000000000000000000000000000000000000000000" }"#,
+    );
+    write_package(&scripts, "attested", r#"return { name = "attested", version = "1.0.0" }"#);
+    let hash = limina::packages::discover::read_package(&scripts.join("attested")).unwrap().content_hash;
+    std::fs::write(
+        scripts.join("attested/package.luau"),
+        format!(r#"return {{ name = "attested", version = "1.0.0", attestation = "{hash}" }}"#),
+    )
+    .unwrap();
+
+    let e = engine(&scripts, false);
+    let mods = e.mods();
+    let status = |name: &str| -> String {
+        let p = mods.packages.iter().find(|p| p.source.path.ends_with(name)).unwrap_or_else(|| panic!("{name} not found"));
+        match &p.status {
+            Status::Loaded { .. } => "loaded".into(),
+            Status::Refused { reason, .. } => reason.clone(),
+            Status::Disabled => "disabled".into(),
+        }
+    };
+    let expect = [
+        ("nover", "version: missing"),
+        ("badver", "version: '1.0' is not semver"),
+        ("future", "requires limina >=5"),
+        ("cyc-a", "dependency cycle"),
+        ("rival", "conflicts with plain@1.0.0"),
+        ("greedy", "over-claim: greedy@1.0.0 declares social.act, which profile builder.readWrite does not grant"),
+        ("pinned", "attestation mismatch"),
+        ("plain", "loaded"),
+        ("attested", "loaded"),
+    ];
+    for (name, want) in expect {
+        let got = status(name);
+        assert!(got.contains(want), "{name}: {got:?} should contain {want:?}");
+    }
+    // Every refusal is in the log with its rule and reason.
+    drop(mods);
+    let rejected = events_of(&e, "package.rejected");
+    assert!(rejected.iter().any(|r| r["rule"] == "profile.denied" && r["reason"].as_str().unwrap().contains("over-claim")));
+    let listed = call(&e, "package.list", json!({"name": "attested"})).result.unwrap();
+    assert_eq!(listed["packages"][0]["attested"], true);
+    assert_eq!(listed["packages"][0]["contentHash"], hash);
+}
+
+#[test]
+fn package_load_gates_over_claims_by_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    write_package(&scripts, "talker", r#"return { name = "talker", version = "1.0.0", capabilities = { "social.act" } }"#);
+    let e = engine(&scripts, false);
+    // Refused at start-up under builder.readWrite (over-claim); a social.actor load succeeds,
+    // but only for a caller whose own profile covers social.actor.
+    let denied =
+        call(&e, "package.load", json!({"ref": "talker@1.0.0", "agentId": "agt_a", "sessionId": "ses_a", "profile": "system.readonly"}))
+            .result
+            .unwrap();
+    assert_eq!(
+        (denied["ok"].clone(), denied["rule"].clone(), denied["rejectReason"].clone()),
+        (json!(false), json!("profile.denied"), json!("over-claim"))
+    );
+    assert!(denied["loadEventId"].as_str().unwrap().starts_with("evt_"));
+    let widen =
+        call(&e, "package.load", json!({"ref": "talker@1.0.0", "agentId": "agt_a", "sessionId": "ses_a", "profile": "social.actor"}));
+    assert_eq!(widen.error.unwrap().code, ErrorCode::Forbidden, "a builder cannot grant social.act");
+    let social = limina::skills::Caller::new("agt_s", "ses_s", "social.actor");
+    let mut social = social;
+    social.permissions.insert(limina::policy::Permission::AgentWrite);
+    let ok = e
+        .call(&social, "package.load", json!({"ref": "talker@1.0.0", "agentId": "agt_s", "sessionId": "ses_s", "profile": "social.actor"}))
+        .result
+        .unwrap();
+    assert_eq!(ok["ok"], true, "{ok}");
+}
