@@ -26,6 +26,8 @@ pub enum Section {
     Trace,
     /// MCP: stdio round trip, server memory per WebSocket client, cross-client propagation.
     Mcp,
+    /// host.invoke from a sandboxed VM vs the engine VM; VM pool checkout.
+    Packages,
 }
 
 #[derive(Debug, Args)]
@@ -62,7 +64,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp] {
+    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
             .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])
@@ -79,6 +81,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Memory => bench_memory(),
         Section::Trace => bench_trace(),
         Section::Mcp => super::bench_mcp::run(),
+        Section::Packages => super::bench_packages::run(),
     }
 }
 

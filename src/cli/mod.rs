@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod bench;
 mod bench_mcp;
+mod bench_packages;
 mod mcp;
 mod packages;
 mod run;
