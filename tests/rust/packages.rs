@@ -345,3 +345,19 @@ fn package_load_gates_over_claims_by_profile() {
         .unwrap();
     assert_eq!(ok["ok"], true, "{ok}");
 }
+
+#[test]
+fn a_disabled_package_stays_installed_but_unloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    write_package(&scripts, "plain", r#"return { name = "plain", version = "1.0.0" }"#);
+    std::fs::write(scripts.join("plain/init.luau"), echo_mod("x")).unwrap();
+    assert!(engine(&scripts, false).registry().has("hot.echo"));
+    limina::packages::set_enabled(&scripts, "plain", false).unwrap();
+    let e = engine(&scripts, false);
+    assert!(!e.registry().has("hot.echo"));
+    assert_eq!(e.mods().packages[0].status, Status::Disabled);
+    assert_eq!(call(&e, "package.list", json!({})).result.unwrap()["packages"][0]["ref"], "plain@1.0.0");
+    limina::packages::set_enabled(&scripts, "plain", true).unwrap();
+    assert!(engine(&scripts, false).registry().has("hot.echo"));
+}
