@@ -31,6 +31,22 @@ pub struct RunArgs {
     /// Mods and packages root (default: ./scripts).
     #[arg(long, value_name = "DIR")]
     pub scripts: Option<PathBuf>,
+    /// After the frames, render the world headless and save a PNG (needs a Vulkan driver;
+    /// Mesa's CPU driver works).
+    #[arg(long, value_name = "OUT.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Open a window and run in real time (Escape quits).
+    #[arg(long)]
+    pub window: bool,
+    /// With --window: borderless fullscreen.
+    #[arg(long, requires = "window")]
+    pub fullscreen: bool,
+    /// Image or window width in pixels.
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub width: u32,
+    /// Image or window height in pixels.
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub height: u32,
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -72,11 +88,24 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     let display = args.file.display().to_string();
     let script_frames = script_config(&returned, &display)?;
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
+    if args.window {
+        crate::host::window::run(&engine, args.frames.or(script_frames), args.width, args.height, args.fullscreen)
+            .map_err(|e| EngineError::File { path: display.clone(), message: e })?;
+        return Ok(engine.summary());
+    }
     for _ in 0..frames {
         if engine.quit_requested() {
             break;
         }
         engine.step(1)?;
+    }
+    if let Some(out) = &args.screenshot {
+        let png = engine
+            .capture_png(args.width, args.height)
+            .map_err(|e| EngineError::File { path: out.display().to_string(), message: e.to_string() })?;
+        std::fs::write(out, png)
+            .map_err(|e| EngineError::File { path: out.display().to_string(), message: format!("cannot write: {e}") })?;
+        eprintln!("screenshot: {} ({}x{}, {} draw calls)", out.display(), args.width, args.height, engine.render_stats().draw_calls);
     }
     Ok(engine.summary())
 }

@@ -125,6 +125,8 @@ pub(crate) struct Shared {
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
     pub mods: Rc<RefCell<ModManager>>,
+    /// The renderer, created on first capture or window.
+    pub render: Rc<RefCell<script::RenderSlot>>,
     /// Set once the engine is built (packages reach the engine through it).
     pub host: RefCell<Option<Rc<dyn Host>>>,
 }
@@ -245,6 +247,7 @@ impl Engine {
                 &config.profile,
             ))),
             host: RefCell::new(None),
+            render: Rc::new(RefCell::new(script::RenderSlot::default())),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -260,6 +263,7 @@ impl Engine {
             traces_dir: config.project_root.join("traces"),
             mods: &shared.mods,
             host: &host,
+            render: &shared.render,
         };
         register_core_skills(&lua, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
@@ -342,6 +346,17 @@ impl Engine {
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
         self.shared.trace.borrow()
+    }
+
+    /// Renders the world now (alpha = 1) to a PNG.
+    pub fn capture_png(&self, width: u32, height: u32) -> Result<Vec<u8>, crate::render::RenderError> {
+        let world = self.shared.world.borrow();
+        self.shared.render.borrow_mut().capture(&world, width, height, None).map(|(png, _)| png)
+    }
+
+    /// Counts of the last rendered frame.
+    pub fn render_stats(&self) -> crate::render::RenderStats {
+        self.shared.render.borrow().renderer.as_ref().map(|r| r.stats()).unwrap_or_default()
     }
 
     /// Installed mods and packages.
@@ -430,6 +445,7 @@ struct CoreEnv<'a> {
     traces_dir: PathBuf,
     mods: &'a Rc<RefCell<ModManager>>,
     host: &'a Rc<dyn Host>,
+    render: &'a Rc<RefCell<script::RenderSlot>>,
 }
 
 /// How packages reach the engine: weak links, so a package VM never keeps the engine alive.
@@ -503,6 +519,7 @@ fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError
         env.set("world", script::create_world_ops(lua, Rc::clone(core.world))?)?;
         env.set("registry", script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?)?;
         env.set("trace", script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?)?;
+        env.set("render", script::create_render_ops(lua, Rc::clone(core.world), Rc::clone(core.render))?)?;
         env.set(
             "packages",
             crate::packages::ops::create_package_ops(lua, Rc::clone(core.mods), Rc::clone(core.registry), Rc::clone(core.host))?,

@@ -8,6 +8,7 @@
 mod clock;
 mod engine;
 mod limina_api;
+pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};

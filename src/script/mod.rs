@@ -6,12 +6,14 @@
 //! are handed only to core skill handlers, whose environment user code cannot see.
 
 pub mod convert;
+mod render_ops;
 mod require;
 mod skill_ops;
 mod trace_ops;
 pub mod typedefs;
 mod world_ops;
 
+pub use render_ops::{RenderSlot, create_render_ops};
 pub use require::{ScriptRoots, install_require};
 pub use skill_ops::{Reloader, create_registry_ops};
 pub use trace_ops::{check_export_name, create_trace_ops};

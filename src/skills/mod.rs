@@ -20,7 +20,7 @@ use serde::Serialize;
 pub const SCHEMA_DSL: &str = include_str!("schema.luau");
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 8] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 9] = [
     ("core/scene.luau", include_str!("core/scene.luau")),
     ("core/ecs.luau", include_str!("core/ecs.luau")),
     ("core/three.luau", include_str!("core/three.luau")),
@@ -28,6 +28,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 8] = [
     ("core/agent.luau", include_str!("core/agent.luau")),
     ("core/system.luau", include_str!("core/system.luau")),
     ("core/audit.luau", include_str!("core/audit.luau")),
+    ("core/render.luau", include_str!("core/render.luau")),
     ("core/packages.luau", include_str!("core/packages.luau")),
 ];
 

@@ -87,3 +87,19 @@ impl RenderShape {
 /// Back-reference from an ECS entity to its public id.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PublicId(pub EntityId);
+
+/// PBR material and shadow participation (`three.setMaterial`); entities without one render
+/// with the defaults.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Material {
+    pub roughness: f32,
+    pub metalness: f32,
+    pub cast_shadow: bool,
+    pub receive_shadow: bool,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self { roughness: 0.5, metalness: 0.0, cast_shadow: true, receive_shadow: true }
+    }
+}

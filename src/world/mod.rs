@@ -10,7 +10,7 @@ mod components;
 mod entity_table;
 mod hash;
 
-pub use components::{PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
+pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
 pub use entity_table::{EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES};
 
 use bevy_ecs::component::Component;
@@ -110,6 +110,9 @@ pub struct RaycastHit {
 }
 
 pub struct World {
+    /// Scene lighting and the view (plain data the renderer reads; set through skills).
+    pub lighting: crate::render::Lighting,
+    pub camera: crate::render::Camera,
     ecs: bevy_ecs::world::World,
     entities: EntityTable<Entity>,
     physics: PhysicsWorld,
@@ -141,7 +144,14 @@ impl World {
     pub fn with_capacity(capacity: usize) -> Self {
         let mut ecs = bevy_ecs::world::World::new();
         let remember_previous = ecs.query();
-        Self { ecs, entities: EntityTable::with_capacity(capacity), physics: PhysicsWorld::default(), remember_previous }
+        Self {
+            lighting: crate::render::Lighting::default(),
+            camera: crate::render::Camera::default(),
+            ecs,
+            entities: EntityTable::with_capacity(capacity),
+            physics: PhysicsWorld::default(),
+            remember_previous,
+        }
     }
 
     pub fn entity_count(&self) -> usize {
@@ -360,6 +370,46 @@ impl World {
             });
         }
         (views, self.entities.len(), next)
+    }
+
+    /// Edits an entity's material (created with defaults on first use). False for unknown ids.
+    pub fn edit_material(&mut self, id: EntityId, edit: impl FnOnce(&mut Material, &mut u32)) -> bool {
+        let Some(entity) = self.entities.get(id) else { return false };
+        let mut material = self.ecs.get::<Material>(entity).copied().unwrap_or_default();
+        let Some(mut renderable) = self.ecs.get_mut::<Renderable>(entity) else { return false };
+        edit(&mut material, &mut renderable.color);
+        self.ecs.entity_mut(entity).insert(material);
+        true
+    }
+
+    /// Fills `list` with every renderable entity, transforms interpolated `alpha` of the way from
+    /// the start of the step to its end. Allocates nothing once `list` has grown.
+    pub fn fill_render_list(&self, alpha: f32, list: &mut crate::render::RenderList) {
+        use crate::render::{Instance, MeshKey, linear_rgb, math};
+        list.clear();
+        list.camera = self.camera;
+        list.lighting = self.lighting;
+        let default_material = Material::default();
+        for (_, entity) in self.entities.iter() {
+            let (Some(t), Some(r)) = (self.ecs.get::<Transform>(entity), self.ecs.get::<Renderable>(entity)) else { continue };
+            let prev = self.ecs.get::<PreviousTransform>(entity).map(|p| p.0).unwrap_or(*t);
+            let m = self.ecs.get::<Material>(entity).unwrap_or(&default_material);
+            let lerp = |a: f32, b: f32| a + (b - a) * alpha;
+            let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
+            let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
+            let scale = std::array::from_fn(|i| lerp(prev.scale[i], t.scale[i]) * r.size);
+            let rgb = linear_rgb(r.color);
+            let instance = Instance {
+                model: math::trs(position, rotation, scale),
+                color: [rgb[0], rgb[1], rgb[2], if m.receive_shadow { 1.0 } else { 0.0 }],
+                material: [m.roughness, m.metalness, if m.cast_shadow { 1.0 } else { 0.0 }, 0.0],
+            };
+            let mesh = match r.shape {
+                RenderShape::Box => MeshKey::Cube,
+                RenderShape::Sphere => MeshKey::Sphere,
+            };
+            list.push(mesh, instance);
+        }
     }
 
     /// `sha256:<hex>` over ids and transforms in id order.

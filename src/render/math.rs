@@ -1,0 +1,100 @@
+//! The little matrix math the renderer needs (column-major, wgpu's 0..1 depth range).
+
+pub type Mat4 = [[f32; 4]; 4];
+
+pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+    let mut out = [[0.0; 4]; 4];
+    for (c, col) in out.iter_mut().enumerate() {
+        for (r, cell) in col.iter_mut().enumerate() {
+            *cell = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+        }
+    }
+    out
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+pub fn normalize(a: [f32; 3]) -> [f32; 3] {
+    let len = dot(a, a).sqrt();
+    if len > 1e-9 { [a[0] / len, a[1] / len, a[2] / len] } else { [0.0, -1.0, 0.0] }
+}
+
+/// Right-handed view matrix.
+pub fn look_at(eye: [f32; 3], target: [f32; 3], up: [f32; 3]) -> Mat4 {
+    let f = normalize(sub(target, eye));
+    let mut s = cross(f, up);
+    if dot(s, s) < 1e-10 {
+        s = cross(f, [1.0, 0.0, 0.0]);
+    }
+    let s = normalize(s);
+    let u = cross(s, f);
+    [[s[0], u[0], -f[0], 0.0], [s[1], u[1], -f[1], 0.0], [s[2], u[2], -f[2], 0.0], [-dot(s, eye), -dot(u, eye), dot(f, eye), 1.0]]
+}
+
+pub fn perspective(fov_y_rad: f32, aspect: f32, near: f32, far: f32) -> Mat4 {
+    let f = 1.0 / (fov_y_rad / 2.0).tan();
+    let r = far / (near - far);
+    [[f / aspect, 0.0, 0.0, 0.0], [0.0, f, 0.0, 0.0], [0.0, 0.0, r, -1.0], [0.0, 0.0, r * near, 0.0]]
+}
+
+pub fn orthographic(half: f32, near: f32, far: f32) -> Mat4 {
+    let r = 1.0 / (near - far);
+    [[1.0 / half, 0.0, 0.0, 0.0], [0.0, 1.0 / half, 0.0, 0.0], [0.0, 0.0, r, 0.0], [0.0, 0.0, near * r, 1.0]]
+}
+
+/// Translation * rotation (unit quaternion x,y,z,w) * scale.
+pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
+    let [x, y, z, w] = q;
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    [
+        [(1.0 - (yy + zz)) * s[0], (xy + wz) * s[0], (xz - wy) * s[0], 0.0],
+        [(xy - wz) * s[1], (1.0 - (xx + zz)) * s[1], (yz + wx) * s[1], 0.0],
+        [(xz + wy) * s[2], (yz - wx) * s[2], (1.0 - (xx + yy)) * s[2], 0.0],
+        [t[0], t[1], t[2], 1.0],
+    ]
+}
+
+/// Normalized linear interpolation of quaternions (shortest way), for render interpolation.
+pub fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+    let sign = if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+    let q: [f32; 4] = std::array::from_fn(|i| a[i] + (sign * b[i] - a[i]) * t);
+    let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+    if len > 1e-9 { q.map(|c| c / len) } else { b }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(m: &Mat4, p: [f32; 3]) -> [f32; 4] {
+        std::array::from_fn(|r| m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r])
+    }
+
+    #[test]
+    fn a_point_in_front_of_the_camera_projects_into_the_depth_range() {
+        let vp = mul(&perspective(1.0, 1.0, 0.1, 100.0), &look_at([0.0, 0.0, 10.0], [0.0; 3], [0.0, 1.0, 0.0]));
+        let c = apply(&vp, [0.0, 0.0, 0.0]);
+        let z = c[2] / c[3];
+        assert!(c[3] > 0.0 && (0.0..1.0).contains(&z), "{c:?}");
+        assert!((c[0] / c[3]).abs() < 1e-5);
+    }
+
+    #[test]
+    fn trs_matches_translation_and_scale() {
+        let m = trs([1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 1.0], [2.0, 2.0, 2.0]);
+        assert_eq!(apply(&m, [1.0, 0.0, 0.0]), [3.0, 2.0, 3.0, 1.0]);
+    }
+}

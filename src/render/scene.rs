@@ -1,0 +1,116 @@
+//! What the renderer draws, as plain data: camera, lighting, and instances grouped by mesh.
+//! The engine fills a `RenderList` from the world each frame; the renderer never sees the world.
+
+use bytemuck::{Pod, Zeroable};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    pub position: [f32; 3],
+    pub target: [f32; 3],
+    pub fov_deg: f32,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self { position: [0.0, 12.0, 22.0], target: [0.0, 0.0, 0.0], fov_deg: 50.0 }
+    }
+}
+
+/// `three.setLighting`'s fields, with its defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lighting {
+    pub ambient_color: u32,
+    pub ambient_intensity: f32,
+    pub directional_color: u32,
+    pub directional_intensity: f32,
+    /// Where the light comes from (three.js directional light position; it shines at the origin).
+    pub direction: [f32; 3],
+    pub cast_shadow: bool,
+    pub shadow_map_size: u32,
+    pub shadow_camera_extent: f32,
+    pub shadow_camera_near: f32,
+    pub shadow_camera_far: f32,
+    pub shadow_bias: f32,
+    pub clear_color: u32,
+}
+
+impl Default for Lighting {
+    fn default() -> Self {
+        Self {
+            ambient_color: 0x404060,
+            ambient_intensity: 1.2,
+            directional_color: 0xffffff,
+            directional_intensity: 3.0,
+            direction: [5.0, 9.0, 6.0],
+            cast_shadow: false,
+            shadow_map_size: 2048,
+            shadow_camera_extent: 20.0,
+            shadow_camera_near: 0.5,
+            shadow_camera_far: 120.0,
+            shadow_bias: -0.0008,
+            clear_color: 0x9fb8d0,
+        }
+    }
+}
+
+/// The built-in meshes (glTF meshes would extend this set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MeshKey {
+    Cube,
+    Sphere,
+    Capsule,
+}
+
+pub const MESHES: [MeshKey; 3] = [MeshKey::Cube, MeshKey::Sphere, MeshKey::Capsule];
+
+/// Per-instance GPU data.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct Instance {
+    pub model: [[f32; 4]; 4],
+    /// Linear base colour; `a` = receives shadows.
+    pub color: [f32; 4],
+    /// x = roughness, y = metalness, z = casts shadows.
+    pub material: [f32; 4],
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RenderList {
+    pub camera: Camera,
+    pub lighting: Lighting,
+    /// Instances per mesh, in `MESHES` order.
+    pub batches: [Vec<Instance>; 3],
+}
+
+impl RenderList {
+    pub fn clear(&mut self) {
+        for b in &mut self.batches {
+            b.clear();
+        }
+    }
+
+    pub fn push(&mut self, mesh: MeshKey, instance: Instance) {
+        let at = MESHES.iter().position(|m| *m == mesh).unwrap_or(0);
+        self.batches[at].push(instance);
+    }
+
+    pub fn instances(&self) -> usize {
+        self.batches.iter().map(Vec::len).sum()
+    }
+}
+
+/// An sRGB 0xRRGGBB colour as linear RGB.
+pub fn linear_rgb(color: u32) -> [f32; 3] {
+    let channel = |shift: u32| {
+        let c = ((color >> shift) & 0xff) as f32 / 255.0;
+        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    [channel(16), channel(8), channel(0)]
+}
+
+/// Counts from the last frame the renderer encoded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenderStats {
+    pub draw_calls: u32,
+    pub instances: u32,
+}

@@ -1,0 +1,162 @@
+// limina forward renderer: metallic-roughness PBR, one ambient + one directional light with a
+// shadow map, ACES filmic tone mapping. One pipeline draws every instanced mesh; per-instance
+// data carries the model matrix and the material.
+
+struct Globals {
+    view_proj: mat4x4<f32>,
+    light_view_proj: mat4x4<f32>,
+    camera_pos: vec4<f32>,
+    // xyz = direction the light travels, w = shadows on (1) / off (0)
+    light_dir: vec4<f32>,
+    // rgb = colour * intensity
+    light_color: vec4<f32>,
+    ambient: vec4<f32>,
+    // x = depth bias, y = 1 / shadow map size
+    shadow: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> globals: Globals;
+@group(0) @binding(1) var shadow_map: texture_depth_2d;
+@group(0) @binding(2) var shadow_sampler: sampler_comparison;
+@group(1) @binding(0) var base_color_texture: texture_2d<f32>;
+@group(1) @binding(1) var base_color_sampler: sampler;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+};
+
+struct InstanceIn {
+    @location(3) m0: vec4<f32>,
+    @location(4) m1: vec4<f32>,
+    @location(5) m2: vec4<f32>,
+    @location(6) m3: vec4<f32>,
+    // rgb = base colour (linear), a = receives shadows (1/0)
+    @location(7) color: vec4<f32>,
+    // x = roughness, y = metalness
+    @location(8) material: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world_pos: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) color: vec4<f32>,
+    @location(4) material: vec4<f32>,
+};
+
+fn model_of(i: InstanceIn) -> mat4x4<f32> {
+    return mat4x4<f32>(i.m0, i.m1, i.m2, i.m3);
+}
+
+@vertex
+fn vs_main(v: VertexIn, i: InstanceIn) -> VertexOut {
+    let model = model_of(i);
+    let world = model * vec4<f32>(v.position, 1.0);
+    var out: VertexOut;
+    out.clip = globals.view_proj * world;
+    out.world_pos = world.xyz;
+    // Non-uniform scale: the normal matrix is the inverse transpose; for our transforms
+    // (rotation * scale) dividing by the squared scale per axis is equivalent and cheap.
+    let sx = dot(i.m0.xyz, i.m0.xyz);
+    let sy = dot(i.m1.xyz, i.m1.xyz);
+    let sz = dot(i.m2.xyz, i.m2.xyz);
+    let n = mat3x3<f32>(i.m0.xyz / sx, i.m1.xyz / sy, i.m2.xyz / sz) * v.normal;
+    out.normal = normalize(n);
+    out.uv = v.uv;
+    out.color = i.color;
+    out.material = i.material;
+    return out;
+}
+
+@vertex
+fn vs_shadow(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
+    if (i.material.z < 0.5) {
+        // castShadow = false: put the vertex beyond the far plane so nothing is rasterized.
+        return vec4<f32>(0.0, 0.0, 2.0, 1.0);
+    }
+    return globals.light_view_proj * model_of(i) * vec4<f32>(v.position, 1.0);
+}
+
+const PI: f32 = 3.14159265;
+
+fn distribution_ggx(n_dot_h: f32, roughness: f32) -> f32 {
+    let a = roughness * roughness;
+    let a2 = a * a;
+    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (PI * d * d);
+}
+
+fn geometry_smith(n_dot_v: f32, n_dot_l: f32, roughness: f32) -> f32 {
+    let r = roughness + 1.0;
+    let k = r * r / 8.0;
+    let gv = n_dot_v / (n_dot_v * (1.0 - k) + k);
+    let gl = n_dot_l / (n_dot_l * (1.0 - k) + k);
+    return gv * gl;
+}
+
+fn fresnel_schlick(cos_theta: f32, f0: vec3<f32>) -> vec3<f32> {
+    return f0 + (vec3<f32>(1.0) - f0) * pow(clamp(1.0 - cos_theta, 0.0, 1.0), 5.0);
+}
+
+fn aces(x: vec3<f32>) -> vec3<f32> {
+    let a = 2.51;
+    let b = 0.03;
+    let c = 2.43;
+    let d = 0.59;
+    let e = 0.14;
+    return clamp((x * (a * x + b)) / (x * (c * x + d) + e), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+fn shadow_factor(world_pos: vec3<f32>, n_dot_l: f32) -> f32 {
+    if (globals.light_dir.w < 0.5) {
+        return 1.0;
+    }
+    let p = globals.light_view_proj * vec4<f32>(world_pos, 1.0);
+    let ndc = p.xyz / p.w;
+    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || ndc.z > 1.0) {
+        return 1.0;
+    }
+    // Slope-scaled bias on top of the configured one; 3x3 PCF.
+    let bias = max(abs(globals.shadow.x), 0.0005) * (1.0 + 2.0 * (1.0 - n_dot_l));
+    let texel = globals.shadow.y;
+    var lit = 0.0;
+    for (var y = -1; y <= 1; y++) {
+        for (var x = -1; x <= 1; x++) {
+            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + vec2<f32>(f32(x), f32(y)) * texel, ndc.z - bias);
+        }
+    }
+    return lit / 9.0;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    let tex = textureSample(base_color_texture, base_color_sampler, in.uv);
+    let albedo = in.color.rgb * tex.rgb;
+    let roughness = clamp(in.material.x, 0.04, 1.0);
+    let metalness = clamp(in.material.y, 0.0, 1.0);
+    let n = normalize(in.normal);
+    let v = normalize(globals.camera_pos.xyz - in.world_pos);
+    let l = normalize(-globals.light_dir.xyz);
+    let h = normalize(v + l);
+    let n_dot_l = max(dot(n, l), 0.0);
+    let n_dot_v = max(dot(n, v), 0.0001);
+    let n_dot_h = max(dot(n, h), 0.0);
+    let f0 = mix(vec3<f32>(0.04), albedo, metalness);
+    let f = fresnel_schlick(max(dot(h, v), 0.0), f0);
+    let specular = distribution_ggx(n_dot_h, roughness) * geometry_smith(n_dot_v, n_dot_l, roughness) * f / (4.0 * n_dot_v * max(n_dot_l, 0.0001));
+    let kd = (vec3<f32>(1.0) - f) * (1.0 - metalness);
+    var shadow = 1.0;
+    if (in.color.a > 0.5) {
+        shadow = shadow_factor(in.world_pos, n_dot_l);
+    }
+    let direct = (kd * albedo / PI + specular) * globals.light_color.rgb * n_dot_l * shadow;
+    // Ambient: a hemisphere-ish fill so metals are not black.
+    let ambient = globals.ambient.rgb * (albedo * (1.0 - metalness) + f0 * metalness * (1.0 - roughness * 0.5)) * 0.5;
+    let color = aces(direct + ambient);
+    // The target is sRGB: the hardware encodes the gamma.
+    return vec4<f32>(color, 1.0);
+}

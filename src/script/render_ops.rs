@@ -1,0 +1,173 @@
+//! The `render` ops behind `three.setMaterial`, `three.setLighting`, `render.setCamera` and
+//! `render.capture`. The renderer is created on first capture, so worlds that never draw never
+//! need a GPU.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use base64::Engine as _;
+use mlua::{Lua, Table};
+use serde_json::json;
+
+use super::convert::blob;
+use crate::render::{RenderList, Renderer};
+use crate::skills::{ErrorCode, HandlerFailure};
+use crate::world::World;
+
+/// The engine's renderer, made on first use.
+#[derive(Default)]
+pub struct RenderSlot {
+    pub renderer: Option<Renderer>,
+    pub list: RenderList,
+}
+
+impl std::fmt::Debug for RenderSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RenderSlot").field("ready", &self.renderer.is_some()).finish()
+    }
+}
+
+impl RenderSlot {
+    pub fn renderer(&mut self) -> Result<&mut Renderer, crate::render::RenderError> {
+        if self.renderer.is_none() {
+            self.renderer = Some(Renderer::headless()?);
+        }
+        Ok(self.renderer.as_mut().expect("just created"))
+    }
+
+    /// Renders the world as it is (alpha = 1) to a PNG.
+    pub fn capture(
+        &mut self,
+        world: &World,
+        width: u32,
+        height: u32,
+        camera: Option<crate::render::Camera>,
+    ) -> Result<(Vec<u8>, crate::render::RenderStats), crate::render::RenderError> {
+        let mut list = std::mem::take(&mut self.list);
+        world.fill_render_list(1.0, &mut list);
+        if let Some(c) = camera {
+            list.camera = c;
+        }
+        let result = self.renderer().and_then(|r| {
+            let png = r.render_png(&list, width, height)?;
+            Ok((png, r.stats()))
+        });
+        self.list = list;
+        result
+    }
+}
+
+fn vec3(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
+    let Some(v) = t.get::<Option<Table>>(key)? else { return Ok(None) };
+    Ok(Some([v.raw_get::<f64>(1)? as f32, v.raw_get::<f64>(2)? as f32, v.raw_get::<f64>(3)? as f32]))
+}
+
+pub fn create_render_ops(lua: &Lua, world: Rc<RefCell<World>>, slot: Rc<RefCell<RenderSlot>>) -> mlua::Result<Table> {
+    let ops = lua.create_table()?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_material",
+        lua.create_function(move |_, (id, input): (String, Table)| {
+            let color: Option<u32> = input.get("color")?;
+            let roughness: Option<f64> = input.get("roughness")?;
+            let metalness: Option<f64> = input.get("metalness")?;
+            let cast: Option<bool> = input.get("castShadow")?;
+            let receive: Option<bool> = input.get("receiveShadow")?;
+            let mut world = w.borrow_mut();
+            let Some(id) = world.resolve(&id) else { return Ok(false) };
+            Ok(world.edit_material(id, |m, c| {
+                if let Some(v) = color {
+                    *c = v;
+                }
+                if let Some(v) = roughness {
+                    m.roughness = v as f32;
+                }
+                if let Some(v) = metalness {
+                    m.metalness = v as f32;
+                }
+                if let Some(v) = cast {
+                    m.cast_shadow = v;
+                }
+                if let Some(v) = receive {
+                    m.receive_shadow = v;
+                }
+            }))
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_lighting",
+        lua.create_function(move |_, input: Table| {
+            let mut world = w.borrow_mut();
+            let l = &mut world.lighting;
+            l.ambient_color = input.get("ambientColor")?;
+            l.ambient_intensity = input.get::<f64>("ambientIntensity")? as f32;
+            l.directional_color = input.get("directionalColor")?;
+            l.directional_intensity = input.get::<f64>("directionalIntensity")? as f32;
+            l.direction = vec3(&input, "direction")?.unwrap_or(l.direction);
+            l.cast_shadow = input.get("castShadow")?;
+            l.shadow_map_size = input.get("shadowMapSize")?;
+            l.shadow_camera_extent = input.get::<f64>("shadowCameraExtent")? as f32;
+            l.shadow_camera_near = input.get::<f64>("shadowCameraNear")? as f32;
+            l.shadow_camera_far = input.get::<f64>("shadowCameraFar")? as f32;
+            l.shadow_bias = input.get::<f64>("shadowBias")? as f32;
+            if let Some(c) = input.get::<Option<u32>>("clearColor")? {
+                l.clear_color = c;
+            }
+            Ok(true)
+        })?,
+    )?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "set_camera",
+        lua.create_function(move |_, input: Table| {
+            let mut world = w.borrow_mut();
+            let c = &mut world.camera;
+            c.position = vec3(&input, "position")?.unwrap_or(c.position);
+            c.target = vec3(&input, "target")?.unwrap_or(c.target);
+            if let Some(f) = input.get::<Option<f64>>("fov")? {
+                c.fov_deg = f as f32;
+            }
+            Ok(true)
+        })?,
+    )?;
+
+    ops.set(
+        "capture",
+        lua.create_function(move |lua, (width, height, camera): (u32, u32, Option<Table>)| {
+            let view = match &camera {
+                Some(c) => {
+                    let base = world.borrow().camera;
+                    Some(crate::render::Camera {
+                        position: vec3(c, "position")?.unwrap_or(base.position),
+                        target: vec3(c, "target")?.unwrap_or(base.target),
+                        fov_deg: c.get::<Option<f64>>("fov")?.map(|f| f as f32).unwrap_or(base.fov_deg),
+                    })
+                }
+                None => None,
+            };
+            let world = world.borrow();
+            let (png, stats) = slot
+                .borrow_mut()
+                .capture(&world, width, height, view)
+                .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua())?;
+            blob(
+                lua,
+                json!({
+                    "width": width,
+                    "height": height,
+                    "mimeType": "image/png",
+                    "bytes": png.len(),
+                    "drawCalls": stats.draw_calls,
+                    "data": base64::engine::general_purpose::STANDARD.encode(&png),
+                }),
+            )
+        })?,
+    )?;
+
+    ops.set_readonly(true);
+    Ok(ops)
+}
