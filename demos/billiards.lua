@@ -31,6 +31,10 @@ local function box(position, scale, color, restitution)
 	return id
 end
 
+-- A light with real shadows, and a camera looking down the table from behind the cue ball.
+call("three.setLighting", { castShadow = true, direction = { 6, 14, -4 }, shadowCameraExtent = 14, directionalIntensity = 2.6 })
+call("render.setCamera", { position = { 5, 10, -15 }, target = { 0, 0, 3 }, fov = 50 })
+
 -- The felt (top face at y = 0) and four cushions around it.
 box({ 0, -0.25, 0 }, { TABLE_W + 2 * RAIL_T, 0.5, TABLE_L + 2 * RAIL_T }, 0x1f7a3a, 0.2)
 for _, side in { -1, 1 } do
@@ -51,6 +55,7 @@ local function ball(x, z, color, tag)
 		restitution = 0.9,
 	}).entity
 	call("ecs.addComponent", { entity = id, component = tag })
+	call("three.setMaterial", { entity = id, roughness = 0.25 })
 	return id
 end
 

@@ -341,6 +341,21 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.
 pub fn standard_call_result(response: &SkillResponse) -> Value {
+    // An image result (render.capture) is also an image block, so the agent sees it.
+    if let Some(result) = &response.result
+        && let (Some("image/png"), Some(data)) =
+            (result.get("mimeType").and_then(Value::as_str), result.get("data").and_then(Value::as_str))
+    {
+        let mut summary = result.clone();
+        if let Some(o) = summary.as_object_mut() {
+            o.remove("data");
+        }
+        return json!({
+            "content": [{"type": "image", "data": data, "mimeType": "image/png"}, {"type": "text", "text": summary.to_string()}],
+            "structuredContent": result,
+            "isError": false,
+        });
+    }
     match (&response.result, &response.error) {
         (Some(result), None) => json!({
             "content": [{"type": "text", "text": result.to_string()}],

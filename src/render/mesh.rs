@@ -76,7 +76,7 @@ fn lathe(rings: u32, segments: u32, profile: impl Fn(f32) -> (f32, f32, f32, f32
         for seg in 0..segments {
             let a = ring * stride + seg;
             let b = a + stride;
-            m.indices.extend_from_slice(&[a, a + 1, b, a + 1, b + 1, b]);
+            m.indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
         }
     }
     m

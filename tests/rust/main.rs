@@ -8,6 +8,7 @@ mod mcp;
 mod mcp_ws;
 mod packages;
 mod registry;
+mod render;
 mod schemas;
 mod scripting;
 mod trace;
