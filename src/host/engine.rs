@@ -264,6 +264,7 @@ impl Engine {
             mods: &shared.mods,
             host: &host,
             render: &shared.render,
+            project: config.project_root.clone(),
         };
         register_core_skills(&lua, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
@@ -446,6 +447,7 @@ struct CoreEnv<'a> {
     mods: &'a Rc<RefCell<ModManager>>,
     host: &'a Rc<dyn Host>,
     render: &'a Rc<RefCell<script::RenderSlot>>,
+    project: PathBuf,
 }
 
 /// How packages reach the engine: weak links, so a package VM never keeps the engine alive.
@@ -519,7 +521,7 @@ fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError
         env.set("world", script::create_world_ops(lua, Rc::clone(core.world))?)?;
         env.set("registry", script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?)?;
         env.set("trace", script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?)?;
-        env.set("render", script::create_render_ops(lua, Rc::clone(core.world), Rc::clone(core.render))?)?;
+        env.set("render", script::create_render_ops(lua, Rc::clone(core.world), Rc::clone(core.render), core.project.clone())?)?;
         env.set(
             "packages",
             crate::packages::ops::create_package_ops(lua, Rc::clone(core.mods), Rc::clone(core.registry), Rc::clone(core.host))?,

@@ -69,6 +69,10 @@ pub struct Gpu {
     globals_group: wgpu::BindGroup,
     uniforms_group: wgpu::BindGroup,
     material_group: wgpu::BindGroup,
+    material_layout: wgpu::BindGroupLayout,
+    linear_sampler: wgpu::Sampler,
+    /// Uploaded model parts: (asset address, part index) -> mesh and its texture binding.
+    asset_parts: std::collections::HashMap<(usize, usize), (GpuMesh, wgpu::BindGroup)>,
     shadow_sampler: wgpu::Sampler,
     shadow_view: wgpu::TextureView,
     shadow_size: u32,
@@ -308,6 +312,9 @@ impl Gpu {
             globals_group,
             uniforms_group,
             material_group,
+            material_layout,
+            linear_sampler: linear,
+            asset_parts: std::collections::HashMap::new(),
             shadow_sampler,
             shadow_view,
             shadow_size: 1,
@@ -396,6 +403,42 @@ impl Gpu {
             self.staging.extend_from_slice(batch);
             ranges.push(start..self.staging.len() as u32);
         }
+        // Model parts: one range (one instanced draw) per part, transforms composed here.
+        let mut part_draws: Vec<((usize, usize), std::ops::Range<u32>)> = Vec::new();
+        for (asset, instances) in &list.assets {
+            let Some(asset) = asset else { continue };
+            if instances.is_empty() {
+                continue;
+            }
+            let address = std::sync::Arc::as_ptr(asset) as usize;
+            for (index, part) in asset.parts.iter().enumerate() {
+                let key = (address, index);
+                if !self.asset_parts.contains_key(&key) {
+                    let group = self.texture_group(part.texture.as_ref());
+                    self.asset_parts.insert(key, (upload(&self.device, &part.mesh), group));
+                }
+                let start = self.staging.len() as u32;
+                for i in instances {
+                    let own = i.material[3] > 0.5;
+                    self.staging.push(Instance {
+                        model: math::mul(&i.model, &part.transform),
+                        color: [
+                            i.color[0] * part.base_color[0],
+                            i.color[1] * part.base_color[1],
+                            i.color[2] * part.base_color[2],
+                            i.color[3],
+                        ],
+                        material: [
+                            if own { i.material[0] } else { part.roughness },
+                            if own { i.material[1] } else { part.metalness },
+                            i.material[2],
+                            0.0,
+                        ],
+                    });
+                }
+                part_draws.push((key, start..self.staging.len() as u32));
+            }
+        }
         if self.staging.len() > self.instance_capacity {
             self.instance_capacity = self.staging.len().next_power_of_two();
             self.instances = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -429,6 +472,13 @@ impl Gpu {
                 if range.is_empty() {
                     continue;
                 }
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..mesh.count, 0, range.clone());
+                stats.draw_calls += 1;
+            }
+            for (key, range) in &part_draws {
+                let Some((mesh, _)) = self.asset_parts.get(key) else { continue };
                 pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                 pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
                 pass.draw_indexed(0..mesh.count, 0, range.clone());
@@ -474,8 +524,47 @@ impl Gpu {
                 pass.draw_indexed(0..mesh.count, 0, range.clone());
                 stats.draw_calls += 1;
             }
+            for (key, range) in &part_draws {
+                let Some((mesh, group)) = self.asset_parts.get(key) else { continue };
+                pass.set_bind_group(1, group, &[]);
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..mesh.count, 0, range.clone());
+                stats.draw_calls += 1;
+            }
         }
         (encoder, stats)
+    }
+
+    /// A material binding for a base-colour texture (or the white one).
+    fn texture_group(&self, image: Option<&super::asset::Image>) -> wgpu::BindGroup {
+        let Some(image) = image.filter(|i| i.width > 0 && i.height > 0 && i.rgba.len() == (i.width * i.height * 4) as usize) else {
+            return self.material_group.clone();
+        };
+        let texture = self.device.create_texture_with_data(
+            &self.queue,
+            &wgpu::TextureDescriptor {
+                label: Some("base colour"),
+                size: wgpu::Extent3d { width: image.width, height: image.height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8UnormSrgb,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            &image.rgba,
+        );
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("base colour"),
+            layout: &self.material_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&self.linear_sampler) },
+            ],
+        })
     }
 
     /// Renders offscreen and reads the pixels back (RGBA8, sRGB, rows top to bottom).

@@ -2,6 +2,8 @@
 
 pub type Mat4 = [[f32; 4]; 4];
 
+pub const IDENTITY: Mat4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+
 pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
     let mut out = [[0.0; 4]; 4];
     for (c, col) in out.iter_mut().enumerate() {

@@ -4,6 +4,7 @@
 //! Vulkan driver — Mesa's CPU driver (lavapipe) is enough; headless runs that draw nothing need
 //! no GPU at all.
 
+pub mod asset;
 mod gpu;
 pub mod math;
 pub mod mesh;

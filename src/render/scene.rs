@@ -80,6 +80,8 @@ pub struct RenderList {
     pub lighting: Lighting,
     /// Instances per mesh, in `MESHES` order.
     pub batches: [Vec<Instance>; 3],
+    /// Loaded models and their instances, by asset handle.
+    pub assets: Vec<(Option<std::sync::Arc<super::asset::LoadedAsset>>, Vec<Instance>)>,
 }
 
 impl RenderList {
@@ -87,6 +89,22 @@ impl RenderList {
         for b in &mut self.batches {
             b.clear();
         }
+        for (asset, instances) in &mut self.assets {
+            *asset = None;
+            instances.clear();
+        }
+    }
+
+    pub fn push_asset(&mut self, handle: u32, asset: &std::sync::Arc<super::asset::LoadedAsset>, instance: Instance) {
+        let at = handle as usize;
+        if self.assets.len() <= at {
+            self.assets.resize_with(at + 1, Default::default);
+        }
+        let slot = &mut self.assets[at];
+        if slot.0.is_none() {
+            slot.0 = Some(std::sync::Arc::clone(asset));
+        }
+        slot.1.push(instance);
     }
 
     pub fn push(&mut self, mesh: MeshKey, instance: Instance) {
@@ -95,7 +113,7 @@ impl RenderList {
     }
 
     pub fn instances(&self) -> usize {
-        self.batches.iter().map(Vec::len).sum()
+        self.batches.iter().map(Vec::len).sum::<usize>() + self.assets.iter().map(|a| a.1.len()).sum::<usize>()
     }
 }
 

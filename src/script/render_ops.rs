@@ -62,8 +62,42 @@ fn vec3(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
     Ok(Some([v.raw_get::<f64>(1)? as f32, v.raw_get::<f64>(2)? as f32, v.raw_get::<f64>(3)? as f32]))
 }
 
-pub fn create_render_ops(lua: &Lua, world: Rc<RefCell<World>>, slot: Rc<RefCell<RenderSlot>>) -> mlua::Result<Table> {
+pub fn create_render_ops(
+    lua: &Lua,
+    world: Rc<RefCell<World>>,
+    slot: Rc<RefCell<RenderSlot>>,
+    project: std::path::PathBuf,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
+
+    let w = Rc::clone(&world);
+    ops.set(
+        "load_gltf",
+        lua.create_function(move |lua, (id, position): (String, Table)| {
+            use crate::render::asset::{AssetError, load_gltf};
+            let position = [position.raw_get::<f64>(1)? as f32, position.raw_get::<f64>(2)? as f32, position.raw_get::<f64>(3)? as f32];
+            let asset = load_gltf(&project.join("assets"), &project, &id).map_err(|e| {
+                let code = if matches!(e, AssetError::Malformed(..)) { ErrorCode::HandlerError } else { ErrorCode::InvalidInput };
+                HandlerFailure::new(code, e.to_string()).into_lua()
+            })?;
+            let resource = json!({
+                "kind": "gltf",
+                "assetId": asset.id,
+                "source": asset.source,
+                "bytes": asset.bytes,
+                "rootName": asset.root_name,
+                "objectCount": asset.object_count,
+                "meshCount": asset.mesh_count,
+                "materialCount": asset.material_count,
+                "textureCount": asset.texture_count,
+            });
+            let entity = w
+                .borrow_mut()
+                .spawn_asset(asset, position)
+                .map_err(|e| HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())?;
+            blob(lua, json!({"entity": entity.to_string(), "resource": resource}))
+        })?,
+    )?;
 
     let w = Rc::clone(&world);
     ops.set(

@@ -72,6 +72,8 @@ pub struct Renderable {
 pub enum RenderShape {
     Box,
     Sphere,
+    /// A loaded model: an index into the world's asset table.
+    Asset(u32),
 }
 
 impl RenderShape {

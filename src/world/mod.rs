@@ -110,6 +110,8 @@ pub struct RaycastHit {
 }
 
 pub struct World {
+    /// Models loaded by `three.loadGLTF`, indexed by `RenderShape::Asset`.
+    pub assets: Vec<std::sync::Arc<crate::render::asset::LoadedAsset>>,
     /// Scene lighting and the view (plain data the renderer reads; set through skills).
     pub lighting: crate::render::Lighting,
     pub camera: crate::render::Camera,
@@ -145,6 +147,7 @@ impl World {
         let mut ecs = bevy_ecs::world::World::new();
         let remember_previous = ecs.query();
         Self {
+            assets: Vec::new(),
             lighting: crate::render::Lighting::default(),
             camera: crate::render::Camera::default(),
             ecs,
@@ -184,7 +187,7 @@ impl World {
         let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id))).id();
         if let Some(kind) = spec.body {
             let collider = spec.collider.unwrap_or(match spec.shape {
-                RenderShape::Box => ColliderKind::Box,
+                RenderShape::Box | RenderShape::Asset(_) => ColliderKind::Box,
                 RenderShape::Sphere => ColliderKind::Sphere,
             });
             let shape = collider.shape(spec.size);
@@ -201,6 +204,25 @@ impl World {
         }
         let inserted = self.entities.insert(entity)?;
         debug_assert_eq!(inserted, id);
+        Ok(id)
+    }
+
+    /// Places a loaded model as a new entity (no physics body). The same asset id shares one
+    /// table entry.
+    pub fn spawn_asset(&mut self, asset: crate::render::asset::LoadedAsset, position: [f32; 3]) -> Result<EntityId, WorldError> {
+        self.entities.ensure_room()?;
+        let handle = match self.assets.iter().position(|a| a.id == asset.id) {
+            Some(h) => h,
+            None => {
+                self.assets.push(std::sync::Arc::new(asset));
+                self.assets.len() - 1
+            }
+        };
+        let id = self.entities.peek_next();
+        let transform = Transform::at(position);
+        let renderable = Renderable { shape: RenderShape::Asset(handle as u32), size: 1.0, color: 0xffffff };
+        let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id))).id();
+        self.entities.insert(entity)?;
         Ok(id)
     }
 
@@ -404,11 +426,18 @@ impl World {
                 color: [rgb[0], rgb[1], rgb[2], if m.receive_shadow { 1.0 } else { 0.0 }],
                 material: [m.roughness, m.metalness, if m.cast_shadow { 1.0 } else { 0.0 }, 0.0],
             };
-            let mesh = match r.shape {
-                RenderShape::Box => MeshKey::Cube,
-                RenderShape::Sphere => MeshKey::Sphere,
-            };
-            list.push(mesh, instance);
+            match r.shape {
+                RenderShape::Box => list.push(MeshKey::Cube, instance),
+                RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
+                RenderShape::Asset(handle) => {
+                    let mut instance = instance;
+                    // w = 1: the entity's own material overrides the model's.
+                    instance.material[3] = if self.ecs.get::<Material>(entity).is_some() { 1.0 } else { 0.0 };
+                    if let Some(asset) = self.assets.get(handle as usize) {
+                        list.push_asset(handle, asset, instance);
+                    }
+                }
+            }
         }
     }
 

@@ -133,6 +133,48 @@ for x = -10, 10 do
 end
 "#;
 
+const GLTF: &str = r#"
+limina.call("three.setLighting", { castShadow = true, direction = { 4, 8, 3 }, shadowCameraExtent = 6 })
+limina.call("render.setCamera", { position = { 2.5, 2.5, 4 }, target = { 0, 0.8, 0 }, fov = 45 })
+local floor = limina.call("scene.createEntity", { shape = "box", position = { 0, -0.5, 0 }, color = 0xbbbbbb }).result.entity
+limina.call("ecs.updateComponent", { entity = floor, component = "scale", value = { 8, 1, 8 } })
+assert(limina.call("three.loadGLTF", { assetId = "models/crate.glb" }).success)
+"#;
+
+#[test]
+fn a_textured_gltf_model() {
+    check_golden("gltf_crate", GLTF);
+}
+
+#[test]
+fn the_billiards_demo_runs_in_a_window_under_xvfb() {
+    let has_xvfb = std::process::Command::new("xvfb-run").arg("--help").output().is_ok();
+    if !has_xvfb || !gpu_expected() {
+        eprintln!("skipping: xvfb-run or a Vulkan driver is not installed");
+        return;
+    }
+    let o = std::process::Command::new("xvfb-run")
+        .args([
+            "-a",
+            env!("CARGO_BIN_EXE_limina"),
+            "run",
+            "demos/billiards.lua",
+            "--window",
+            "--frames",
+            "120",
+            "--width",
+            "320",
+            "--height",
+            "200",
+        ])
+        .current_dir(crate::root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}{}", out, String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("summary: ticks="), "{out}");
+}
+
 #[test]
 fn a_lit_cube_casts_its_shadow_on_the_floor() {
     check_golden("lit_cube", &lit_cube(0.0));
