@@ -42,6 +42,7 @@ struct Globals {
     light_color: [f32; 4],
     ambient: [f32; 4],
     shadow: [f32; 4],
+    sky: [f32; 4],
 }
 
 struct GpuMesh {
@@ -392,6 +393,10 @@ impl Gpu {
             light_color: [light_rgb[0], light_rgb[1], light_rgb[2], 1.0],
             ambient: [ambient_rgb[0], ambient_rgb[1], ambient_rgb[2], 1.0],
             shadow: [l.shadow_bias, 1.0 / want_shadow as f32, 0.0, 0.0],
+            sky: {
+                let s = linear_rgb(l.clear_color);
+                [s[0], s[1], s[2], 1.0]
+            },
         };
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 

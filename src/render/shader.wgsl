@@ -13,6 +13,8 @@ struct Globals {
     ambient: vec4<f32>,
     // x = depth bias, y = 1 / shadow map size
     shadow: vec4<f32>,
+    // rgb = sky colour (linear), the environment metals reflect
+    sky: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;
@@ -154,8 +156,12 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         shadow = shadow_factor(in.world_pos, n_dot_l);
     }
     let direct = (kd * albedo / PI + specular) * globals.light_color.rgb * n_dot_l * shadow;
-    // Ambient: a hemisphere-ish fill so metals are not black.
-    let ambient = globals.ambient.rgb * (albedo * (1.0 - metalness) + f0 * metalness * (1.0 - roughness * 0.5)) * 0.5;
+    // Ambient: diffuse fill from the ambient light, and a two-tone sky/ground environment for
+    // the specular part, so metals reflect something instead of going black.
+    let r = reflect(-v, n);
+    let env = mix(vec3<f32>(0.08, 0.075, 0.07), globals.sky.rgb, smoothstep(-0.2, 0.4, r.y));
+    let f_ambient = f0 + (max(vec3<f32>(1.0 - roughness), f0) - f0) * pow(1.0 - n_dot_v, 5.0);
+    let ambient = globals.ambient.rgb * albedo * (1.0 - metalness) * 0.5 + env * f_ambient * (1.0 - 0.6 * roughness);
     let color = aces(direct + ambient);
     // The target is sRGB: the hardware encodes the gamma.
     return vec4<f32>(color, 1.0);
