@@ -28,6 +28,8 @@ pub enum Section {
     Mcp,
     /// host.invoke from a sandboxed VM vs the engine VM; VM pool checkout.
     Packages,
+    /// CPU cost of render-sync + encoding at 1k/10k/20k entities.
+    Render,
 }
 
 #[derive(Debug, Args)]
@@ -64,7 +66,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages] {
+    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages, Section::Render] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
             .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])
@@ -82,6 +84,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Trace => bench_trace(),
         Section::Mcp => super::bench_mcp::run(),
         Section::Packages => super::bench_packages::run(),
+        Section::Render => super::bench_render::run(),
     }
 }
 

@@ -12,6 +12,7 @@ macro_rules! outln {
 mod bench;
 mod bench_mcp;
 mod bench_packages;
+mod bench_render;
 mod mcp;
 mod packages;
 mod run;

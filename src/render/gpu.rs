@@ -401,13 +401,15 @@ impl Gpu {
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
         // All instances in one buffer, one contiguous range per mesh.
-        self.staging.clear();
+        // Built-in meshes are uploaded straight from the list; only model parts (whose
+        // transforms are composed here) go through `staging`, after them.
         let mut ranges = Vec::with_capacity(list.batches.len());
+        let mut next = 0u32;
         for batch in &list.batches {
-            let start = self.staging.len() as u32;
-            self.staging.extend_from_slice(batch);
-            ranges.push(start..self.staging.len() as u32);
+            ranges.push(next..next + batch.len() as u32);
+            next += batch.len() as u32;
         }
+        self.staging.clear();
         // Model parts: one range (one instanced draw) per part, transforms composed here.
         let mut part_draws: Vec<((usize, usize), std::ops::Range<u32>)> = Vec::new();
         for (asset, instances) in &list.assets {
@@ -422,7 +424,7 @@ impl Gpu {
                     let group = self.texture_group(part.texture.as_ref());
                     self.asset_parts.insert(key, (upload(&self.device, &part.mesh), group));
                 }
-                let start = self.staging.len() as u32;
+                let start = next + self.staging.len() as u32;
                 for i in instances {
                     let own = i.material[3] > 0.5;
                     self.staging.push(Instance {
@@ -441,11 +443,12 @@ impl Gpu {
                         ],
                     });
                 }
-                part_draws.push((key, start..self.staging.len() as u32));
+                part_draws.push((key, start..next + self.staging.len() as u32));
             }
         }
-        if self.staging.len() > self.instance_capacity {
-            self.instance_capacity = self.staging.len().next_power_of_two();
+        let total = next as usize + self.staging.len();
+        if total > self.instance_capacity {
+            self.instance_capacity = total.next_power_of_two();
             self.instances = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("instances"),
                 size: (self.instance_capacity * std::mem::size_of::<Instance>()) as u64,
@@ -453,11 +456,17 @@ impl Gpu {
                 mapped_at_creation: false,
             });
         }
+        let stride = std::mem::size_of::<Instance>() as u64;
+        for (batch, range) in list.batches.iter().zip(&ranges) {
+            if !batch.is_empty() {
+                self.queue.write_buffer(&self.instances, u64::from(range.start) * stride, bytemuck::cast_slice(batch));
+            }
+        }
         if !self.staging.is_empty() {
-            self.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.staging));
+            self.queue.write_buffer(&self.instances, u64::from(next) * stride, bytemuck::cast_slice(&self.staging));
         }
 
-        let mut stats = RenderStats { draw_calls: 0, instances: self.staging.len() as u32 };
+        let mut stats = RenderStats { draw_calls: 0, instances: total as u32 };
         let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         if l.cast_shadow {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

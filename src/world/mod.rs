@@ -119,6 +119,8 @@ pub struct World {
     entities: EntityTable<Entity>,
     physics: PhysicsWorld,
     remember_previous: QueryState<(&'static Transform, &'static mut PreviousTransform)>,
+    /// Everything render-sync reads, walked in storage order (no per-entity lookups).
+    render_query: std::cell::RefCell<RenderQuery>,
 }
 
 impl std::fmt::Debug for World {
@@ -133,6 +135,8 @@ impl Default for World {
     }
 }
 
+type RenderQuery = QueryState<(&'static Transform, Option<&'static PreviousTransform>, &'static Renderable, Option<&'static Material>)>;
+
 /// Packs an entity's public id and ECS entity into a physics owner tag.
 fn pack(id: EntityId, entity: Entity) -> u128 {
     (u128::from(id.0) << 64) | u128::from(entity.to_bits())
@@ -146,6 +150,7 @@ impl World {
     pub fn with_capacity(capacity: usize) -> Self {
         let mut ecs = bevy_ecs::world::World::new();
         let remember_previous = ecs.query();
+        let render_query = std::cell::RefCell::new(ecs.query());
         Self {
             assets: Vec::new(),
             lighting: crate::render::Lighting::default(),
@@ -154,6 +159,7 @@ impl World {
             entities: EntityTable::with_capacity(capacity),
             physics: PhysicsWorld::default(),
             remember_previous,
+            render_query,
         }
     }
 
@@ -412,10 +418,10 @@ impl World {
         list.camera = self.camera;
         list.lighting = self.lighting;
         let default_material = Material::default();
-        for (_, entity) in self.entities.iter() {
-            let (Some(t), Some(r)) = (self.ecs.get::<Transform>(entity), self.ecs.get::<Renderable>(entity)) else { continue };
-            let prev = self.ecs.get::<PreviousTransform>(entity).map(|p| p.0).unwrap_or(*t);
-            let m = self.ecs.get::<Material>(entity).unwrap_or(&default_material);
+        let mut query = self.render_query.borrow_mut();
+        for (t, previous, r, material) in query.iter(&self.ecs) {
+            let prev = previous.map(|p| p.0).unwrap_or(*t);
+            let m = material.unwrap_or(&default_material);
             let lerp = |a: f32, b: f32| a + (b - a) * alpha;
             let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
             let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
@@ -432,7 +438,7 @@ impl World {
                 RenderShape::Asset(handle) => {
                     let mut instance = instance;
                     // w = 1: the entity's own material overrides the model's.
-                    instance.material[3] = if self.ecs.get::<Material>(entity).is_some() { 1.0 } else { 0.0 };
+                    instance.material[3] = if material.is_some() { 1.0 } else { 0.0 };
                     if let Some(asset) = self.assets.get(handle as usize) {
                         list.push_asset(handle, asset, instance);
                     }
