@@ -44,18 +44,19 @@ end
 
 local COLORS = { 0xf2c200, 0x1f4fd1, 0xd1281f, 0x5b2a86, 0xf26b1d, 0x1e7a3b, 0x7a1f1f, 0x111111 }
 
+-- Balls are a ringed sphere model (assets/models/ball.glb) tinted per ball, so their roll shows.
 local function ball(x, z, color, tag)
-	local id = call("scene.createEntity", {
-		shape = "sphere",
+	local id = call("three.loadGLTF", {
+		assetId = "models/ball.glb",
 		size = BALL,
+		collider = "sphere",
 		position = { x, BALL / 2, z },
 		dynamic = true,
-		color = color,
 		friction = 0.2,
 		restitution = 0.9,
 	}).entity
 	call("ecs.addComponent", { entity = id, component = tag })
-	call("three.setMaterial", { entity = id, roughness = 0.25 })
+	call("three.setMaterial", { entity = id, color = color, roughness = 0.25 })
 	return id
 end
 

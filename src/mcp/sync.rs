@@ -41,6 +41,7 @@ fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: O
         v["shape"] = json!(match r.shape {
             crate::world::RenderShape::Box => "box",
             crate::world::RenderShape::Sphere => "sphere",
+            crate::world::RenderShape::Capsule => "capsule",
             crate::world::RenderShape::Asset(_) => "gltf",
         });
         v["size"] = json!(r.size);

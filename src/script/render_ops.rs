@@ -73,9 +73,10 @@ pub fn create_render_ops(
     let w = Rc::clone(&world);
     ops.set(
         "load_gltf",
-        lua.create_function(move |lua, (id, position): (String, Table)| {
+        lua.create_function(move |lua, input: Table| {
             use crate::render::asset::{AssetError, load_gltf};
-            let position = [position.raw_get::<f64>(1)? as f32, position.raw_get::<f64>(2)? as f32, position.raw_get::<f64>(3)? as f32];
+            let id: String = input.get("assetId")?;
+            let spec = super::world_ops::entity_spec(&input, crate::world::RenderShape::Box)?;
             let asset = load_gltf(&project.join("assets"), &project, &id).map_err(|e| {
                 let code = if matches!(e, AssetError::Malformed(..)) { ErrorCode::HandlerError } else { ErrorCode::InvalidInput };
                 HandlerFailure::new(code, e.to_string()).into_lua()
@@ -93,7 +94,7 @@ pub fn create_render_ops(
             });
             let entity = w
                 .borrow_mut()
-                .spawn_asset(asset, position)
+                .spawn_asset(asset, &spec)
                 .map_err(|e| HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())?;
             blob(lua, json!({"entity": entity.to_string(), "resource": resource}))
         })?,

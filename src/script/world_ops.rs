@@ -62,6 +62,29 @@ fn normalized(q: [f32; 4]) -> mlua::Result<[f32; 4]> {
     Ok(q.map(|c| (f64::from(c) / len) as f32))
 }
 
+/// Reads the body and look of a new entity from a validated skill input (`scene.createEntity`,
+/// `three.loadGLTF`); fields the skill's schema left out take `scene.createEntity`'s defaults.
+pub fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<EntitySpec> {
+    let collider: Option<String> = input.get("collider")?;
+    Ok(EntitySpec {
+        shape,
+        collider: match collider {
+            Some(c) => Some(ColliderKind::parse(&c).ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?),
+            None => None,
+        },
+        size: to_f32(input.get::<Option<f64>>("size")?.unwrap_or(1.0), "size")?,
+        color: input.get::<Option<u32>>("color")?.unwrap_or(0xffffff),
+        position: vec3(&input.get("position")?, "position")?,
+        body: match (input.get::<Option<bool>>("dynamic")?.unwrap_or(false), input.get::<Option<bool>>("static")?.unwrap_or(false)) {
+            (true, _) => Some(BodyKind::Dynamic),
+            (false, true) => Some(BodyKind::Fixed),
+            (false, false) => None,
+        },
+        friction: to_f32(input.get::<Option<f64>>("friction")?.unwrap_or(0.5), "friction")?,
+        restitution: to_f32(input.get::<Option<f64>>("restitution")?.unwrap_or(0.0), "restitution")?,
+    })
+}
+
 /// Builds the `world` ops table over a shared world.
 pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
@@ -71,24 +94,8 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
         "create_entity",
         lua.create_function(move |_, input: Table| {
             let shape: String = input.get("shape")?;
-            let collider: Option<String> = input.get("collider")?;
-            let spec = EntitySpec {
-                shape: RenderShape::parse(&shape).ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?,
-                collider: match collider {
-                    Some(c) => Some(ColliderKind::parse(&c).ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?),
-                    None => None,
-                },
-                size: to_f32(input.get("size")?, "size")?,
-                color: input.get::<u32>("color")?,
-                position: vec3(&input.get("position")?, "position")?,
-                body: match (input.get::<bool>("dynamic")?, input.get::<bool>("static")?) {
-                    (true, _) => Some(BodyKind::Dynamic),
-                    (false, true) => Some(BodyKind::Fixed),
-                    (false, false) => None,
-                },
-                friction: to_f32(input.get("friction")?, "friction")?,
-                restitution: to_f32(input.get("restitution")?, "restitution")?,
-            };
+            let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?;
+            let spec = entity_spec(&input, shape)?;
             match w.borrow_mut().create_entity(&spec) {
                 Ok(id) => Ok(id.to_string()),
                 Err(WorldError::Capacity(e)) => Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua()),

@@ -72,6 +72,8 @@ pub struct Renderable {
 pub enum RenderShape {
     Box,
     Sphere,
+    /// `size` tall and `size / 2` wide, along Y.
+    Capsule,
     /// A loaded model: an index into the world's asset table.
     Asset(u32),
 }
@@ -81,6 +83,7 @@ impl RenderShape {
         match text {
             "box" => Some(Self::Box),
             "sphere" => Some(Self::Sphere),
+            "capsule" => Some(Self::Capsule),
             _ => None,
         }
     }

@@ -195,6 +195,7 @@ impl World {
             let collider = spec.collider.unwrap_or(match spec.shape {
                 RenderShape::Box | RenderShape::Asset(_) => ColliderKind::Box,
                 RenderShape::Sphere => ColliderKind::Sphere,
+                RenderShape::Capsule => ColliderKind::Capsule,
             });
             let shape = collider.shape(spec.size);
             let body = self.physics.add_body(BodySpec {
@@ -213,23 +214,19 @@ impl World {
         Ok(id)
     }
 
-    /// Places a loaded model as a new entity (no physics body). The same asset id shares one
-    /// table entry.
-    pub fn spawn_asset(&mut self, asset: crate::render::asset::LoadedAsset, position: [f32; 3]) -> Result<EntityId, WorldError> {
+    /// Places a loaded model as a new entity built from `spec` (whose shape is ignored), with a
+    /// body when asked, like any other entity. The same model file shares one table entry, and a
+    /// refused create leaves the table untouched.
+    pub fn spawn_asset(&mut self, asset: crate::render::asset::LoadedAsset, spec: &EntitySpec) -> Result<EntityId, WorldError> {
         self.entities.ensure_room()?;
-        let handle = match self.assets.iter().position(|a| a.id == asset.id) {
+        let handle = match self.assets.iter().position(|a| a.source == asset.source) {
             Some(h) => h,
             None => {
                 self.assets.push(std::sync::Arc::new(asset));
                 self.assets.len() - 1
             }
         };
-        let id = self.entities.peek_next();
-        let transform = Transform::at(position);
-        let renderable = Renderable { shape: RenderShape::Asset(handle as u32), size: 1.0, color: 0xffffff };
-        let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id))).id();
-        self.entities.insert(entity)?;
-        Ok(id)
+        self.create_entity(&EntitySpec { shape: RenderShape::Asset(handle as u32), ..*spec })
     }
 
     /// Destroys an entity and its body. False when the id is unknown or already destroyed.
@@ -435,6 +432,7 @@ impl World {
             match r.shape {
                 RenderShape::Box => list.push(MeshKey::Cube, instance),
                 RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
+                RenderShape::Capsule => list.push(MeshKey::Capsule, instance),
                 RenderShape::Asset(handle) => {
                     let mut instance = instance;
                     // w = 1: the entity's own material overrides the model's.

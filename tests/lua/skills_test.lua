@@ -36,7 +36,7 @@ describe("skills.describe", function()
 		expect(schema.properties.size.maximum).toBe(50)
 		expect(schema.properties.size.exclusiveMinimum).toBe(0)
 		expect(schema.properties.size.default).toBe(1)
-		expect(schema.properties.shape.enum).toEqual({ "box", "sphere" })
+		expect(schema.properties.shape.enum).toEqual({ "box", "sphere", "capsule" })
 		-- Every field has a default or is optional, so nothing is required.
 		expect(schema.required).toBeNil()
 		local destroy = h.ok("skills.describe", { name = "scene.destroyEntity" }).input_schema

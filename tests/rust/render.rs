@@ -146,6 +146,24 @@ fn a_textured_gltf_model() {
     check_golden("gltf_crate", GLTF);
 }
 
+const PRIMITIVES: &str = r#"
+limina.call("three.setLighting", { castShadow = true, direction = { 3, 8, 5 }, shadowCameraExtent = 6 })
+limina.call("render.setCamera", { position = { 0, 2.5, 6 }, target = { 0, 0.6, 0 }, fov = 45 })
+local floor = limina.call("scene.createEntity", { shape = "box", position = { 0, -0.5, 0 }, color = 0xbbbbbb }).result.entity
+limina.call("ecs.updateComponent", { entity = floor, component = "scale", value = { 10, 1, 6 } })
+limina.call("scene.createEntity", { shape = "box", position = { -2.4, 0.5, 0 }, color = 0x3070e0 })
+limina.call("scene.createEntity", { shape = "sphere", position = { -0.8, 0.5, 0 }, color = 0xe0c030 })
+limina.call("scene.createEntity", { shape = "capsule", size = 1.6, position = { 0.8, 0.8, 0 }, color = 0x30b050 })
+local ball = limina.call("three.loadGLTF", { assetId = "models/ball.glb", position = { 2.4, 0.5, 0 } }).result.entity
+limina.call("three.setMaterial", { entity = ball, color = 0xd04030 })
+limina.call("three.setTransform", { entity = ball, rotationEuler = { 0.5, 0.6, 0 } })
+"#;
+
+#[test]
+fn box_sphere_capsule_and_a_tinted_ringed_ball_model() {
+    check_golden("primitives", PRIMITIVES);
+}
+
 #[test]
 fn the_billiards_demo_runs_in_a_window_under_xvfb() {
     let has_xvfb = std::process::Command::new("xvfb-run").arg("--help").output().is_ok();
