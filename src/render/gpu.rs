@@ -10,7 +10,7 @@ use wgpu::util::DeviceExt;
 
 use super::math::{self, Mat4};
 use super::mesh::{self, MeshData, Vertex};
-use super::scene::{Instance, RenderList, RenderStats, linear_rgb};
+use super::scene::{Instance, RenderList, RenderStats, linear_rgb, srgb_byte, unit_byte};
 
 pub const SAMPLES: u32 = 4;
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -92,8 +92,8 @@ impl std::fmt::Debug for Gpu {
 }
 
 const VERTEX_ATTRS: [wgpu::VertexAttribute; 3] = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2];
-const INSTANCE_ATTRS: [wgpu::VertexAttribute; 6] =
-    wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4, 7 => Float32x4, 8 => Float32x4];
+const INSTANCE_ATTRS: [wgpu::VertexAttribute; 5] =
+    wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Unorm8x4, 7 => Unorm8x4];
 
 fn buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 2] {
     [
@@ -425,23 +425,21 @@ impl Gpu {
                     self.asset_parts.insert(key, (upload(&self.device, &part.mesh), group));
                 }
                 let start = next + self.staging.len() as u32;
+                let white = part.base_color[..3].iter().all(|c| *c == 1.0);
                 for i in instances {
-                    let own = i.material[3] > 0.5;
-                    self.staging.push(Instance {
-                        model: math::mul(&i.model, &part.transform),
-                        color: [
-                            i.color[0] * part.base_color[0],
-                            i.color[1] * part.base_color[1],
-                            i.color[2] * part.base_color[2],
-                            i.color[3],
-                        ],
-                        material: [
-                            if own { i.material[0] } else { part.roughness },
-                            if own { i.material[1] } else { part.metalness },
-                            i.material[2],
-                            0.0,
-                        ],
-                    });
+                    let mut instance = *i;
+                    instance.rows = math::affine_rows(&math::mul(&i.model(), &part.transform));
+                    if !white {
+                        let linear = linear_rgb(u32::from_be_bytes([0, i.color[0], i.color[1], i.color[2]]));
+                        for c in 0..3 {
+                            instance.color[c] = srgb_byte(linear[c] * part.base_color[c]);
+                        }
+                    }
+                    if i.material[3] == 0 {
+                        instance.material[0] = unit_byte(part.roughness);
+                        instance.material[1] = unit_byte(part.metalness);
+                    }
+                    self.staging.push(instance);
                 }
                 part_draws.push((key, start..next + self.staging.len() as u32));
             }

@@ -69,6 +69,11 @@ pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     ]
 }
 
+/// The top three rows of an affine (column-major) matrix.
+pub fn affine_rows(m: &Mat4) -> [[f32; 4]; 3] {
+    std::array::from_fn(|r| [m[0][r], m[1][r], m[2][r], m[3][r]])
+}
+
 /// Normalized linear interpolation of quaternions (shortest way), for render interpolation.
 pub fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let sign = if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };

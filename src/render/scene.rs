@@ -63,15 +63,40 @@ pub enum MeshKey {
 
 pub const MESHES: [MeshKey; 3] = [MeshKey::Cube, MeshKey::Sphere, MeshKey::Capsule];
 
-/// Per-instance GPU data.
+/// Per-instance GPU data, 56 bytes: render-sync writes and uploads one per entity per frame, so
+/// it is kept compact (an affine 3x4 matrix and two packed bytes-quads).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct Instance {
-    pub model: [[f32; 4]; 4],
-    /// Linear base colour; `a` = receives shadows.
-    pub color: [f32; 4],
-    /// x = roughness, y = metalness, z = casts shadows.
-    pub material: [f32; 4],
+    /// Rows of the affine model matrix; the implied fourth row is 0 0 0 1.
+    pub rows: [[f32; 4]; 3],
+    /// sRGB base colour (the shader linearizes it); a = 255 when the instance receives shadows.
+    pub color: [u8; 4],
+    /// Roughness and metalness in 0..=255; casts shadows (255/0); the entity has its own
+    /// material (255/0), which overrides a model's.
+    pub material: [u8; 4],
+}
+
+impl Instance {
+    pub fn new(model: &super::math::Mat4, color: u32, material: [f32; 2], receive_shadow: bool, cast_shadow: bool) -> Self {
+        let unit = unit_byte;
+        let flag = |b: bool| if b { 255 } else { 0 };
+        Instance {
+            rows: super::math::affine_rows(model),
+            color: [(color >> 16) as u8, (color >> 8) as u8, color as u8, flag(receive_shadow)],
+            material: [unit(material[0]), unit(material[1]), flag(cast_shadow), 0],
+        }
+    }
+
+    pub fn model(&self) -> super::math::Mat4 {
+        let r = &self.rows;
+        [
+            [r[0][0], r[1][0], r[2][0], 0.0],
+            [r[0][1], r[1][1], r[2][1], 0.0],
+            [r[0][2], r[1][2], r[2][2], 0.0],
+            [r[0][3], r[1][3], r[2][3], 1.0],
+        ]
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -117,13 +142,29 @@ impl RenderList {
     }
 }
 
-/// An sRGB 0xRRGGBB colour as linear RGB.
+/// An sRGB 0xRRGGBB colour as linear RGB. Render-sync converts every entity's colour every
+/// frame, so the 256 possible channel values are converted once, into a table.
 pub fn linear_rgb(color: u32) -> [f32; 3] {
-    let channel = |shift: u32| {
-        let c = ((color >> shift) & 0xff) as f32 / 255.0;
-        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-    };
-    [channel(16), channel(8), channel(0)]
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let c = i as f32 / 255.0;
+            if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        })
+    });
+    [table[(color >> 16) as usize & 0xff], table[(color >> 8) as usize & 0xff], table[color as usize & 0xff]]
+}
+
+/// A 0..1 value as a byte (0..=255), for packed instance fields.
+pub fn unit_byte(v: f32) -> u8 {
+    (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
+}
+
+/// A linear channel value as an sRGB byte (the inverse of `linear_rgb`, per channel).
+pub fn srgb_byte(linear: f32) -> u8 {
+    let c = linear.clamp(0.0, 1.0);
+    let s = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
+    (s * 255.0 + 0.5) as u8
 }
 
 /// Counts from the last frame the renderer encoded.

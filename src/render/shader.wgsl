@@ -30,14 +30,14 @@ struct VertexIn {
 };
 
 struct InstanceIn {
-    @location(3) m0: vec4<f32>,
-    @location(4) m1: vec4<f32>,
-    @location(5) m2: vec4<f32>,
-    @location(6) m3: vec4<f32>,
-    // rgb = base colour (linear), a = receives shadows (1/0)
-    @location(7) color: vec4<f32>,
-    // x = roughness, y = metalness
-    @location(8) material: vec4<f32>,
+    // Rows of the affine model matrix.
+    @location(3) r0: vec4<f32>,
+    @location(4) r1: vec4<f32>,
+    @location(5) r2: vec4<f32>,
+    // rgb = base colour (sRGB), a = receives shadows (1/0)
+    @location(6) color: vec4<f32>,
+    // x = roughness, y = metalness, z = casts shadows (1/0)
+    @location(7) material: vec4<f32>,
 };
 
 struct VertexOut {
@@ -49,26 +49,29 @@ struct VertexOut {
     @location(4) material: vec4<f32>,
 };
 
-fn model_of(i: InstanceIn) -> mat4x4<f32> {
-    return mat4x4<f32>(i.m0, i.m1, i.m2, i.m3);
+fn world_of(i: InstanceIn, p: vec3<f32>) -> vec4<f32> {
+    let h = vec4<f32>(p, 1.0);
+    return vec4<f32>(dot(i.r0, h), dot(i.r1, h), dot(i.r2, h), 1.0);
+}
+
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
 }
 
 @vertex
 fn vs_main(v: VertexIn, i: InstanceIn) -> VertexOut {
-    let model = model_of(i);
-    let world = model * vec4<f32>(v.position, 1.0);
+    let world = world_of(i, v.position);
     var out: VertexOut;
     out.clip = globals.view_proj * world;
     out.world_pos = world.xyz;
     // Non-uniform scale: the normal matrix is the inverse transpose; for our transforms
-    // (rotation * scale) dividing by the squared scale per axis is equivalent and cheap.
-    let sx = dot(i.m0.xyz, i.m0.xyz);
-    let sy = dot(i.m1.xyz, i.m1.xyz);
-    let sz = dot(i.m2.xyz, i.m2.xyz);
-    let n = mat3x3<f32>(i.m0.xyz / sx, i.m1.xyz / sy, i.m2.xyz / sz) * v.normal;
+    // (rotation * scale) dividing each axis (matrix column) by its squared length is
+    // equivalent and cheap.
+    let basis = transpose(mat3x3<f32>(i.r0.xyz, i.r1.xyz, i.r2.xyz));
+    let n = mat3x3<f32>(basis[0] / dot(basis[0], basis[0]), basis[1] / dot(basis[1], basis[1]), basis[2] / dot(basis[2], basis[2])) * v.normal;
     out.normal = normalize(n);
     out.uv = v.uv;
-    out.color = i.color;
+    out.color = vec4<f32>(srgb_to_linear(i.color.rgb), i.color.a);
     out.material = i.material;
     return out;
 }
@@ -79,7 +82,7 @@ fn vs_shadow(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
         // castShadow = false: put the vertex beyond the far plane so nothing is rasterized.
         return vec4<f32>(0.0, 0.0, 2.0, 1.0);
     }
-    return globals.light_view_proj * model_of(i) * vec4<f32>(v.position, 1.0);
+    return globals.light_view_proj * world_of(i, v.position);
 }
 
 const PI: f32 = 3.14159265;

@@ -410,7 +410,7 @@ impl World {
     /// Fills `list` with every renderable entity, transforms interpolated `alpha` of the way from
     /// the start of the step to its end. Allocates nothing once `list` has grown.
     pub fn fill_render_list(&self, alpha: f32, list: &mut crate::render::RenderList) {
-        use crate::render::{Instance, MeshKey, linear_rgb, math};
+        use crate::render::{Instance, MeshKey, math};
         list.clear();
         list.camera = self.camera;
         list.lighting = self.lighting;
@@ -423,20 +423,16 @@ impl World {
             let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
             let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
             let scale = std::array::from_fn(|i| lerp(prev.scale[i], t.scale[i]) * r.size);
-            let rgb = linear_rgb(r.color);
-            let instance = Instance {
-                model: math::trs(position, rotation, scale),
-                color: [rgb[0], rgb[1], rgb[2], if m.receive_shadow { 1.0 } else { 0.0 }],
-                material: [m.roughness, m.metalness, if m.cast_shadow { 1.0 } else { 0.0 }, 0.0],
-            };
+            let instance =
+                Instance::new(&math::trs(position, rotation, scale), r.color, [m.roughness, m.metalness], m.receive_shadow, m.cast_shadow);
             match r.shape {
                 RenderShape::Box => list.push(MeshKey::Cube, instance),
                 RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
                 RenderShape::Capsule => list.push(MeshKey::Capsule, instance),
                 RenderShape::Asset(handle) => {
                     let mut instance = instance;
-                    // w = 1: the entity's own material overrides the model's.
-                    instance.material[3] = if material.is_some() { 1.0 } else { 0.0 };
+                    // The entity's own material overrides the model's.
+                    instance.material[3] = if material.is_some() { 255 } else { 0 };
                     if let Some(asset) = self.assets.get(handle as usize) {
                         list.push_asset(handle, asset, instance);
                     }
