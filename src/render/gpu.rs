@@ -431,8 +431,8 @@ impl Gpu {
                     instance.rows = math::affine_rows(&math::mul(&i.model(), &part.transform));
                     if !white {
                         let linear = linear_rgb(u32::from_be_bytes([0, i.color[0], i.color[1], i.color[2]]));
-                        for c in 0..3 {
-                            instance.color[c] = srgb_byte(linear[c] * part.base_color[c]);
+                        for ((out, l), factor) in instance.color.iter_mut().zip(linear).zip(part.base_color) {
+                            *out = srgb_byte(l * factor);
                         }
                     }
                     if i.material[3] == 0 {
