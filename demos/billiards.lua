@@ -31,12 +31,13 @@ local function box(position, scale, color, restitution)
 	return id
 end
 
--- A light with real shadows, and a camera looking down the table from behind the cue ball.
+-- A light with real shadows, and a camera looking across the table from one long side.
 call("three.setLighting", { castShadow = true, direction = { 6, 14, -4 }, shadowCameraExtent = 14, directionalIntensity = 2.6 })
-call("render.setCamera", { position = { 5, 10, -15 }, target = { 0, 0, 3 }, fov = 50 })
+call("render.setCamera", { position = { -13, 12, 0 }, target = { 0, -0.5, 0 }, fov = 50 })
 
 -- The felt (top face at y = 0) and four cushions around it.
-box({ 0, -0.25, 0 }, { TABLE_W + 2 * RAIL_T, 0.5, TABLE_L + 2 * RAIL_T }, 0x1f7a3a, 0.2)
+local felt = box({ 0, -0.25, 0 }, { TABLE_W + 2 * RAIL_T, 0.5, TABLE_L + 2 * RAIL_T }, 0x1f7a3a, 0.2)
+call("three.setMaterial", { entity = felt, roughness = 0.95 })
 for _, side in { -1, 1 } do
 	box({ side * (TABLE_W + RAIL_T) / 2, RAIL_H / 2, 0 }, { RAIL_T, RAIL_H, TABLE_L + 2 * RAIL_T }, 0x5a3418, 0.8)
 	box({ 0, RAIL_H / 2, side * (TABLE_L + RAIL_T) / 2 }, { TABLE_W, RAIL_H, RAIL_T }, 0x5a3418, 0.8)
