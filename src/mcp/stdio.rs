@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::dispatcher::{self, MAX_MESSAGE_BYTES, McpSession};
 use super::protocol;
-use crate::host::{Engine, EngineConfig, FIXED_DT, FixedStepClock, Output};
+use crate::host::{FIXED_DT, FixedStepClock};
 
 #[derive(Debug, Clone)]
 pub struct StdioOptions {
@@ -81,16 +81,7 @@ fn write_messages(out: &mut impl Write, messages: &[Value]) -> io::Result<()> {
 }
 
 pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
-    let engine = Engine::new(EngineConfig {
-        output: Output::Stderr,
-        profile: options.profile.clone(),
-        scripts: options.scripts.clone(),
-        watch_scripts: true,
-        ..EngineConfig::default()
-    })?;
-    if let Some(scene) = &options.scene {
-        engine.run_file(scene)?;
-    }
+    let engine = super::server_engine(&options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
     let (tx, rx) = mpsc::channel::<Line>();
     std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();

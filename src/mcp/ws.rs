@@ -31,7 +31,7 @@ use serde_json::{Map, Value, json};
 use super::dispatcher::{self, MAX_MESSAGE_BYTES, McpSession, RpcError};
 use super::protocol::{self, Incoming};
 use super::sync::{Aoi, Baseline};
-use crate::host::{Engine, EngineConfig, FIXED_DT, FixedStepClock, Output};
+use crate::host::{Engine, FIXED_DT, FixedStepClock};
 use crate::policy::{PROFILES, Permission, profile_permissions};
 
 /// Methods served over WebSocket (state sync has its own subscription).
@@ -217,16 +217,7 @@ pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let engine = Engine::new(EngineConfig {
-        output: Output::Stderr,
-        profile: options.profile.clone(),
-        scripts: options.scripts.clone(),
-        watch_scripts: true,
-        ..EngineConfig::default()
-    })?;
-    if let Some(scene) = &options.scene {
-        engine.run_file(scene)?;
-    }
+    let engine = super::server_engine(&options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
     let (tx, rx) = mpsc::channel::<EngineMsg>();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-ws").enable_all().build()?;
     let auth = AuthLayer { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };

@@ -409,8 +409,9 @@ fn skill_defs(returned: &LuaValue) -> Result<Vec<Table>, String> {
     list.sequence_values::<Table>().collect::<Result<Vec<_>, _>>().map_err(|e| format!("`skills` must hold skill definition tables ({e})"))
 }
 
-/// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
-pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
+/// A throwaway VM for reading manifests: 16 MiB, 200 ms (reported as `what took longer…`), no
+/// loadstring/getfenv/setfenv/require/os. The caller adds what it needs, then sandboxes it.
+fn manifest_vm(what: &'static str) -> Result<Lua, String> {
     let lua = Lua::new();
     lua.set_memory_limit(16 << 20).map_err(lua_err)?;
     for name in ["loadstring", "getfenv", "setfenv", "require", "os"] {
@@ -418,12 +419,14 @@ pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
     }
     let deadline = Instant::now() + Duration::from_millis(200);
     lua.set_interrupt(move |_| {
-        if Instant::now() > deadline {
-            Err(mlua::Error::runtime("reading the header took longer than 200 ms"))
-        } else {
-            Ok(VmState::Continue)
-        }
+        if Instant::now() > deadline { Err(mlua::Error::runtime(format!("{what} took longer than 200 ms"))) } else { Ok(VmState::Continue) }
     });
+    Ok(lua)
+}
+
+/// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
+pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
+    let lua = manifest_vm("reading the header")?;
     let dsl: Table = lua.load(crate::skills::SCHEMA_DSL).eval().map_err(lua_err)?;
     let host = lua.create_table().map_err(lua_err)?;
     lua.globals().raw_set("s", dsl).map_err(lua_err)?;
@@ -447,15 +450,7 @@ pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
 
 /// Evaluates a folder package's `package.luau` (pure data) in a throwaway restricted VM.
 pub fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, String> {
-    let lua = Lua::new();
-    lua.set_memory_limit(16 << 20).map_err(lua_err)?;
-    for name in ["loadstring", "getfenv", "setfenv", "require", "os"] {
-        lua.globals().raw_set(name, LuaValue::Nil).map_err(lua_err)?;
-    }
-    let deadline = Instant::now() + Duration::from_millis(200);
-    lua.set_interrupt(move |_| {
-        if Instant::now() > deadline { Err(mlua::Error::runtime("the manifest took longer than 200 ms")) } else { Ok(VmState::Continue) }
-    });
+    let lua = manifest_vm("the manifest")?;
     lua.sandbox(true).map_err(lua_err)?;
     let v: LuaValue = lua.load(text).set_name(format!("@{}", path.display())).eval().map_err(lua_err)?;
     lua_to_json(&lua, &v, "package").map_err(|e| format!("{}: {e}", path.display()))

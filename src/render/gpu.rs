@@ -479,23 +479,7 @@ impl Gpu {
             });
             pass.set_pipeline(&self.shadow_pipeline);
             pass.set_bind_group(0, &self.uniforms_group, &[]);
-            pass.set_vertex_buffer(1, self.instances.slice(..));
-            for (mesh, range) in self.meshes.iter().zip(&ranges) {
-                if range.is_empty() {
-                    continue;
-                }
-                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.count, 0, range.clone());
-                stats.draw_calls += 1;
-            }
-            for (key, range) in &part_draws {
-                let Some((mesh, _)) = self.asset_parts.get(key) else { continue };
-                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.count, 0, range.clone());
-                stats.draw_calls += 1;
-            }
+            stats.draw_calls += self.draw_instances(&mut pass, &ranges, &part_draws, false);
         }
         let target = self.target.as_ref().map(|t| (&t.msaa, &t.depth, &t.resolve_view));
         if let Some((msaa, depth, resolve)) = target {
@@ -526,26 +510,34 @@ impl Gpu {
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &self.globals_group, &[]);
             pass.set_bind_group(1, &self.material_group, &[]);
-            pass.set_vertex_buffer(1, self.instances.slice(..));
-            for (mesh, range) in self.meshes.iter().zip(&ranges) {
-                if range.is_empty() {
-                    continue;
-                }
-                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.count, 0, range.clone());
-                stats.draw_calls += 1;
-            }
-            for (key, range) in &part_draws {
-                let Some((mesh, group)) = self.asset_parts.get(key) else { continue };
-                pass.set_bind_group(1, group, &[]);
-                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.count, 0, range.clone());
-                stats.draw_calls += 1;
-            }
+            stats.draw_calls += self.draw_instances(&mut pass, &ranges, &part_draws, true);
         }
         (encoder, stats)
+    }
+
+    /// One instanced draw per non-empty built-in mesh range and per model part; `textured`
+    /// binds each part's base-colour texture (the shadow pass needs none). Returns the draw count.
+    fn draw_instances(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        ranges: &[std::ops::Range<u32>],
+        part_draws: &[((usize, usize), std::ops::Range<u32>)],
+        textured: bool,
+    ) -> u32 {
+        pass.set_vertex_buffer(1, self.instances.slice(..));
+        let mut draws = 0;
+        let built_in = self.meshes.iter().zip(ranges).filter(|(_, r)| !r.is_empty()).map(|(mesh, range)| (mesh, None, range));
+        let parts = part_draws.iter().filter_map(|(key, range)| self.asset_parts.get(key).map(|(mesh, group)| (mesh, Some(group), range)));
+        for (mesh, group, range) in built_in.chain(parts) {
+            if let Some(group) = group.filter(|_| textured) {
+                pass.set_bind_group(1, group, &[]);
+            }
+            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.count, 0, range.clone());
+            draws += 1;
+        }
+        draws
     }
 
     /// A material binding for a base-colour texture (or the white one).
