@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod packages;
 pub mod physics;
 pub mod policy;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod script;
 pub mod skills;

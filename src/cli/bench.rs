@@ -84,7 +84,10 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Trace => bench_trace(),
         Section::Mcp => super::bench_mcp::run(),
         Section::Packages => super::bench_packages::run(),
+        #[cfg(feature = "render")]
         Section::Render => super::bench_render::run(),
+        #[cfg(not(feature = "render"))]
+        Section::Render => Err(anyhow::anyhow!("the render bench needs a limina built with the `render` feature")),
     }
 }
 

@@ -35,12 +35,13 @@ pub fn run() -> anyhow::Result<()> {
         }
         world.lighting.cast_shadow = true;
         let mut list = RenderList::default();
+        let models = crate::render::ModelCache::default();
         let mut sync_us = Vec::new();
         let mut encode_us = Vec::new();
         let mut draws = 0;
         for frame in 0..40 {
             let t = Instant::now();
-            world.fill_render_list(0.5, &mut list);
+            crate::render::fill_render_list(&world, &models, 0.5, &mut list);
             let sync = t.elapsed().as_secs_f64() * 1e6;
             let t = Instant::now();
             let stats = renderer.encode_only(&list, 1280, 720);

@@ -12,6 +12,7 @@ macro_rules! outln {
 mod bench;
 mod bench_mcp;
 mod bench_packages;
+#[cfg(feature = "render")]
 mod bench_render;
 mod mcp;
 mod packages;

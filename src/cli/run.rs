@@ -89,8 +89,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     let script_frames = script_config(&returned, &display)?;
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {
-        crate::host::window::run(&engine, args.frames.or(script_frames), args.width, args.height, args.fullscreen)
-            .map_err(|e| EngineError::File { path: display.clone(), message: e })?;
+        run_window(&engine, args.frames.or(script_frames), args).map_err(|message| EngineError::File { path: display.clone(), message })?;
         return Ok(engine.summary());
     }
     for _ in 0..frames {
@@ -100,14 +99,32 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         engine.step(1)?;
     }
     if let Some(out) = &args.screenshot {
-        let png = engine
-            .capture_png(args.width, args.height)
-            .map_err(|e| EngineError::File { path: out.display().to_string(), message: e.to_string() })?;
-        std::fs::write(out, png)
-            .map_err(|e| EngineError::File { path: out.display().to_string(), message: format!("cannot write: {e}") })?;
-        eprintln!("screenshot: {} ({}x{}, {} draw calls)", out.display(), args.width, args.height, engine.render_stats().draw_calls);
+        screenshot(&engine, out, args).map_err(|message| EngineError::File { path: out.display().to_string(), message })?;
     }
     Ok(engine.summary())
+}
+
+#[cfg(feature = "render")]
+fn run_window(engine: &Engine, frames: Option<u64>, args: &RunArgs) -> Result<(), String> {
+    crate::host::window::run(engine, frames, args.width, args.height, args.fullscreen)
+}
+
+#[cfg(feature = "render")]
+fn screenshot(engine: &Engine, out: &std::path::Path, args: &RunArgs) -> Result<(), String> {
+    let png = engine.capture_png(args.width, args.height).map_err(|e| e.to_string())?;
+    std::fs::write(out, png).map_err(|e| format!("cannot write: {e}"))?;
+    eprintln!("screenshot: {} ({}x{}, {} draw calls)", out.display(), args.width, args.height, engine.render_stats().draw_calls);
+    Ok(())
+}
+
+#[cfg(not(feature = "render"))]
+fn run_window(_: &Engine, _: Option<u64>, _: &RunArgs) -> Result<(), String> {
+    Err("--window needs a limina built with the `render` feature".into())
+}
+
+#[cfg(not(feature = "render"))]
+fn screenshot(_: &Engine, _: &std::path::Path, _: &RunArgs) -> Result<(), String> {
+    Err("--screenshot needs a limina built with the `render` feature".into())
 }
 
 /// A script returns nothing, or a config table `{ frames = N }`.

@@ -12,7 +12,7 @@ pub struct TypesArgs {}
 pub fn run(_: &TypesArgs) -> i32 {
     match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::default() }) {
         Ok(engine) => {
-            outln!("{}", luau_definitions(&engine.registry()).trim_end());
+            outln!("{}", luau_definitions(engine.registry().signatures()).trim_end());
             EXIT_OK
         }
         Err(e) => {

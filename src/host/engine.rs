@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use super::clock::FIXED_DT;
 use super::limina_api;
-use crate::packages::{Host, ModManager};
+use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
+use crate::skills::core::{CoreParts, RenderState, register_core_skills};
 use crate::skills::{self, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse};
 use crate::trace::TraceLog;
 use crate::world::World;
@@ -125,8 +126,8 @@ pub(crate) struct Shared {
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
     pub mods: Rc<RefCell<ModManager>>,
-    /// The renderer, created on first capture or window.
-    pub render: Rc<RefCell<script::RenderSlot>>,
+    /// The renderer (created on first capture) and loaded models.
+    pub render: Rc<RefCell<RenderState>>,
     /// Set once the engine is built (packages reach the engine through it).
     pub host: RefCell<Option<Rc<dyn Host>>>,
 }
@@ -160,7 +161,7 @@ impl Shared {
         // 0. Changed mods are swapped in at the tick boundary (a call in flight finished on the
         //    old version already).
         if let Some(host) = self.host.borrow().clone() {
-            self.mods.borrow_mut().poll(&self.registry, &host);
+            crate::packages::poll(&self.mods, &self.registry, &host);
         }
         // 1. Queued intents (MCP clients, agent actions) are applied here once those exist; today
         //    every caller runs synchronously on this thread.
@@ -247,7 +248,7 @@ impl Engine {
                 &config.profile,
             ))),
             host: RefCell::new(None),
-            render: Rc::new(RefCell::new(script::RenderSlot::default())),
+            render: Rc::new(RefCell::new(RenderState::default())),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -255,18 +256,16 @@ impl Engine {
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
         let host: Rc<dyn Host> = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
         shared.host.replace(Some(Rc::clone(&host)));
-        let core = CoreEnv {
-            dsl: &dsl,
-            world: &world,
-            registry: &registry,
-            trace: &trace,
-            traces_dir: config.project_root.join("traces"),
-            mods: &shared.mods,
-            host: &host,
-            render: &shared.render,
+        let packages = Rc::new(Packages { mods: Rc::clone(&shared.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
+        let core = CoreParts {
+            world: Rc::clone(&world),
+            registry: Rc::clone(&registry),
+            trace: Rc::clone(&trace),
+            render: Rc::clone(&shared.render),
+            packages,
             project: config.project_root.clone(),
         };
-        register_core_skills(&lua, &core)?;
+        register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
         script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
@@ -279,7 +278,7 @@ impl Engine {
         // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
         lua.sandbox(true).map_err(startup("sandbox"))?;
         // Mods load last, into a finished engine; a broken mod is recorded, never fatal.
-        shared.mods.borrow_mut().load_all(&registry, &host);
+        crate::packages::load_all(&shared.mods, &registry, &host);
         if config.watch_scripts
             && let Err(e) = shared.mods.borrow_mut().watch()
         {
@@ -350,14 +349,22 @@ impl Engine {
     }
 
     /// Renders the world now (alpha = 1) to a PNG.
+    #[cfg(feature = "render")]
     pub fn capture_png(&self, width: u32, height: u32) -> Result<Vec<u8>, crate::render::RenderError> {
         let world = self.shared.world.borrow();
         self.shared.render.borrow_mut().capture(&world, width, height, None).map(|(png, _)| png)
     }
 
     /// Counts of the last rendered frame.
+    #[cfg(feature = "render")]
     pub fn render_stats(&self) -> crate::render::RenderStats {
-        self.shared.render.borrow().renderer.as_ref().map(|r| r.stats()).unwrap_or_default()
+        self.shared.render.borrow().stats()
+    }
+
+    /// Fills a render list from the world, interpolated `alpha` of the way through the step.
+    #[cfg(feature = "render")]
+    pub fn fill_render_list(&self, alpha: f32, list: &mut crate::render::RenderList) {
+        self.shared.render.borrow().fill(&self.shared.world.borrow(), alpha, list);
     }
 
     /// Installed mods and packages.
@@ -437,19 +444,6 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-/// What core skills are given: the schema DSL and the native ops over these parts.
-struct CoreEnv<'a> {
-    dsl: &'a Table,
-    world: &'a Rc<RefCell<World>>,
-    registry: &'a Rc<RefCell<SkillRegistry>>,
-    trace: &'a Rc<RefCell<TraceLog>>,
-    traces_dir: PathBuf,
-    mods: &'a Rc<RefCell<ModManager>>,
-    host: &'a Rc<dyn Host>,
-    render: &'a Rc<RefCell<script::RenderSlot>>,
-    project: PathBuf,
-}
-
 /// How packages reach the engine: weak links, so a package VM never keeps the engine alive.
 struct EngineHost {
     shared: std::rc::Weak<Shared>,
@@ -481,69 +475,6 @@ impl Host for EngineHost {
     fn engine_lua(&self) -> Option<Lua> {
         self.lua.try_upgrade()
     }
-}
-
-fn load_core_file(lua: &Lua, env: &Table, name: &str, source: &str) -> mlua::Result<Table> {
-    lua.load(source).set_name(format!("@limina/{name}")).set_environment(env.clone()).eval()
-}
-
-/// Loads the core skill files into an environment only they see (`s`, `world`, `registry`,
-/// `trace`) and registers every definition.
-fn register_core_skills(lua: &Lua, core: &CoreEnv<'_>) -> Result<(), EngineError> {
-    let env = lua.create_table().map_err(startup("core env"))?;
-    // `dev.reload` re-evaluates a core file in this same environment, which exists only once the
-    // ops table is built; the cell closes that loop.
-    let env_cell: Rc<RefCell<Option<Table>>> = Rc::new(RefCell::new(None));
-    let reloader: script::Reloader = {
-        let registry = Rc::clone(core.registry);
-        let env_cell = Rc::clone(&env_cell);
-        Rc::new(move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
-            let source = registry.borrow().get(name).map(|s| s.source.clone()).ok_or_else(|| format!("no skill named '{name}'"))?;
-            let (file, text) = skills::CORE_SKILL_FILES
-                .iter()
-                .find(|(file, _)| *file == source)
-                .ok_or_else(|| format!("skill {name} was registered from {source}, which has no source this engine can reload"))?;
-            let env = env_cell.borrow().clone().ok_or("the core environment is not ready")?;
-            let defs = load_core_file(lua, &env, file, text).map_err(|e| ScriptError::from(e).message)?;
-            for def in defs.sequence_values::<Table>() {
-                let def = def.map_err(|e| e.to_string())?;
-                if def.raw_get::<Option<String>>("name").ok().flatten().as_deref() == Some(name) {
-                    let skill = Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
-                    registry.borrow_mut().replace(skill).map_err(|e| e.to_string())?;
-                    return Ok(vec![name.to_string()]);
-                }
-            }
-            Err(format!("{file} no longer defines {name}"))
-        })
-    };
-    let build = || -> mlua::Result<()> {
-        env.set("s", core.dsl.clone())?;
-        env.set("world", script::create_world_ops(lua, Rc::clone(core.world))?)?;
-        env.set("registry", script::create_registry_ops(lua, Rc::clone(core.registry), reloader)?)?;
-        env.set("trace", script::create_trace_ops(lua, Rc::clone(core.trace), core.traces_dir.clone())?)?;
-        env.set("render", script::create_render_ops(lua, Rc::clone(core.world), Rc::clone(core.render), core.project.clone())?)?;
-        env.set(
-            "packages",
-            crate::packages::ops::create_package_ops(lua, Rc::clone(core.mods), Rc::clone(core.registry), Rc::clone(core.host))?,
-        )?;
-        let meta = lua.create_table()?;
-        meta.set("__index", lua.globals())?;
-        env.set_metatable(Some(meta))?;
-        Ok(())
-    };
-    build().map_err(startup("core env"))?;
-    for (name, source) in skills::CORE_SKILL_FILES {
-        let defs =
-            load_core_file(lua, &env, name, source).map_err(|e| EngineError::Startup(format!("{name}: {}", ScriptError::from(e))))?;
-        for def in defs.sequence_values::<Table>() {
-            let def = def.map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
-            let skill = Skill::from_table(lua, &def, name).map_err(|e| EngineError::Startup(e.to_string()))?;
-            core.registry.borrow_mut().register(skill).map_err(|e| EngineError::Startup(format!("{name}: {e}")))?;
-        }
-    }
-    env.set_readonly(true);
-    env_cell.replace(Some(env));
-    Ok(())
 }
 
 fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {

@@ -134,7 +134,8 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     api.set(
         "verify_trace",
         lua.create_function(move |lua, name: String| {
-            let stem = crate::script::check_export_name(&name).map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
+            let stem =
+                crate::skills::core::check_export_name(&name).map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
             let path = s.traces_dir.join(format!("{stem}.jsonl"));
             let bytes = std::fs::read(&path)
                 .map_err(|e| located_error(lua, format!("limina.verify_trace: cannot read {}: {e}", path.display())))?;

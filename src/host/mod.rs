@@ -8,7 +8,10 @@
 mod clock;
 mod engine;
 mod limina_api;
+mod realtime;
+#[cfg(feature = "render")]
 pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
+pub use realtime::RealTimeDriver;

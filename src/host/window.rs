@@ -12,7 +12,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
-use super::{Engine, FixedStepClock};
+use super::{Engine, RealTimeDriver};
 use crate::render::{RenderList, WindowRenderer};
 
 struct App<'e> {
@@ -23,8 +23,7 @@ struct App<'e> {
     window: Option<Arc<Window>>,
     renderer: Option<WindowRenderer>,
     list: RenderList,
-    clock: FixedStepClock,
-    last: Instant,
+    driver: RealTimeDriver,
     drawn: u64,
     error: Option<String>,
 }
@@ -36,16 +35,14 @@ impl App<'_> {
     }
 
     fn frame(&mut self, event_loop: &ActiveEventLoop) {
-        let now = Instant::now();
-        let plan = self.clock.advance(now.duration_since(self.last).as_secs_f64());
-        self.last = now;
+        let plan = self.driver.frame(Instant::now());
         if let Err(e) = self.engine.step(u64::from(plan.steps)) {
             return self.fail(event_loop, e.message);
         }
         if let Err(e) = self.engine.frame(plan.alpha) {
             return self.fail(event_loop, e.message);
         }
-        self.engine.world().fill_render_list(plan.alpha as f32, &mut self.list);
+        self.engine.fill_render_list(plan.alpha as f32, &mut self.list);
         if let Some(r) = &mut self.renderer {
             r.draw(&self.list);
         }
@@ -74,7 +71,7 @@ impl ApplicationHandler for App<'_> {
             Err(e) => return self.fail(event_loop, e.to_string()),
         }
         self.window = Some(window);
-        self.last = Instant::now();
+        self.driver = RealTimeDriver::new(Instant::now());
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -113,8 +110,7 @@ pub fn run(engine: &Engine, frames: Option<u64>, width: u32, height: u32, fullsc
         window: None,
         renderer: None,
         list: RenderList::default(),
-        clock: FixedStepClock::new(),
-        last: Instant::now(),
+        driver: RealTimeDriver::new(Instant::now()),
         drawn: 0,
         error: None,
     };

@@ -9,13 +9,13 @@
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::Value;
 
 use super::dispatcher::{self, MAX_MESSAGE_BYTES, McpSession};
 use super::protocol;
-use crate::host::{FIXED_DT, FixedStepClock};
+use crate::host::RealTimeDriver;
 
 #[derive(Debug, Clone)]
 pub struct StdioOptions {
@@ -95,13 +95,9 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
 
     let mut session = McpSession::new(1, &options.profile, &engine);
     let stdout = io::stdout();
-    let mut clock = FixedStepClock::new();
-    let mut last_frame = Instant::now();
-    let step = Duration::from_secs_f64(FIXED_DT);
-    let mut next_tick = last_frame + step;
+    let mut driver = RealTimeDriver::new(Instant::now());
     loop {
-        let wait = next_tick.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(wait) {
+        match rx.recv_timeout(driver.wait(Instant::now())) {
             Ok(line) => {
                 let messages = match line {
                     Line::Text(text) if text.trim().is_empty() => Vec::new(),
@@ -122,15 +118,10 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Ok(()),
         }
-        let now = Instant::now();
-        if now >= next_tick {
-            let plan = clock.advance(now.duration_since(last_frame).as_secs_f64());
-            last_frame = now;
+        if let Some(plan) = driver.due(Instant::now()) {
             if let Err(e) = engine.step(u64::from(plan.steps)) {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
-            let until_next = (FIXED_DT - clock.accumulator()).max(0.001);
-            next_tick = now + Duration::from_secs_f64(until_next);
             let notes = dispatcher::pending_notifications(&engine, &mut session);
             if !notes.is_empty() && write_messages(&mut stdout.lock(), &notes).is_err() {
                 return Ok(());

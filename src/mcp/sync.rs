@@ -80,15 +80,12 @@ impl Baseline {
     pub fn snapshot(&self, world: &World, tick: u64) -> Update {
         let mut next = HashMap::new();
         let mut entities = Vec::new();
-        for (id, e) in world.entities().iter() {
-            let ecs = world.ecs();
-            let Some(t) = ecs.get::<Transform>(e) else { continue };
-            if !self.visible(t) {
-                continue;
+        world.for_each_entity(|e| {
+            if self.visible(e.transform) {
+                next.insert(e.id, pose(e.transform));
+                entities.push(entity_json(e.id, e.transform, e.renderable, e.tags));
             }
-            next.insert(id, pose(t));
-            entities.push(entity_json(id, t, ecs.get::<Renderable>(e), ecs.get::<Tags>(e)));
-        }
+        });
         Update { message: json!({"kind": "snapshot", "tick": tick, "entities": entities}), next }
     }
 
@@ -96,20 +93,18 @@ impl Baseline {
     pub fn delta(&self, world: &World, tick: u64) -> Option<Update> {
         let mut next = HashMap::with_capacity(self.sent.len());
         let (mut created, mut changed) = (Vec::new(), Vec::new());
-        let ecs = world.ecs();
-        for (id, e) in world.entities().iter() {
-            let Some(t) = ecs.get::<Transform>(e) else { continue };
-            if !self.visible(t) {
-                continue;
+        world.for_each_entity(|e| {
+            if !self.visible(e.transform) {
+                return;
             }
-            let now = pose(t);
-            match self.sent.get(&id) {
-                None => created.push(entity_json(id, t, ecs.get::<Renderable>(e), ecs.get::<Tags>(e))),
-                Some(before) if *before != now => changed.push(entity_json(id, t, None, None)),
+            let now = pose(e.transform);
+            match self.sent.get(&e.id) {
+                None => created.push(entity_json(e.id, e.transform, e.renderable, e.tags)),
+                Some(before) if *before != now => changed.push(entity_json(e.id, e.transform, None, None)),
                 Some(_) => {}
             }
-            next.insert(id, now);
-        }
+            next.insert(e.id, now);
+        });
         let mut destroyed: Vec<String> = self.sent.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
         destroyed.sort();
         if created.is_empty() && changed.is_empty() && destroyed.is_empty() {

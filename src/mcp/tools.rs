@@ -3,8 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::policy::Permission;
-use crate::skills::Skill;
+use crate::skills::{Effect, Skill};
 
 /// "scene.createEntity" -> "Scene: Create Entity".
 pub fn title(name: &str) -> String {
@@ -28,40 +27,15 @@ pub fn title(name: &str) -> String {
     }
 }
 
-/// Behaviour hints derived from what a skill may touch.
+/// Behaviour hints derived from the skill's declared effects.
 pub fn annotations(skill: &Skill) -> Value {
-    let writes = skill.permissions.iter().any(|p| {
-        matches!(
-            p,
-            Permission::SceneWrite
-                | Permission::EcsModify
-                | Permission::PhysicsWrite
-                | Permission::AgentWrite
-                | Permission::UiWrite
-                | Permission::AudioPlay
-                | Permission::SocialAct
-        )
-    });
-    // Skills that need no permission but change state (export writes a file, reload swaps code).
-    let side_effects = matches!(skill.name.as_str(), "trace.export" | "dev.reload" | "physics.collisionEvents");
-    let read_only = !writes && !side_effects;
-    let destructive = skill.name.contains("destroy") || skill.name.contains("remove") || skill.name == "dev.reload";
-    let idempotent = read_only
-        || matches!(
-            skill.name.as_str(),
-            "ecs.updateComponent"
-                | "ecs.addComponent"
-                | "ecs.removeComponent"
-                | "three.setTransform"
-                | "scene.destroyEntity"
-                | "trace.export"
-        );
+    let effects = skill.effects;
     json!({
         "title": title(&skill.name),
-        "readOnlyHint": read_only,
-        "destructiveHint": destructive,
-        "idempotentHint": idempotent,
-        "openWorldHint": false,
+        "readOnlyHint": effects.read_only(),
+        "destructiveHint": effects.contains(Effect::Destructive),
+        "idempotentHint": effects.idempotent,
+        "openWorldHint": effects.contains(Effect::Network),
     })
 }
 

@@ -20,7 +20,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use jsonrpsee::core::BoxError;
 use jsonrpsee::server::{HttpBody, HttpRequest, HttpResponse, RpcModule, Server, ServerConfig};
@@ -31,7 +31,7 @@ use serde_json::{Map, Value, json};
 use super::dispatcher::{self, MAX_MESSAGE_BYTES, McpSession, RpcError};
 use super::protocol::{self, Incoming};
 use super::sync::{Aoi, Baseline};
-use crate::host::{Engine, FIXED_DT, FixedStepClock};
+use crate::host::{Engine, RealTimeDriver};
 use crate::policy::{PROFILES, Permission, profile_permissions};
 
 /// Methods served over WebSocket (state sync has its own subscription).
@@ -260,12 +260,9 @@ fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>, publish_deltas: 
         }
     };
     let mut conns: HashMap<u64, Conn> = HashMap::new();
-    let mut clock = FixedStepClock::new();
-    let mut last_frame = Instant::now();
-    let mut next_tick = last_frame + Duration::from_secs_f64(FIXED_DT);
+    let mut driver = RealTimeDriver::new(Instant::now());
     loop {
-        let wait = next_tick.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(wait) {
+        match rx.recv_timeout(driver.wait(Instant::now())) {
             Ok(first) => {
                 // Apply everything that has arrived, in arrival order, then publish once.
                 let mut next = Some(first);
@@ -278,14 +275,10 @@ fn engine_loop(engine: &Engine, rx: &mpsc::Receiver<EngineMsg>, publish_deltas: 
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
         }
-        let now = Instant::now();
-        if now >= next_tick {
-            let plan = clock.advance(now.duration_since(last_frame).as_secs_f64());
-            last_frame = now;
+        if let Some(plan) = driver.due(Instant::now()) {
             if let Err(e) = engine.step(u64::from(plan.steps)) {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
-            next_tick = now + Duration::from_secs_f64((FIXED_DT - clock.accumulator()).max(0.001));
             if plan.steps > 0 {
                 publish(&mut conns);
             }

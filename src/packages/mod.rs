@@ -8,8 +8,9 @@
 //! keeps the last good version and says why. Every load, refusal and reload is a trace event.
 
 pub mod discover;
+mod door;
+mod load;
 pub mod manifest;
-pub mod ops;
 pub mod resolve;
 pub mod runtime;
 mod watch;
@@ -23,12 +24,15 @@ use semver::Version;
 use serde_json::{Value, json};
 
 use discover::{Kind, Source};
+pub use door::Packages;
+use load::Built;
+pub use load::{LoadOutcome, load_all, load_ref, poll, reload};
 use manifest::{Manifest, Trust};
-use resolve::Candidate;
 pub use runtime::{Host, PackageRuntime};
 
 use crate::policy::{PermissionSet, profile_permissions};
 use crate::skills::SkillRegistry;
+use crate::trace::EventKind;
 
 /// Actor and thread of the events the package system records itself.
 pub const PACKAGES_ACTOR: &str = "sys_packages";
@@ -36,10 +40,43 @@ pub const PACKAGES_ACTOR: &str = "sys_packages";
 /// File (under the scripts root) listing disabled packages.
 pub const DISABLED_FILE: &str = ".limina-packages.json";
 
+/// Why a package was refused (the `rule` of its `package.rejected` event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Its manifest is missing or invalid.
+    ManifestInvalid,
+    /// Dependency resolution refused it (missing dependency, cycle, conflict, engine range).
+    Resolve,
+    /// It declares capabilities the loading profile does not grant (an over-claim).
+    ProfileDenied,
+    /// Its code failed to load.
+    LoadFailed,
+    /// It declares a skill name another package or the core already registered.
+    SkillConflict,
+}
+
+impl Refusal {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Refusal::ManifestInvalid => "manifest.invalid",
+            Refusal::Resolve => "resolve",
+            Refusal::ProfileDenied => "profile.denied",
+            Refusal::LoadFailed => "load.failed",
+            Refusal::SkillConflict => "skill.conflict",
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
     Loaded { skills: Vec<String> },
-    Refused { rule: String, reason: String },
+    Refused { rule: Refusal, reason: String },
     Disabled,
 }
 
@@ -103,7 +140,7 @@ pub fn read_manifest(source: &Source) -> Result<Manifest, String> {
     }
 }
 
-fn disabled_set(root: &Path) -> BTreeSet<String> {
+pub(super) fn disabled_set(root: &Path) -> BTreeSet<String> {
     let Ok(text) = std::fs::read_to_string(root.join(DISABLED_FILE)) else { return BTreeSet::new() };
     serde_json::from_str::<Value>(&text)
         .ok()
@@ -141,104 +178,27 @@ impl ModManager {
         self.root.as_deref()
     }
 
-    /// Discovers, resolves and loads every package. Refusals are recorded, never fatal.
-    pub fn load_all(&mut self, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) {
-        let Some(root) = self.root.clone() else { return };
-        let disabled = disabled_set(&root);
-        let mut candidates = Vec::new();
-        let mut broken = Vec::new();
-        for found in discover::discover(&root) {
-            match found {
-                Ok(source) => match read_manifest(&source) {
-                    Ok(manifest) => {
-                        let enabled = !disabled.contains(&manifest.name);
-                        candidates.push(Candidate { manifest, source, enabled });
-                    }
-                    Err(reason) => broken.push(InstalledPackage {
-                        source,
-                        manifest: None,
-                        effective: None,
-                        status: Status::Refused { rule: "manifest.invalid".into(), reason },
-                    }),
-                },
-                Err((path, reason)) => {
-                    let source = Source { kind: Kind::SingleFile, path, files: Vec::new(), content_hash: String::new() };
-                    broken.push(InstalledPackage {
-                        source,
-                        manifest: None,
-                        effective: None,
-                        status: Status::Refused { rule: "manifest.invalid".into(), reason },
-                    });
-                }
-            }
-        }
-        for b in &broken {
-            if let Status::Refused { rule, reason } = &b.status {
-                host.record(
-                    PACKAGES_ACTOR,
-                    PACKAGES_ACTOR,
-                    "package.rejected",
-                    json!({"path": b.source.path.display().to_string(), "rule": rule, "reason": reason}),
-                );
-            }
-        }
-        let plan = resolve::plan(&candidates, &engine_version());
-        let mut installed: Vec<InstalledPackage> = candidates
-            .iter()
-            .enumerate()
-            .map(|(i, c)| InstalledPackage {
-                source: c.source.clone(),
-                manifest: Some(c.manifest.clone()),
-                effective: plan.effective.get(&i).cloned(),
-                status: if c.enabled { Status::Refused { rule: "resolve".into(), reason: "not loaded".into() } } else { Status::Disabled },
-            })
-            .collect();
-        for (i, reason) in &plan.rejected {
-            installed[*i].status = Status::Refused { rule: "resolve".into(), reason: reason.clone() };
-            host.record(
-                PACKAGES_ACTOR,
-                PACKAGES_ACTOR,
-                "package.rejected",
-                json!({"ref": candidates[*i].manifest.reference(), "rule": "resolve", "reason": reason}),
-            );
-        }
-        for &i in &plan.order {
-            let status = self.load_one(&installed[i], self.granted, &self.granted_profile.clone(), registry, host, false);
-            installed[i].status = status;
-        }
-        installed.extend(broken);
-        self.packages = installed;
-    }
-
-    /// Loads one package under `granted` and registers its skills (all or none).
-    fn load_one(
-        &mut self,
-        pkg: &InstalledPackage,
-        granted: PermissionSet,
-        profile: &str,
-        registry: &RefCell<SkillRegistry>,
-        host: &Rc<dyn Host>,
-        replacing: bool,
-    ) -> Status {
+    /// Checks a package before its code runs: a manifest, and no capability beyond `granted`.
+    fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Manifest, (Refusal, String)> {
         let Some(manifest) = pkg.effective.clone().or_else(|| pkg.manifest.clone()) else {
-            return Status::Refused { rule: "manifest.invalid".into(), reason: "no manifest".into() };
-        };
-        let reference = manifest.reference();
-        let refuse = |rule: &str, reason: String| {
-            host.record(PACKAGES_ACTOR, PACKAGES_ACTOR, "package.rejected", json!({"ref": reference, "rule": rule, "reason": reason}));
-            Status::Refused { rule: rule.into(), reason }
+            return Err((Refusal::ManifestInvalid, "no manifest".into()));
         };
         let over: Vec<&str> = manifest.capabilities.iter().filter(|c| !granted.contains(**c)).map(|c| c.as_str()).collect();
         if !over.is_empty() {
-            return refuse(
-                "profile.denied",
+            let reference = manifest.reference();
+            return Err((
+                Refusal::ProfileDenied,
                 format!("over-claim: {reference} declares {}, which profile {profile} does not grant", over.join(", ")),
-            );
+            ));
         }
-        let (runtime, skills) = match PackageRuntime::load(&pkg.source, &manifest, granted, Rc::clone(host)) {
-            Ok(r) => r,
-            Err(e) => return refuse("load.failed", e),
-        };
+        Ok(manifest)
+    }
+
+    /// Registers a built package's skills (all or none) and keeps its runtime. Runs no package
+    /// code, so it may hold the manager's borrow.
+    fn commit(&mut self, built: Built, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) -> Result<Vec<String>, (Refusal, String)> {
+        let Built { pkg, manifest, runtime, skills, granted, profile, replacing } = built;
+        let reference = manifest.reference();
         let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
         let mine: BTreeSet<String> = match self.packages.iter().find(|p| p.name() == manifest.name).map(|p| &p.status) {
             Some(Status::Loaded { skills }) if replacing => skills.iter().cloned().collect(),
@@ -247,11 +207,10 @@ impl ModManager {
         {
             let reg = registry.borrow();
             if let Some(clash) = names.iter().find(|n| reg.has(n) && !mine.contains(*n)) {
-                drop(reg);
-                return refuse(
-                    "skill.conflict",
+                return Err((
+                    Refusal::SkillConflict,
                     format!("{reference} declares skill {clash}, which is already registered by another package or the core"),
-                );
+                ));
             }
         }
         let mut reg = registry.borrow_mut();
@@ -269,7 +228,7 @@ impl ModManager {
         host.record(
             PACKAGES_ACTOR,
             PACKAGES_ACTOR,
-            "package.loaded",
+            EventKind::PackageLoaded.as_str(),
             json!({
                 "ref": reference,
                 "kind": pkg.source.kind.as_str(),
@@ -281,7 +240,7 @@ impl ModManager {
                 "skills": names,
             }),
         );
-        Status::Loaded { skills: names }
+        Ok(names)
     }
 
     pub fn runtime(&self, name: &str) -> Option<Rc<PackageRuntime>> {
@@ -311,157 +270,11 @@ impl ModManager {
         json!({"packages": rows})
     }
 
-    /// `package.load`: loads an installed package under `profile` (no-op if already loaded).
-    pub fn load_ref(
-        &mut self,
-        reference: &str,
-        profile: &str,
-        registry: &RefCell<SkillRegistry>,
-        host: &Rc<dyn Host>,
-    ) -> (bool, Option<String>, Option<String>, String) {
-        let Some(index) = self.packages.iter().position(|p| p.reference() == reference || (p.manifest.is_some() && p.name() == reference))
-        else {
-            return (false, Some("not_found".into()), None, format!("no installed package {reference} (package.list shows them)"));
-        };
-        if let Status::Loaded { .. } = self.packages[index].status {
-            return (true, Some("already.loaded".into()), None, format!("{reference} is already loaded"));
-        }
-        if let Status::Refused { rule, reason } = &self.packages[index].status
-            && rule != "profile.denied"
-            && rule != "load.failed"
-        {
-            return (false, Some(rule.clone()), Some("refused".into()), reason.clone());
-        }
-        let pkg = self.packages[index].clone();
-        let status = self.load_one(&pkg, profile_permissions(profile), profile, registry, host, false);
-        self.packages[index].status = status.clone();
-        match status {
-            Status::Loaded { skills } => (true, Some("profile.grant".into()), None, format!("loaded with skills {}", skills.join(", "))),
-            Status::Refused { rule, reason } => {
-                let reject = if rule == "profile.denied" { "over-claim" } else { "load.failed" };
-                (false, Some(rule), Some(reject.into()), reason)
-            }
-            Status::Disabled => (false, Some("disabled".into()), Some("disabled".into()), format!("{reference} is disabled")),
-        }
-    }
-
     /// Starts watching the scripts root for changes.
     pub fn watch(&mut self) -> Result<(), String> {
         let Some(root) = &self.root else { return Ok(()) };
         self.watcher = Some(watch::Watcher::start(root)?);
         Ok(())
-    }
-
-    /// Applies file changes seen since the last poll (called between ticks).
-    pub fn poll(&mut self, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) {
-        let Some(watcher) = &mut self.watcher else { return };
-        let changed = watcher.settled_changes();
-        if changed.is_empty() {
-            return;
-        }
-        let Some(root) = self.root.clone() else { return };
-        // Map each changed file to its package: the folder package containing it, or the file.
-        let mut targets: BTreeSet<PathBuf> = BTreeSet::new();
-        for path in changed {
-            let mut dir = path.parent();
-            let mut target = path.clone();
-            while let Some(d) = dir {
-                if !d.starts_with(&root) || d == root {
-                    break;
-                }
-                if discover::manifest_file(d).is_some() {
-                    target = d.to_path_buf();
-                }
-                dir = d.parent();
-            }
-            let is_script = target.is_dir()
-                || target.extension().is_some_and(|e| e == "lua" || e == "luau")
-                || self.packages.iter().any(|p| p.source.path == target);
-            if is_script {
-                targets.insert(target);
-            }
-        }
-        for target in targets {
-            self.reload(&target, registry, host);
-        }
-    }
-
-    /// Reloads (or newly loads, or removes) the package at `path`.
-    pub fn reload(&mut self, path: &Path, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) {
-        let existing = self.packages.iter().position(|p| p.source.path == path);
-        let file = path.display().to_string();
-        let failed = |name: &str, error: String| {
-            host.record(PACKAGES_ACTOR, PACKAGES_ACTOR, "dev.skill.reload.failed", json!({"package": name, "file": file, "error": error}));
-        };
-        if !path.exists() {
-            // Removed: unregister its skills.
-            if let Some(i) = existing {
-                let pkg = self.packages.remove(i);
-                if let Status::Loaded { skills } = &pkg.status {
-                    let mut reg = registry.borrow_mut();
-                    for s in skills {
-                        let _ = reg.unregister(s);
-                    }
-                    drop(reg);
-                    self.runtimes.remove(&pkg.name());
-                    host.record(
-                        PACKAGES_ACTOR,
-                        PACKAGES_ACTOR,
-                        "dev.skill.reload.completed",
-                        json!({"package": pkg.reference(), "file": file, "removed": skills, "invalidated": skills}),
-                    );
-                }
-            }
-            return;
-        }
-        let source = match discover::read_package(path) {
-            Ok(s) => s,
-            Err(e) => return failed(&file, e),
-        };
-        let manifest = match read_manifest(&source) {
-            Ok(m) => m,
-            Err(e) => return failed(&source.default_name(), e),
-        };
-        if !manifest.engine.matches(&engine_version()) {
-            return failed(&manifest.reference(), format!("engine: requires limina {}, this is {}", manifest.engine, engine_version()));
-        }
-        if let Some(expected) = &manifest.attestation
-            && *expected != source.content_hash
-        {
-            return failed(
-                &manifest.reference(),
-                format!("attestation mismatch: the manifest pins {expected}, the files hash to {}", source.content_hash),
-            );
-        }
-        let previous_skills = match existing.map(|i| &self.packages[i].status) {
-            Some(Status::Loaded { skills }) => skills.clone(),
-            _ => Vec::new(),
-        };
-        let pkg =
-            InstalledPackage { source, manifest: Some(manifest.clone()), effective: Some(manifest.clone()), status: Status::Disabled };
-        // Load into a staging runtime first: a broken edit changes nothing.
-        let granted = self.granted;
-        let profile = self.granted_profile.clone();
-        let status = self.load_one(&pkg, granted, &profile, registry, host, existing.is_some());
-        match &status {
-            Status::Loaded { skills } => {
-                let mut invalidated: Vec<String> = skills.clone();
-                invalidated.extend(previous_skills.iter().filter(|s| !skills.contains(s)).cloned());
-                host.record(
-                    PACKAGES_ACTOR,
-                    PACKAGES_ACTOR,
-                    "dev.skill.reload.completed",
-                    json!({"package": manifest.reference(), "file": file, "skills": skills, "invalidated": invalidated}),
-                );
-                let pkg = InstalledPackage { status, ..pkg };
-                match existing {
-                    Some(i) => self.packages[i] = pkg,
-                    None => self.packages.push(pkg),
-                }
-            }
-            Status::Refused { reason, .. } => failed(&manifest.reference(), reason.clone()),
-            Status::Disabled => {}
-        }
     }
 
     pub fn trust_of(&self, name: &str) -> Option<Trust> {

@@ -49,6 +49,11 @@ impl Permission {
         }
     }
 
+    /// Whether holding it lets a caller change the world (as opposed to read it).
+    pub fn is_write(self) -> bool {
+        !matches!(self, Permission::SceneRead | Permission::EcsRead | Permission::PhysicsRead | Permission::AgentRead)
+    }
+
     pub fn parse(text: &str) -> Option<Permission> {
         Permission::ALL.into_iter().find(|p| p.as_str() == text)
     }

@@ -1,6 +1,6 @@
-//! Rendering: a wgpu forward renderer in rend3's spirit. The engine hands it plain data
-//! (`RenderList`: camera, lighting, instances per mesh) once per frame; the renderer owns only
-//! GPU resources, never world state. Headless rendering (screenshots, `render.capture`) needs a
+//! Rendering: a wgpu forward renderer in rend3's spirit. Render-sync (`sync.rs`) reads plain
+//! world data into a `RenderList` (camera, lighting, instances per mesh) once per frame; the
+//! renderer owns only GPU resources, never world state. Headless rendering (screenshots, `render.capture`) needs a
 //! Vulkan driver — Mesa's CPU driver (lavapipe) is enough; headless runs that draw nothing need
 //! no GPU at all.
 
@@ -9,9 +9,11 @@ mod gpu;
 pub mod math;
 pub mod mesh;
 pub mod scene;
+mod sync;
 
 pub use gpu::{RenderError, encode_png};
 pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, linear_rgb};
+pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.
 pub struct WindowRenderer {

@@ -1,23 +1,16 @@
-//! Luau scripting: value conversion, the host `require`, the native ops core skills are given,
-//! and the `limina test` kit. Engine-level bindings (the `limina` table) live in `host`.
+//! The Luau foundation: value conversion, script errors, the host `require`, the `limina test`
+//! kit and Luau type definitions. It knows nothing of skills or the world: engine bindings (the
+//! `limina` table) live in `host`, the native ops core skills use live beside them in
+//! `skills/core`.
 //!
 //! Every chunk is named by its path (`@demos/billiards.lua`) so errors read
-//! `demos/billiards.lua:12: message`. Scripts never reach engine internals: the native ops here
-//! are handed only to core skill handlers, whose environment user code cannot see.
+//! `demos/billiards.lua:12: message`.
 
 pub mod convert;
-mod render_ops;
 mod require;
-mod skill_ops;
-mod trace_ops;
 pub mod typedefs;
-mod world_ops;
 
-pub use render_ops::{RenderSlot, create_render_ops};
 pub use require::{ScriptRoots, install_require};
-pub use skill_ops::{Reloader, create_registry_ops};
-pub use trace_ops::{check_export_name, create_trace_ops};
-pub use world_ops::create_world_ops;
 
 /// The `limina test` kit (describe/it/expect), installed into test VMs only.
 pub const TESTKIT: &str = include_str!("testkit.luau");

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
+use super::effects::{Effect, Effects};
 use super::schema;
 use crate::policy::Permission;
 use crate::script::convert::lua_to_json;
@@ -39,6 +40,8 @@ pub struct Skill {
     pub category: String,
     pub description: String,
     pub permissions: Vec<Permission>,
+    /// What calling it does (annotations, sanity checks and replay derive from this).
+    pub effects: Effects,
     pub input_schema: Value,
     pub output_schema: Value,
     pub(crate) input_validator: jsonschema::Validator,
@@ -62,7 +65,8 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 9] = ["name", "version", "category", "description", "permissions", "input", "output", "handler", "hooks"];
+const KNOWN_KEYS: [&str; 11] =
+    ["name", "version", "category", "description", "permissions", "effects", "idempotent", "input", "output", "handler", "hooks"];
 
 pub fn is_valid_skill_name(name: &str) -> bool {
     // MCP tool names: 1..=128 of [A-Za-z0-9_.-]; ours are dotted, starting with a letter.
@@ -140,6 +144,45 @@ impl Skill {
             Err(e) => return Err(fail(format!("`permissions` could not be read: {e}"))),
         };
 
+        let effects = match def.raw_get::<LuaValue>("effects") {
+            Ok(LuaValue::Nil) => None,
+            Ok(v) => {
+                let json = lua_to_json(lua, &v, "effects").map_err(|e| fail(e.to_string()))?;
+                let list = json.as_array().cloned().unwrap_or_default();
+                if !json.is_array() {
+                    return Err(fail(format!("`effects` must be a list like {{\"read\"}}, got {}", schema::type_name(&json))));
+                }
+                let mut effects = Vec::new();
+                for e in list {
+                    let e = e.as_str().ok_or_else(|| fail("`effects` must be a list of strings".into()))?;
+                    effects.push(Effect::parse(e).ok_or_else(|| {
+                        let known: Vec<&str> = Effect::ALL.iter().map(|e| e.as_str()).collect();
+                        fail(format!("unknown effect '{e}' (known: {})", known.join(" ")))
+                    })?);
+                }
+                Some(effects)
+            }
+            Err(e) => return Err(fail(format!("`effects` could not be read: {e}"))),
+        };
+        let idempotent = match def.raw_get::<LuaValue>("idempotent") {
+            Ok(LuaValue::Nil) => None,
+            Ok(LuaValue::Boolean(b)) => Some(b),
+            Ok(other) => return Err(fail(format!("`idempotent` must be a boolean, got {}", crate::script::lua_type_name(&other)))),
+            Err(e) => return Err(fail(format!("`idempotent` could not be read: {e}"))),
+        };
+        let effects = match effects {
+            Some(list) => {
+                let read_only = list.iter().all(|e| *e == Effect::Read);
+                Effects::of(&list, idempotent.unwrap_or(read_only))
+            }
+            None => {
+                let mut implied = Effects::implied_by(&permissions);
+                implied.idempotent = idempotent.unwrap_or(implied.idempotent);
+                implied
+            }
+        };
+        effects.check(&permissions).map_err(|e| fail(format!("effects: {e}")))?;
+
         let compile = |key: &str| -> Result<(Value, jsonschema::Validator), DefinitionError> {
             let desc: LuaValue = def.raw_get(key).map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
             if desc.is_nil() {
@@ -185,6 +228,7 @@ impl Skill {
             category,
             description,
             permissions,
+            effects,
             input_schema,
             output_schema,
             input_validator,

@@ -3,14 +3,18 @@
 //! A skill is declared in Luau (name, version, category, description, permissions, input and
 //! output schemas built with the schema DSL, a handler, optional hooks). The registry compiles its
 //! schemas once; `invoke` runs every call through the one pipeline. Core skills ship inside the
-//! binary (`core/*.luau`) and reach the world only through the native ops the host gives them.
+//! binary (`core/`) and reach the world only through the native ops beside them (`core/ops/`).
 
+pub mod core;
 mod definition;
+mod effects;
 mod invoke;
 mod registry;
 pub mod schema;
 
+pub use core::CORE_SKILL_FILES;
 pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, is_valid_skill_name};
+pub use effects::{Effect, Effects};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, invoke};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 
@@ -18,19 +22,6 @@ use serde::Serialize;
 
 /// The schema DSL source, loaded into every VM that declares skills.
 pub const SCHEMA_DSL: &str = include_str!("schema.luau");
-
-/// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 9] = [
-    ("core/scene.luau", include_str!("core/scene.luau")),
-    ("core/ecs.luau", include_str!("core/ecs.luau")),
-    ("core/three.luau", include_str!("core/three.luau")),
-    ("core/physics.luau", include_str!("core/physics.luau")),
-    ("core/agent.luau", include_str!("core/agent.luau")),
-    ("core/system.luau", include_str!("core/system.luau")),
-    ("core/audit.luau", include_str!("core/audit.luau")),
-    ("core/render.luau", include_str!("core/render.luau")),
-    ("core/packages.luau", include_str!("core/packages.luau")),
-];
 
 /// The error codes of a failed call (also the MCP error codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

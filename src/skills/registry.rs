@@ -97,6 +97,16 @@ impl SkillRegistry {
         self.skills.iter()
     }
 
+    /// Names, descriptions and schemas, in registration order (for `limina types`).
+    pub fn signatures(&self) -> impl Iterator<Item = crate::script::typedefs::SkillSignature<'_>> {
+        self.skills.iter().map(|s| crate::script::typedefs::SkillSignature {
+            name: &s.name,
+            description: &s.description,
+            input_schema: &s.input_schema,
+            output_schema: &s.output_schema,
+        })
+    }
+
     pub fn size(&self) -> usize {
         self.skills.len()
     }

@@ -10,11 +10,13 @@
 mod append;
 mod chain;
 mod event;
+mod kind;
 mod time;
 
 pub use append::AppendWriter;
 pub use chain::{ChainWriter, VerifyFailure, VerifyReason, chain_hash, verify_jsonl};
 pub use event::{Event, EventDraft, fnv1a64, seq_of};
+pub use kind::EventKind;
 
 use event::Names;
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};

@@ -9,9 +9,11 @@
 mod components;
 mod entity_table;
 mod hash;
+mod scene;
 
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
 pub use entity_table::{EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES};
+pub use scene::{Camera, Lighting};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -101,6 +103,26 @@ pub struct EntityView {
     pub body: Option<u32>,
 }
 
+/// One entity's plain data, as `World::for_each_entity` shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct EntityState<'a> {
+    pub id: EntityId,
+    pub transform: &'a Transform,
+    pub renderable: Option<&'a Renderable>,
+    pub tags: Option<&'a Tags>,
+}
+
+/// What render-sync reads of one renderable entity.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderableState<'a> {
+    pub transform: &'a Transform,
+    /// The transform at the start of the step (interpolation), when recorded.
+    pub previous: Option<&'a Transform>,
+    pub renderable: &'a Renderable,
+    /// The entity's own material; None renders with the defaults (or a model's own).
+    pub material: Option<&'a Material>,
+}
+
 /// A ray hit with its entity resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RaycastHit {
@@ -110,11 +132,11 @@ pub struct RaycastHit {
 }
 
 pub struct World {
-    /// Models loaded by `three.loadGLTF`, indexed by `RenderShape::Asset`.
-    pub assets: Vec<std::sync::Arc<crate::render::asset::LoadedAsset>>,
-    /// Scene lighting and the view (plain data the renderer reads; set through skills).
-    pub lighting: crate::render::Lighting,
-    pub camera: crate::render::Camera,
+    /// Asset ids of the models `three.loadGLTF` placed, indexed by `RenderShape::Asset`.
+    models: Vec<String>,
+    /// Scene lighting and the view (plain data render-sync reads; set through skills).
+    pub lighting: Lighting,
+    pub camera: Camera,
     ecs: bevy_ecs::world::World,
     entities: EntityTable<Entity>,
     physics: PhysicsWorld,
@@ -152,9 +174,9 @@ impl World {
         let remember_previous = ecs.query();
         let render_query = std::cell::RefCell::new(ecs.query());
         Self {
-            assets: Vec::new(),
-            lighting: crate::render::Lighting::default(),
-            camera: crate::render::Camera::default(),
+            models: Vec::new(),
+            lighting: Lighting::default(),
+            camera: Camera::default(),
             ecs,
             entities: EntityTable::with_capacity(capacity),
             physics: PhysicsWorld::default(),
@@ -175,12 +197,26 @@ impl World {
         self.physics.body_count()
     }
 
-    pub fn entities(&self) -> &EntityTable<Entity> {
-        &self.entities
+    /// Visits every live entity in id order with its plain data.
+    pub fn for_each_entity(&self, mut visit: impl FnMut(EntityState<'_>)) {
+        for (id, e) in self.entities.iter() {
+            let Some(transform) = self.ecs.get::<Transform>(e) else { continue };
+            visit(EntityState { id, transform, renderable: self.ecs.get::<Renderable>(e), tags: self.ecs.get::<Tags>(e) });
+        }
     }
 
-    pub fn ecs(&self) -> &bevy_ecs::world::World {
-        &self.ecs
+    /// Visits every renderable entity in storage order (no per-entity lookups: this is the hot
+    /// read of render-sync, once per drawn frame).
+    pub fn for_each_renderable(&self, mut visit: impl FnMut(RenderableState<'_>)) {
+        let mut query = self.render_query.borrow_mut();
+        for (transform, previous, renderable, material) in query.iter(&self.ecs) {
+            visit(RenderableState { transform, previous: previous.map(|p| &p.0), renderable, material });
+        }
+    }
+
+    /// The asset id of a placed model (`RenderShape::Asset(handle)`).
+    pub fn model_asset(&self, handle: u32) -> Option<&str> {
+        self.models.get(handle as usize).map(String::as_str)
     }
 
     /// Creates an entity, with a body when asked. Capacity is checked first, so a refused create
@@ -214,16 +250,16 @@ impl World {
         Ok(id)
     }
 
-    /// Places a loaded model as a new entity built from `spec` (whose shape is ignored), with a
-    /// body when asked, like any other entity. The same model file shares one table entry, and a
-    /// refused create leaves the table untouched.
-    pub fn spawn_asset(&mut self, asset: crate::render::asset::LoadedAsset, spec: &EntitySpec) -> Result<EntityId, WorldError> {
+    /// Places a model (by asset id) as a new entity built from `spec` (whose shape is ignored),
+    /// with a body when asked, like any other entity. The same model shares one table entry, and
+    /// a refused create leaves the table untouched.
+    pub fn spawn_model(&mut self, asset_id: &str, spec: &EntitySpec) -> Result<EntityId, WorldError> {
         self.entities.ensure_room()?;
-        let handle = match self.assets.iter().position(|a| a.source == asset.source) {
+        let handle = match self.models.iter().position(|a| a == asset_id) {
             Some(h) => h,
             None => {
-                self.assets.push(std::sync::Arc::new(asset));
-                self.assets.len() - 1
+                self.models.push(asset_id.to_string());
+                self.models.len() - 1
             }
         };
         self.create_entity(&EntitySpec { shape: RenderShape::Asset(handle as u32), ..*spec })
@@ -407,40 +443,6 @@ impl World {
         true
     }
 
-    /// Fills `list` with every renderable entity, transforms interpolated `alpha` of the way from
-    /// the start of the step to its end. Allocates nothing once `list` has grown.
-    pub fn fill_render_list(&self, alpha: f32, list: &mut crate::render::RenderList) {
-        use crate::render::{Instance, MeshKey, math};
-        list.clear();
-        list.camera = self.camera;
-        list.lighting = self.lighting;
-        let default_material = Material::default();
-        let mut query = self.render_query.borrow_mut();
-        for (t, previous, r, material) in query.iter(&self.ecs) {
-            let prev = previous.map(|p| p.0).unwrap_or(*t);
-            let m = material.unwrap_or(&default_material);
-            let lerp = |a: f32, b: f32| a + (b - a) * alpha;
-            let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
-            let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
-            let scale = std::array::from_fn(|i| lerp(prev.scale[i], t.scale[i]) * r.size);
-            let instance =
-                Instance::new(&math::trs(position, rotation, scale), r.color, [m.roughness, m.metalness], m.receive_shadow, m.cast_shadow);
-            match r.shape {
-                RenderShape::Box => list.push(MeshKey::Cube, instance),
-                RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
-                RenderShape::Capsule => list.push(MeshKey::Capsule, instance),
-                RenderShape::Asset(handle) => {
-                    let mut instance = instance;
-                    // The entity's own material overrides the model's.
-                    instance.material[3] = if material.is_some() { 255 } else { 0 };
-                    if let Some(asset) = self.assets.get(handle as usize) {
-                        list.push_asset(handle, asset, instance);
-                    }
-                }
-            }
-        }
-    }
-
     /// `sha256:<hex>` over ids and transforms in id order.
     pub fn hash(&self) -> String {
         hash::world_hash(self.entities.iter().filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))))
@@ -470,10 +472,10 @@ mod tests {
         w.create_entity(&spec([0.0; 3], Some(BodyKind::Dynamic))).unwrap();
         w.create_entity(&spec([0.0; 3], None)).unwrap();
         let (entities, bodies, hash) = (w.entity_count(), w.body_count(), w.hash());
-        let ecs_count = w.ecs().entities().count_spawned();
+        let ecs_count = w.ecs.entities().count_spawned();
         assert!(matches!(w.create_entity(&spec([1.0; 3], Some(BodyKind::Dynamic))), Err(WorldError::Capacity(_))));
         assert_eq!((w.entity_count(), w.body_count(), w.hash()), (entities, bodies, hash));
-        assert_eq!(w.ecs().entities().count_spawned(), ecs_count);
+        assert_eq!(w.ecs.entities().count_spawned(), ecs_count);
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn skills_and_types_commands_describe_the_registry() {
 #[test]
 fn generated_type_aliases_are_valid_luau() {
     let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap();
-    let aliases = limina::script::typedefs::luau_type_aliases(&engine.registry());
+    let aliases = limina::script::typedefs::luau_type_aliases(engine.registry().signatures());
     let chunk = format!("{aliases}\nreturn true");
     let ok: bool = engine.lua().load(chunk).set_name("@limina.d.luau").eval().unwrap();
     assert!(ok);

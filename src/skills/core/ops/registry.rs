@@ -7,14 +7,14 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value};
 use serde_json::json;
 
-use super::convert::json_to_lua;
 use crate::policy::{PROFILES, PermissionSet, profile_permissions};
+use crate::script::convert::{blob, json_to_lua};
 use crate::skills::SkillRegistry;
 
 /// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
 pub type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, String>>;
 
-pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: Reloader) -> mlua::Result<Table> {
+pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: Reloader) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let r = Rc::clone(&registry);
@@ -42,7 +42,7 @@ pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, relo
                 .list()
                 .map(|s| json!({"name": s.name, "version": s.version, "category": s.category, "permissions": s.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>()}))
                 .collect();
-            super::convert::blob(lua, serde_json::Value::Array(rows))
+            blob(lua, serde_json::Value::Array(rows))
         })?,
     )?;
 
@@ -69,7 +69,7 @@ pub fn create_registry_ops(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, relo
             let caller: Vec<&str> = profile_permissions(&profile).names();
             let profiles: serde_json::Map<String, serde_json::Value> =
                 PROFILES.iter().map(|(name, perms)| (name.to_string(), json!(PermissionSet::of(perms).names()))).collect();
-            super::convert::blob(lua, json!({"caller": caller, "profiles": profiles}))
+            blob(lua, json!({"caller": caller, "profiles": profiles}))
         })?,
     )?;
 

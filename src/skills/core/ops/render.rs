@@ -1,60 +1,26 @@
-//! The `render` ops behind `three.setMaterial`, `three.setLighting`, `render.setCamera` and
-//! `render.capture`. The renderer is created on first capture, so worlds that never draw never
-//! need a GPU.
+//! The `render` ops behind `three.setMaterial`, `three.setLighting`, `render.setCamera`,
+//! `three.loadGLTF` and `render.capture`. Materials, lighting and the camera are plain world
+//! data; models and pictures need the renderer, which is created on first capture (worlds that
+//! never draw never need a GPU) and absent from builds without the `render` feature.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use base64::Engine as _;
 use mlua::{Lua, Table};
-use serde_json::json;
 
-use super::convert::blob;
-use crate::render::{RenderList, Renderer};
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::World;
 
-/// The engine's renderer, made on first use.
-#[derive(Default)]
-pub struct RenderSlot {
-    pub renderer: Option<Renderer>,
-    pub list: RenderList,
-}
+/// The engine's render state, or nothing in a build without the `render` feature.
+#[cfg(feature = "render")]
+pub type RenderState = crate::render::RenderState;
+#[cfg(not(feature = "render"))]
+#[derive(Debug, Default)]
+pub struct RenderState;
 
-impl std::fmt::Debug for RenderSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RenderSlot").field("ready", &self.renderer.is_some()).finish()
-    }
-}
-
-impl RenderSlot {
-    pub fn renderer(&mut self) -> Result<&mut Renderer, crate::render::RenderError> {
-        if self.renderer.is_none() {
-            self.renderer = Some(Renderer::headless()?);
-        }
-        Ok(self.renderer.as_mut().expect("just created"))
-    }
-
-    /// Renders the world as it is (alpha = 1) to a PNG.
-    pub fn capture(
-        &mut self,
-        world: &World,
-        width: u32,
-        height: u32,
-        camera: Option<crate::render::Camera>,
-    ) -> Result<(Vec<u8>, crate::render::RenderStats), crate::render::RenderError> {
-        let mut list = std::mem::take(&mut self.list);
-        world.fill_render_list(1.0, &mut list);
-        if let Some(c) = camera {
-            list.camera = c;
-        }
-        let result = self.renderer().and_then(|r| {
-            let png = r.render_png(&list, width, height)?;
-            Ok((png, r.stats()))
-        });
-        self.list = list;
-        result
-    }
+#[cfg(not(feature = "render"))]
+fn no_renderer(skill: &str) -> mlua::Error {
+    HandlerFailure::new(ErrorCode::HandlerError, format!("{skill}: this limina was built without the `render` feature")).into_lua()
 }
 
 fn vec3(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
@@ -62,21 +28,29 @@ fn vec3(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
     Ok(Some([v.raw_get::<f64>(1)? as f32, v.raw_get::<f64>(2)? as f32, v.raw_get::<f64>(3)? as f32]))
 }
 
-pub fn create_render_ops(
+pub(crate) fn create(
     lua: &Lua,
     world: Rc<RefCell<World>>,
-    slot: Rc<RefCell<RenderSlot>>,
+    state: Rc<RefCell<RenderState>>,
     project: std::path::PathBuf,
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
-    let w = Rc::clone(&world);
+    #[cfg(not(feature = "render"))]
+    let _ = (&state, &project);
+    #[cfg(not(feature = "render"))]
+    ops.set("load_gltf", lua.create_function(|_, _: Table| -> mlua::Result<()> { Err(no_renderer("three.loadGLTF")) })?)?;
+    #[cfg(feature = "render")]
+    let (w, st) = (Rc::clone(&world), Rc::clone(&state));
+    #[cfg(feature = "render")]
     ops.set(
         "load_gltf",
         lua.create_function(move |lua, input: Table| {
             use crate::render::asset::{AssetError, load_gltf};
+            use crate::script::convert::blob;
+            use serde_json::json;
             let id: String = input.get("assetId")?;
-            let spec = super::world_ops::entity_spec(&input, crate::world::RenderShape::Box)?;
+            let spec = super::world::entity_spec(&input, crate::world::RenderShape::Box)?;
             let asset = load_gltf(&project.join("assets"), &project, &id).map_err(|e| {
                 let code = if matches!(e, AssetError::Malformed(..)) { ErrorCode::HandlerError } else { ErrorCode::InvalidInput };
                 HandlerFailure::new(code, e.to_string()).into_lua()
@@ -94,8 +68,9 @@ pub fn create_render_ops(
             });
             let entity = w
                 .borrow_mut()
-                .spawn_asset(asset, &spec)
+                .spawn_model(&asset.id, &spec)
                 .map_err(|e| HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())?;
+            st.borrow_mut().models.entry(asset.id.clone()).or_insert_with(|| std::sync::Arc::new(asset));
             blob(lua, json!({"entity": entity.to_string(), "resource": resource}))
         })?,
     )?;
@@ -170,13 +145,19 @@ pub fn create_render_ops(
         })?,
     )?;
 
+    #[cfg(not(feature = "render"))]
+    ops.set("capture", lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> { Err(no_renderer("render.capture")) })?)?;
+    #[cfg(feature = "render")]
     ops.set(
         "capture",
         lua.create_function(move |lua, (width, height, camera): (u32, u32, Option<Table>)| {
+            use crate::script::convert::blob;
+            use base64::Engine as _;
+            use serde_json::json;
             let view = match &camera {
                 Some(c) => {
                     let base = world.borrow().camera;
-                    Some(crate::render::Camera {
+                    Some(crate::world::Camera {
                         position: vec3(c, "position")?.unwrap_or(base.position),
                         target: vec3(c, "target")?.unwrap_or(base.target),
                         fov_deg: c.get::<Option<f64>>("fov")?.map(|f| f as f32).unwrap_or(base.fov_deg),
@@ -185,7 +166,7 @@ pub fn create_render_ops(
                 None => None,
             };
             let world = world.borrow();
-            let (png, stats) = slot
+            let (png, stats) = state
                 .borrow_mut()
                 .capture(&world, width, height, view)
                 .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua())?;

@@ -8,21 +8,18 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value as LuaValue};
 use serde_json::{Value, json};
 
-use super::convert::{blob, lua_to_json};
+use super::invalid;
 use crate::policy::audit::{self, DecisionFilter};
+use crate::script::convert::{blob, lua_to_json};
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::trace::{Event, EventDraft, TraceLog, seq_of};
-
-fn invalid(message: impl Into<String>) -> mlua::Error {
-    HandlerFailure::new(ErrorCode::InvalidInput, message).into_lua()
-}
 
 fn event_json(e: &Event) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
 /// Checks an export name: one plain file name, nothing that could leave the traces folder.
-pub fn check_export_name(name: &str) -> Result<String, String> {
+pub(crate) fn check_export_name(name: &str) -> Result<String, String> {
     let stem = name.strip_suffix(".jsonl").unwrap_or(name);
     if stem.is_empty() || stem.len() > 100 {
         return Err(format!("name: '{name}' must be 1 to 100 characters"));
@@ -43,7 +40,7 @@ fn need_event<'a>(trace: &'a TraceLog, id: &str) -> mlua::Result<&'a Event> {
     trace.get(id).ok_or_else(|| invalid(format!("eventId: no event '{id}' in the trace")))
 }
 
-pub fn create_trace_ops(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBuf) -> mlua::Result<Table> {
+pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBuf) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let t = Rc::clone(&trace);

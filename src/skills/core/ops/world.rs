@@ -1,6 +1,6 @@
 //! The native ops core skill handlers call to touch the world (`world.create_entity`, ...).
 //!
-//! Only core skill environments receive this table; user scripts reach the world through skills.
+//! Only core skill chunks receive this table; user scripts reach the world through skills.
 //! Inputs arrive already validated against the skill's schema, so these ops check only what a
 //! schema cannot express (ranges after f32 conversion, zero quaternions, stale ids). An unknown or
 //! destroyed id is not an error here: ops report `false` and change nothing, as the catalog's
@@ -11,13 +11,10 @@ use std::rc::Rc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
+use super::invalid;
 use crate::physics::BodyKind;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::{ColliderKind, EntityId, EntitySpec, RenderShape, World, WorldError};
-
-fn invalid(message: impl Into<String>) -> mlua::Error {
-    HandlerFailure::new(ErrorCode::InvalidInput, message).into_lua()
-}
 
 fn to_f32(v: f64, what: &str) -> mlua::Result<f32> {
     let f = v as f32;
@@ -64,7 +61,7 @@ fn normalized(q: [f32; 4]) -> mlua::Result<[f32; 4]> {
 
 /// Reads the body and look of a new entity from a validated skill input (`scene.createEntity`,
 /// `three.loadGLTF`); fields the skill's schema left out take `scene.createEntity`'s defaults.
-pub fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<EntitySpec> {
+pub(crate) fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<EntitySpec> {
     let collider: Option<String> = input.get("collider")?;
     Ok(EntitySpec {
         shape,
@@ -86,7 +83,7 @@ pub fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<EntitySpec
 }
 
 /// Builds the `world` ops table over a shared world.
-pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
+pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let w = Rc::clone(&world);
@@ -300,7 +297,7 @@ pub fn create_world_ops(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Ta
                 "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": world.hash()},
                 "entities": entities,
             });
-            super::convert::blob(lua, out)
+            crate::script::convert::blob(lua, out)
         })?,
     )?;
 

@@ -1,0 +1,103 @@
+//! Render-sync: reads plain world data (transforms, renderables, materials, camera, lighting)
+//! and packs the GPU instance list the renderer draws. The world never learns the instance
+//! layout; the renderer never sees the world. Hot once per drawn frame: no per-entity lookups
+//! or allocations once the list has grown.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::asset::LoadedAsset;
+use super::{Instance, MeshKey, RenderError, RenderList, RenderStats, Renderer, math};
+use crate::world::{Camera, Material, RenderShape, World};
+
+/// Models by asset id, loaded once (by `three.loadGLTF`) and shared by every frame.
+pub type ModelCache = HashMap<String, Arc<LoadedAsset>>;
+
+/// Fills `list` with every renderable entity, transforms interpolated `alpha` of the way from
+/// the start of the step to its end.
+pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &mut RenderList) {
+    list.clear();
+    list.camera = world.camera;
+    list.lighting = world.lighting;
+    let default_material = Material::default();
+    world.for_each_renderable(|e| {
+        let t = e.transform;
+        let prev = e.previous.copied().unwrap_or(*t);
+        let r = e.renderable;
+        let m = e.material.unwrap_or(&default_material);
+        let lerp = |a: f32, b: f32| a + (b - a) * alpha;
+        let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
+        let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
+        let scale = std::array::from_fn(|i| lerp(prev.scale[i], t.scale[i]) * r.size);
+        let instance =
+            Instance::new(&math::trs(position, rotation, scale), r.color, [m.roughness, m.metalness], m.receive_shadow, m.cast_shadow);
+        match r.shape {
+            RenderShape::Box => list.push(MeshKey::Cube, instance),
+            RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
+            RenderShape::Capsule => list.push(MeshKey::Capsule, instance),
+            RenderShape::Asset(handle) => {
+                let mut instance = instance;
+                // The entity's own material overrides the model's.
+                instance.material[3] = if e.material.is_some() { 255 } else { 0 };
+                if let Some(asset) = world.model_asset(handle).and_then(|id| models.get(id)) {
+                    list.push_asset(handle, asset, instance);
+                }
+            }
+        }
+    });
+}
+
+/// The engine's render state: the offscreen renderer (made on first capture, so worlds that
+/// never draw never need a GPU), a reused instance list, and the loaded models.
+#[derive(Default)]
+pub struct RenderState {
+    renderer: Option<Renderer>,
+    list: RenderList,
+    pub models: ModelCache,
+}
+
+impl std::fmt::Debug for RenderState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RenderState").field("ready", &self.renderer.is_some()).field("models", &self.models.len()).finish()
+    }
+}
+
+impl RenderState {
+    fn renderer(&mut self) -> Result<&mut Renderer, RenderError> {
+        match &mut self.renderer {
+            Some(r) => Ok(r),
+            slot => Ok(slot.insert(Renderer::headless()?)),
+        }
+    }
+
+    /// Fills `list` from the world with this state's models.
+    pub fn fill(&self, world: &World, alpha: f32, list: &mut RenderList) {
+        fill_render_list(world, &self.models, alpha, list);
+    }
+
+    /// Renders the world as it is (alpha = 1) to a PNG, optionally from another camera.
+    pub fn capture(
+        &mut self,
+        world: &World,
+        width: u32,
+        height: u32,
+        camera: Option<Camera>,
+    ) -> Result<(Vec<u8>, RenderStats), RenderError> {
+        let mut list = std::mem::take(&mut self.list);
+        fill_render_list(world, &self.models, 1.0, &mut list);
+        if let Some(c) = camera {
+            list.camera = c;
+        }
+        let result = self.renderer().and_then(|r| {
+            let png = r.render_png(&list, width, height)?;
+            Ok((png, r.stats()))
+        });
+        self.list = list;
+        result
+    }
+
+    /// Counts of the last captured frame.
+    pub fn stats(&self) -> RenderStats {
+        self.renderer.as_ref().map(Renderer::stats).unwrap_or_default()
+    }
+}

@@ -1,0 +1,140 @@
+//! The core skills: the `.luau` files shipped inside the binary, and the native ops that they —
+//! and only they — are given to touch the world, the renderer, the world log, the registry and
+//! the package system.
+//!
+//! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
+//! (`local s, world, registry, trace, render, packages = ...`). The ops live only in those
+//! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
+//! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
+//! re-evaluates a core file with the same arguments.
+
+pub(crate) mod ops;
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use mlua::{IntoLuaMulti, Lua, MultiValue, Table};
+
+use super::{Skill, SkillRegistry};
+use crate::script::ScriptError;
+use crate::trace::TraceLog;
+use crate::world::World;
+
+pub use ops::packages::PackageDoor;
+pub use ops::render::RenderState;
+pub(crate) use ops::trace::check_export_name;
+pub use ops::world::quat_from_euler_xyz;
+
+/// Core skill files shipped in the binary, in registration order.
+pub const CORE_SKILL_FILES: [(&str, &str); 9] = [
+    ("core/scene.luau", include_str!("scene.luau")),
+    ("core/ecs.luau", include_str!("ecs.luau")),
+    ("core/three.luau", include_str!("three.luau")),
+    ("core/physics.luau", include_str!("physics.luau")),
+    ("core/agent.luau", include_str!("agent.luau")),
+    ("core/system.luau", include_str!("system.luau")),
+    ("core/audit.luau", include_str!("audit.luau")),
+    ("core/render.luau", include_str!("render.luau")),
+    ("core/packages.luau", include_str!("packages.luau")),
+];
+
+/// What the core skills act on.
+pub struct CoreParts {
+    pub world: Rc<RefCell<World>>,
+    pub registry: Rc<RefCell<SkillRegistry>>,
+    pub trace: Rc<RefCell<TraceLog>>,
+    /// Renderer state (made on first capture) and loaded models.
+    pub render: Rc<RefCell<ops::render::RenderState>>,
+    pub packages: Rc<dyn PackageDoor>,
+    /// The project: `assets/` models load from it, `traces/` exports go under it.
+    pub project: PathBuf,
+}
+
+impl std::fmt::Debug for CoreParts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CoreParts").field("project", &self.project).finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    #[error("core ops: {0}")]
+    Ops(ScriptError),
+    #[error("{file}: {error}")]
+    File { file: String, error: ScriptError },
+    #[error(transparent)]
+    Definition(#[from] super::DefinitionError),
+    #[error("{file}: skill {skill} must declare its `effects`")]
+    Undeclared { file: String, skill: String },
+    #[error("{file}: {error}")]
+    Register { file: String, error: super::RegistryError },
+}
+
+/// Evaluates a core file with the DSL and ops as its chunk arguments; returns its definitions.
+fn eval_core_file(lua: &Lua, env: &Table, args: &MultiValue, name: &str, source: &str) -> mlua::Result<Table> {
+    lua.load(source).set_name(format!("@limina/{name}")).set_environment(env.clone()).call(args.clone())
+}
+
+/// Builds the ops over `parts`, evaluates every core file and registers its skills.
+pub fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) -> Result<(), CoreError> {
+    let ops_err = |e: mlua::Error| CoreError::Ops(ScriptError::from(e));
+    // A core file's own accidental globals land in this table, not in the shared globals.
+    let env = lua.create_table().map_err(ops_err)?;
+    let meta = lua.create_table().map_err(ops_err)?;
+    meta.set("__index", lua.globals()).map_err(ops_err)?;
+    env.set_metatable(Some(meta)).map_err(ops_err)?;
+    env.set_readonly(true);
+
+    // `dev.reload` re-evaluates a core file with the same arguments, which exist only once the
+    // registry ops (holding the reloader) are built; the cell closes that loop.
+    let args_cell: Rc<RefCell<Option<MultiValue>>> = Rc::new(RefCell::new(None));
+    let reloader: ops::registry::Reloader = {
+        let registry = Rc::clone(&parts.registry);
+        let args_cell = Rc::clone(&args_cell);
+        let env = env.clone();
+        Rc::new(move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
+            let source = registry.borrow().get(name).map(|s| s.source.clone()).ok_or_else(|| format!("no skill named '{name}'"))?;
+            let (file, text) = CORE_SKILL_FILES
+                .iter()
+                .find(|(file, _)| *file == source)
+                .ok_or_else(|| format!("skill {name} was registered from {source}, which has no source this engine can reload"))?;
+            let args = args_cell.borrow().clone().ok_or("the core skills are not ready")?;
+            let defs = eval_core_file(lua, &env, &args, file, text).map_err(|e| ScriptError::from(e).message)?;
+            for def in defs.sequence_values::<Table>() {
+                let def = def.map_err(|e| e.to_string())?;
+                if def.raw_get::<Option<String>>("name").ok().flatten().as_deref() == Some(name) {
+                    let skill = Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
+                    registry.borrow_mut().replace(skill).map_err(|e| e.to_string())?;
+                    return Ok(vec![name.to_string()]);
+                }
+            }
+            Err(format!("{file} no longer defines {name}"))
+        })
+    };
+    let args = (
+        dsl.clone(),
+        ops::world::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
+        ops::registry::create(lua, Rc::clone(&parts.registry), reloader).map_err(ops_err)?,
+        ops::trace::create(lua, Rc::clone(&parts.trace), parts.project.join("traces")).map_err(ops_err)?,
+        ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
+        ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
+    )
+        .into_lua_multi(lua)
+        .map_err(ops_err)?;
+    for (file, source) in CORE_SKILL_FILES {
+        let defs = eval_core_file(lua, &env, &args, file, source).map_err(|e| CoreError::File { file: file.into(), error: e.into() })?;
+        for def in defs.sequence_values::<Table>() {
+            let def = def.map_err(|e| CoreError::File { file: file.into(), error: e.into() })?;
+            // Core skills say what they do; only mods may leave it to their permissions.
+            if def.raw_get::<Option<Table>>("effects").ok().flatten().is_none() {
+                let name = def.raw_get::<Option<String>>("name").ok().flatten().unwrap_or_default();
+                return Err(CoreError::Undeclared { file: file.into(), skill: name });
+            }
+            let skill = Skill::from_table(lua, &def, file)?;
+            parts.registry.borrow_mut().register(skill).map_err(|error| CoreError::Register { file: file.into(), error })?;
+        }
+    }
+    args_cell.replace(Some(args));
+    Ok(())
+}

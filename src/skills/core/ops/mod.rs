@@ -1,0 +1,15 @@
+//! The native ops core skill handlers call, one file per ops table. Inputs arrive validated
+//! against the calling skill's schema, so ops check only what a schema cannot express.
+
+pub(crate) mod packages;
+pub(crate) mod registry;
+pub(crate) mod render;
+pub(crate) mod trace;
+pub(crate) mod world;
+
+use crate::skills::{ErrorCode, HandlerFailure};
+
+/// An `invalid_input` failure raised from inside an op.
+pub(crate) fn invalid(message: impl Into<String>) -> mlua::Error {
+    HandlerFailure::new(ErrorCode::InvalidInput, message).into_lua()
+}

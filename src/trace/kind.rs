@@ -1,0 +1,65 @@
+//! The event types the engine itself emits, as one closed vocabulary: emitters and readers
+//! (audit, tests) use these names, so a typo does not compile. Open families built from input
+//! (`agent.signal.<type>`, `dev.<target>.reload.completed`) stay strings under their prefix.
+
+/// An event type the engine emits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// A skill call ran to completion.
+    SkillExecuted,
+    /// A skill call failed after its policy decision (invalid output, handler error).
+    SkillFailed,
+    /// The policy engine allowed a call.
+    PolicyDecision,
+    /// The policy engine denied a call.
+    PolicyDenied,
+    /// Governance changed who may do what (revocations, quotas, budgets).
+    PolicyChanged,
+    /// A call lacked a permission its skill needs.
+    SecurityPermissionDenied,
+    /// A package's skills were registered.
+    PackageLoaded,
+    /// A package was refused (manifest, resolution, over-claim, load failure, skill conflict).
+    PackageRejected,
+    /// Sandboxed package code hit a limit or broke a rule.
+    PackageViolation,
+    /// `package.load` loaded a package.
+    PackageLoadCompleted,
+    /// `package.load` refused.
+    PackageLoadDenied,
+    /// A changed package was reloaded.
+    DevSkillReloadCompleted,
+    /// A changed package could not be reloaded (the last good version keeps running).
+    DevSkillReloadFailed,
+}
+
+impl EventKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventKind::SkillExecuted => "skill.executed",
+            EventKind::SkillFailed => "skill.failed",
+            EventKind::PolicyDecision => "policy.decision",
+            EventKind::PolicyDenied => "policy.denied",
+            EventKind::PolicyChanged => "policy.changed",
+            EventKind::SecurityPermissionDenied => "security.permission.denied",
+            EventKind::PackageLoaded => "package.loaded",
+            EventKind::PackageRejected => "package.rejected",
+            EventKind::PackageViolation => "package.violation",
+            EventKind::PackageLoadCompleted => "package.load.completed",
+            EventKind::PackageLoadDenied => "package.load.denied",
+            EventKind::DevSkillReloadCompleted => "dev.skill.reload.completed",
+            EventKind::DevSkillReloadFailed => "dev.skill.reload.failed",
+        }
+    }
+
+    /// Whether a recorded type names this kind.
+    pub fn is(self, event_type: &str) -> bool {
+        self.as_str() == event_type
+    }
+}
+
+impl std::fmt::Display for EventKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
