@@ -100,7 +100,7 @@ pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn engine() -> anyhow::Result<Engine> {
-    Ok(Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() })?)
+    Ok(Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(super::project_root()) })?)
 }
 
 fn bench_calls(calls: u64) -> anyhow::Result<()> {
@@ -132,7 +132,7 @@ struct CallTiming {
 
 fn time_calls(calls: u64, policy: bool) -> anyhow::Result<CallTiming> {
     let started = Instant::now();
-    let e = Engine::new(EngineConfig { output: Output::Silent, policy, ..EngineConfig::default() })?;
+    let e = Engine::new(EngineConfig { output: Output::Silent, policy, ..EngineConfig::new(super::project_root()) })?;
     let startup_ms = started.elapsed().as_secs_f64() * 1e3;
     e.run_source(
         r#"
@@ -186,7 +186,7 @@ fn bench_trace() -> anyhow::Result<()> {
     let mut log = TraceLog::new("thr_bench");
     let t = Instant::now();
     for i in 0..N {
-        log.emit(EventDraft::new("skill.executed", "agt_bench").thread("ses_bench"), i as u64, &payload);
+        log.emit(EventDraft::new(crate::trace::EventKind::SkillExecuted.as_str(), "agt_bench").thread("ses_bench"), i as u64, &payload);
     }
     let emit_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
     outln!(
@@ -216,7 +216,7 @@ fn bench_trace() -> anyhow::Result<()> {
     let mut decisions = TraceLog::new("thr_bench");
     let t = Instant::now();
     for i in 0..N {
-        decisions.emit(EventDraft::new("policy.decision", "agt_bench").thread("ses_bench"), i as u64, &decision.payload(&ctx));
+        decisions.emit(EventDraft::new(crate::trace::EventKind::PolicyDecision.as_str(), "agt_bench").thread("ses_bench"), i as u64, &decision.payload(&ctx));
     }
     let record_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
     outln!("policy       one decision: evaluate {evaluate_ns:.0} ns, record it as a policy.decision event {record_ns:.0} ns");

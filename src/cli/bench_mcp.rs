@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use jsonrpsee::core::client::{ClientT, Subscription, SubscriptionClientT};
 use jsonrpsee::rpc_params;
-use jsonrpsee::ws_client::{WsClient, WsClientBuilder};
+use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
 use serde_json::{Value, json};
 
 use super::bench::percentile;

@@ -47,9 +47,8 @@ pub fn run() -> anyhow::Result<()> {
 fn measure(dir: &std::path::Path, scripts: &std::path::Path) -> anyhow::Result<()> {
     let engine = Engine::new(EngineConfig {
         output: Output::Silent,
-        project_root: dir.to_path_buf(),
         scripts: Some(scripts.to_path_buf()),
-        ..EngineConfig::default()
+        ..EngineConfig::new(dir.to_path_buf())
     })?;
     let caller = engine.script_caller().clone();
     let made = engine.call(&caller, "scene.createEntity", json!({}));

@@ -17,8 +17,8 @@ pub struct McpArgs {
     #[arg(long)]
     pub ws: bool,
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
-    #[arg(long, value_name = "P", default_value = "builder.readWrite")]
-    pub profile: String,
+    #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
+    pub profile: super::ProfileArg,
     /// A script to build the world before serving (e.g. demos/billiards.lua).
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
@@ -45,16 +45,17 @@ pub fn run(args: &McpArgs) -> i32 {
         return EXIT_USAGE;
     }
     let result = if args.stdio {
-        stdio::serve(&StdioOptions { profile: args.profile.clone(), scene: args.scene.clone(), scripts: args.scripts.clone() })
+        stdio::serve(&StdioOptions { project: super::project_root(), profile: args.profile.name(), scene: args.scene.clone(), scripts: super::scripts_root(args.scripts.as_deref()) })
     } else {
         ws::serve_blocking(&WsOptions {
+            project: super::project_root(),
             bind: args.bind.clone(),
             port: args.port,
-            profile: args.profile.clone(),
+            profile: args.profile.name(),
             tokens: args.tokens.clone(),
             scene: args.scene.clone(),
             publish_deltas: !args.no_deltas,
-            scripts: args.scripts.clone(),
+            scripts: super::scripts_root(args.scripts.as_deref()),
         })
     };
     match result {

@@ -33,9 +33,16 @@ pub const EXIT_USAGE: i32 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "limina", version, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
 struct Cli {
+    /// The project folder (`require`, `scripts/`, `assets/`, `traces/` resolve in it); default:
+    /// the current folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    project: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
+
+/// `--project`, set once by `main_with` before any subcommand runs.
+static PROJECT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -71,6 +78,13 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
+    if let Some(dir) = &cli.project {
+        if !dir.is_dir() {
+            report_error(&format!("--project {}: no such folder", dir.display()), None);
+            return EXIT_USAGE;
+        }
+        let _ = PROJECT.set(std::path::absolute(dir).unwrap_or_else(|_| dir.clone()));
+    }
     match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Test(args) => test::run(&args),
@@ -97,4 +111,53 @@ pub(crate) fn report_error(message: &str, traceback: Option<&str>) {
             eprintln!("    {}", line.trim_start());
         }
     }
+}
+
+/// `--profile`: one of the reference's profiles. A typo is a usage error that lists the names,
+/// never a silent grant of nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileArg {
+    #[value(name = "builder.readWrite")]
+    BuilderReadWrite,
+    #[value(name = "player.limited")]
+    PlayerLimited,
+    #[value(name = "social.actor")]
+    SocialActor,
+    #[value(name = "system.readonly")]
+    SystemReadonly,
+}
+
+impl ProfileArg {
+    pub fn profile(self) -> crate::policy::Profile {
+        use crate::policy::Profile;
+        match self {
+            ProfileArg::BuilderReadWrite => Profile::BuilderReadWrite,
+            ProfileArg::PlayerLimited => Profile::PlayerLimited,
+            ProfileArg::SocialActor => Profile::SocialActor,
+            ProfileArg::SystemReadonly => Profile::SystemReadonly,
+        }
+    }
+
+    pub fn name(self) -> String {
+        self.profile().as_str().to_string()
+    }
+}
+
+/// The project the CLI works on: `--project`, else the current folder. Only the CLI reads it;
+/// everything below is handed the root explicitly.
+pub(crate) fn project_root() -> std::path::PathBuf {
+    match PROJECT.get() {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from(".")),
+    }
+}
+
+/// The mods root: `--scripts DIR`, else the project's `scripts/` when it exists. Made absolute,
+/// so hot reload matches the watcher's absolute paths whatever the folder was given as.
+pub(crate) fn scripts_root(given: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    let root = match given {
+        Some(dir) => dir.to_path_buf(),
+        None => Some(project_root().join("scripts")).filter(|p| p.is_dir())?,
+    };
+    Some(std::path::absolute(&root).unwrap_or(root))
 }

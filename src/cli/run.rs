@@ -20,8 +20,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub frames: Option<u64>,
     /// Permission profile the script acts under.
-    #[arg(long, value_name = "P", default_value = "builder.readWrite")]
-    pub profile: String,
+    #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
+    pub profile: super::ProfileArg,
     /// Seed for math.random and limina.seed().
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -76,12 +76,12 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         args.file.parent().map(|p| vec![if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }]).unwrap_or_default();
     let config = EngineConfig {
         seed: args.seed,
-        profile: args.profile.clone(),
+        profile: args.profile.name(),
         extra_roots,
         trace_append: args.trace.clone(),
-        scripts: args.scripts.clone(),
+        scripts: super::scripts_root(args.scripts.as_deref()),
         watch_scripts: true,
-        ..EngineConfig::default()
+        ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;
     let returned = engine.run_file(&args.file)?;

@@ -36,15 +36,17 @@ impl TestReport {
 }
 
 pub fn run(args: &TestArgs) -> i32 {
-    let paths = if args.paths.is_empty() { vec![PathBuf::from("tests/lua")] } else { args.paths.clone() };
+    let project = super::project_root();
+    let paths = if args.paths.is_empty() { vec![project.join("tests/lua")] } else { args.paths.clone() };
     let mut out = std::io::stdout().lock();
-    let report = run_tests(&paths, args.filter.as_deref(), &mut out);
+    let report = run_tests(&project, super::scripts_root(None).as_deref(), &paths, args.filter.as_deref(), &mut out);
     if report.failed > 0 { EXIT_FAILURE } else { EXIT_OK }
 }
 
-/// Discovers `*.lua`/`*.luau` files under `paths` (sorted) and runs them, writing one line per
-/// test and the summary line last.
-pub fn run_tests(paths: &[PathBuf], filter: Option<&str>, out: &mut dyn Write) -> TestReport {
+/// Discovers `*.lua`/`*.luau` files under `paths` (sorted) and runs each in a fresh engine for
+/// `project` (with the mods under `scripts`, if any), writing one line per test and the summary
+/// line last.
+pub fn run_tests(project: &Path, scripts: Option<&Path>, paths: &[PathBuf], filter: Option<&str>, out: &mut dyn Write) -> TestReport {
     let mut report = TestReport::default();
     let mut files = Vec::new();
     for path in paths {
@@ -56,7 +58,7 @@ pub fn run_tests(paths: &[PathBuf], filter: Option<&str>, out: &mut dyn Write) -
         collect(path, &mut files);
     }
     for file in files {
-        run_file(&file, filter, out, &mut report);
+        run_file(project, scripts, &file, filter, out, &mut report);
     }
     let _ = writeln!(out, "{}", report.summary_line());
     report
@@ -81,10 +83,10 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-fn run_file(file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut TestReport) {
-    let display = file.display().to_string();
+fn run_file(project: &Path, scripts: Option<&Path>, file: &Path, filter: Option<&str>, out: &mut dyn Write, report: &mut TestReport) {
+    let display = file.strip_prefix(project).unwrap_or(file).display().to_string();
     let extra_roots = file.parent().map(|p| vec![p.to_path_buf()]).unwrap_or_default();
-    let config = EngineConfig { test_kit: true, extra_roots, ..EngineConfig::default() };
+    let config = EngineConfig { test_kit: true, extra_roots, scripts: scripts.map(Path::to_path_buf), ..EngineConfig::new(project) };
     let load_failed = |out: &mut dyn Write, report: &mut TestReport, message: &str| {
         let _ = writeln!(out, "FAIL {display} (file failed to load)\n     {message}");
         report.failed += 1;

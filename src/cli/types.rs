@@ -10,7 +10,7 @@ use crate::script::typedefs::luau_definitions;
 pub struct TypesArgs {}
 
 pub fn run(_: &TypesArgs) -> i32 {
-    match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::default() }) {
+    match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::new(super::project_root()) }) {
         Ok(engine) => {
             outln!("{}", luau_definitions(engine.registry().signatures()).trim_end());
             EXIT_OK

@@ -46,20 +46,22 @@ pub struct EngineConfig {
     pub policy: bool,
     /// Chain every event into this file as it is emitted.
     pub trace_append: Option<PathBuf>,
-    /// Mods and packages root (default: `<project>/scripts` when it exists).
+    /// Mods and packages root; None loads no mods (the CLI passes `<project>/scripts`).
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
     pub watch_scripts: bool,
 }
 
-impl Default for EngineConfig {
-    fn default() -> Self {
+impl EngineConfig {
+    /// An engine for the project at `project_root`, with the defaults: seed 0, the script acting
+    /// as `agt_script` under `builder.readWrite`, no mods unless `scripts` names a folder.
+    pub fn new(project_root: impl Into<PathBuf>) -> Self {
         Self {
             seed: 0,
             profile: "builder.readWrite".into(),
             agent_id: "agt_script".into(),
             session_id: "ses_script".into(),
-            project_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            project_root: project_root.into(),
             extra_roots: Vec::new(),
             output: Output::Stdout,
             test_kit: false,
@@ -222,8 +224,7 @@ impl Engine {
         lua.load(format!("math.randomseed({})", config.seed % (1 << 52))).exec().map_err(startup("seed"))?;
         let fail_fn = lua
             .create_function(|_, (code, message): (String, String)| -> mlua::Result<()> {
-                let code = skills::ErrorCode::parse(&code).unwrap_or(skills::ErrorCode::HandlerError);
-                Err(HandlerFailure::new(code, message).into_lua())
+                Err(HandlerFailure::from_script(&code, message).into_lua())
             })
             .map_err(startup("ctx.fail"))?;
 
@@ -244,7 +245,7 @@ impl Engine {
             session_counter: Cell::new(0),
             traces_dir: config.project_root.join("traces"),
             mods: Rc::new(RefCell::new(ModManager::new(
-                config.scripts.clone().or_else(|| Some(config.project_root.join("scripts")).filter(|p| p.is_dir())),
+                config.scripts.clone(),
                 &config.profile,
             ))),
             host: RefCell::new(None),
@@ -454,15 +455,7 @@ impl Host for EngineHost {
     fn invoke(&self, caller: &Caller, skill: &str, input: Value) -> SkillResponse {
         match (self.shared.upgrade(), self.lua.try_upgrade()) {
             (Some(shared), Some(lua)) => shared.invoke(&lua, caller, skill, input),
-            _ => SkillResponse {
-                success: false,
-                result: None,
-                error: Some(crate::skills::SkillFailure {
-                    code: crate::skills::ErrorCode::HandlerError,
-                    message: "the engine has shut down".into(),
-                }),
-                metadata: crate::skills::ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
-            },
+            _ => SkillResponse::failure(crate::skills::ErrorCode::HandlerError, "the engine has shut down"),
         }
     }
 

@@ -13,7 +13,7 @@ use super::engine::Shared;
 use crate::policy::profile_permissions;
 use crate::script::convert::{json_to_lua, lua_to_json};
 use crate::script::located_error;
-use crate::skills::{Caller, ErrorCode, ResponseMetadata, SkillFailure, SkillResponse};
+use crate::skills::{Caller, ErrorCode, SkillResponse};
 
 /// Most steps one `limina.step(n)` may run (a typo like 1e12 must not hang the engine).
 const MAX_STEPS_PER_CALL: u64 = 10_000_000;
@@ -183,7 +183,7 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         })
     }
     fn changed(shared: &Shared, change: serde_json::Value) {
-        let draft = crate::trace::EventDraft::new("policy.changed", &shared.caller.agent_id).thread(&shared.caller.session_id);
+        let draft = crate::trace::EventDraft::new(crate::trace::EventKind::PolicyChanged.as_str(), &shared.caller.agent_id).thread(&shared.caller.session_id);
         shared.trace.borrow_mut().emit(draft, shared.tick.get(), &change);
     }
 
@@ -342,12 +342,7 @@ fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input
     let response = match lua_to_json(lua, &input, "input") {
         Ok(input) => shared.invoke(lua, caller, &name, input),
         // Input that cannot become JSON is the caller's mistake, reported like any invalid input.
-        Err(e) => SkillResponse {
-            success: false,
-            result: None,
-            error: Some(SkillFailure { code: ErrorCode::InvalidInput, message: format!("invalid input for {name}: {e}") }),
-            metadata: ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
-        },
+        Err(e) => SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {e}")),
     };
     response_to_lua(lua, &response)
 }

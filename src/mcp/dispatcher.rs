@@ -294,12 +294,7 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
 }
 
 fn not_initialized() -> SkillResponse {
-    SkillResponse {
-        success: false,
-        result: None,
-        error: Some(SkillFailure { code: ErrorCode::Forbidden, message: "MCP session is not initialized".into() }),
-        metadata: ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
-    }
+    SkillResponse::failure(ErrorCode::Forbidden, "MCP session is not initialized")
 }
 
 fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: bool) -> Result<Value, RpcError> {

@@ -13,14 +13,16 @@ pub use dispatcher::{McpSession, handle_message, handle_text};
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
 /// watched for hot reload, and the optional `--scene` script already run.
-fn server_engine(profile: &str, scripts: Option<&std::path::Path>, scene: Option<&std::path::Path>) -> anyhow::Result<crate::host::Engine> {
+fn server_engine(
+    project: &std::path::Path,
+    profile: &str, scripts: Option<&std::path::Path>, scene: Option<&std::path::Path>) -> anyhow::Result<crate::host::Engine> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
         profile: profile.to_string(),
         scripts: scripts.map(std::path::Path::to_path_buf),
         watch_scripts: true,
-        ..EngineConfig::default()
+        ..EngineConfig::new(project)
     })?;
     if let Some(scene) = scene {
         engine.run_file(scene)?;

@@ -19,6 +19,8 @@ use crate::host::RealTimeDriver;
 
 #[derive(Debug, Clone)]
 pub struct StdioOptions {
+    /// The project: `require`, `assets/` and `traces/` resolve against it.
+    pub project: PathBuf,
     pub profile: String,
     /// A script to build the world before serving (e.g. a scene).
     pub scene: Option<PathBuf>,
@@ -81,7 +83,7 @@ fn write_messages(out: &mut impl Write, messages: &[Value]) -> io::Result<()> {
 }
 
 pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
-    let engine = super::server_engine(&options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
+    let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
     let (tx, rx) = mpsc::channel::<Line>();
     std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();

@@ -42,6 +42,8 @@ pub const SEND_QUEUE: u32 = 64;
 
 #[derive(Debug, Clone)]
 pub struct WsOptions {
+    /// The project: `require`, `assets/` and `traces/` resolve against it.
+    pub project: PathBuf,
     pub bind: String,
     pub port: u16,
     /// Profile for connections when there is no tokens file.
@@ -217,7 +219,7 @@ pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let engine = super::server_engine(&options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
+    let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
     let (tx, rx) = mpsc::channel::<EngineMsg>();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-ws").enable_all().build()?;
     let auth = AuthLayer { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };

@@ -9,10 +9,11 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{Value, json};
 
+use crate::trace::EventKind;
 use crate::trace::{Event, TraceLog};
 
 pub fn is_decision(e: &Event) -> bool {
-    &*e.event_type == "policy.decision" || &*e.event_type == "policy.denied"
+    EventKind::PolicyDecision.is(&e.event_type) || EventKind::PolicyDenied.is(&e.event_type)
 }
 
 fn brief(e: &Event) -> Value {

@@ -43,13 +43,68 @@ impl DecisionContext<'_> {
     }
 }
 
+/// The rule that decided a call, in the order the engine checks them (first deny wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    SessionRevoked,
+    /// The agent, or one capability for a session/agent/package, was revoked.
+    Revoked,
+    ProfileDenied,
+    QuotaExceeded,
+    BudgetCalls,
+    BudgetCpu,
+    BudgetMem,
+    /// Allowed: the profile grants every required permission.
+    ProfileGrant,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 8] = [
+        Rule::SessionRevoked,
+        Rule::Revoked,
+        Rule::ProfileDenied,
+        Rule::QuotaExceeded,
+        Rule::BudgetCalls,
+        Rule::BudgetCpu,
+        Rule::BudgetMem,
+        Rule::ProfileGrant,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Rule::SessionRevoked => "session.revoked",
+            Rule::Revoked => "revoked",
+            Rule::ProfileDenied => "profile.denied",
+            Rule::QuotaExceeded => Rule::QuotaExceeded,
+            Rule::BudgetCalls => "budget.calls",
+            Rule::BudgetCpu => Rule::BudgetCpu,
+            Rule::BudgetMem => Rule::BudgetMem,
+            Rule::ProfileGrant => "profile.grant",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Rule {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// The outcome of one evaluation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub allow: bool,
-    /// `session.revoked`, `revoked`, `profile.denied`, `quota.exceeded`, `budget.calls`,
-    /// `budget.cpu`, `budget.mem` or `profile.grant`.
-    pub rule: &'static str,
+    pub rule: Rule,
     pub reason: Cow<'static, str>,
     pub cap: Cow<'static, str>,
     pub quota: Option<Value>,
@@ -74,7 +129,7 @@ impl Decision {
             },
             quota: &self.quota,
             reason: &self.reason,
-            rule: self.rule,
+            rule: self.rule.as_str(),
             skill: ctx.skill,
         }
     }
@@ -224,7 +279,7 @@ impl PolicyEngine {
 
     /// Decides one call. An allow commits the call against matching quotas and the budget.
     pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
-        let deny = |rule: &'static str, reason: String, cap: Cow<'static, str>| Decision {
+        let deny = |rule: Rule, reason: String, cap: Cow<'static, str>| Decision {
             allow: false,
             rule,
             reason: Cow::Owned(reason),
@@ -235,12 +290,12 @@ impl PolicyEngine {
         let budget_snapshot = self.budgets.get(ctx.session_id).map(Budget::snapshot);
 
         if self.revoked_sessions.contains(ctx.session_id) {
-            let mut d = deny("session.revoked", format!("session {} was revoked", ctx.session_id), ctx.cap());
+            let mut d = deny(Rule::SessionRevoked, format!("session {} was revoked", ctx.session_id), ctx.cap());
             d.budget = budget_snapshot;
             return d;
         }
         if self.revoked_agents.contains(ctx.agent_id) {
-            let mut d = deny("revoked", format!("agent {} was revoked", ctx.agent_id), ctx.cap());
+            let mut d = deny(Rule::Revoked, format!("agent {} was revoked", ctx.agent_id), ctx.cap());
             d.budget = budget_snapshot;
             return d;
         }
@@ -256,12 +311,12 @@ impl PolicyEngine {
                 (None, None, Some(p)) => format!("package {p}"),
                 (None, None, None) => "everyone".to_string(),
             };
-            let mut d = deny("revoked", format!("capability {} was revoked for {scope}", r.cap), Cow::Owned(r.cap.clone()));
+            let mut d = deny(Rule::Revoked, format!("capability {} was revoked for {scope}", r.cap), Cow::Owned(r.cap.clone()));
             d.budget = budget_snapshot;
             return d;
         }
         if let Some(missing) = ctx.granted.first_missing(ctx.required) {
-            let mut d = deny("profile.denied", format!("missing permission: {missing}"), Cow::Borrowed(missing.as_str()));
+            let mut d = deny(Rule::ProfileDenied, format!("missing permission: {missing}"), Cow::Borrowed(missing.as_str()));
             d.budget = budget_snapshot;
             return d;
         }
@@ -307,7 +362,7 @@ impl PolicyEngine {
             let again = oldest.map(|t| t + r.window_ticks).unwrap_or(ctx.tick);
             let what = r.cap.clone().unwrap_or_else(|| "all calls".into());
             let mut d = deny(
-                "quota.exceeded",
+                Rule::QuotaExceeded,
                 format!("quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}", r.limit, r.window_ticks),
                 r.cap.clone().map(Cow::Owned).unwrap_or_else(|| ctx.cap()),
             );
@@ -318,10 +373,10 @@ impl PolicyEngine {
 
         if let Some(b) = self.budgets.get(ctx.session_id) {
             let over = if b.limits.calls.is_some_and(|l| b.calls >= l) {
-                Some(("budget.calls", format!("call budget of {} for session {} is spent", b.limits.calls.unwrap_or(0), ctx.session_id)))
+                Some((Rule::BudgetCalls, format!("call budget of {} for session {} is spent", b.limits.calls.unwrap_or(0), ctx.session_id)))
             } else if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) {
                 Some((
-                    "budget.cpu",
+                    Rule::BudgetCpu,
                     format!(
                         "cpu budget of {} ms for session {} is spent ({:.3} ms used)",
                         b.limits.cpu_ms.unwrap_or(0.0),
@@ -331,7 +386,7 @@ impl PolicyEngine {
                 ))
             } else if b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
                 Some((
-                    "budget.mem",
+                    Rule::BudgetMem,
                     format!(
                         "memory budget of {} bytes for session {} is spent ({} used)",
                         b.limits.memory_bytes.unwrap_or(0),
@@ -365,7 +420,7 @@ impl PolicyEngine {
         } else {
             "the profile grants every required permission"
         });
-        Decision { allow: true, rule: "profile.grant", reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
+        Decision { allow: true, rule: Rule::ProfileGrant, reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
     }
 
     /// Whether any session has a budget (callers skip measuring usage when none does).

@@ -8,5 +8,5 @@ pub mod audit;
 mod engine;
 mod profiles;
 
-pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule};
-pub use profiles::{PROFILES, Permission, PermissionSet, profile_permissions};
+pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule, Rule};
+pub use profiles::{PROFILES, Permission, PermissionSet, Profile, profile_permissions};

@@ -120,6 +120,37 @@ pub const PROFILES: [(&str, &[Permission]); 4] = {
     ]
 };
 
+/// One of the reference's profiles, by name (the CLI's `--profile` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    BuilderReadWrite,
+    PlayerLimited,
+    SocialActor,
+    SystemReadonly,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 4] = [Profile::BuilderReadWrite, Profile::PlayerLimited, Profile::SocialActor, Profile::SystemReadonly];
+
+    pub fn as_str(self) -> &'static str {
+        PROFILES[self as usize].0
+    }
+
+    pub fn permissions(self) -> PermissionSet {
+        PermissionSet::of(PROFILES[self as usize].1)
+    }
+
+    pub fn parse(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The permissions a profile grants; an unknown profile grants nothing (fail closed).
 pub fn profile_permissions(profile: &str) -> PermissionSet {
     PROFILES.iter().find(|(name, _)| *name == profile).map(|(_, perms)| PermissionSet::of(perms)).unwrap_or_default()
@@ -138,6 +169,15 @@ mod tests {
         assert_eq!(readonly.names(), ["scene.read", "ecs.read", "physics.read", "agent.read"]);
         assert!(profile_permissions("social.actor").contains(Permission::SocialAct));
         assert!(!profile_permissions("player.limited").contains(Permission::SocialAct));
+    }
+
+    #[test]
+    fn profile_names_index_the_catalog_table() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::parse(p.as_str()), Some(p));
+            assert_eq!(p.permissions(), profile_permissions(p.as_str()));
+        }
+        assert_eq!(Profile::parse("builder.readwrite"), None);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! An asset id is a path inside `assets/` (`models/crate.glb`); anything that could leave the
 //! folder is refused before the file system is touched. Loading flattens the default scene into
 //! parts (a mesh, its node transform, its base colour and texture), which the renderer uploads
-//! once and draws instanced.
+//! once and draws instanced. A `.gltf` file's external buffers and images resolve only inside
+//! `assets/`; textures are PNG.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -75,22 +76,84 @@ pub fn resolve(root: &Path, id: &str) -> Result<PathBuf, AssetError> {
     Ok(canonical)
 }
 
-fn to_rgba(data: &gltf::image::Data) -> Option<Image> {
-    use gltf::image::Format;
-    let rgba = match data.format {
-        Format::R8G8B8A8 => data.pixels.clone(),
-        Format::R8G8B8 => data.pixels.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-        Format::R8 => data.pixels.iter().flat_map(|v| [*v, *v, *v, 255]).collect(),
-        _ => return None,
+/// Where a buffer's or image's bytes live: the glb blob, a `data:` URI, or a file next to the
+/// model. A file URI resolves only inside `assets/` (`root`): a model cannot make the engine
+/// read `../../secret` or an absolute path.
+fn uri_bytes(root: &Path, model: &Path, id: &str, uri: &str) -> Result<Vec<u8>, AssetError> {
+    use base64::Engine as _;
+    let malformed = |why: String| AssetError::Malformed(id.to_string(), why);
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, data) = rest.split_once(";base64,").ok_or_else(|| malformed(format!("data URI '{}…' is not base64", &uri[..uri.len().min(40)])))?;
+        return base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| malformed(format!("data URI: {e}")));
+    }
+    let relative = uri.replace("%20", " ");
+    if relative.contains(':') || relative.contains('\\') || relative.starts_with('/') || relative.contains('%') {
+        return Err(malformed(format!("URI '{uri}' is not a relative path inside assets/")));
+    }
+    let dir = model.parent().unwrap_or(root);
+    let joined = dir.join(&relative);
+    let canonical = joined.canonicalize().map_err(|_| malformed(format!("URI '{uri}': no such file")))?;
+    let base = root.canonicalize().map_err(|e| malformed(format!("assets/: {e}")))?;
+    if !canonical.starts_with(&base) {
+        return Err(malformed(format!("URI '{uri}' leads outside assets/")));
+    }
+    std::fs::read(&canonical).map_err(|e| malformed(format!("URI '{uri}': {e}")))
+}
+
+/// Decodes a PNG texture to RGBA8 (glTF's other image format, JPEG, is refused by name).
+fn decode_png(id: &str, bytes: &[u8]) -> Result<Image, AssetError> {
+    let malformed = |why: String| AssetError::Malformed(id.to_string(), why);
+    if !bytes.starts_with(b"\x89PNG") {
+        return Err(malformed("a texture is not a PNG (limina loads PNG textures only; convert JPEG textures to PNG)".into()));
+    }
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|e| malformed(format!("texture: {e}")))?;
+    let size = reader.output_buffer_size().ok_or_else(|| malformed("texture: too large".into()))?;
+    let mut buf = vec![0; size];
+    let info = reader.next_frame(&mut buf).map_err(|e| malformed(format!("texture: {e}")))?;
+    let pixels = &buf[..info.buffer_size()];
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => pixels.to_vec(),
+        png::ColorType::Rgb => pixels.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+        png::ColorType::Grayscale => pixels.iter().flat_map(|v| [*v, *v, *v, 255]).collect(),
+        png::ColorType::GrayscaleAlpha => pixels.chunks(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+        png::ColorType::Indexed => return Err(malformed("texture: indexed PNG was not expanded".into())),
     };
-    Some(Image { width: data.width, height: data.height, rgba })
+    Ok(Image { width: info.width, height: info.height, rgba })
 }
 
 /// Loads a model by asset id from `root` (the project's `assets/` folder).
 pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, AssetError> {
     let path = resolve(root, id)?;
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    let (doc, buffers, images) = gltf::import(&path).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
+    let file = std::fs::read(&path).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
+    let bytes = file.len() as u64;
+    let gltf::Gltf { document: doc, blob } = gltf::Gltf::from_slice(&file).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    for buffer in doc.buffers() {
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => blob.clone().ok_or_else(|| AssetError::Malformed(id.to_string(), "the glb has no binary chunk".into()))?,
+            gltf::buffer::Source::Uri(uri) => uri_bytes(root, &path, id, uri)?,
+        };
+        if data.len() < buffer.length() {
+            return Err(AssetError::Malformed(id.to_string(), format!("buffer {} holds {} bytes, fewer than the {} it declares", buffer.index(), data.len(), buffer.length())));
+        }
+        buffers.push(data);
+    }
+    let mut images: Vec<Image> = Vec::new();
+    for image in doc.images() {
+        let encoded = match image.source() {
+            gltf::image::Source::View { view, .. } => {
+                let buffer = buffers.get(view.buffer().index()).ok_or_else(|| AssetError::Malformed(id.to_string(), "an image names a missing buffer".into()))?;
+                buffer
+                    .get(view.offset()..view.offset() + view.length())
+                    .ok_or_else(|| AssetError::Malformed(id.to_string(), "an image's buffer view is out of range".into()))?
+                    .to_vec()
+            }
+            gltf::image::Source::Uri { uri, .. } => uri_bytes(root, &path, id, uri)?,
+        };
+        images.push(decode_png(id, &encoded)?);
+    }
     let scene = doc
         .default_scene()
         .or_else(|| doc.scenes().next())
@@ -101,7 +164,7 @@ pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, A
         let world = math::mul(&parent, &node.transform().matrix());
         if let Some(mesh) = node.mesh() {
             for prim in mesh.primitives() {
-                let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+                let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d[..]));
                 let Some(positions) = reader.read_positions() else { continue };
                 let positions: Vec<[f32; 3]> = positions.collect();
                 let normals: Vec<[f32; 3]> =
@@ -127,7 +190,7 @@ pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, A
                     .collect();
                 let material = prim.material();
                 let pbr = material.pbr_metallic_roughness();
-                let texture = pbr.base_color_texture().and_then(|t| images.get(t.texture().source().index())).and_then(to_rgba);
+                let texture = pbr.base_color_texture().and_then(|t| images.get(t.texture().source().index())).cloned();
                 parts.push(AssetPart {
                     mesh: MeshData { vertices, indices },
                     transform: world,
@@ -177,5 +240,26 @@ mod tests {
         assert_eq!(a.parts.len(), 2);
         assert!(a.parts.iter().any(|p| p.texture.as_ref().is_some_and(|t| t.width == 64)));
         assert_eq!(a.source, "assets/models/crate.glb");
+    }
+
+    #[test]
+    fn a_gltf_cannot_read_files_outside_assets() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path();
+        std::fs::create_dir_all(project.join("assets/models")).unwrap();
+        std::fs::write(project.join("secret.bin"), [0u8; 64]).unwrap();
+        for uri in ["../../secret.bin", "/etc/passwd", "file:///etc/passwd", "..%2F..%2Fsecret.bin"] {
+            let gltf = format!(
+                r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"uri":"{uri}","byteLength":12}}],"scenes":[{{"nodes":[]}}],"scene":0}}"#
+            );
+            std::fs::write(project.join("assets/models/evil.gltf"), gltf).unwrap();
+            let err = load_gltf(&project.join("assets"), project, "models/evil.gltf").unwrap_err();
+            assert!(matches!(&err, AssetError::Malformed(_, why) if why.contains("assets/") || why.contains("no such file")), "{uri}: {err}");
+        }
+        // Inside assets/ is fine.
+        std::fs::write(project.join("assets/models/ok.bin"), [0u8; 12]).unwrap();
+        let gltf = r#"{"asset":{"version":"2.0"},"buffers":[{"uri":"ok.bin","byteLength":12}],"scenes":[{"nodes":[]}],"scene":0}"#;
+        std::fs::write(project.join("assets/models/fine.gltf"), gltf).unwrap();
+        assert!(load_gltf(&project.join("assets"), project, "models/fine.gltf").is_ok());
     }
 }

@@ -87,6 +87,30 @@ impl HandlerFailure {
     pub fn into_lua(self) -> mlua::Error {
         mlua::Error::external(self)
     }
+
+    /// `ctx.fail(code, message)` from Luau: an unknown code is itself reported, by name, as a
+    /// handler error (never silently taken for another code).
+    pub fn from_script(code: &str, message: String) -> Self {
+        match ErrorCode::parse(code) {
+            Some(code) => Self::new(code, message),
+            None => Self::new(
+                ErrorCode::HandlerError,
+                format!("ctx.fail: unknown error code '{code}' (use not_found, invalid_input, forbidden, handler_error, capacity_exceeded); message: {message}"),
+            ),
+        }
+    }
+}
+
+impl SkillResponse {
+    /// A failed call that never reached a handler (or whose engine is gone).
+    pub fn failure(code: ErrorCode, message: impl Into<String>) -> Self {
+        SkillResponse {
+            success: false,
+            result: None,
+            error: Some(SkillFailure { code, message: message.into() }),
+            metadata: ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
+        }
+    }
 }
 
 /// What the pipeline needs from the engine that hosts it.
@@ -112,13 +136,13 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     let (success, result, error) = match outcome {
         Ok((skill, result)) => {
             let payload = Executed { input: &input, skill: &skill.name, tick: env.tick, version: &skill.version };
-            emit(env, caller, "skill.executed", &payload, causes);
+            emit(env, caller, crate::trace::EventKind::SkillExecuted.as_str(), &payload, causes);
             (true, Some(result), None)
         }
         Err(failure) => {
             if failure.code != ErrorCode::Forbidden {
                 let payload = Failed { code: failure.code, message: &failure.message, skill: name, tick: env.tick };
-                emit(env, caller, "skill.failed", &payload, causes);
+                emit(env, caller, crate::trace::EventKind::SkillFailed.as_str(), &payload, causes);
             }
             (false, None, Some(failure))
         }
@@ -173,7 +197,7 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
     let Some(policy) = env.policy else {
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
             let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
-            emit(env, caller, "security.permission.denied", &payload, Vec::new());
+            emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, Vec::new());
             return Err(failure(ErrorCode::Forbidden, format!("missing permission: {missing}")));
         }
         return Ok(None);
@@ -189,14 +213,14 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
         package: caller.package.as_deref(),
     };
     let decision = policy.borrow_mut().evaluate(&ctx);
-    let event_type = if decision.allow { "policy.decision" } else { "policy.denied" };
+    let event_type = if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
     let id = emit(env, caller, event_type, &decision.payload(&ctx), Vec::new());
     if decision.allow {
         return Ok(Some(id));
     }
-    if decision.rule == "profile.denied" {
+    if decision.rule == crate::policy::Rule::ProfileDenied {
         let payload = PermissionDenied { agent_id: &caller.agent_id, missing: &decision.cap, skill: &skill.name };
-        emit(env, caller, "security.permission.denied", &payload, vec![id]);
+        emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, vec![id]);
     }
     Err(failure(ErrorCode::Forbidden, decision.reason))
 }

@@ -3,7 +3,7 @@
 use limina::host::{Engine, EngineConfig, Output};
 
 fn billiards_hash(seed: u64, steps: u64) -> String {
-    let config = EngineConfig { seed, output: Output::Silent, project_root: crate::root(), ..EngineConfig::default() };
+    let config = EngineConfig { seed, output: Output::Silent, ..EngineConfig::new(crate::root()) };
     let engine = Engine::new(config).unwrap();
     engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
     engine.step(steps).unwrap();
@@ -31,7 +31,7 @@ fn the_world_actually_moves() {
 
 #[test]
 fn billiard_balls_roll_their_rotation_is_synced_from_physics() {
-    let config = EngineConfig { output: Output::Silent, project_root: crate::root(), ..EngineConfig::default() };
+    let config = EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) };
     let engine = Engine::new(config).unwrap();
     engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
     engine.step(240).unwrap();
@@ -43,4 +43,35 @@ fn billiard_balls_roll_their_rotation_is_synced_from_physics() {
     // The rails never move.
     let rail = world.transform(limina::world::EntityId(2)).unwrap();
     assert_eq!(rail.rotation, [0.0, 0.0, 0.0, 1.0]);
+}
+
+/// Committed world hashes: a change to physics, the step order, a demo or the hash itself shows
+/// up here as a diff to review (re-bless with `LIMINA_BLESS=1` when the change is intended).
+fn golden_hash(name: &str, actual: &str) {
+    let golden = crate::root().join(format!("tests/rust/golden/{name}.world_hash"));
+    if std::env::var_os("LIMINA_BLESS").is_some() {
+        std::fs::write(&golden, format!("{actual}\n")).unwrap();
+    }
+    let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
+    assert_eq!(actual, expected.trim_end(), "{name}: the world hash drifted from the committed golden; review and re-bless if intended");
+}
+
+#[test]
+fn billiards_seed_0_after_600_steps_matches_the_committed_hash() {
+    golden_hash("billiards_seed0_600", &billiards_hash(0, 600));
+}
+
+#[test]
+fn the_builder_demo_matches_the_committed_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    // The demo exports its trace under the project; run it in a scratch project that can still
+    // `require` the demo's folder.
+    let config = EngineConfig {
+        output: Output::Silent,
+        extra_roots: vec![crate::root().join("demos")],
+        ..EngineConfig::new(dir.path())
+    };
+    let engine = Engine::new(config).unwrap();
+    engine.run_file(&crate::root().join("demos/builder.lua")).unwrap();
+    golden_hash("builder", &engine.world_hash());
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use jsonrpsee::core::client::{ClientT, Subscription, SubscriptionClientT};
 use jsonrpsee::rpc_params;
-use jsonrpsee::ws_client::{HeaderMap, HeaderValue, WsClient, WsClientBuilder};
+use jsonrpsee_ws_client::{HeaderMap, HeaderValue, WsClient, WsClientBuilder};
 use serde_json::{Map, Value, json};
 
 pub struct WsServer {

@@ -12,10 +12,9 @@ fn engine(scripts: &Path, watch: bool) -> Engine {
     let root = scripts.parent().unwrap().to_path_buf();
     Engine::new(EngineConfig {
         output: Output::Silent,
-        project_root: root,
         scripts: Some(scripts.to_path_buf()),
         watch_scripts: watch,
-        ..EngineConfig::default()
+        ..EngineConfig::new(root)
     })
     .unwrap()
 }

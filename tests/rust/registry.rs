@@ -6,7 +6,7 @@ use mlua::Table;
 use serde_json::json;
 
 fn engine() -> Engine {
-    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap()
 }
 
 fn def(engine: &Engine, src: &str) -> Table {

@@ -24,9 +24,8 @@ fn engine() -> Engine {
     let dir = std::env::temp_dir();
     Engine::new(EngineConfig {
         output: Output::Silent,
-        project_root: crate::root(),
         scripts: Some(dir.join("limina-no-mods")),
-        ..EngineConfig::default()
+        ..EngineConfig::new(crate::root())
     })
     .unwrap()
 }

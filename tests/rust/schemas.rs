@@ -6,7 +6,7 @@ use limina::host::{Engine, EngineConfig, Output};
 use serde_json::Value;
 
 fn engine() -> Engine {
-    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap()
 }
 
 #[test]
@@ -64,4 +64,31 @@ fn scene_create_entity_schema_matches_the_golden_file() {
     assert_eq!(p["position"]["default"], serde_json::json!([0, 0, 0]));
     assert_eq!(schema["additionalProperties"], false);
     assert!(schema.get("required").is_none(), "fields with defaults are not required");
+}
+
+#[test]
+fn every_core_skill_schema_matches_the_committed_golden_file() {
+    let engine = engine();
+    let registry = engine.registry();
+    let all: serde_json::Map<String, Value> = registry
+        .list()
+        .map(|s| {
+            let entry = serde_json::json!({
+                "version": s.version,
+                "permissions": s.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+                "effects": s.effects.names(),
+                "idempotent": s.effects.idempotent,
+                "input": s.input_schema,
+                "output": s.output_schema,
+            });
+            (s.name.clone(), entry)
+        })
+        .collect();
+    let actual = serde_json::to_string_pretty(&Value::Object(all)).unwrap() + "\n";
+    let golden = crate::root().join("tests/rust/golden/core_skills.json");
+    if std::env::var_os("LIMINA_BLESS").is_some() {
+        std::fs::write(&golden, &actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
+    assert!(actual == expected, "a core skill's schema, permissions or effects changed; review `git diff` after re-blessing with LIMINA_BLESS=1");
 }

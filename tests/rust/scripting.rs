@@ -3,7 +3,7 @@
 use limina::host::{Engine, EngineConfig, EngineError, Output};
 
 fn engine_in(root: &std::path::Path) -> Engine {
-    Engine::new(EngineConfig { output: Output::Silent, project_root: root.to_path_buf(), ..EngineConfig::default() }).unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(root.to_path_buf()) }).unwrap()
 }
 
 fn script_error(result: Result<mlua::Value, EngineError>) -> String {

@@ -14,7 +14,7 @@ fn limina(args: &[&str], cwd: &Path) -> (i32, String) {
 
 /// Exports a small real session and returns its lines.
 fn exported_lines(dir: &Path) -> Vec<String> {
-    let engine = Engine::new(EngineConfig { output: Output::Silent, project_root: dir.to_path_buf(), ..EngineConfig::default() }).unwrap();
+    let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(dir.to_path_buf()) }).unwrap();
     let caller = engine.script_caller().clone();
     for i in 0..5 {
         assert!(engine.call(&caller, "scene.createEntity", json!({"position": [i, 1, 0], "color": 0x123456})).success);
@@ -149,7 +149,7 @@ fn skills_and_types_commands_describe_the_registry() {
 
 #[test]
 fn generated_type_aliases_are_valid_luau() {
-    let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::default() }).unwrap();
+    let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap();
     let aliases = limina::script::typedefs::luau_type_aliases(engine.registry().signatures());
     let chunk = format!("{aliases}\nreturn true");
     let ok: bool = engine.lua().load(chunk).set_name("@limina.d.luau").eval().unwrap();
