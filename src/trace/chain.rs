@@ -200,13 +200,12 @@ mod tests {
     fn exported(n: u64) -> Vec<u8> {
         let mut log = TraceLog::new("thr_test");
         for i in 0..n {
-            log.emit(EventDraft::new("test.event", "agt_t"), i, &json!({"i": i, "name": "ball", "pos": [1.5, 2, 3]}));
+            let payload = json!({"i": i, "name": "ball", "pos": [1.5, 2, 3], "parts": [{"kind": "box"}]});
+            log.emit(EventDraft::new("test.event", "agt_t"), i, &payload);
         }
-        let mut w = ChainWriter::new(Vec::new(), None);
-        for e in log.durable() {
-            w.write_event(e).unwrap();
-        }
-        w.into_inner()
+        let mut out = Vec::new();
+        log.export(&mut out).unwrap();
+        out
     }
 
     fn lines(bytes: &[u8]) -> Vec<String> {
@@ -268,5 +267,57 @@ mod tests {
         let mut l = lines(&exported(4));
         l.swap(1, 2);
         assert_eq!(reason(&join(&l)), (2, "previous_hash_mismatch"));
+    }
+
+    /// Puts `forged` in front of the first occurrence of `before` on line `n` (0-based).
+    fn forge(lines: &[String], n: usize, before: &str, forged: &str) -> Vec<u8> {
+        let mut l = lines.to_vec();
+        assert!(l[n].contains(before), "{}", l[n]);
+        l[n] = l[n].replacen(before, &format!("{forged}{before}"), 1);
+        join(&l)
+    }
+
+    fn failure(bytes: &[u8]) -> VerifyFailure {
+        verify_jsonl(bytes).expect_err("tampering must not verify")
+    }
+
+    #[test]
+    fn a_duplicated_key_that_a_first_wins_reader_would_believe_is_refused() {
+        let l = lines(&exported(5));
+        // Each forgery sits in front of the genuine key: serde_json keeps the last (genuine)
+        // value so the hash still matches, while a first-wins reader sees the forged one.
+        let cases = [
+            ("\"type\":", "\"type\":\"forged.event\",", "type"),
+            ("\"payload\":", "\"payload\":{\"forged\":true},", "payload"),
+            ("\"name\":\"ball\"", "\"name\":\"forged\",", "payload.name"),
+            ("\"kind\":\"box\"", "\"kind\":\"forged\",", "payload.parts[0].kind"),
+            ("\"hash\":", "\"hash\":\"sha256:forged\",", "integrity.hash"),
+        ];
+        for (before, forged, path) in cases {
+            let f = failure(&forge(&l, 2, before, forged));
+            assert_eq!((f.line, f.reason.as_str()), (3, "duplicate_key"), "{path}: {f}");
+            assert!(f.detail.contains(&format!("\"{path}\"")), "the detail names {path}: {f}");
+        }
+        // An escaped spelling of the same key is the same key.
+        let f = failure(&forge(&l, 1, "\"type\":", "\"t\\u0079pe\":\"forged.event\","));
+        assert_eq!((f.line, f.reason.as_str()), (2, "duplicate_key"), "{f}");
+    }
+
+    #[test]
+    fn an_unhashed_field_inside_integrity_is_refused() {
+        let l = lines(&exported(5));
+        let f = failure(&forge(&l, 3, "\"hash\":", "\"signedBy\":\"auditor\","));
+        assert_eq!((f.line, f.reason.as_str()), (4, "unknown_integrity_field"), "{f}");
+        assert!(f.detail.contains("signedBy"), "{f}");
+    }
+
+    #[test]
+    fn cutting_lines_off_the_end_is_detected() {
+        let l = lines(&exported(5));
+        for keep in 0..l.len() {
+            let cut = if keep == 0 { Vec::new() } else { join(&l[..keep]) };
+            let f = failure(&cut);
+            assert_eq!((f.line, f.reason.as_str()), (keep + 1, "truncated"), "keeping {keep} lines: {f}");
+        }
     }
 }
