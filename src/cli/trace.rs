@@ -1,12 +1,18 @@
-//! `limina trace verify FILE.jsonl`: re-read an exported (or live-appended) trace and check its
-//! sha256 chain, naming the first broken line and exactly one reason.
+//! `limina trace verify FILE.jsonl [--anchor sha256:…] [--live]`: re-read an exported (or
+//! live-appended) trace and check its sha256 chain and seal, naming the first broken line and
+//! exactly one reason.
+//!
+//! A sealed file prints its anchor (the seal's hash). The chain has no key, so anyone who can
+//! write the file can rewrite and re-seal it whole; comparing against the anchor kept at export
+//! time (`--anchor`) is what catches that. An unsealed file is refused as `truncated` unless
+//! `--live` says it may be a log that is still being written.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
 use super::{EXIT_FAILURE, EXIT_OK, report_error};
-use crate::trace::verify_jsonl;
+use crate::trace::{Anchor, VerifyReason, verify_chain, verify_sealed};
 
 #[derive(Debug, Args)]
 pub struct TraceArgs {
@@ -16,20 +22,28 @@ pub struct TraceArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum TraceCommand {
-    /// Verify a JSONL trace: prints `ok: N events` or the first broken line and why.
+    /// Verify a JSONL trace: prints `ok: N events, sealed (anchor sha256:…)` or the first broken
+    /// line and why.
     Verify {
         /// The trace file (e.g. traces/builder.jsonl).
         file: PathBuf,
+        /// The anchor kept when the trace was exported; the file's seal must hash to it.
+        #[arg(long, value_name = "sha256:HEX", conflicts_with = "live")]
+        anchor: Option<Anchor>,
+        /// Accept a file without a seal (a live `--trace` log still being written), reporting
+        /// it as unsealed: its end cannot be shown to be complete.
+        #[arg(long)]
+        live: bool,
     },
 }
 
 pub fn run(args: &TraceArgs) -> i32 {
     match &args.command {
-        TraceCommand::Verify { file } => verify(file),
+        TraceCommand::Verify { file, anchor, live } => verify(file, anchor.as_ref(), *live),
     }
 }
 
-fn verify(file: &PathBuf) -> i32 {
+fn verify(file: &Path, anchor: Option<&Anchor>, live: bool) -> i32 {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => {
@@ -37,13 +51,21 @@ fn verify(file: &PathBuf) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    match verify_jsonl(&bytes) {
-        Ok(n) => {
-            outln!("ok: {n} events");
+    let verified = if live { verify_chain(&bytes) } else { verify_sealed(&bytes, anchor) };
+    match verified {
+        Ok(v) => {
+            match (v.seal, anchor) {
+                (Some(seal), Some(_)) => outln!("ok: {} events, sealed (anchor {seal} matches)", v.events),
+                (Some(seal), None) => outln!("ok: {} events, sealed (anchor {seal})", v.events),
+                (None, _) => outln!("ok: {} events, unsealed (possibly truncated or still being written)", v.events),
+            }
             EXIT_OK
         }
         Err(f) => {
             outln!("{}:{}: {} ({})", file.display(), f.line, f.reason.as_str(), f.detail);
+            if f.reason == VerifyReason::Truncated {
+                outln!("hint: a live --trace log is sealed when its engine exits; pass --live to check one that is still open");
+            }
             EXIT_FAILURE
         }
     }

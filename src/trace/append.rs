@@ -1,9 +1,12 @@
-//! Append-on-emit: a background thread that chains and writes each event as it is emitted.
+//! Append-on-emit: a background thread that chains and writes each event as it is emitted, and
+//! seals the file when it is closed.
 //!
 //! The emitting thread only serializes the event (no hashing); the writer thread computes the
 //! chain and writes one whole line per event, flushing after every burst. A crash can therefore
 //! tear at most the last line, which verification reports as `partial_final_line` while every
-//! line before it still verifies.
+//! line before it still verifies. Closing the writer (`seal`, or dropping it) writes the seal;
+//! a file whose engine crashed or was killed has none, and verification says so rather than
+//! calling it complete.
 
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -11,11 +14,13 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use super::chain::ChainWriter;
+use super::chain::{Anchor, ChainWriter};
 
 enum Message {
     Event(Vec<u8>),
     Flush(mpsc::Sender<io::Result<()>>),
+    /// Write the seal, reply with the anchor and stop.
+    Seal(mpsc::Sender<io::Result<Anchor>>),
 }
 
 #[derive(Debug)]
@@ -40,6 +45,10 @@ impl AppendWriter {
                         Message::Flush(done) => {
                             let _ = done.send(writer.flush());
                         }
+                        Message::Seal(done) => {
+                            let _ = done.send(writer.seal().and_then(|anchor| writer.flush().map(|()| anchor)));
+                            return Ok(());
+                        }
                     }
                     next = rx.try_recv().ok();
                 }
@@ -55,7 +64,7 @@ impl AppendWriter {
     }
 
     /// Queues one event, given as its canonical JSON. False if the writer has stopped (its
-    /// error is reported by `flush`).
+    /// error is reported by `flush`) or was sealed.
     pub fn send(&self, canonical: Vec<u8>) -> bool {
         self.tx.as_ref().is_some_and(|tx| tx.send(Message::Event(canonical)).is_ok())
     }
@@ -65,26 +74,51 @@ impl AppendWriter {
         let (done_tx, done_rx) = mpsc::channel();
         let sent = self.tx.as_ref().is_some_and(|tx| tx.send(Message::Flush(done_tx)).is_ok());
         if !sent {
-            return Err(io::Error::other(format!("trace writer for {} has stopped", self.path.display())));
+            return Err(self.stopped("has stopped"));
         }
-        done_rx.recv().map_err(|_| io::Error::other(format!("trace writer for {} stopped while flushing", self.path.display())))?
+        done_rx.recv().map_err(|_| self.stopped("stopped while flushing"))?
+    }
+
+    /// Writes everything sent so far, then the seal, and stops the writer; returns the anchor.
+    /// Events sent afterwards are refused (`send` returns false).
+    pub fn seal(&mut self) -> io::Result<Anchor> {
+        let Some(tx) = self.tx.take() else {
+            return Err(self.stopped("was already sealed"));
+        };
+        let (done_tx, done_rx) = mpsc::channel();
+        let sent = tx.send(Message::Seal(done_tx)).is_ok();
+        drop(tx);
+        let reply = if sent { done_rx.recv().ok() } else { None };
+        let stopped = self.join();
+        match (reply, stopped) {
+            (Some(sealed), _) => sealed,
+            (None, Err(e)) => Err(e),
+            (None, Ok(())) => Err(self.stopped("stopped before sealing")),
+        }
+    }
+
+    fn join(&mut self) -> io::Result<()> {
+        match self.thread.take().map(JoinHandle::join) {
+            None | Some(Ok(Ok(()))) => Ok(()),
+            Some(Ok(Err(e))) => Err(e),
+            Some(Err(_)) => Err(self.stopped("panicked")),
+        }
+    }
+
+    fn stopped(&self, what: &str) -> io::Error {
+        io::Error::other(format!("trace writer for {} {what}", self.path.display()))
     }
 }
 
 impl Drop for AppendWriter {
     fn drop(&mut self) {
-        // Closing the channel lets the thread drain, flush and exit.
-        self.tx.take();
-        if let Some(thread) = self.thread.take() {
-            match thread.join() {
-                Ok(Err(e)) => {
-                    tracing::warn!(path = %self.path.display(), "trace append failed: {e}")
-                }
-                Err(_) => {
-                    tracing::warn!(path = %self.path.display(), "trace append thread panicked")
-                }
-                Ok(Ok(())) => {}
-            }
+        if self.tx.is_none() {
+            return;
+        }
+        // Closing cleanly means sealing: the file then reads as complete.
+        match self.seal() {
+            Ok(anchor) => tracing::info!(path = %self.path.display(), %anchor, "trace sealed"),
+            Err(e) => tracing::warn!(path = %self.path.display(), "trace append failed, the file is left unsealed: {e}"),
         }
     }
 }

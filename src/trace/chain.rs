@@ -1,36 +1,111 @@
-//! The sha256 chain over exported events, JSONL export, and verification.
+//! The sha256 chain over exported events, and the seal that ends it.
 //!
 //! `hash = "sha256:" + hex(sha256(canonical(event without integrity) + (previousHash or "")))`,
 //! where canonical is compact JSON with sorted keys. The first event's `previousHash` is null.
-//! Verification re-derives every hash and names the first broken line with exactly one reason.
+//!
+//! A finished log ends with one more chained line, the seal:
+//! `{"events":N,"lastHash":H,"sealedAt":T,"type":"trace.sealed","integrity":{…}}`, where `N` is
+//! the number of event lines before it and `H` the last one's hash (null for none). Without a
+//! seal a reader cannot tell a complete log from one whose tail was cut off. The seal's own hash
+//! is the log's [`Anchor`]: it commits to every line and to the count. The chain has no key, so
+//! whoever can write the file can rewrite and re-seal all of it; what catches that is the anchor
+//! an auditor kept from the export, compared by `limina trace verify FILE --anchor sha256:…`.
+//! Checking a file is `verify.rs`.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::str::FromStr;
 
-use serde_json::Value;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::Event;
 
-/// `"sha256:" + hex(sha256(canonical + previous))`.
-pub fn chain_hash(canonical: &[u8], previous: Option<&str>) -> String {
+/// The `type` of the seal line. No event is ever emitted with it.
+pub(super) const SEAL_TYPE: &str = "trace.sealed";
+
+/// The fields of a seal, in sorted order (so serializing it is its canonical form).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SealRecord<'a> {
+    events: u64,
+    last_hash: Option<&'a str>,
+    sealed_at: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// The JSON names of the seal's fields (verification refuses any other).
+pub(super) const SEAL_FIELDS: [&str; 4] = ["events", "lastHash", "sealedAt", "type"];
+
+/// `sha256(canonical + previous)`.
+pub(super) fn chain_digest(canonical: &[u8], previous: Option<&str>) -> [u8; 32] {
     let mut hasher = Sha256::new();
     hasher.update(canonical);
     if let Some(p) = previous {
         hasher.update(p.as_bytes());
     }
-    let digest = hasher.finalize();
+    hasher.finalize().into()
+}
+
+/// `"sha256:" + hex(sha256(canonical + previous))`.
+pub fn chain_hash(canonical: &[u8], previous: Option<&str>) -> String {
+    hash_text(&chain_digest(canonical, previous))
+}
+
+fn hash_text(digest: &[u8; 32]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(7 + 64);
     out.push_str("sha256:");
-    for b in digest.iter() {
+    for b in digest {
         out.push(HEX[usize::from(b >> 4)] as char);
         out.push(HEX[usize::from(b & 15)] as char);
     }
     out
 }
 
-/// Writes chained JSONL lines, one event per line.
+/// The hash of a log's seal line, written `sha256:<64 hex digits>`. It commits to every line
+/// of the log and to its event count: keep it from the export, and a rewritten log (even one
+/// re-chained and re-sealed from scratch) no longer matches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Anchor([u8; 32]);
+
+impl Anchor {
+    pub(super) fn from_digest(digest: [u8; 32]) -> Self {
+        Self(digest)
+    }
+}
+
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hash_text(&self.0))
+    }
+}
+
+/// An anchor that is not `sha256:` and 64 hex digits.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("an anchor is \"sha256:\" followed by 64 hex digits, got {0:?}")]
+pub struct AnchorParseError(pub String);
+
+impl FromStr for Anchor {
+    type Err = AnchorParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || AnchorParseError(text.to_string());
+        let hex = text.strip_prefix("sha256:").ok_or_else(bad)?.as_bytes();
+        if hex.len() != 64 {
+            return Err(bad());
+        }
+        let mut digest = [0u8; 32];
+        for (byte, pair) in digest.iter_mut().zip(hex.chunks_exact(2)) {
+            let nibble = |c: u8| char::from(c).to_digit(16).ok_or_else(bad);
+            *byte = ((nibble(pair[0])? << 4) | nibble(pair[1])?) as u8;
+        }
+        Ok(Self(digest))
+    }
+}
+
+/// Writes chained JSONL lines, one event per line, and finally the seal.
 #[derive(Debug)]
 pub struct ChainWriter<W: Write> {
     out: W,
@@ -38,12 +113,13 @@ pub struct ChainWriter<W: Write> {
     events: u64,
     bytes: u64,
     scratch: Vec<u8>,
+    sealed: bool,
 }
 
 impl<W: Write> ChainWriter<W> {
     /// A writer continuing a chain whose last hash is `previous` (None for a new chain).
     pub fn new(out: W, previous: Option<String>) -> Self {
-        Self { out, previous, events: 0, bytes: 0, scratch: Vec::with_capacity(512) }
+        Self { out, previous, events: 0, bytes: 0, scratch: Vec::with_capacity(512), sealed: false }
     }
 
     pub fn write_event(&mut self, event: &Event) -> io::Result<()> {
@@ -57,10 +133,35 @@ impl<W: Write> ChainWriter<W> {
 
     /// Appends one event given as its canonical JSON object (`{...}`, no integrity).
     pub fn write_canonical(&mut self, canonical: &[u8]) -> io::Result<()> {
+        if self.sealed {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "the trace is sealed: nothing can follow its seal"));
+        }
+        self.write_line(canonical)?;
+        self.events += 1;
+        Ok(())
+    }
+
+    /// Ends the chain with a seal line counting the events written by this writer, and returns
+    /// the log's anchor. Nothing can be written after it. The count covers only this writer's
+    /// events, so seal a chain this writer started (`previous` None), as export and append do.
+    pub fn seal(&mut self) -> io::Result<Anchor> {
+        if self.sealed {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "the trace is already sealed"));
+        }
+        let record =
+            SealRecord { events: self.events, last_hash: self.previous.as_deref(), sealed_at: super::iso8601_now(), kind: SEAL_TYPE };
+        let canonical = serde_json::to_vec(&record)?;
+        let digest = self.write_line(&canonical)?;
+        self.sealed = true;
+        Ok(Anchor::from_digest(digest))
+    }
+
+    fn write_line(&mut self, canonical: &[u8]) -> io::Result<[u8; 32]> {
         let Some((b'}', body)) = canonical.split_last() else {
             return Err(io::Error::new(io::ErrorKind::InvalidData, "canonical event is not a JSON object"));
         };
-        let hash = chain_hash(canonical, self.previous.as_deref());
+        let digest = chain_digest(canonical, self.previous.as_deref());
+        let hash = hash_text(&digest);
         let previous = match &self.previous {
             Some(p) => format!("\"{p}\""),
             None => "null".to_string(),
@@ -71,20 +172,21 @@ impl<W: Write> ChainWriter<W> {
         line.extend_from_slice(body);
         line.extend_from_slice(tail.as_bytes());
         self.out.write_all(&line)?;
-        self.events += 1;
         self.bytes += line.len() as u64;
         self.previous = Some(hash);
-        Ok(())
+        Ok(digest)
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 
+    /// Events written (the seal is not an event).
     pub fn events(&self) -> u64 {
         self.events
     }
 
+    /// Bytes written, the seal included.
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -93,180 +195,53 @@ impl<W: Write> ChainWriter<W> {
         self.previous.as_deref()
     }
 
+    pub fn is_sealed(&self) -> bool {
+        self.sealed
+    }
+
     pub fn into_inner(self) -> W {
         self.out
     }
 }
 
-/// Why a trace file failed verification.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VerifyReason {
-    InvalidJson,
-    PartialFinalLine,
-    MissingIntegrity,
-    PreviousHashMismatch,
-    HashMismatch,
-}
-
-impl VerifyReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VerifyReason::InvalidJson => "invalid_json",
-            VerifyReason::PartialFinalLine => "partial_final_line",
-            VerifyReason::MissingIntegrity => "missing_integrity",
-            VerifyReason::PreviousHashMismatch => "previous_hash_mismatch",
-            VerifyReason::HashMismatch => "hash_mismatch",
-        }
-    }
-}
-
-/// The first broken line (1-based) and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct VerifyFailure {
-    pub line: usize,
-    pub reason: VerifyReason,
-    pub detail: String,
-}
-
-impl fmt::Display for VerifyFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {} ({})", self.line, self.reason.as_str(), self.detail)
-    }
-}
-
-/// Verifies a whole JSONL trace; returns the number of events.
-pub fn verify_jsonl(bytes: &[u8]) -> Result<usize, VerifyFailure> {
-    let mut previous: Option<String> = None;
-    let mut count = 0;
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
-    // split leaves one empty piece after a final newline; it is not a line.
-    let n = if ends_with_newline || bytes.is_empty() { lines.len() - 1 } else { lines.len() };
-    for (i, raw) in lines.iter().take(n).enumerate() {
-        let line = i + 1;
-        let fail = |reason, detail: String| VerifyFailure { line, reason, detail };
-        let torn = i + 1 == n && !ends_with_newline;
-        let mut value: Value = match serde_json::from_slice(raw) {
-            Ok(v) => v,
-            Err(e) if torn => {
-                return Err(fail(VerifyReason::PartialFinalLine, format!("the last line is cut off: {e}")));
-            }
-            Err(e) => return Err(fail(VerifyReason::InvalidJson, e.to_string())),
-        };
-        let Some(object) = value.as_object_mut() else {
-            return Err(fail(VerifyReason::InvalidJson, "a line must be a JSON object".into()));
-        };
-        let Some(integrity) = object.remove("integrity") else {
-            return Err(fail(VerifyReason::MissingIntegrity, "no integrity field".into()));
-        };
-        let hash = integrity.get("hash").and_then(Value::as_str);
-        let claimed_previous = match integrity.get("previousHash") {
-            Some(Value::String(p)) => Some(p.as_str()),
-            Some(Value::Null) => None,
-            _ => {
-                return Err(fail(VerifyReason::MissingIntegrity, "integrity.previousHash must be a string or null".into()));
-            }
-        };
-        let Some(hash) = hash else {
-            return Err(fail(VerifyReason::MissingIntegrity, "integrity.hash is missing".into()));
-        };
-        if claimed_previous != previous.as_deref() {
-            return Err(fail(
-                VerifyReason::PreviousHashMismatch,
-                format!(
-                    "previousHash {} but the line before hashes to {}",
-                    claimed_previous.unwrap_or("null"),
-                    previous.as_deref().unwrap_or("null (start of chain)")
-                ),
-            ));
-        }
-        let canonical = serde_json::to_vec(&value).map_err(|e| fail(VerifyReason::InvalidJson, e.to_string()))?;
-        let expected = chain_hash(&canonical, previous.as_deref());
-        if expected != hash {
-            return Err(fail(VerifyReason::HashMismatch, format!("content hashes to {expected}, the line claims {hash}")));
-        }
-        previous = Some(expected);
-        count += 1;
-    }
-    Ok(count)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{EventDraft, TraceLog};
-    use serde_json::json;
 
-    fn exported(n: u64) -> Vec<u8> {
-        let mut log = TraceLog::new("thr_test");
-        for i in 0..n {
-            log.emit(EventDraft::new("test.event", "agt_t"), i, &json!({"i": i, "name": "ball", "pos": [1.5, 2, 3]}));
-        }
+    #[test]
+    fn a_seal_is_the_last_line_and_its_hash_is_the_anchor() {
         let mut w = ChainWriter::new(Vec::new(), None);
-        for e in log.durable() {
-            w.write_event(e).unwrap();
+        w.write_canonical(br#"{"a":1}"#).unwrap();
+        let anchor = w.seal().unwrap();
+        assert_eq!((w.events(), w.is_sealed()), (1, true));
+        assert!(w.write_canonical(br#"{"a":2}"#).is_err(), "nothing follows a seal");
+        assert!(w.seal().is_err(), "a log is sealed once");
+        let text = String::from_utf8(w.into_inner()).unwrap();
+        let seal = text.lines().nth(1).unwrap();
+        let first_hash = chain_hash(br#"{"a":1}"#, None);
+        assert!(seal.starts_with(&format!("{{\"events\":1,\"lastHash\":\"{first_hash}\",\"sealedAt\":\"")), "{seal}");
+        assert!(
+            seal.contains(&format!("\"type\":\"trace.sealed\",\"integrity\":{{\"hash\":\"{anchor}\",\"previousHash\":\"{first_hash}\"}}")),
+            "{seal}"
+        );
+    }
+
+    #[test]
+    fn anchors_round_trip_through_text() {
+        let anchor = Anchor::from_digest(chain_digest(b"{}", None));
+        assert_eq!(anchor.to_string(), chain_hash(b"{}", None));
+        assert_eq!(anchor.to_string().parse::<Anchor>(), Ok(anchor));
+        assert_eq!(anchor.to_string().to_uppercase().replacen("SHA256", "sha256", 1).parse::<Anchor>(), Ok(anchor));
+        for bad in [
+            "",
+            "sha256:",
+            "sha256:abc",
+            "md5:00",
+            &anchor.to_string()[7..],
+            &format!("{anchor}0"),
+            &format!("{}g", &anchor.to_string()[..70]),
+        ] {
+            assert!(bad.parse::<Anchor>().is_err(), "{bad:?}");
         }
-        w.into_inner()
-    }
-
-    fn lines(bytes: &[u8]) -> Vec<String> {
-        String::from_utf8(bytes.to_vec()).unwrap().lines().map(str::to_string).collect()
-    }
-
-    fn join(lines: &[String]) -> Vec<u8> {
-        (lines.join("\n") + "\n").into_bytes()
-    }
-
-    #[test]
-    fn an_export_verifies() {
-        assert_eq!(verify_jsonl(&exported(5)), Ok(5));
-        assert_eq!(verify_jsonl(b""), Ok(0));
-    }
-
-    #[test]
-    fn first_line_has_a_null_previous_hash() {
-        let l = lines(&exported(2));
-        let first: Value = serde_json::from_str(&l[0]).unwrap();
-        assert_eq!(first["integrity"]["previousHash"], Value::Null);
-        let second: Value = serde_json::from_str(&l[1]).unwrap();
-        assert_eq!(second["integrity"]["previousHash"], first["integrity"]["hash"]);
-    }
-
-    fn reason(bytes: &[u8]) -> (usize, &'static str) {
-        let f = verify_jsonl(bytes).unwrap_err();
-        (f.line, f.reason.as_str())
-    }
-
-    #[test]
-    fn each_tampering_names_its_line_and_reason() {
-        let l = lines(&exported(5));
-        let mut flipped = l.clone();
-        flipped[2] = flipped[2].replacen("\"ball\"", "\"bell\"", 1);
-        assert_eq!(reason(&join(&flipped)), (3, "hash_mismatch"));
-
-        let mut deleted = l.clone();
-        deleted.remove(2);
-        assert_eq!(reason(&join(&deleted)), (3, "previous_hash_mismatch"));
-
-        let mut stripped = l.clone();
-        let mut v: Value = serde_json::from_str(&stripped[1]).unwrap();
-        v.as_object_mut().unwrap().remove("integrity");
-        stripped[1] = v.to_string();
-        assert_eq!(reason(&join(&stripped)), (2, "missing_integrity"));
-
-        let mut torn = join(&l);
-        torn.truncate(torn.len() - l[4].len() / 2);
-        assert_eq!(reason(&torn), (5, "partial_final_line"));
-
-        let mut garbage = l.clone();
-        garbage[3] = "not json at all".into();
-        assert_eq!(reason(&join(&garbage)), (4, "invalid_json"));
-    }
-
-    #[test]
-    fn reordering_is_detected() {
-        let mut l = lines(&exported(4));
-        l.swap(1, 2);
-        assert_eq!(reason(&join(&l)), (2, "previous_hash_mismatch"));
     }
 }

@@ -5,18 +5,23 @@
 //! sequence number plus a cheap FNV-1a discriminator computed by streaming the payload through
 //! the hasher. The log keeps the full durable history (for export and causal lookups) and a
 //! bounded tail (for `trace.tail`); the sha256 chain is computed at export time, or live on a
-//! background thread when append-on-emit is on.
+//! background thread when append-on-emit is on. Every chained file ends with a seal (an export
+//! always, a live file when it is closed), so a cut-off tail is detectable, and export returns
+//! the seal's hash as the [`Anchor`] an auditor keeps to catch a full rewrite.
 
 mod append;
 mod chain;
 mod event;
 mod kind;
+mod strict_json;
 mod time;
+mod verify;
 
 pub use append::AppendWriter;
-pub use chain::{ChainWriter, VerifyFailure, VerifyReason, chain_hash, verify_jsonl};
+pub use chain::{Anchor, AnchorParseError, ChainWriter, chain_hash};
 pub use event::{Event, EventDraft, fnv1a64, seq_of};
 pub use kind::EventKind;
+pub use verify::{Verified, VerifyFailure, VerifyReason, verify_chain, verify_jsonl, verify_sealed};
 
 use event::Names;
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
@@ -32,11 +37,15 @@ use serde_json::value::RawValue;
 /// Default number of events `trace.tail` can page through.
 pub const DEFAULT_TAIL_CAPACITY: usize = 8192;
 
-/// Counts of an export.
+/// Counts of an export, and its anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExportStats {
+    /// Events written (the seal line is not one).
     pub events: u64,
+    /// Bytes written, the seal line included.
     pub bytes: u64,
+    /// The seal's hash: keep it to check the file later (`limina trace verify --anchor`).
+    pub anchor: Anchor,
 }
 
 /// The world log of one engine.
@@ -102,6 +111,9 @@ impl TraceLog {
     /// cannot be serialized, which JSON values and our payload structs never are, is recorded
     /// as null with a warning).
     pub fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
+        // Verification reads a line of this type as the seal; an event carrying it would make
+        // every export of this log fail as `seal_mismatch`. No emitter takes a type verbatim.
+        debug_assert_ne!(draft.event_type, chain::SEAL_TYPE, "the seal's type is reserved");
         let seq = self.durable.len() as u64 + 1;
         let thread_id = match draft.thread_id {
             Some(t) => self.intern(t),
@@ -148,6 +160,16 @@ impl TraceLog {
         writer.flush()?;
         self.append = Some(writer);
         Ok(())
+    }
+
+    /// Ends append-on-emit: writes the seal after every event emitted so far and returns the
+    /// file's anchor (None when append-on-emit was off). Later events stay in memory only.
+    /// Dropping the log seals the file too, without reporting the anchor.
+    pub fn seal_append(&mut self) -> io::Result<Option<Anchor>> {
+        match self.append.take() {
+            Some(mut writer) => writer.seal().map(Some),
+            None => Ok(None),
+        }
     }
 
     /// Waits for append-on-emit to reach the disk (no-op without it).
@@ -214,14 +236,15 @@ impl TraceLog {
         &self.durable[start..]
     }
 
-    /// Writes the full history as chained JSONL.
+    /// Writes the full history as chained JSONL, ending with the seal.
     pub fn export<W: Write>(&self, out: W) -> io::Result<ExportStats> {
         let mut writer = ChainWriter::new(out, None);
         for event in &self.durable {
             writer.write_event(event)?;
         }
+        let anchor = writer.seal()?;
         writer.flush()?;
-        Ok(ExportStats { events: writer.events(), bytes: writer.bytes() })
+        Ok(ExportStats { events: writer.events(), bytes: writer.bytes(), anchor })
     }
 
     /// Exports to a file atomically (written beside it, then renamed into place).
@@ -272,8 +295,17 @@ mod tests {
         assert_eq!(log.tail().next().unwrap().seq, 16);
         assert_eq!(log.len(), 25);
         let mut out = Vec::new();
-        assert_eq!(log.export(&mut out).unwrap().events, 25);
+        let stats = log.export(&mut out).unwrap();
+        assert_eq!(stats.events, 25);
+        assert_eq!(stats.bytes, out.len() as u64);
         assert_eq!(verify_jsonl(&out), Ok(25));
+        assert_eq!(verify_sealed(&out, Some(&stats.anchor)).map(|v| v.seal), Ok(Some(stats.anchor)));
+    }
+
+    /// The lines of a chained file without its seal.
+    fn event_lines(bytes: &[u8]) -> &[u8] {
+        let body = &bytes[..bytes.len() - 1];
+        &bytes[..=body.iter().rposition(|b| *b == b'\n').unwrap()]
     }
 
     #[test]
@@ -290,14 +322,43 @@ mod tests {
         let written = std::fs::read(&live).unwrap();
         let mut exported = Vec::new();
         log.export(&mut exported).unwrap();
-        assert_eq!(written, exported, "the live chain is the export chain");
+        assert_eq!(written, event_lines(&exported), "the live chain is the export chain, until the seal");
+
+        // While open the file is unsealed: intact, but nothing shows it is complete.
+        assert_eq!(verify_chain(&written), Ok(Verified { events: 20, seal: None }));
+        assert_eq!(verify_jsonl(&written).map_err(|f| (f.line, f.reason)), Err((21, VerifyReason::Truncated)));
 
         // A crash mid-write leaves half a line: detected, and everything before still verifies.
         let cut = written.len() - 30;
         let torn = &written[..cut];
-        let failure = verify_jsonl(torn).unwrap_err();
+        let failure = verify_chain(torn).unwrap_err();
         assert_eq!((failure.line, failure.reason), (20, VerifyReason::PartialFinalLine));
         let last_newline = torn.iter().rposition(|b| *b == b'\n').unwrap();
-        assert_eq!(verify_jsonl(&torn[..=last_newline]), Ok(19));
+        assert_eq!(verify_chain(&torn[..=last_newline]).map(|v| v.events), Ok(19));
+    }
+
+    #[test]
+    fn closing_a_live_file_seals_it_and_later_events_stay_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = dir.path().join("live.jsonl");
+        let mut log = TraceLog::new("thr");
+        log.append_to(&live).unwrap();
+        for i in 0..3 {
+            log.emit(EventDraft::new("e", "a"), i, &json!({"n": i}));
+        }
+        let anchor = log.seal_append().unwrap().expect("append-on-emit was on");
+        log.emit(EventDraft::new("late", "a"), 3, &Value::Null);
+        assert_eq!(log.seal_append().unwrap(), None, "sealed once");
+        let written = std::fs::read(&live).unwrap();
+        assert_eq!(verify_sealed(&written, Some(&anchor)), Ok(Verified { events: 3, seal: Some(anchor) }));
+        assert_eq!(log.len(), 4);
+
+        // Dropping the log (the engine shutting down) seals too.
+        let dropped = dir.path().join("dropped.jsonl");
+        let mut log = TraceLog::new("thr");
+        log.append_to(&dropped).unwrap();
+        log.emit(EventDraft::new("e", "a"), 0, &Value::Null);
+        drop(log);
+        assert_eq!(verify_jsonl(&std::fs::read(&dropped).unwrap()), Ok(1));
     }
 }

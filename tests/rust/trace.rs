@@ -1,5 +1,7 @@
 //! The world log end to end: a real engine's export verifies with `limina trace verify`, and
-//! every kind of tampering is caught at the right line with the right reason.
+//! every kind of tampering is caught at the right line with the right reason: edits, deletions,
+//! duplicated keys, unhashed integrity fields, a cut tail, and a re-forged seal (caught by the
+//! anchor kept at export).
 
 use std::path::Path;
 use std::process::Command;
@@ -38,12 +40,13 @@ fn write(dir: &Path, name: &str, lines: &[String], trailing_newline: bool) -> St
 fn an_export_verifies_and_each_tampering_names_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let lines = exported_lines(dir.path());
-    // A decision and an execution per call, and the export's own decision.
-    assert_eq!(lines.len(), 11);
+    // A decision and an execution per call, the export's own decision, and the seal.
+    assert_eq!(lines.len(), 12);
     let d = dir.path();
 
     let (code, out) = limina(&["trace", "verify", "traces/session.jsonl"], d);
-    assert_eq!((code, out.trim()), (0, "ok: 11 events"));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("ok: 11 events, sealed (anchor sha256:"), "{out}");
 
     // Flip one byte of a payload (the colour 0x123456 = 1193046 -> 1193047) on line 4.
     let mut flipped = lines.clone();
@@ -77,10 +80,11 @@ fn an_export_verifies_and_each_tampering_names_its_line() {
     let f = write(d, "torn.jsonl", &torn, false);
     let (code, out) = limina(&["trace", "verify", &f], d);
     assert_eq!(code, 1);
-    assert!(out.starts_with("torn.jsonl:11: partial_final_line"), "{out}");
-    // Everything before the torn line still verifies.
-    let f = write(d, "before_tear.jsonl", &lines[..10], true);
-    assert_eq!(limina(&["trace", "verify", &f], d), (0, "ok: 10 events\n".into()));
+    assert!(out.starts_with("torn.jsonl:12: partial_final_line"), "{out}");
+    // Everything before the torn line still verifies, as a chain that is not shown complete.
+    let f = write(d, "before_tear.jsonl", &lines[..11], true);
+    let (code, out) = limina(&["trace", "verify", &f, "--live"], d);
+    assert_eq!((code, out.trim()), (0, "ok: 11 events, unsealed (possibly truncated or still being written)"));
 
     let mut garbage = lines.clone();
     garbage[2] = "{ this is not json".into();
@@ -105,7 +109,8 @@ fn append_on_emit_writes_the_same_chain_live() {
     let (code, out) = limina(&["run", "drop.lua", "--trace", "live.jsonl"], dir.path());
     assert_eq!(code, 0, "{out}");
     let (code, out) = limina(&["trace", "verify", "live.jsonl"], dir.path());
-    assert_eq!((code, out.trim()), (0, "ok: 2 events"));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("ok: 2 events, sealed (anchor sha256:"), "{out}");
     let (code, out) = limina(&["run", "drop.lua", "--trace", "no/such/dir/live.jsonl"], dir.path());
     assert_eq!(code, 1);
     assert!(out.contains("no/such/dir/live.jsonl"), "{out}");
@@ -120,6 +125,133 @@ fn the_builder_demo_governs_builds_denies_and_verifies_its_export() {
     assert!(out.contains("-> forbidden (quota of 8 calls per 60 ticks"), "{out}");
     assert!(out.contains("reviewer: scene.destroyEntity -> forbidden: missing permission: scene.write (world unchanged)"), "{out}");
     assert!(out.contains("trace: verify traces/builder.jsonl -> ok:"), "{out}");
+}
+
+/// The anchor `limina trace verify` prints for an intact, sealed file.
+fn anchor_of(file: &str, dir: &Path) -> String {
+    let (code, out) = limina(&["trace", "verify", file], dir);
+    assert_eq!(code, 0, "{out}");
+    let at = out.find("sha256:").unwrap_or_else(|| panic!("no anchor in {out:?}"));
+    out[at..at + 7 + 64].to_string()
+}
+
+/// Chains `body` (a JSON object without integrity) after `previous`, as an exporter would.
+fn chained(body: &Value, previous: Option<&str>) -> String {
+    let canonical = serde_json::to_string(body).unwrap();
+    let hash = limina::trace::chain_hash(canonical.as_bytes(), previous);
+    let mut line = body.clone();
+    line["integrity"] = json!({"hash": hash, "previousHash": previous});
+    line.to_string()
+}
+
+fn hash_of(line: &str) -> String {
+    let v: Value = serde_json::from_str(line).unwrap();
+    v["integrity"]["hash"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn trace_verify_refuses_a_duplicated_key_that_a_first_wins_reader_would_believe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut lines = exported_lines(d);
+    // The colour is 0x123456 = 1193046; a first-wins reader would see red instead, while a
+    // last-wins reader (serde_json) sees the genuine value and the hash still matches.
+    assert!(lines[3].contains("\"color\":1193046"), "{}", lines[3]);
+    lines[3] = lines[3].replacen("\"color\":1193046", "\"color\":16711680,\"color\":1193046", 1);
+    let f = write(d, "dup.jsonl", &lines, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("dup.jsonl:4: duplicate_key"), "{out}");
+    assert!(out.contains("color\""), "the key is named: {out}");
+}
+
+#[test]
+fn trace_verify_refuses_an_unhashed_field_inside_integrity() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut lines = exported_lines(d);
+    lines[5] = lines[5].replacen("\"integrity\":{", "\"integrity\":{\"approvedBy\":\"auditor\",", 1);
+    let f = write(d, "extra.jsonl", &lines, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("extra.jsonl:6: unknown_integrity_field"), "{out}");
+    assert!(out.contains("approvedBy"), "{out}");
+}
+
+#[test]
+fn trace_verify_detects_a_cut_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = exported_lines(d);
+    for keep in [lines.len() - 1, lines.len() - 3, 1] {
+        let f = write(d, "cut.jsonl", &lines[..keep], true);
+        let (code, out) = limina(&["trace", "verify", &f], d);
+        assert_eq!(code, 1, "keeping {keep} lines: {out}");
+        assert!(out.starts_with(&format!("cut.jsonl:{}: truncated", keep + 1)), "keeping {keep} lines: {out}");
+    }
+}
+
+#[test]
+fn the_export_anchor_catches_a_reforged_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = exported_lines(d);
+    let anchor = anchor_of("traces/session.jsonl", d);
+
+    // Cut the last event and re-seal what is left, rehashing like an exporter would. Without
+    // a key nothing in the file can tell this from a genuine export of 10 events...
+    let mut forged = lines[..lines.len() - 2].to_vec();
+    let last = hash_of(forged.last().unwrap());
+    let seal: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!(seal["type"], "trace.sealed", "{seal}");
+    let mut body = seal.clone();
+    body.as_object_mut().unwrap().remove("integrity");
+    body["events"] = json!(forged.len());
+    body["lastHash"] = json!(last);
+    forged.push(chained(&body, Some(&last)));
+    let f = write(d, "reforged.jsonl", &forged, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!((code, out.starts_with("ok: 10 events, sealed")), (0, true), "{out}");
+
+    // ...but the anchor kept at export time can.
+    let (code, out) = limina(&["trace", "verify", &f, "--anchor", &anchor], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with(&format!("reforged.jsonl:{}: anchor_mismatch", forged.len())), "{out}");
+    assert!(out.contains(&anchor), "the expected anchor is named: {out}");
+    let (code, out) = limina(&["trace", "verify", "traces/session.jsonl", "--anchor", &anchor], d);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("ok: 11 events, sealed"), "{out}");
+    // A re-seal that keeps the old count does not even pass the chain.
+    let mut stale = lines[..lines.len() - 2].to_vec();
+    body["events"] = json!(11);
+    stale.push(chained(&body, Some(&last)));
+    let f = write(d, "stale.jsonl", &stale, true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with(&format!("stale.jsonl:{}: seal_mismatch", stale.len())), "{out}");
+}
+
+#[test]
+fn a_live_trace_is_sealed_on_close_and_an_unsealed_one_is_never_ok_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("drop.lua"), "limina.call('scene.createEntity', {dynamic = true, position = {0, 5, 0}})\n").unwrap();
+    let (code, out) = limina(&["run", "drop.lua", "--trace", "live.jsonl"], d);
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(d.join("live.jsonl")).unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines.last().unwrap().contains("\"type\":\"trace.sealed\""), "{text}");
+    let (code, out) = limina(&["trace", "verify", "live.jsonl"], d);
+    assert_eq!((code, out.starts_with("ok: 2 events, sealed")), (0, true), "{out}");
+
+    // Without its seal (a crash, a kill, or a cut) the file is not ok by default...
+    let f = write(d, "unsealed.jsonl", &lines[..lines.len() - 1], true);
+    let (code, out) = limina(&["trace", "verify", &f], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("unsealed.jsonl:3: truncated"), "{out}");
+    // ...and `--live` accepts it while saying it may be cut off or still being written.
+    let (code, out) = limina(&["trace", "verify", &f, "--live"], d);
+    assert_eq!((code, out.trim()), (0, "ok: 2 events, unsealed (possibly truncated or still being written)"));
 }
 
 #[test]
