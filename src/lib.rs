@@ -5,6 +5,7 @@
 //! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
 
 pub mod cli;
+pub mod digest;
 pub mod host;
 pub mod mcp;
 pub mod packages;

@@ -216,7 +216,11 @@ fn bench_trace() -> anyhow::Result<()> {
     let mut decisions = TraceLog::new("thr_bench");
     let t = Instant::now();
     for i in 0..N {
-        decisions.emit(EventDraft::new(crate::trace::EventKind::PolicyDecision.as_str(), "agt_bench").thread("ses_bench"), i as u64, &decision.payload(&ctx));
+        decisions.emit(
+            EventDraft::new(crate::trace::EventKind::PolicyDecision.as_str(), "agt_bench").thread("ses_bench"),
+            i as u64,
+            &decision.payload(&ctx),
+        );
     }
     let record_ns = t.elapsed().as_secs_f64() * 1e9 / N as f64;
     outln!("policy       one decision: evaluate {evaluate_ns:.0} ns, record it as a policy.decision event {record_ns:.0} ns");

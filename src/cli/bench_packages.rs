@@ -45,11 +45,8 @@ pub fn run() -> anyhow::Result<()> {
 }
 
 fn measure(dir: &std::path::Path, scripts: &std::path::Path) -> anyhow::Result<()> {
-    let engine = Engine::new(EngineConfig {
-        output: Output::Silent,
-        scripts: Some(scripts.to_path_buf()),
-        ..EngineConfig::new(dir.to_path_buf())
-    })?;
+    let engine =
+        Engine::new(EngineConfig { output: Output::Silent, scripts: Some(scripts.to_path_buf()), ..EngineConfig::new(dir.to_path_buf()) })?;
     let caller = engine.script_caller().clone();
     let made = engine.call(&caller, "scene.createEntity", json!({}));
     let entity = made.result.as_ref().and_then(|r| r["entity"].as_str()).unwrap_or("ent_0001").to_string();

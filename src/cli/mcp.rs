@@ -45,7 +45,12 @@ pub fn run(args: &McpArgs) -> i32 {
         return EXIT_USAGE;
     }
     let result = if args.stdio {
-        stdio::serve(&StdioOptions { project: super::project_root(), profile: args.profile.name(), scene: args.scene.clone(), scripts: super::scripts_root(args.scripts.as_deref()) })
+        stdio::serve(&StdioOptions {
+            project: super::project_root(),
+            profile: args.profile.name(),
+            scene: args.scene.clone(),
+            scripts: super::scripts_root(args.scripts.as_deref()),
+        })
     } else {
         ws::serve_blocking(&WsOptions {
             project: super::project_root(),

@@ -46,7 +46,8 @@ pub fn run(args: &PackagesArgs) -> i32 {
             }
         };
     }
-    let engine = match Engine::new(EngineConfig { output: Output::Stderr, scripts: Some(root), ..EngineConfig::new(super::project_root()) }) {
+    let engine = match Engine::new(EngineConfig { output: Output::Stderr, scripts: Some(root), ..EngineConfig::new(super::project_root()) })
+    {
         Ok(e) => e,
         Err(e) => {
             report_error(&e.to_string(), None);

@@ -244,10 +244,7 @@ impl Engine {
             fail_fn,
             session_counter: Cell::new(0),
             traces_dir: config.project_root.join("traces"),
-            mods: Rc::new(RefCell::new(ModManager::new(
-                config.scripts.clone(),
-                &config.profile,
-            ))),
+            mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
             host: RefCell::new(None),
             render: Rc::new(RefCell::new(RenderState::default())),
         });

@@ -183,7 +183,8 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         })
     }
     fn changed(shared: &Shared, change: serde_json::Value) {
-        let draft = crate::trace::EventDraft::new(crate::trace::EventKind::PolicyChanged.as_str(), &shared.caller.agent_id).thread(&shared.caller.session_id);
+        let draft = crate::trace::EventDraft::new(crate::trace::EventKind::PolicyChanged.as_str(), &shared.caller.agent_id)
+            .thread(&shared.caller.session_id);
         shared.trace.borrow_mut().emit(draft, shared.tick.get(), &change);
     }
 

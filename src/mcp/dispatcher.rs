@@ -13,7 +13,7 @@ use super::protocol::{self, Incoming};
 use super::tools;
 use crate::host::Engine;
 use crate::policy::profile_permissions;
-use crate::skills::{Caller, ErrorCode, ResponseMetadata, SkillFailure, SkillResponse};
+use crate::skills::{Caller, ErrorCode, SkillResponse};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
 pub const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];

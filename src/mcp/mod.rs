@@ -15,7 +15,10 @@ pub use dispatcher::{McpSession, handle_message, handle_text};
 /// watched for hot reload, and the optional `--scene` script already run.
 fn server_engine(
     project: &std::path::Path,
-    profile: &str, scripts: Option<&std::path::Path>, scene: Option<&std::path::Path>) -> anyhow::Result<crate::host::Engine> {
+    profile: &str,
+    scripts: Option<&std::path::Path>,
+    scene: Option<&std::path::Path>,
+) -> anyhow::Result<crate::host::Engine> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,

@@ -63,12 +63,7 @@ pub fn content_hash(files: &[(String, String)]) -> String {
         h.update((contents.len() as u64).to_le_bytes());
         h.update(contents.as_bytes());
     }
-    let digest = h.finalize();
-    let mut out = String::from("sha256:");
-    for b in digest.iter() {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    crate::digest::sha256_text(&h.finalize())
 }
 
 fn read(path: &Path) -> Result<String, String> {

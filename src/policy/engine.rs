@@ -75,10 +75,10 @@ impl Rule {
             Rule::SessionRevoked => "session.revoked",
             Rule::Revoked => "revoked",
             Rule::ProfileDenied => "profile.denied",
-            Rule::QuotaExceeded => Rule::QuotaExceeded,
+            Rule::QuotaExceeded => "quota.exceeded",
             Rule::BudgetCalls => "budget.calls",
-            Rule::BudgetCpu => Rule::BudgetCpu,
-            Rule::BudgetMem => Rule::BudgetMem,
+            Rule::BudgetCpu => "budget.cpu",
+            Rule::BudgetMem => "budget.mem",
             Rule::ProfileGrant => "profile.grant",
         }
     }
@@ -499,7 +499,7 @@ mod tests {
             assert!(p.evaluate(&ctx(5)).allow);
         }
         let d = p.evaluate(&ctx(5));
-        assert_eq!((d.allow, d.rule), (false, "quota.exceeded"));
+        assert_eq!((d.allow, d.rule), (false, Rule::QuotaExceeded));
         assert!(d.reason.contains("allowed again at tick 15"), "{}", d.reason);
         assert_eq!(d.quota.unwrap()[0]["remaining"], 0);
         assert!(!p.evaluate(&ctx(14)).allow, "still inside the window");

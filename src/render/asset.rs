@@ -83,7 +83,8 @@ fn uri_bytes(root: &Path, model: &Path, id: &str, uri: &str) -> Result<Vec<u8>, 
     use base64::Engine as _;
     let malformed = |why: String| AssetError::Malformed(id.to_string(), why);
     if let Some(rest) = uri.strip_prefix("data:") {
-        let (_, data) = rest.split_once(";base64,").ok_or_else(|| malformed(format!("data URI '{}…' is not base64", &uri[..uri.len().min(40)])))?;
+        let (_, data) =
+            rest.split_once(";base64,").ok_or_else(|| malformed(format!("data URI '{}…' is not base64", &uri[..uri.len().min(40)])))?;
         return base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| malformed(format!("data URI: {e}")));
     }
     let relative = uri.replace("%20", " ");
@@ -128,15 +129,21 @@ pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, A
     let path = resolve(root, id)?;
     let file = std::fs::read(&path).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
     let bytes = file.len() as u64;
-    let gltf::Gltf { document: doc, blob } = gltf::Gltf::from_slice(&file).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
+    let gltf::Gltf { document: doc, blob } =
+        gltf::Gltf::from_slice(&file).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for buffer in doc.buffers() {
         let data = match buffer.source() {
-            gltf::buffer::Source::Bin => blob.clone().ok_or_else(|| AssetError::Malformed(id.to_string(), "the glb has no binary chunk".into()))?,
+            gltf::buffer::Source::Bin => {
+                blob.clone().ok_or_else(|| AssetError::Malformed(id.to_string(), "the glb has no binary chunk".into()))?
+            }
             gltf::buffer::Source::Uri(uri) => uri_bytes(root, &path, id, uri)?,
         };
         if data.len() < buffer.length() {
-            return Err(AssetError::Malformed(id.to_string(), format!("buffer {} holds {} bytes, fewer than the {} it declares", buffer.index(), data.len(), buffer.length())));
+            return Err(AssetError::Malformed(
+                id.to_string(),
+                format!("buffer {} holds {} bytes, fewer than the {} it declares", buffer.index(), data.len(), buffer.length()),
+            ));
         }
         buffers.push(data);
     }
@@ -144,7 +151,9 @@ pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, A
     for image in doc.images() {
         let encoded = match image.source() {
             gltf::image::Source::View { view, .. } => {
-                let buffer = buffers.get(view.buffer().index()).ok_or_else(|| AssetError::Malformed(id.to_string(), "an image names a missing buffer".into()))?;
+                let buffer = buffers
+                    .get(view.buffer().index())
+                    .ok_or_else(|| AssetError::Malformed(id.to_string(), "an image names a missing buffer".into()))?;
                 buffer
                     .get(view.offset()..view.offset() + view.length())
                     .ok_or_else(|| AssetError::Malformed(id.to_string(), "an image's buffer view is out of range".into()))?
@@ -254,7 +263,10 @@ mod tests {
             );
             std::fs::write(project.join("assets/models/evil.gltf"), gltf).unwrap();
             let err = load_gltf(&project.join("assets"), project, "models/evil.gltf").unwrap_err();
-            assert!(matches!(&err, AssetError::Malformed(_, why) if why.contains("assets/") || why.contains("no such file")), "{uri}: {err}");
+            assert!(
+                matches!(&err, AssetError::Malformed(_, why) if why.contains("assets/") || why.contains("no such file")),
+                "{uri}: {err}"
+            );
         }
         // Inside assets/ is fine.
         std::fs::write(project.join("assets/models/ok.bin"), [0u8; 12]).unwrap();

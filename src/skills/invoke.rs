@@ -95,7 +95,9 @@ impl HandlerFailure {
             Some(code) => Self::new(code, message),
             None => Self::new(
                 ErrorCode::HandlerError,
-                format!("ctx.fail: unknown error code '{code}' (use not_found, invalid_input, forbidden, handler_error, capacity_exceeded); message: {message}"),
+                format!(
+                    "ctx.fail: unknown error code '{code}' (use not_found, invalid_input, forbidden, handler_error, capacity_exceeded); message: {message}"
+                ),
             ),
         }
     }
@@ -213,7 +215,8 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
         package: caller.package.as_deref(),
     };
     let decision = policy.borrow_mut().evaluate(&ctx);
-    let event_type = if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
+    let event_type =
+        if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
     let id = emit(env, caller, event_type, &decision.payload(&ctx), Vec::new());
     if decision.allow {
         return Ok(Some(id));

@@ -54,14 +54,7 @@ pub fn chain_hash(canonical: &[u8], previous: Option<&str>) -> String {
 }
 
 fn hash_text(digest: &[u8; 32]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest {
-        out.push(HEX[usize::from(b >> 4)] as char);
-        out.push(HEX[usize::from(b & 15)] as char);
-    }
-    out
+    crate::digest::sha256_text(digest)
 }
 
 /// The hash of a log's seal line, written `sha256:<64 hex digits>`. It commits to every line

@@ -15,13 +15,7 @@ pub fn world_hash(entities: impl Iterator<Item = (EntityId, Transform)>) -> Stri
             hasher.update(v.to_bits().to_le_bytes());
         }
     }
-    let digest = hasher.finalize();
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest.iter() {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    crate::digest::sha256_text(&hasher.finalize())
 }
 
 #[cfg(test)]

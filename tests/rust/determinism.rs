@@ -66,11 +66,7 @@ fn the_builder_demo_matches_the_committed_hash() {
     let dir = tempfile::tempdir().unwrap();
     // The demo exports its trace under the project; run it in a scratch project that can still
     // `require` the demo's folder.
-    let config = EngineConfig {
-        output: Output::Silent,
-        extra_roots: vec![crate::root().join("demos")],
-        ..EngineConfig::new(dir.path())
-    };
+    let config = EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(dir.path()) };
     let engine = Engine::new(config).unwrap();
     engine.run_file(&crate::root().join("demos/builder.lua")).unwrap();
     golden_hash("builder", &engine.world_hash());

@@ -6,6 +6,7 @@ mod determinism;
 mod lua_suite;
 mod mcp;
 mod mcp_ws;
+mod package_loading;
 mod packages;
 mod registry;
 mod render;

@@ -22,12 +22,8 @@ fn gpu_expected() -> bool {
 
 fn engine() -> Engine {
     let dir = std::env::temp_dir();
-    Engine::new(EngineConfig {
-        output: Output::Silent,
-        scripts: Some(dir.join("limina-no-mods")),
-        ..EngineConfig::new(crate::root())
-    })
-    .unwrap()
+    Engine::new(EngineConfig { output: Output::Silent, scripts: Some(dir.join("limina-no-mods")), ..EngineConfig::new(crate::root()) })
+        .unwrap()
 }
 
 /// Builds a scene from Luau (through skills) and renders it; None when no GPU is available here.

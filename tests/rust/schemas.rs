@@ -90,5 +90,8 @@ fn every_core_skill_schema_matches_the_committed_golden_file() {
         std::fs::write(&golden, &actual).unwrap();
     }
     let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
-    assert!(actual == expected, "a core skill's schema, permissions or effects changed; review `git diff` after re-blessing with LIMINA_BLESS=1");
+    assert!(
+        actual == expected,
+        "a core skill's schema, permissions or effects changed; review `git diff` after re-blessing with LIMINA_BLESS=1"
+    );
 }

@@ -94,7 +94,7 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
                 .borrow()
                 .export_to(&path)
                 .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, format!("cannot write {}: {e}", path.display())).into_lua())?;
-            blob(lua, json!({"name": stem, "events": stats.events, "bytes": stats.bytes}))
+            blob(lua, json!({"name": stem, "events": stats.events, "bytes": stats.bytes, "anchor": stats.anchor.to_string()}))
         })?,
     )?;
 
