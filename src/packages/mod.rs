@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod ops;
 pub mod resolve;
 pub mod runtime;
+pub(crate) mod sandbox;
 mod watch;
 
 use std::cell::RefCell;
