@@ -10,6 +10,7 @@ use semver::{Version, VersionReq};
 use serde_json::Value;
 
 use crate::policy::Permission;
+use crate::script::convert::Budget;
 
 /// How far a package is trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -31,23 +32,136 @@ impl Trust {
         }
     }
 
-    /// Default (memory bytes, cpu ms per call) and the ceiling a manifest may raise them to.
-    pub fn limits(self) -> (Limits, Limits) {
+    /// The limits of this tier: what a package gets by default, and the range its manifest may
+    /// choose within.
+    pub fn limit_bounds(self) -> LimitBounds {
+        const MIB: usize = 1 << 20;
+        let untrusted = LimitBounds {
+            floor: Limits { memory_bytes: MIB, cpu_ms: 1.0, value_bytes: 1024, value_nodes: 100, value_depth: 2 },
+            default: Limits { memory_bytes: 16 * MIB, cpu_ms: 50.0, value_bytes: 4 * MIB, value_nodes: 100_000, value_depth: 64 },
+            ceiling: Limits { memory_bytes: 64 * MIB, cpu_ms: 250.0, value_bytes: 16 * MIB, value_nodes: 1_000_000, value_depth: 64 },
+        };
+        let verified = LimitBounds {
+            default: Limits { memory_bytes: 64 * MIB, cpu_ms: 200.0, value_bytes: 16 * MIB, value_nodes: 250_000, value_depth: 64 },
+            ceiling: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, value_bytes: 64 * MIB, value_nodes: 4_000_000, value_depth: 64 },
+            ..untrusted
+        };
         match self {
-            Trust::Untrusted => (Limits { memory_bytes: 16 << 20, cpu_ms: 50.0 }, Limits { memory_bytes: 64 << 20, cpu_ms: 250.0 }),
-            Trust::Verified => (Limits { memory_bytes: 64 << 20, cpu_ms: 200.0 }, Limits { memory_bytes: 256 << 20, cpu_ms: 1000.0 }),
-            Trust::Local => {
-                (Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY }, Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY })
-            }
+            Trust::Untrusted => untrusted,
+            Trust::Verified => verified,
+            // Local code runs in the engine VM, with no memory limit or deadline of its own; the
+            // host still bounds the values it converts for it.
+            Trust::Local => LimitBounds {
+                floor: untrusted.floor,
+                default: Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY, ..verified.default },
+                ceiling: Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY, ..verified.ceiling },
+            },
         }
+    }
+
+    /// Default limits and the ceiling a manifest may raise them to.
+    pub fn limits(self) -> (Limits, Limits) {
+        let bounds = self.limit_bounds();
+        (bounds.default, bounds.ceiling)
     }
 }
 
-/// Per-VM memory and per-call CPU limits.
+/// Per-VM memory, per-call CPU time, and the size of values the host converts for a package.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
     pub memory_bytes: usize,
+    /// A whole number of milliseconds (infinite for local packages).
     pub cpu_ms: f64,
+    /// Bytes of text in one value converted between the package's VM and JSON.
+    pub value_bytes: usize,
+    /// Nodes in one such value; a subtable referenced twice counts twice (it is copied twice).
+    pub value_nodes: usize,
+    /// Nesting depth of one such value.
+    pub value_depth: usize,
+}
+
+impl Limits {
+    /// The conversion budget these limits give each value crossing the VM boundary.
+    pub fn value_budget(&self) -> Budget {
+        Budget { bytes: self.value_bytes, nodes: self.value_nodes, depth: self.value_depth }
+    }
+}
+
+/// The limits of one trust tier.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LimitBounds {
+    pub floor: Limits,
+    pub default: Limits,
+    pub ceiling: Limits,
+}
+
+/// One settable field of `limits`: its manifest name, its unit, and where it lives in `Limits`.
+struct LimitField {
+    name: &'static str,
+    unit: &'static str,
+    get: fn(&Limits) -> f64,
+    set: fn(&mut Limits, u64),
+}
+
+const LIMIT_FIELDS: [LimitField; 5] = [
+    LimitField { name: "memoryBytes", unit: " bytes", get: |l| l.memory_bytes as f64, set: |l, n| l.memory_bytes = n as usize },
+    LimitField { name: "cpuMs", unit: " ms", get: |l| l.cpu_ms, set: |l, n| l.cpu_ms = n as f64 },
+    LimitField { name: "valueBytes", unit: " bytes", get: |l| l.value_bytes as f64, set: |l, n| l.value_bytes = n as usize },
+    LimitField { name: "valueNodes", unit: " nodes", get: |l| l.value_nodes as f64, set: |l, n| l.value_nodes = n as usize },
+    LimitField { name: "valueDepth", unit: " levels", get: |l| l.value_depth as f64, set: |l, n| l.value_depth = n as usize },
+];
+
+fn limit_names() -> String {
+    LIMIT_FIELDS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+}
+
+/// Why a `limits` table was refused. Every message names the field, the value and the bounds.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("limits: must be a table of {}", limit_names())]
+    NotATable,
+    #[error("limits: unknown field `{0}` (fields: {names})", names = limit_names())]
+    UnknownField(String),
+    #[error("limits.{field}: must be a whole number ({range})")]
+    NotANumber { field: &'static str, range: String },
+    #[error("limits.{field}: {value} is not a whole number ({range})")]
+    NotWhole { field: &'static str, value: String, range: String },
+    #[error("limits.{field}: {value} is below the {floor} floor ({range})")]
+    BelowFloor { field: &'static str, value: String, floor: String, range: String },
+    #[error("limits.{field}: {value} is above the {ceiling} ceiling ({range})")]
+    AboveCeiling { field: &'static str, value: String, ceiling: String, range: String },
+}
+
+fn show(n: f64, unit: &str) -> String {
+    if n.is_infinite() || n >= usize::MAX as f64 { "unlimited".into() } else { format!("{n}{unit}") }
+}
+
+/// Reads a manifest's `limits` table over the tier's defaults. Each value must be a whole
+/// number between the tier's floor and ceiling: `0.5` is refused rather than truncated to 0
+/// (which mlua would read as "no memory limit"), and 0 is below every floor.
+pub fn parse_limits(value: Option<&Value>, trust: Trust) -> Result<Limits, LimitError> {
+    let bounds = trust.limit_bounds();
+    let mut limits = bounds.default;
+    let Some(value) = value else { return Ok(limits) };
+    let Value::Object(fields) = value else { return Err(LimitError::NotATable) };
+    for (key, v) in fields {
+        let field = LIMIT_FIELDS.iter().find(|f| f.name == key).ok_or_else(|| LimitError::UnknownField(key.clone()))?;
+        let (floor, ceiling) = ((field.get)(&bounds.floor), (field.get)(&bounds.ceiling));
+        let range = format!("allowed: {} to {} for {} packages", show(floor, field.unit), show(ceiling, field.unit), trust.as_str());
+        let n = v.as_f64().ok_or_else(|| LimitError::NotANumber { field: field.name, range: range.clone() })?;
+        let value = v.to_string();
+        if !n.is_finite() || n.fract() != 0.0 {
+            return Err(LimitError::NotWhole { field: field.name, value, range });
+        }
+        if n < floor {
+            return Err(LimitError::BelowFloor { field: field.name, value, floor: show(floor, field.unit), range });
+        }
+        if n > ceiling {
+            return Err(LimitError::AboveCeiling { field: field.name, value, ceiling: show(ceiling, field.unit), range });
+        }
+        (field.set)(&mut limits, n as u64);
+    }
+    Ok(limits)
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,26 +289,7 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Stri
     {
         return Err(format!("main: '{main}' must be a file inside the package"));
     }
-    let (defaults, ceiling) = trust.limits();
-    let mut limits = defaults;
-    if let Some(l) = m.get("limits") {
-        let Value::Object(l) = l else { return Err("limits: must be a table {memoryBytes=..., cpuMs=...}".into()) };
-        for (k, v) in l {
-            let n = v.as_f64().filter(|n| n.is_finite() && *n > 0.0).ok_or_else(|| format!("limits.{k}: must be a number > 0"))?;
-            match k.as_str() {
-                "memoryBytes" if n <= ceiling.memory_bytes as f64 => limits.memory_bytes = n as usize,
-                "cpuMs" if n <= ceiling.cpu_ms => limits.cpu_ms = n,
-                "memoryBytes" | "cpuMs" => {
-                    return Err(format!(
-                        "limits.{k}: {n} is above the {} ceiling for {} packages",
-                        if k == "cpuMs" { format!("{} ms", ceiling.cpu_ms) } else { format!("{} bytes", ceiling.memory_bytes) },
-                        trust.as_str()
-                    ));
-                }
-                other => return Err(format!("limits: unknown field `{other}` (memoryBytes, cpuMs)")),
-            }
-        }
-    }
+    let limits = parse_limits(m.get("limits"), trust).map_err(|e| e.to_string())?;
     Ok(Manifest {
         name,
         version,

@@ -13,6 +13,7 @@ mod load;
 pub mod manifest;
 pub mod resolve;
 pub mod runtime;
+pub(crate) mod sandbox;
 mod watch;
 
 use std::cell::RefCell;

@@ -1,12 +1,18 @@
 //! `PackageRuntime`: where one package's code runs, and the only door out of it.
 //!
-//! Untrusted and verified packages get their own Luau VM: sandboxed (read-only libraries, a
-//! fresh environment per file), without `loadstring`, `getfenv`, `setfenv`, `os`, or `debug`
-//! beyond `traceback`, with `require` limited to the package's own files, a memory limit on the
-//! VM and a CPU deadline on every call (the interrupt keeps failing past the deadline, so `pcall`
-//! cannot swallow it). The VM is created once and reused for every call (the pool); a VM that
-//! hit a limit is discarded and rebuilt from the package's files at its next call. Local
-//! packages run in the engine VM in their own environment, like the demos.
+//! Untrusted and verified packages get their own Luau VM from `sandbox::restricted_vm` (see
+//! there for what it can reach and how its C library calls are bounded), with a fresh
+//! environment per file, `require` limited to the package's own files, the package's memory
+//! limit, and a CPU deadline on every call kept by a `sandbox::Meter`. The VM is created once and
+//! reused for every call (the pool); a VM that hit a limit is discarded and rebuilt from the
+//! package's files at its next call. Local packages run in the engine VM in their own
+//! environment, like the demos.
+//!
+//! Host work done for a call is charged to the package: every value crossing the VM boundary
+//! (handler input and result, `host.invoke` input and response) is converted within the
+//! package's `limits.value*` budget, and the meter stays armed for the whole call — conversions,
+//! schema validation and the skills it invokes all run on this thread and count against its CPU
+//! deadline, checked between them.
 //!
 //! The one host function is `host.invoke(skill, input)`: it goes through the skill registry as
 //! the agent whose call is running, with permissions cut down to the package's capabilities,
@@ -15,15 +21,16 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use mlua::{Function, Lua, Table, Value as LuaValue, VmState};
+use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::{Value, json};
 
 use super::discover::Source;
 use super::manifest::{Limits, Manifest, Trust};
+use super::sandbox::{Meter, Overrun, SandboxSpec, restricted_vm};
 use crate::policy::PermissionSet;
-use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::script::convert::{Budget, BudgetLimit, ConvertError, ConvertErrorKind, json_to_lua_within, lua_to_json_within};
 use crate::script::error_message_and_traceback;
 use crate::skills::{CallInfo, Caller, ErrorCode, ExternalHandler, Handler, HandlerFailure, Skill, SkillFailure, SkillResponse};
 
@@ -60,8 +67,8 @@ pub struct PackageRuntime {
     vm: RefCell<Option<Vm>>,
     /// Callers of the package's skills now running, innermost last.
     frames: Rc<RefCell<Vec<Caller>>>,
-    deadline: Rc<Cell<Option<Instant>>>,
-    deadline_hit: Rc<Cell<bool>>,
+    /// The deadline of the outermost call running in this package's VM.
+    meter: Rc<Meter>,
     rebuilds: Cell<u64>,
 }
 
@@ -79,30 +86,31 @@ fn lua_err(e: mlua::Error) -> String {
     message
 }
 
-/// Quantifier characters outside `[...]` sets, the cost driver of Lua patterns.
-fn pattern_quantifiers(pattern: &str) -> usize {
-    let (mut n, mut in_set, mut escaped) = (0, false, false);
-    for c in pattern.chars() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            '%' => escaped = true,
-            '[' => in_set = true,
-            ']' => in_set = false,
-            '*' | '+' | '-' | '?' if !in_set => n += 1,
-            _ => {}
-        }
-    }
-    n
+/// Load time allowed to a package: four calls' worth of CPU time, at most 2 s.
+fn load_deadline(limits: &Limits) -> Duration {
+    Duration::from_secs_f64((limits.cpu_ms * 4.0).min(2000.0) / 1000.0)
 }
 
-/// Most quantifiers a sandboxed pattern may carry on a long subject. Lua's matcher backtracks:
-/// k quantifiers over n bytes can cost n^k. The CPU deadline would stop it too; refusing up
-/// front gives the mod author a clear reason instead of a timeout.
-const MAX_PATTERN_QUANTIFIERS: usize = 4;
-const LONG_SUBJECT: usize = 256;
+/// The manifest field that raises a budget, for messages.
+fn budget_field(limit: BudgetLimit) -> &'static str {
+    match limit {
+        BudgetLimit::Bytes => "limits.valueBytes",
+        BudgetLimit::Nodes => "limits.valueNodes",
+        BudgetLimit::Depth => "limits.valueDepth",
+    }
+}
+
+/// A conversion error, with the package limit that bounded it named.
+fn describe(e: &ConvertError) -> String {
+    match e.kind {
+        ConvertErrorKind::OverBudget(limit) => format!("{e} (the package's {})", budget_field(limit)),
+        ConvertErrorKind::NotJson | ConvertErrorKind::Interrupted => e.to_string(),
+    }
+}
+
+fn overrun_error(o: Overrun) -> mlua::Error {
+    mlua::Error::runtime(o.to_string())
+}
 
 impl PackageRuntime {
     /// Builds the runtime and its skills. Nothing is registered here: the caller registers the
@@ -139,13 +147,14 @@ impl PackageRuntime {
             host,
             vm: RefCell::new(None),
             frames: Rc::new(RefCell::new(Vec::new())),
-            deadline: Rc::new(Cell::new(None)),
-            deadline_hit: Rc::new(Cell::new(false)),
+            meter: Meter::new(),
             rebuilds: Cell::new(0),
         });
         let (vm, defs) = runtime.build_vm()?;
         let mut skills = Vec::new();
         for def in defs {
+            // The registry converts these tables itself, without a budget: measure them first.
+            runtime.check_definition(&vm.lua, &def)?;
             let mut skill = Skill::from_table(&vm.lua, &def, &runtime.display_path()).map_err(|e| e.to_string())?;
             skill.handler = Handler::External(Rc::clone(&runtime) as Rc<dyn ExternalHandler>);
             skills.push(skill);
@@ -177,7 +186,10 @@ impl PackageRuntime {
     fn build_vm(&self) -> Result<(Vm, Vec<Table>), LoadError> {
         let lua = match self.trust {
             Trust::Local => self.host.engine_lua().ok_or("the engine VM is gone")?,
-            Trust::Untrusted | Trust::Verified => self.restricted_vm().map_err(lua_err)?,
+            Trust::Untrusted | Trust::Verified => {
+                let spec = SandboxSpec { owner: self.reference.clone(), memory_bytes: self.limits.memory_bytes };
+                restricted_vm(&spec, &self.meter).map_err(|e| format!("{}: {e}", self.reference))?
+            }
         };
         let globals = lua.globals();
         let require = self.package_require(&lua).map_err(lua_err)?;
@@ -185,12 +197,17 @@ impl PackageRuntime {
         let dsl: Table = lua.load(crate::skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(lua_err)?;
         let env = self.file_env(&lua, &globals, &require, &host_table, &dsl).map_err(lua_err)?;
         let source = self.source.file(&self.entry).unwrap_or_default().to_string();
-        self.deadline.set(Some(Instant::now() + Duration::from_secs_f64((self.limits.cpu_ms * 4.0).min(2000.0) / 1000.0)));
-        let returned: LuaValue = lua.load(source).set_name(self.chunk_name(&self.entry)).set_environment(env).eval().map_err(|e| {
-            self.deadline.set(None);
-            lua_err(e)
-        })?;
-        self.deadline.set(None);
+        // A rebuild inside a running call (a nested call after the VM was discarded) keeps that
+        // call's deadline; otherwise loading gets its own.
+        let arm = self.trust != Trust::Local && !self.meter.is_armed();
+        if arm {
+            self.meter.arm(load_deadline(&self.limits));
+        }
+        let returned = lua.load(source).set_name(self.chunk_name(&self.entry)).set_environment(env).eval::<LuaValue>();
+        if arm {
+            self.meter.disarm();
+        }
+        let returned = returned.map_err(lua_err)?;
         let defs = skill_defs(&returned).map_err(|e| format!("{}: {e}", self.display_path()))?;
         let mut handlers = HashMap::new();
         for def in &defs {
@@ -210,56 +227,22 @@ impl PackageRuntime {
         Ok((Vm { lua, handlers }, defs))
     }
 
-    fn restricted_vm(&self) -> mlua::Result<Lua> {
-        let lua = Lua::new();
-        lua.set_memory_limit(self.limits.memory_bytes)?;
-        let g = lua.globals();
-        for name in ["loadstring", "getfenv", "setfenv", "require", "os", "collectgarbage", "newproxy", "gcinfo"] {
-            g.raw_set(name, LuaValue::Nil)?;
-        }
-        let debug: Table = g.get("debug")?;
-        let only_traceback = lua.create_table()?;
-        only_traceback.set("traceback", debug.get::<Function>("traceback")?)?;
-        g.raw_set("debug", only_traceback)?;
-        let reference = self.reference.clone();
-        g.raw_set(
-            "print",
-            lua.create_function(move |lua, args: mlua::Variadic<LuaValue>| {
-                let parts: Vec<String> =
-                    args.iter().map(|v| v.to_string().unwrap_or_else(|_| crate::script::lua_type_name(v).to_string())).collect();
-                let _ = lua;
-                eprintln!("[{reference}] {}", parts.join("\t"));
-                Ok(())
-            })?,
-        )?;
-        // Guard the backtracking matcher (it runs in C, out of the interrupt's reach).
-        let string: Table = g.get("string")?;
-        for name in ["find", "match", "gmatch", "gsub"] {
-            let original: Function = string.get(name)?;
-            let guarded = lua.create_function(move |_, args: mlua::MultiValue| {
-                let subject = args.front().and_then(|v| v.as_string().map(|s| s.as_bytes().len())).unwrap_or(0);
-                let pattern = args.get(1).and_then(|v| v.as_string().map(|s| s.to_string_lossy())).unwrap_or_default();
-                let quantifiers = pattern_quantifiers(&pattern);
-                if subject > LONG_SUBJECT && quantifiers > MAX_PATTERN_QUANTIFIERS {
-                    return Err(mlua::Error::runtime(format!(
-                        "pattern too costly for a sandboxed package: {quantifiers} quantifiers on a {subject}-byte subject (at most {MAX_PATTERN_QUANTIFIERS} beyond {LONG_SUBJECT} bytes)"
-                    )));
-                }
-                original.call::<mlua::MultiValue>(args)
-            })?;
-            string.raw_set(name, guarded)?;
-        }
-        let deadline = Rc::clone(&self.deadline);
-        let hit = Rc::clone(&self.deadline_hit);
-        let cpu_ms = self.limits.cpu_ms;
-        lua.set_interrupt(move |_| {
-            if deadline.get().is_some_and(|d| Instant::now() > d) {
-                hit.set(true);
-                return Err(mlua::Error::runtime(format!("cpu deadline of {cpu_ms} ms exceeded")));
+    /// Converts the parts of a skill definition the registry will convert (its schemas and
+    /// permissions) within the package's budget, so a shared-subtable bomb in a schema is refused
+    /// here instead of expanding in the registry.
+    fn check_definition(&self, lua: &Lua, def: &Table) -> Result<(), LoadError> {
+        let budget = self.limits.value_budget();
+        for field in ["input", "output", "permissions"] {
+            let value: LuaValue = def.raw_get(field).unwrap_or(LuaValue::Nil);
+            if let LuaValue::Table(_) = value
+                && let Err(e) = lua_to_json_within(lua, &value, field, &budget, &mut || Ok(()))
+                && e.kind != ConvertErrorKind::NotJson
+            {
+                let name: String = def.raw_get("name").unwrap_or_default();
+                return Err(format!("{}: skill {name}: {}", self.display_path(), describe(&e)));
             }
-            Ok(VmState::Continue)
-        });
-        Ok(lua)
+        }
+        Ok(())
     }
 
     /// A fresh environment for one file: its globals are its own, reads fall through.
@@ -310,11 +293,15 @@ impl PackageRuntime {
     }
 
     /// `host.invoke(skill, input)`: the registry, as the running caller, within the package's
-    /// capabilities. Never raises for a skill failure (like `limina.call`).
+    /// capabilities. Never raises for a skill failure (like `limina.call`); an input over the
+    /// package's budget is an `invalid_input` failure. The deadline is checked before and after:
+    /// the invoked skill's time counts against the call that invoked it.
     fn host_table(&self, lua: &Lua) -> mlua::Result<Table> {
         let host = Rc::clone(&self.host);
         let frames = Rc::clone(&self.frames);
+        let meter = Rc::clone(&self.meter);
         let reference = self.reference.clone();
+        let budget = self.limits.value_budget();
         let t = lua.create_table()?;
         t.raw_set(
             "invoke",
@@ -329,16 +316,30 @@ impl PackageRuntime {
                         format!("host.invoke({name}): only available while one of {reference}'s skills is running"),
                     )
                 })?;
-                let response = match lua_to_json(lua, &input, "input") {
+                meter.check().map_err(overrun_error)?;
+                let check = &mut || meter.check().map_err(|o| o.to_string());
+                let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
                     Ok(input) => host.invoke(&caller, &name, input),
+                    Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
                     Err(e) => SkillResponse {
                         success: false,
                         result: None,
-                        error: Some(SkillFailure { code: ErrorCode::InvalidInput, message: format!("invalid input for {name}: {e}") }),
+                        error: Some(SkillFailure {
+                            code: ErrorCode::InvalidInput,
+                            message: format!("invalid input for {name}: {}", describe(&e)),
+                        }),
                         metadata: crate::skills::ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
                     },
                 };
-                json_to_lua(lua, &serde_json::to_value(&response).unwrap_or(Value::Null))
+                meter.check().map_err(overrun_error)?;
+                let response = serde_json::to_value(&response).unwrap_or(Value::Null);
+                json_to_lua_within(lua, &response, "response", &budget, check).map_err(|e| match e.downcast_ref::<ConvertError>() {
+                    Some(c) if c.kind != ConvertErrorKind::Interrupted => crate::script::located_error(
+                        lua,
+                        format!("host.invoke({name}): the response is too large for {reference}: {}", describe(c)),
+                    ),
+                    _ => e,
+                })
             })?,
         )?;
         t.set_readonly(true);
@@ -409,51 +410,67 @@ fn skill_defs(returned: &LuaValue) -> Result<Vec<Table>, String> {
     list.sequence_values::<Table>().collect::<Result<Vec<_>, _>>().map_err(|e| format!("`skills` must hold skill definition tables ({e})"))
 }
 
-/// A throwaway VM for reading manifests: 16 MiB, 200 ms (reported as `what took longer…`), no
-/// loadstring/getfenv/setfenv/require/os. The caller adds what it needs, then sandboxes it.
-fn manifest_vm(what: &'static str) -> Result<Lua, String> {
-    let lua = Lua::new();
-    lua.set_memory_limit(16 << 20).map_err(lua_err)?;
-    for name in ["loadstring", "getfenv", "setfenv", "require", "os"] {
-        lua.globals().raw_set(name, LuaValue::Nil).map_err(lua_err)?;
-    }
-    let deadline = Instant::now() + Duration::from_millis(200);
-    lua.set_interrupt(move |_| {
-        if Instant::now() > deadline { Err(mlua::Error::runtime(format!("{what} took longer than 200 ms"))) } else { Ok(VmState::Continue) }
-    });
-    Ok(lua)
+/// Memory of the throwaway VMs that read manifests and headers.
+const MANIFEST_MEMORY: usize = 16 << 20;
+/// CPU time allowed for reading one manifest or header.
+const MANIFEST_CPU: Duration = Duration::from_millis(200);
+/// A manifest is a small table of fields: this is far more than any real one needs.
+const MANIFEST_BUDGET: Budget = Budget { bytes: 256 << 10, nodes: 10_000, depth: 16 };
+
+/// Evaluates `text` in a throwaway restricted VM (the sandbox factory's, 16 MiB, 200 ms of CPU)
+/// and converts what `pick` takes from the result within `MANIFEST_BUDGET`. `prepare` adds
+/// globals the code may use before the VM is sandboxed.
+fn read_manifest_value(
+    chunk: &str,
+    text: &str,
+    prepare: impl FnOnce(&Lua) -> mlua::Result<()>,
+    pick: impl FnOnce(LuaValue) -> mlua::Result<Option<LuaValue>>,
+) -> Result<Option<Value>, String> {
+    let meter = Meter::new();
+    let spec = SandboxSpec { owner: chunk.to_string(), memory_bytes: MANIFEST_MEMORY };
+    let lua = restricted_vm(&spec, &meter).map_err(|e| format!("{chunk}: {e}"))?;
+    prepare(&lua).map_err(lua_err)?;
+    lua.sandbox(true).map_err(lua_err)?;
+    meter.arm(MANIFEST_CPU);
+    let picked = lua.load(text).set_name(format!("@{chunk}")).eval::<LuaValue>().and_then(pick).map_err(lua_err);
+    let converted = match picked {
+        Ok(Some(value)) => lua_to_json_within(&lua, &value, "package", &MANIFEST_BUDGET, &mut || meter.check().map_err(|o| o.to_string()))
+            .map(Some)
+            .map_err(|e| format!("{chunk}: {e}")),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
+    meter.disarm();
+    converted
 }
 
 /// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
 pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
-    let lua = manifest_vm("reading the header")?;
-    let dsl: Table = lua.load(crate::skills::SCHEMA_DSL).eval().map_err(lua_err)?;
-    let host = lua.create_table().map_err(lua_err)?;
-    lua.globals().raw_set("s", dsl).map_err(lua_err)?;
-    lua.globals().raw_set("host", host).map_err(lua_err)?;
-    lua.globals()
-        .raw_set("require", lua.create_function(|_, _: String| -> mlua::Result<()> { Ok(()) }).map_err(lua_err)?)
-        .map_err(lua_err)?;
-    lua.sandbox(true).map_err(lua_err)?;
     let (file, text) = source.files.first().ok_or("empty package")?;
     let name = match source.kind {
         super::discover::Kind::SingleFile => source.path.display().to_string(),
         super::discover::Kind::Folder => source.path.join(file).display().to_string(),
     };
-    let returned: LuaValue = lua.load(text.as_str()).set_name(format!("@{name}")).eval().map_err(lua_err)?;
-    let LuaValue::Table(t) = returned else { return Ok(None) };
-    match t.raw_get::<LuaValue>("package").map_err(lua_err)? {
-        LuaValue::Nil => Ok(None),
-        header => lua_to_json(&lua, &header, "package").map(Some).map_err(|e| format!("{name}: {e}")),
-    }
+    let prepare = |lua: &Lua| -> mlua::Result<()> {
+        let dsl: Table = lua.load(crate::skills::SCHEMA_DSL).eval()?;
+        lua.globals().raw_set("s", dsl)?;
+        lua.globals().raw_set("host", lua.create_table()?)?;
+        lua.globals().raw_set("require", lua.create_function(|_, _: String| -> mlua::Result<()> { Ok(()) })?)
+    };
+    let pick = |returned: LuaValue| -> mlua::Result<Option<LuaValue>> {
+        let LuaValue::Table(t) = returned else { return Ok(None) };
+        match t.raw_get::<LuaValue>("package")? {
+            LuaValue::Nil => Ok(None),
+            header => Ok(Some(header)),
+        }
+    };
+    read_manifest_value(&name, text, prepare, pick)
 }
 
 /// Evaluates a folder package's `package.luau` (pure data) in a throwaway restricted VM.
 pub fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, String> {
-    let lua = manifest_vm("the manifest")?;
-    lua.sandbox(true).map_err(lua_err)?;
-    let v: LuaValue = lua.load(text).set_name(format!("@{}", path.display())).eval().map_err(lua_err)?;
-    lua_to_json(&lua, &v, "package").map_err(|e| format!("{}: {e}", path.display()))
+    let value = read_manifest_value(&path.display().to_string(), text, |_| Ok(()), |v| Ok(Some(v)))?;
+    Ok(value.unwrap_or(Value::Null))
 }
 
 impl ExternalHandler for PackageRuntime {
@@ -465,53 +482,87 @@ impl ExternalHandler for PackageRuntime {
         caller.package = Some(self.reference.as_str().into());
         let outermost = self.frames.borrow().is_empty();
         if outermost && self.trust != Trust::Local {
-            self.deadline_hit.set(false);
-            self.deadline.set(Some(Instant::now() + Duration::from_secs_f64(self.limits.cpu_ms / 1000.0)));
+            self.meter.arm(Duration::from_secs_f64(self.limits.cpu_ms / 1000.0));
         }
         self.frames.borrow_mut().push(caller.clone());
-        let result = (|| -> Result<LuaValue, mlua::Error> {
-            let input = json_to_lua(&lua, input)?;
-            let ctx = Self::make_ctx(&lua, &caller, call, &self.reference)?;
+        let budget = self.limits.value_budget();
+        let meter = Rc::clone(&self.meter);
+        let check = &mut || meter.check().map_err(|o| o.to_string());
+        let result = (|| -> Result<Value, CallError> {
+            let input = json_to_lua_within(&lua, input, "input", &budget, check).map_err(CallError::Input)?;
+            let ctx = Self::make_ctx(&lua, &caller, call, &self.reference).map_err(CallError::Lua)?;
             if let Some(before) = &before {
-                before.call::<()>((input.clone(), ctx.clone()))?;
+                before.call::<()>((input.clone(), ctx.clone())).map_err(CallError::Lua)?;
             }
-            let raw: LuaValue = handler.call((input, ctx.clone()))?;
+            let raw: LuaValue = handler.call((input, ctx.clone())).map_err(CallError::Lua)?;
             if let Some(after) = &after {
-                after.call::<()>((raw.clone(), ctx))?;
+                after.call::<()>((raw.clone(), ctx)).map_err(CallError::Lua)?;
             }
-            Ok(raw)
+            // Converting the result is work done for this call: it runs under its deadline.
+            let result = lua_to_json_within(&lua, &raw, "result", &budget, check).map_err(CallError::Result)?;
+            meter.check().map_err(|o| CallError::Lua(overrun_error(o)))?;
+            Ok(result)
         })();
         self.frames.borrow_mut().pop();
-        let hit_deadline = self.deadline_hit.get();
+        let overrun = self.meter.overrun();
         if outermost {
-            self.deadline.set(None);
+            self.meter.disarm();
         }
-        let raw = match result {
-            Ok(raw) => raw,
-            Err(e) => {
+        let error = match result {
+            Ok(result) => return Ok(result),
+            Err(e) => e,
+        };
+        let memory =
+            matches!(&error, CallError::Lua(e) | CallError::Input(e) if error_message_and_traceback(e).0.starts_with("out of memory"));
+        if overrun.is_some() || memory {
+            let (kind, limit) = match overrun {
+                Some(o) if !memory => (o.kind(), o.limit()),
+                _ => ("memory", format!("memory limit of {} bytes", self.limits.memory_bytes)),
+            };
+            // A VM that hit a limit may be in any state: discard it; the next call rebuilds.
+            if outermost {
+                self.vm.replace(None);
+            }
+            let text = format!("{} exceeded its {limit} in {skill}", self.reference);
+            self.violation(&caller, skill, kind, &text);
+            return Err(SkillFailure { code: ErrorCode::HandlerError, message: text });
+        }
+        Err(match error {
+            CallError::Lua(e) => {
                 if let Some(f) = e.downcast_ref::<HandlerFailure>() {
                     return Err(SkillFailure { code: f.code, message: f.message.clone() });
                 }
-                let memory = matches!(crate::script::error_message_and_traceback(&e), (ref m, _) if m.starts_with("out of memory"));
                 let (message, _) = error_message_and_traceback(&e);
-                if hit_deadline || memory {
-                    let (kind, limit) = if memory {
-                        ("memory", format!("memory limit of {} bytes", self.limits.memory_bytes))
-                    } else {
-                        ("cpu", format!("cpu deadline of {} ms", self.limits.cpu_ms))
-                    };
-                    // A VM that hit a limit may be in any state: discard it; the next call rebuilds.
-                    if outermost {
-                        self.vm.replace(None);
-                    }
-                    let text = format!("{} exceeded its {limit} in {skill}", self.reference);
-                    self.violation(&caller, skill, kind, &text);
-                    return Err(SkillFailure { code: ErrorCode::HandlerError, message: text });
-                }
-                return Err(SkillFailure { code: ErrorCode::HandlerError, message: format!("{skill} handler failed: {message}") });
+                SkillFailure { code: ErrorCode::HandlerError, message: format!("{skill} handler failed: {message}") }
             }
-        };
-        lua_to_json(&lua, &raw, "result")
-            .map_err(|e| SkillFailure { code: ErrorCode::HandlerError, message: format!("{skill} returned a value that is not JSON: {e}") })
+            CallError::Input(e) => {
+                let message = match e.downcast_ref::<ConvertError>() {
+                    Some(c) => describe(c),
+                    None => error_message_and_traceback(&e).0,
+                };
+                SkillFailure {
+                    code: ErrorCode::InvalidInput,
+                    message: format!("{skill}: the input is too large for {}: {message}", self.reference),
+                }
+            }
+            CallError::Result(e) if e.kind == ConvertErrorKind::NotJson => {
+                SkillFailure { code: ErrorCode::HandlerError, message: format!("{skill} returned a value that is not JSON: {e}") }
+            }
+            CallError::Result(e) => {
+                let message = format!("{skill} returned a value larger than {} may return: {}", self.reference, describe(&e));
+                self.violation(&caller, skill, "value", &message);
+                SkillFailure { code: ErrorCode::HandlerError, message }
+            }
+        })
     }
+}
+
+/// Where a package call failed.
+enum CallError {
+    /// Converting the caller's input into the VM (budget, or out of memory).
+    Input(mlua::Error),
+    /// Running the hooks or the handler.
+    Lua(mlua::Error),
+    /// Converting the handler's result to JSON.
+    Result(ConvertError),
 }

@@ -170,12 +170,11 @@ fn sandbox_world() -> (tempfile::TempDir, Engine) {
     (dir, e)
 }
 
-/// Runs a hostile skill; afterwards the world is unchanged and keeps ticking.
+/// Runs a hostile skill; afterwards the world is unchanged and keeps ticking. (Whether it was
+/// stopped at all is the hang guard's question, in `within`: no test here times anything.)
 fn attack(e: &Engine, skill: &str) -> limina::skills::SkillFailure {
     let before = (e.world_hash(), e.world().entity_count(), e.tick());
-    let started = Instant::now();
     let r = call(e, skill, json!({}));
-    assert!(started.elapsed() < Duration::from_secs(3), "{skill} was not stopped in time");
     let failure = r.error.unwrap_or_else(|| panic!("{skill} should fail, got {:?}", r.result));
     e.step(10).unwrap();
     assert_eq!((e.world_hash(), e.world().entity_count()), (before.0, before.1), "{skill} changed the world");
@@ -186,33 +185,39 @@ fn attack(e: &Engine, skill: &str) -> limina::skills::SkillFailure {
 
 #[test]
 fn an_endless_loop_is_stopped_at_the_deadline_even_under_pcall() {
-    let (_d, e) = sandbox_world();
-    let f = attack(&e, "evil.spin");
-    assert_eq!(f.code, ErrorCode::HandlerError);
-    assert!(f.message.contains("cpu deadline of 30 ms"), "{}", f.message);
-    let f = attack(&e, "evil.spin_pcall");
-    assert!(f.message.contains("cpu deadline"), "{}", f.message);
-    let violations = events_of(&e, "package.violation");
-    assert_eq!(violations.len(), 2);
-    assert_eq!(violations[0]["kind"], "cpu");
-    assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
+    within(HANG_GUARD, "endless loops", || {
+        let (_d, e) = sandbox_world();
+        let f = attack(&e, "evil.spin");
+        assert_eq!(f.code, ErrorCode::HandlerError);
+        assert!(f.message.contains("cpu deadline of 30 ms"), "{}", f.message);
+        let f = attack(&e, "evil.spin_pcall");
+        assert!(f.message.contains("cpu deadline"), "{}", f.message);
+        let violations = events_of(&e, "package.violation");
+        assert_eq!(violations.len(), 2);
+        assert_eq!(violations[0]["kind"], "cpu");
+        assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
+    });
 }
 
 #[test]
 fn a_table_bomb_hits_the_memory_limit() {
-    let (_d, e) = sandbox_world();
-    let f = attack(&e, "evil.bomb");
-    assert!(f.message.contains("memory limit of 8000000 bytes"), "{}", f.message);
-    assert_eq!(events_of(&e, "package.violation")[0]["kind"], "memory");
+    within(HANG_GUARD, "table bomb", || {
+        let (_d, e) = sandbox_world();
+        let f = attack(&e, "evil.bomb");
+        assert!(f.message.contains("memory limit of 8000000 bytes"), "{}", f.message);
+        assert_eq!(events_of(&e, "package.violation")[0]["kind"], "memory");
+    });
 }
 
 #[test]
 fn deep_recursion_and_pattern_blowups_fail_cleanly() {
-    let (_d, e) = sandbox_world();
-    let f = attack(&e, "evil.recurse");
-    assert!(f.message.to_lowercase().contains("stack overflow"), "{}", f.message);
-    let f = attack(&e, "evil.pattern");
-    assert!(f.message.contains("pattern too costly"), "{}", f.message);
+    within(HANG_GUARD, "recursion and patterns", || {
+        let (_d, e) = sandbox_world();
+        let f = attack(&e, "evil.recurse");
+        assert!(f.message.to_lowercase().contains("stack overflow"), "{}", f.message);
+        let f = attack(&e, "evil.pattern");
+        assert!(f.message.contains("pattern too costly"), "{}", f.message);
+    });
 }
 
 #[test]
@@ -359,4 +364,317 @@ fn a_disabled_package_stays_installed_but_unloaded() {
     assert_eq!(call(&e, "package.list", json!({})).result.unwrap()["packages"][0]["ref"], "plain@1.0.0");
     limina::packages::set_enabled(&scripts, "plain", true).unwrap();
     assert!(engine(&scripts, false).registry().has("hot.echo"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host work done for a package is budgeted: conversions, C library calls, limits.
+//
+// Each attack below made the host hang (or allocate without bound) before the budgets existed,
+// so each runs under `within`: a stuck attack fails the test after a generous wait instead of
+// hanging the suite. No assertion here depends on how fast the machine is.
+
+/// Runs `test` on its own thread; fails if it has not finished within `limit` (a hang guard, not
+/// a timing assertion: every test here finishes in well under a second when the host is sound).
+fn within(limit: Duration, what: &str, test: impl FnOnce() + Send + 'static) {
+    let (done, finished) = std::sync::mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name(what.into())
+        .spawn(move || {
+            test();
+            let _ = done.send(());
+        })
+        .unwrap();
+    match finished.recv_timeout(limit) {
+        Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what}: still running after {limit:?}; the host is stuck in work no sandbox limit bounds")
+        }
+    }
+}
+
+const HANG_GUARD: Duration = Duration::from_secs(90);
+
+/// Lua builders of values that are small in the VM and enormous once every reference to a
+/// shared subtable is copied: 1 MiB that expands to 2^20 MiB, and 61 tables with 2^61 paths.
+const BOMBS: &str = r#"
+local function bytes_bomb()
+    local t = { string.rep("x", 1048576) }
+    for _ = 1, 20 do t = { t, t } end
+    return t
+end
+local function dag_bomb()
+    local t = {}
+    for _ = 1, 61 do t = { a = t, b = t } end
+    return t
+end
+-- The same, shallow enough to pass a depth limit of 16: 8^4 MiB, and 8 tables with 16^8 paths.
+local function wide_bytes_bomb()
+    local t = { string.rep("x", 1048576) }
+    for _ = 1, 4 do t = { t, t, t, t, t, t, t, t } end
+    return t
+end
+local function wide_dag_bomb()
+    local t = {}
+    for _ = 1, 8 do
+        local n = {}
+        for k = 1, 16 do n["k" .. k] = t end
+        t = n
+    end
+    return t
+end
+"#;
+
+fn hostile_mod() -> String {
+    BOMBS.to_string()
+        + r#"
+local function skill(name, body)
+    return {
+        name = "hostile." .. name, version = "1.0.0", category = "mods", description = "A hostile skill: " .. name,
+        permissions = {}, input = s.object({}), output = s.object({ ok = s.boolean():optional(), seen = s.any():optional(), v = s.any():optional() }),
+        handler = body,
+    }
+end
+local MiB = 1048576
+return { skills = {
+    skill("result_bytes", function() return { v = bytes_bomb() } end),
+    skill("result_dag", function() return { v = dag_bomb() } end),
+    skill("invoke_bytes", function()
+        local r = host.invoke("scene.queryEntities", { tag = bytes_bomb() })
+        return { ok = r.success, seen = r.error }
+    end),
+    skill("invoke_dag", function()
+        local r = host.invoke("scene.queryEntities", { tag = dag_bomb() })
+        return { ok = r.success, seen = r.error }
+    end),
+    -- 2 Mi start positions, each compared over 2 MiB: about 4 * 10^12 byte comparisons in C.
+    skill("find_plain", function()
+        local hay, needle = string.rep("a", 4 * MiB), string.rep("a", 2 * MiB) .. "b"
+        return { ok = string.find(hay, needle, 1, true) == nil }
+    end),
+    skill("find_nospecials", function()
+        local hay, needle = string.rep("a", 4 * MiB), string.rep("a", 2 * MiB) .. "b"
+        return { ok = hay:find(needle) == nil and hay:find(needle, -3 * MiB) == nil }
+    end),
+    skill("split", function()
+        local hay, needle = string.rep("a", 4 * MiB), string.rep("a", 2 * MiB) .. "b"
+        return { ok = #string.split(hay, needle) == 1 }
+    end),
+    skill("sort", function()
+        local t = table.create(MiB + 1, 0)
+        table.sort(t)
+        return { ok = true }
+    end),
+    skill("rep", function() return { ok = #string.rep("x", 32 * MiB) > 0 } end),
+    skill("format", function()
+        local s = string.rep("x", 8 * MiB)
+        return { ok = #string.format("%s%s%s", s, s, s) > 0 }
+    end),
+    skill("gsub", function()
+        local n = string.gsub(string.rep("a", 3000), string.rep("a*", 4) .. "b", "")
+        return { ok = n ~= nil }
+    end),
+    skill("utf8_keys", function() return { v = { ["a\xff"] = 1, ["a\xfe"] = 2 } } end),
+    skill("fine", function() return { ok = true } end),
+} }
+"#
+}
+
+const BENIGN: &str = r#"
+return { package = { name = "benign", version = "1.0.0" }, skills = { {
+    name = "benign.echo", version = "1.0.0", category = "mods", description = "Answers.",
+    permissions = {}, input = s.object({}), output = s.object({ ok = s.boolean() }),
+    handler = function() return { ok = true } end,
+} } }
+"#;
+
+fn hostile_world() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(scripts.join("hostile")).unwrap();
+    std::fs::write(
+        scripts.join("hostile/package.luau"),
+        r#"return { name = "hostile", version = "1.0.0", limits = { cpuMs = 250, memoryBytes = 67108864, valueNodes = 20000 } }"#,
+    )
+    .unwrap();
+    std::fs::write(scripts.join("hostile/init.luau"), hostile_mod()).unwrap();
+    std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
+    let e = engine(&scripts, false);
+    assert!(e.registry().has("hostile.fine"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
+    (dir, e)
+}
+
+/// The world is unchanged and ticking, and both the attacker and a bystander still answer.
+fn still_sound(e: &Engine, before: (String, u64), what: &str) {
+    e.step(5).unwrap();
+    assert_eq!(e.world_hash(), before.0, "{what} changed the world");
+    assert_eq!(e.tick(), before.1 + 5, "the engine keeps ticking after {what}");
+    assert_eq!(call(e, "hostile.fine", json!({})).result, Some(json!({"ok": true})), "the package still answers after {what}");
+    assert_eq!(call(e, "benign.echo", json!({})).result, Some(json!({"ok": true})), "a bystander still answers after {what}");
+}
+
+/// Calls a hostile skill that must fail, returning the failure message.
+fn refused(e: &Engine, skill: &str) -> String {
+    let before = (e.world_hash(), e.tick());
+    let r = call(e, skill, json!({}));
+    let failure = r.error.unwrap_or_else(|| panic!("{skill} should fail, got {:?}", r.result));
+    assert_eq!(failure.code, ErrorCode::HandlerError, "{skill}: {}", failure.message);
+    still_sound(e, before, skill);
+    failure.message
+}
+
+#[test]
+fn a_handler_result_that_expands_past_the_budget_is_refused() {
+    within(HANG_GUARD, "result bombs", || {
+        let (_d, e) = hostile_world();
+        let m = refused(&e, "hostile.result_dag");
+        assert!(m.contains("result.v") && m.contains("more than 20000 nodes") && m.contains("limits.valueNodes"), "{m}");
+        let m = refused(&e, "hostile.result_bytes");
+        assert!(m.contains("result.v") && m.contains("bytes") && m.contains("limits.valueBytes"), "{m}");
+    });
+}
+
+#[test]
+fn host_invoke_input_that_expands_past_the_budget_is_refused() {
+    within(HANG_GUARD, "host.invoke bombs", || {
+        let (_d, e) = hostile_world();
+        for (skill, want) in [("hostile.invoke_dag", "more than 20000 nodes"), ("hostile.invoke_bytes", "bytes")] {
+            let before = (e.world_hash(), e.tick());
+            let r = call(&e, skill, json!({})).result.unwrap_or_else(|| panic!("{skill} should answer"));
+            assert_eq!(r["ok"], false, "{skill}");
+            assert_eq!(r["seen"]["code"], "invalid_input", "{skill}: {r}");
+            let m = r["seen"]["message"].as_str().unwrap();
+            assert!(m.contains("input.tag") && m.contains(want), "{skill}: {m}");
+            still_sound(&e, before, skill);
+        }
+    });
+}
+
+#[test]
+fn a_single_file_header_that_expands_past_the_budget_is_refused_at_load() {
+    within(HANG_GUARD, "header bombs", || {
+        let dir = tempfile::tempdir().unwrap();
+        let scripts = dir.path().join("scripts");
+        std::fs::create_dir_all(&scripts).unwrap();
+        for (file, bomb) in [("hdr_large.luau", "wide_bytes_bomb"), ("hdr_dag.luau", "dag_bomb"), ("hdr_wide.luau", "wide_dag_bomb")] {
+            let text = format!(
+                "{BOMBS}\nreturn {{ package = {{ name = \"{}\", version = \"1.0.0\", description = {bomb}() }}, skills = {{}} }}\n",
+                file.trim_end_matches(".luau").replace('_', "-")
+            );
+            std::fs::write(scripts.join(file), text).unwrap();
+        }
+        std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
+        let e = engine(&scripts, false);
+        let expect = [
+            ("hdr_dag.luau", "nested deeper than 16 levels"),
+            ("hdr_wide.luau", "more than 10000 nodes"),
+            ("hdr_large.luau", "more than 262144 bytes"),
+        ];
+        for (file, want) in expect {
+            let mods = e.mods();
+            let p = mods.packages.iter().find(|p| p.source.path.ends_with(file)).unwrap();
+            let Status::Refused { reason, .. } = &p.status else { panic!("{file} should be refused, got {:?}", p.status) };
+            assert!(reason.contains("package.description") && reason.contains(want), "{file}: {reason}");
+        }
+        assert_eq!(call(&e, "benign.echo", json!({})).result, Some(json!({"ok": true})));
+    });
+}
+
+#[test]
+fn table_keys_that_are_not_utf8_are_refused_not_merged() {
+    let (_d, e) = hostile_world();
+    let m = refused(&e, "hostile.utf8_keys");
+    assert!(m.contains("result.v") && m.contains("not valid UTF-8"), "{m}");
+}
+
+#[test]
+fn a_plain_find_or_split_on_huge_strings_never_stalls_the_host() {
+    within(HANG_GUARD, "plain find", || {
+        let (_d, e) = hostile_world();
+        for skill in ["hostile.find_plain", "hostile.find_nospecials", "hostile.split"] {
+            let before = (e.world_hash(), e.tick());
+            let r = call(&e, skill, json!({}));
+            assert_eq!(r.result, Some(json!({"ok": true})), "{skill}: {:?}", r.error);
+            still_sound(&e, before, skill);
+        }
+    });
+}
+
+#[test]
+fn a_plain_find_at_load_time_never_stalls_start_up() {
+    within(HANG_GUARD, "load-time find", || {
+        let dir = tempfile::tempdir().unwrap();
+        let scripts = dir.path().join("scripts");
+        std::fs::create_dir_all(&scripts).unwrap();
+        // Sized to fit the 16 MiB header-reading VM: 2 Mi positions x 2 MiB compared.
+        std::fs::write(
+            scripts.join("slowload.luau"),
+            r#"
+local hay, needle = string.rep("a", 4194304), string.rep("a", 2097152) .. "b"
+local found = string.find(hay, needle, 1, true)
+return { skills = { {
+    name = "slowload.found", version = "1.0.0", category = "mods", description = "Reports the load-time search.",
+    permissions = {}, input = s.object({}), output = s.object({ found = s.boolean() }),
+    handler = function() return { found = found ~= nil } end,
+} } }
+"#,
+        )
+        .unwrap();
+        std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
+        let e = engine(&scripts, false);
+        assert_eq!(call(&e, "slowload.found", json!({})).result, Some(json!({"found": false})));
+        assert_eq!(call(&e, "benign.echo", json!({})).result, Some(json!({"ok": true})));
+    });
+}
+
+#[test]
+fn c_library_calls_are_bounded_per_call() {
+    within(HANG_GUARD, "C calls", || {
+        let (_d, e) = hostile_world();
+        let m = refused(&e, "hostile.sort");
+        assert!(m.contains("table.sort") && m.contains("1048577"), "{m}");
+        let m = refused(&e, "hostile.rep");
+        assert!(m.contains("string.rep") && m.contains("33554432") && m.contains("16777216"), "{m}");
+        let m = refused(&e, "hostile.format");
+        assert!(m.contains("string.format") && m.contains("16777216"), "{m}");
+        // The pattern matcher checks the deadline itself (Luau calls the interrupt from it).
+        let m = refused(&e, "hostile.gsub");
+        assert!(m.contains("cpu deadline of 250 ms"), "{m}");
+    });
+}
+
+#[test]
+fn limits_must_be_whole_numbers_within_the_tier_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    let cases = [
+        ("half", "memoryBytes = 0.5", "limits.memoryBytes: 0.5 is not a whole number"),
+        ("zero", "memoryBytes = 0", "limits.memoryBytes: 0 is below the 1048576 bytes floor"),
+        ("negative", "memoryBytes = -1", "limits.memoryBytes: -1 is below the 1048576 bytes floor"),
+        ("huge", "memoryBytes = 2^40", "limits.memoryBytes: 1099511627776 is above the 67108864 bytes ceiling"),
+        ("cpuzero", "cpuMs = 0", "limits.cpuMs: 0 is below the 1 ms floor"),
+        ("cpuhalf", "cpuMs = 2.5", "limits.cpuMs: 2.5 is not a whole number"),
+        ("nodes", "valueNodes = 0", "limits.valueNodes: 0 is below the 100 nodes floor"),
+        ("text", "cpuMs = \"fast\"", "limits.cpuMs: must be a whole number"),
+    ];
+    for (name, limit, _) in cases {
+        write_package(&scripts, name, &format!(r#"return {{ name = "{name}", version = "1.0.0", limits = {{ {limit} }} }}"#));
+    }
+    write_package(&scripts, "fine", r#"return { name = "fine", version = "1.0.0", limits = { memoryBytes = 2097152, cpuMs = 20 } }"#);
+    std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
+    let e = engine(&scripts, false);
+    let mods = e.mods();
+    for (name, _, want) in cases {
+        let p = mods.packages.iter().find(|p| p.source.path.ends_with(name)).unwrap();
+        let Status::Refused { reason, .. } = &p.status else { panic!("{name} should be refused, got {:?}", p.status) };
+        assert!(reason.contains(want), "{name}: {reason:?} should contain {want:?}");
+        assert!(reason.contains("untrusted packages"), "{name}: {reason:?} should name the tier");
+    }
+    let fine = mods.packages.iter().find(|p| p.source.path.ends_with("fine")).unwrap();
+    assert_eq!(fine.status, Status::Loaded { skills: vec![] });
+    drop(mods);
+    assert_eq!(call(&e, "benign.echo", json!({})).result, Some(json!({"ok": true})));
 }
