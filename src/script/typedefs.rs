@@ -61,8 +61,8 @@ fn skill_types<'a>(skills: impl IntoIterator<Item = SkillSignature<'a>>) -> (Str
     let mut types = String::from(PRELUDE);
     let mut calls = Vec::new();
     for skill in skills {
-        let input = type_name(&skill.name, "Input");
-        let output = type_name(&skill.name, "Output");
+        let input = type_name(skill.name, "Input");
+        let output = type_name(skill.name, "Output");
         types.push_str(&format!("-- {}: {}\n", skill.name, skill.description.replace('\n', " ")));
         types.push_str(&format!("type {input} = {}\n", luau_type(skill.input_schema, 0)));
         types.push_str(&format!("type {output} = {}\n", luau_type(skill.output_schema, 0)));
