@@ -345,4 +345,48 @@ mod tests {
             assert!(err.contains(expected), "{err:?} should contain {expected:?}");
         }
     }
+
+    #[test]
+    fn limits_are_whole_numbers_between_the_tiers_floor_and_ceiling() {
+        let parse = |l: Value, trust: Trust| parse_limits(Some(&l), trust).map_err(|e| e.to_string());
+        let ok = parse(json!({"memoryBytes": 2097152, "cpuMs": 20, "valueNodes": 500}), Trust::Untrusted).unwrap();
+        assert_eq!((ok.memory_bytes, ok.cpu_ms, ok.value_nodes), (2097152, 20.0, 500));
+        assert_eq!(parse_limits(None, Trust::Untrusted).unwrap(), Trust::Untrusted.limit_bounds().default);
+        let refused = [
+            (
+                json!({"memoryBytes": 0.5}),
+                "limits.memoryBytes: 0.5 is not a whole number (allowed: 1048576 bytes to 67108864 bytes for untrusted packages)",
+            ),
+            (json!({"memoryBytes": 0}), "limits.memoryBytes: 0 is below the 1048576 bytes floor"),
+            (json!({"cpuMs": -5}), "limits.cpuMs: -5 is below the 1 ms floor"),
+            (json!({"cpuMs": 1e300}), "above the 250 ms ceiling"),
+            (json!({"valueDepth": 65}), "limits.valueDepth: 65 is above the 64 levels ceiling"),
+            (json!({"cpuMs": "50"}), "limits.cpuMs: must be a whole number"),
+            (json!({"stack": 1}), "limits: unknown field `stack`"),
+            (json!([1]), "limits: must be a table"),
+        ];
+        for (limits, want) in refused {
+            let err = parse(limits.clone(), Trust::Untrusted).unwrap_err();
+            assert!(err.contains(want), "{limits}: {err:?} should contain {want:?}");
+        }
+        assert!(parse(json!({"memoryBytes": 134217728}), Trust::Verified).is_ok(), "verified packages may go higher");
+        let local = parse(json!({"memoryBytes": 0.5}), Trust::Local).unwrap_err();
+        assert!(local.contains("not a whole number"), "{local}");
+    }
+
+    #[test]
+    fn every_tier_has_a_nonzero_floor_below_its_default_and_ceiling() {
+        for trust in [Trust::Untrusted, Trust::Verified, Trust::Local] {
+            let b = trust.limit_bounds();
+            for field in &LIMIT_FIELDS {
+                let (floor, default, ceiling) = ((field.get)(&b.floor), (field.get)(&b.default), (field.get)(&b.ceiling));
+                assert!(
+                    floor > 0.0 && floor <= default && default <= ceiling,
+                    "{} {}: {floor} {default} {ceiling}",
+                    trust.as_str(),
+                    field.name
+                );
+            }
+        }
+    }
 }

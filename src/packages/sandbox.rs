@@ -30,8 +30,8 @@
 //! **C library calls.** The interrupt only runs between Luau instructions and inside Luau's
 //! pattern matcher, so a C library function that loops on its own runs to the end whatever the
 //! deadline says. Every such loop is bounded here; the rest of the libraries do work linear in
-//! a value the memory limit already bounds (`concat`, `rep`'s copy, `split` on one byte, `pack`,
-//! `buffer`, `utf8`, `table.move`/`insert`/`clone`/`create`).
+//! a value the memory limit already bounds (`table.concat`/`insert`/`remove`/`clone`/`create`/
+//! `find`, `string.pack`/`lower`/`upper`/`reverse`, `buffer`, `utf8`).
 //!
 //! | call | unbounded before | now |
 //! |---|---|---|
@@ -40,6 +40,7 @@
 //! | (both, preparing the search) | — | linear in the needle, which the memory limit bounds (about 8 ns a byte here) |
 //! | `table.sort` without a comparator | O(n log n) comparisons in C | at most `MAX_PLAIN_SORT` items; with a comparator (Luau code, interruptible) no bound |
 //! | `string.rep`, `string.format` | one copy of up to the memory limit | results of at most `min(memory limit, MAX_BUILT_STRING)` |
+//! | `table.move` | one step per index in `f..e`, up to 2^31 of them when moving nils (a minute here) | moved in chunks of `MOVE_CHUNK`, meter polled between them |
 //! | `find`/`match`/`gmatch`/`gsub` with a pattern | backtracking: the matcher calls the interrupt | unchanged, plus a refusal of many quantifiers on long subjects (a clear reason rather than a timeout) |
 
 use std::cell::Cell;
@@ -66,6 +67,9 @@ pub const MAX_BUILT_STRING: usize = 16 << 20;
 pub const MAX_PLAIN_SORT: usize = 1 << 17;
 /// Bytes a plain search scans between two polls of the meter (a few ms at worst here).
 const SEARCH_WINDOW: usize = 1 << 20;
+/// Items one call of Luau's `table.move` moves before the meter is polled (about 2 ms when
+/// every item is nil, its slowest case).
+const MOVE_CHUNK: usize = 1 << 16;
 /// Pieces `string.split` makes between two polls of the meter.
 const SPLIT_POLL_EVERY: usize = 4096;
 /// Longest line `print` writes.
@@ -392,6 +396,43 @@ fn bound_library(lua: &Lua, max_built: usize, meter: &Rc<Meter>) -> mlua::Result
         original.call::<MultiValue>(args)
     })?;
     table.raw_set("sort", sort)?;
+
+    let original: Function = table.get("move")?;
+    let m = Rc::clone(meter);
+    let move_items = lua.create_function(move |lua, args: MultiValue| {
+        let (Some(LuaValue::Table(a1)), Some(f), Some(e), Some(t)) = (
+            args.front(),
+            integer_arg(lua, args.get(1).filter(|v| !v.is_nil()), 0)?,
+            integer_arg(lua, args.get(2).filter(|v| !v.is_nil()), 0)?,
+            integer_arg(lua, args.get(3).filter(|v| !v.is_nil()), 0)?,
+        ) else {
+            return original.call::<MultiValue>(args);
+        };
+        let a2 = match args.get(4) {
+            None | Some(LuaValue::Nil) => a1.clone(),
+            Some(LuaValue::Table(a2)) => a2.clone(),
+            Some(_) => return original.call::<MultiValue>(args),
+        };
+        let n = e - f + 1;
+        // Small moves, and the ones Luau refuses (its own checks, its own messages), go as they are.
+        let refused = !(f > 0 || e < i32::MAX as i64 + f) || t > i32::MAX as i64 - n + 1;
+        if n <= MOVE_CHUNK as i64 || refused {
+            return original.call::<MultiValue>(args);
+        }
+        // The same order Luau uses (upwards unless the ranges overlap with t above f), one chunk
+        // at a time: each chunk's order is then safe too, and the meter runs between chunks.
+        let upwards = t > e || t <= f || a1 != &a2;
+        let chunks = (n + MOVE_CHUNK as i64 - 1) / MOVE_CHUNK as i64;
+        for k in 0..chunks {
+            let k = if upwards { k } else { chunks - 1 - k };
+            let from = f + k * MOVE_CHUNK as i64;
+            let to = (from + MOVE_CHUNK as i64 - 1).min(e);
+            original.call::<()>((a1.clone(), from, to, t + (from - f), a2.clone()))?;
+            m.poll().map_err(|o| mlua::Error::runtime(o.to_string()))?;
+        }
+        Ok(MultiValue::from_iter([LuaValue::Table(a2)]))
+    })?;
+    table.raw_set("move", move_items)?;
     Ok(())
 }
 
@@ -668,6 +709,31 @@ mod tests {
             .eval()
             .unwrap();
         assert!(sorted);
+    }
+
+    #[test]
+    fn table_move_answers_like_luau_and_is_stopped_by_the_meter() {
+        let stock = Lua::new();
+        let restricted = vm(&Meter::new());
+        let n = 3 * MOVE_CHUNK + 17;
+        for (f, e, t, other) in
+            [(1, n, 1, true), (1, n, 5, false), (5, n, 1, false), (1, n - 10, 11, false), (3, n, 2, false), (1, n, -20, true)]
+        {
+            let src = format!(
+                "local a = {{}} for i = 1, {n} do a[i] = i * 3 end local b = {} \
+                 local r = table.move(a, {f}, {e}, {t}, b) local sum = 0 \
+                 for k, v in r do sum = (sum + ((k * 7919 + v * 104729) % 1000003) * (k % 97 + 1)) % 1000000007 end return sum",
+                if other { "{}" } else { "a" }
+            );
+            let want: i64 = stock.load(&src).eval().unwrap();
+            let got: i64 = restricted.load(&src).eval().unwrap();
+            assert_eq!(got, want, "table.move(a, {f}, {e}, {t}, {})", if other { "b" } else { "a" });
+        }
+        let meter = Meter::new();
+        let lua = vm(&meter);
+        meter.arm_with_backstop(Duration::from_millis(30), Duration::from_secs(600));
+        let e = message(lua.load("table.move({}, 1, 2^31 - 2, -(2^30), {})").exec().unwrap_err());
+        assert!(e.contains("cpu deadline of 30 ms exceeded"), "{e}");
     }
 
     #[test]

@@ -473,6 +473,11 @@ return { skills = {
         local s = string.rep("x", 8 * MiB)
         return { ok = #string.format("%s%s%s", s, s, s) > 0 }
     end),
+    -- Moving nils allocates nothing: each call is 2^31 steps in C (about a minute).
+    skill("move", function()
+        for _ = 1, 3 do table.move({}, 1, 2^31 - 2, -(2^30), {}) end
+        return { ok = true }
+    end),
     skill("gsub", function()
         local n = string.gsub(string.rep("a", 3000), string.rep("a*", 4) .. "b", "")
         return { ok = n ~= nil }
@@ -640,6 +645,8 @@ fn c_library_calls_are_bounded_per_call() {
         assert!(m.contains("string.rep") && m.contains("33554432") && m.contains("16777216"), "{m}");
         let m = refused(&e, "hostile.format");
         assert!(m.contains("string.format") && m.contains("16777216"), "{m}");
+        let m = refused(&e, "hostile.move");
+        assert!(m.contains("cpu deadline of 250 ms"), "{m}");
         // The pattern matcher checks the deadline itself (Luau calls the interrupt from it).
         let m = refused(&e, "hostile.gsub");
         assert!(m.contains("cpu deadline of 250 ms"), "{m}");
