@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::clock::FIXED_DT;
 use super::limina_api;
+use super::sessions::SessionClaims;
 use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
@@ -33,6 +34,9 @@ pub struct EngineConfig {
     pub seed: u64,
     /// Profile of the script's own session (`limina.call`).
     pub profile: String,
+    /// The host script is the operator: it also holds `policy.govern` (governance skills and
+    /// `limina.policy`). Off, the script is just another caller under its profile.
+    pub operator: bool,
     pub agent_id: String,
     pub session_id: String,
     /// Folder `require` names resolve against and chunk names are shown relative to.
@@ -59,6 +63,7 @@ impl EngineConfig {
         Self {
             seed: 0,
             profile: "builder.readWrite".into(),
+            operator: true,
             agent_id: "agt_script".into(),
             session_id: "ses_script".into(),
             project_root: project_root.into(),
@@ -192,6 +197,10 @@ impl Shared {
 /// One world with its VM, skills and trace.
 pub struct Engine {
     lua: Lua,
+    /// Session ids in use (the script's own, and every connected client's).
+    sessions: SessionClaims,
+    /// The script's claim on its own session id.
+    _script_session: Option<Rc<super::SessionClaim>>,
     shared: Rc<Shared>,
     roots: ScriptRoots,
     runner: Option<Function>,
@@ -240,7 +249,13 @@ impl Engine {
             stepping: Cell::new(false),
             quit: Cell::new(false),
             seed: config.seed,
-            caller: Caller::new(&config.agent_id, &config.session_id, &config.profile),
+            caller: {
+                let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
+                if config.operator {
+                    caller.permissions.insert(crate::policy::Permission::PolicyGovern);
+                }
+                caller
+            },
             fail_fn,
             session_counter: Cell::new(0),
             traces_dir: config.project_root.join("traces"),
@@ -261,6 +276,7 @@ impl Engine {
             trace: Rc::clone(&trace),
             render: Rc::clone(&shared.render),
             packages,
+            policy: Rc::clone(&shared.policy),
             project: config.project_root.clone(),
         };
         register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
@@ -283,7 +299,9 @@ impl Engine {
             tracing::warn!("hot reload is off: {e}");
         }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
-        Ok(Engine { lua, shared, roots, runner })
+        let sessions = SessionClaims::default();
+        let script_session = sessions.claim(&config.session_id);
+        Ok(Engine { lua, shared, roots, runner, sessions, _script_session: script_session })
     }
 
     pub fn lua(&self) -> &Lua {
@@ -377,6 +395,11 @@ impl Engine {
 
     pub fn registry(&self) -> std::cell::Ref<'_, SkillRegistry> {
         self.shared.registry.borrow()
+    }
+
+    /// Claims a session id for a client; None when another client or the script holds it.
+    pub fn claim_session(&self, id: &str) -> Option<Rc<super::SessionClaim>> {
+        self.sessions.claim(id)
     }
 
     /// The caller scripts act as.

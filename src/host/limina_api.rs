@@ -153,8 +153,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     lua.globals().set("limina", api)
 }
 
-/// `limina.policy`: live governance for the host script (quotas, budgets, revocations). Every
-/// change is recorded as a `policy.changed` event, so the log shows who changed the rules.
+/// `limina.policy`: live governance for the host script. Each function checks its table (so a
+/// typo raises at the script's line) and then calls the matching `policy.*` skill as the
+/// script's own caller: the change is permission-checked (`policy.govern`), decided and traced
+/// like any other call, and recorded as `policy.changed`.
 fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
 
@@ -182,10 +184,19 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
             Ok(())
         })
     }
-    fn changed(shared: &Shared, change: serde_json::Value) {
-        let draft = crate::trace::EventDraft::new(crate::trace::EventKind::PolicyChanged.as_str(), &shared.caller.agent_id)
-            .thread(&shared.caller.session_id);
-        shared.trace.borrow_mut().emit(draft, shared.tick.get(), &change);
+    /// Runs a governance skill as the script; a refusal raises with the skill's message.
+    fn govern(lua: &Lua, shared: &Shared, skill: &str, input: serde_json::Value) -> mlua::Result<()> {
+        let r = shared.invoke(lua, &shared.caller, skill, input);
+        match r.error {
+            None => Ok(()),
+            Some(e) => Err(located_error(lua, format!("{skill}: {} ({})", e.message, e.code.as_str()))),
+        }
+    }
+    fn drop_nulls(mut v: serde_json::Value) -> serde_json::Value {
+        if let Some(map) = v.as_object_mut() {
+            map.retain(|_, v| !v.is_null());
+        }
+        v
     }
 
     // revoke{sessionId} | revoke{agentId} | revoke{cap, sessionId?, agentId?}; restore{...} undoes it.
@@ -200,51 +211,17 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
                 let agent = text(lua, &opts, "agentId", what)?;
                 let package = text(lua, &opts, "package", what)?;
                 let cap = text(lua, &opts, "cap", what)?;
-                let mut policy = s.policy.borrow_mut();
                 if package.is_some() && cap.is_none() {
                     return Err(located_error(lua, format!("{what}: a package revocation names the capability (cap = ...)")));
                 }
-                let scope = match (cap, session, agent) {
-                    (Some(cap), session, agent) => {
-                        let r = crate::policy::CapRevocation {
-                            session_id: session.clone(),
-                            agent_id: agent.clone(),
-                            package: package.clone(),
-                            cap: cap.clone(),
-                        };
-                        if revoke {
-                            policy.revoke_cap(r)
-                        } else {
-                            policy.restore_cap(&r);
-                        }
-                        serde_json::json!({"cap": cap, "sessionId": session, "agentId": agent, "package": package})
-                    }
-                    (None, Some(session), None) => {
-                        if revoke {
-                            policy.revoke_session(&session)
-                        } else {
-                            policy.restore_session(&session);
-                        }
-                        serde_json::json!({"sessionId": session})
-                    }
-                    (None, None, Some(agent)) => {
-                        if revoke {
-                            policy.revoke_agent(&agent)
-                        } else {
-                            policy.restore_agent(&agent);
-                        }
-                        serde_json::json!({"agentId": agent})
-                    }
-                    _ => {
-                        return Err(located_error(
-                            lua,
-                            format!("{what} needs {{sessionId=...}}, {{agentId=...}} or {{cap=..., sessionId?=..., agentId?=...}}"),
-                        ));
-                    }
-                };
-                drop(policy);
-                changed(&s, serde_json::json!({"op": op, "target": scope}));
-                Ok(())
+                if cap.is_none() && session.is_some() == agent.is_some() {
+                    return Err(located_error(
+                        lua,
+                        format!("{what} needs {{sessionId=...}}, {{agentId=...}} or {{cap=..., sessionId?=..., agentId?=...}}"),
+                    ));
+                }
+                let input = serde_json::json!({"sessionId": session, "agentId": agent, "package": package, "cap": cap});
+                govern(lua, &s, &format!("policy.{op}"), drop_nulls(input))
             })?,
         )?;
     }
@@ -256,15 +233,16 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
             const WHAT: &str = "limina.policy.quota";
             only(lua, &opts, &["sessionId", "cap", "limit", "windowTicks"], WHAT)?;
             let limit = number(lua, &opts, "limit", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: limit is required")))?;
-            let window = number(lua, &opts, "windowTicks", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: windowTicks is required")))?;
+            let window =
+                number(lua, &opts, "windowTicks", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: windowTicks is required")))?;
             if window < 1.0 || window.fract() != 0.0 || limit.fract() != 0.0 || limit > f64::from(u32::MAX) {
                 return Err(located_error(lua, format!("{WHAT}: limit and windowTicks must be whole numbers, windowTicks >= 1")));
             }
-            let rule = crate::policy::QuotaRule { session_id: text(lua, &opts, "sessionId", WHAT)?, cap: text(lua, &opts, "cap", WHAT)?, limit: limit as u32, window_ticks: window as u64 };
-            let change = serde_json::json!({"op": "quota", "sessionId": rule.session_id, "cap": rule.cap, "limit": rule.limit, "windowTicks": rule.window_ticks});
-            s.policy.borrow_mut().add_quota(rule);
-            changed(&s, change);
-            Ok(())
+            let input = serde_json::json!({
+                "sessionId": text(lua, &opts, "sessionId", WHAT)?, "cap": text(lua, &opts, "cap", WHAT)?,
+                "limit": limit as u64, "windowTicks": window as u64,
+            });
+            govern(lua, &s, "policy.quota", drop_nulls(input))
         })?,
     )?;
 
@@ -274,27 +252,20 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         lua.create_function(move |lua, opts: Table| {
             const WHAT: &str = "limina.policy.budget";
             only(lua, &opts, &["sessionId", "calls", "cpuMs", "memoryBytes"], WHAT)?;
-            let session = text(lua, &opts, "sessionId", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: sessionId is required")))?;
-            let limits = crate::policy::BudgetLimits {
-                calls: number(lua, &opts, "calls", WHAT)?.map(|n| n as u64),
-                cpu_ms: number(lua, &opts, "cpuMs", WHAT)?,
-                memory_bytes: number(lua, &opts, "memoryBytes", WHAT)?.map(|n| n as u64),
-            };
-            s.policy.borrow_mut().set_budget(&session, limits);
-            changed(&s, serde_json::json!({"op": "budget", "sessionId": session, "calls": limits.calls, "cpuMs": limits.cpu_ms, "memoryBytes": limits.memory_bytes}));
-            Ok(())
+            let session =
+                text(lua, &opts, "sessionId", WHAT)?.ok_or_else(|| located_error(lua, format!("{WHAT}: sessionId is required")))?;
+            let input = serde_json::json!({
+                "sessionId": session,
+                "calls": number(lua, &opts, "calls", WHAT)?.map(|n| n as u64),
+                "cpuMs": number(lua, &opts, "cpuMs", WHAT)?,
+                "memoryBytes": number(lua, &opts, "memoryBytes", WHAT)?.map(|n| n as u64),
+            });
+            govern(lua, &s, "policy.budget", drop_nulls(input))
         })?,
     )?;
 
     let s = Rc::clone(shared);
-    t.set(
-        "clearQuotas",
-        lua.create_function(move |_, ()| {
-            s.policy.borrow_mut().clear_quotas();
-            changed(&s, serde_json::json!({"op": "clearQuotas"}));
-            Ok(())
-        })?,
-    )?;
+    t.set("clearQuotas", lua.create_function(move |lua, ()| govern(lua, &s, "policy.clearQuotas", serde_json::json!({})))?)?;
 
     let s = Rc::clone(shared);
     t.set("snapshot", lua.create_function(move |lua, ()| json_to_lua(lua, &s.policy.borrow().snapshot()))?)?;

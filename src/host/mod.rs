@@ -9,9 +9,11 @@ mod clock;
 mod engine;
 mod limina_api;
 mod realtime;
+mod sessions;
 #[cfg(feature = "render")]
 pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
 pub use realtime::RealTimeDriver;
+pub use sessions::{SessionClaim, SessionClaims};

@@ -12,6 +12,9 @@ use serde_json::{Map, Value, json};
 use super::protocol::{self, Incoming};
 use super::tools;
 use crate::host::Engine;
+use std::rc::Rc;
+
+use crate::host::SessionClaim;
 use crate::policy::profile_permissions;
 use crate::skills::{Caller, ErrorCode, SkillResponse};
 
@@ -48,6 +51,8 @@ pub struct McpSession {
     pub connection: u64,
     /// Registry generation the client last saw, for `notifications/tools/list_changed`.
     seen_generation: u64,
+    /// This client's hold on the session id it initialized with (native mode).
+    claim: Option<Rc<SessionClaim>>,
 }
 
 impl McpSession {
@@ -58,13 +63,27 @@ impl McpSession {
             granted_profile: granted_profile.to_string(),
             connection,
             seen_generation: engine.registry().generation(),
+            claim: None,
         }
     }
 
-    /// A caller under `profile`, never with more permissions than the transport grants.
+    /// A caller under `profile`, never with more permissions than the transport grants. A client
+    /// may narrow its grant, never widen it; the profile recorded with its calls is what it
+    /// effectively holds: the claimed name when that is within the grant, the granted name when
+    /// the claim covers the grant, else both joined by `∩`.
     fn caller(&self, agent_id: &str, session_id: &str, profile: &str) -> Caller {
-        let mut caller = Caller::new(agent_id, session_id, profile);
-        caller.permissions = caller.permissions.intersect(profile_permissions(&self.granted_profile));
+        let granted = profile_permissions(&self.granted_profile);
+        let claimed = profile_permissions(profile);
+        let effective = claimed.intersect(granted);
+        let name = if effective == claimed {
+            profile.to_string()
+        } else if effective == granted {
+            self.granted_profile.clone()
+        } else {
+            format!("{profile}∩{}", self.granted_profile)
+        };
+        let mut caller = Caller::new(agent_id, session_id, &name);
+        caller.permissions = effective;
         caller
     }
 
@@ -164,7 +183,7 @@ pub fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming) -> Re
         return Ok(Value::Null);
     }
     match method {
-        "initialize" => initialize(session, &req.params),
+        "initialize" => initialize(engine, session, &req.params),
         "ping" => Ok(json!({})),
         "server/discover" => Ok(discover(session)),
         "tools/list" | "listTools" => list_tools(engine, session, req, method == "listTools"),
@@ -225,7 +244,7 @@ fn discover(session: &mut McpSession) -> Value {
     stamp_result(result, true)
 }
 
-fn initialize(session: &mut McpSession, params: &Value) -> Result<Value, RpcError> {
+fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Result<Value, RpcError> {
     let p = params_object(params)?;
     let native = !p.contains_key("protocolVersion") && ["agentId", "sessionId", "profile"].iter().any(|k| p.contains_key(*k));
     if native {
@@ -233,10 +252,18 @@ fn initialize(session: &mut McpSession, params: &Value) -> Result<Value, RpcErro
         let agent = optional_string(p, "agentId")?.map(str::to_string).unwrap_or_else(|| format!("agt_mcp{n}"));
         let sess = optional_string(p, "sessionId")?.map(str::to_string).unwrap_or_else(|| format!("ses_mcp{n}"));
         let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
+        // A session id names quotas, budgets, revocations and an audit trail: a client cannot
+        // adopt one that another client or the host script holds.
+        if session.claim.as_ref().is_none_or(|c| c.id() != sess) {
+            let claim = engine.claim_session(&sess).ok_or_else(|| {
+                rpc_error(protocol::FORBIDDEN, format!("session {sess} is in use by another client; choose another sessionId"))
+            })?;
+            session.claim = Some(claim);
+        }
         let caller = session.caller(&agent, &sess, &profile);
         let result = json!({
             "protocolVersion": HANDSHAKE_VERSIONS[0],
-            "session": {"agentId": agent, "sessionId": sess, "profile": profile, "permissions": caller.permissions.names()},
+            "session": {"agentId": agent, "sessionId": sess, "profile": &*caller.profile, "permissions": caller.permissions.names()},
         });
         session.caller = Some(caller);
         session.mode = Mode::Native;

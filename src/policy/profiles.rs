@@ -16,10 +16,17 @@ pub enum Permission {
     UiWrite,
     AudioPlay,
     SocialAct,
+    /// Read the world log and audit records (other agents' calls and payloads).
+    TraceRead,
+    /// Write the world log out to files (`trace.export`).
+    TraceWrite,
+    /// Change who may do what: revocations, quotas, budgets. No profile holds it; the operator
+    /// grants it (the host script holds it by default).
+    PolicyGovern,
 }
 
 impl Permission {
-    pub const ALL: [Permission; 11] = [
+    pub const ALL: [Permission; 14] = [
         Permission::SceneRead,
         Permission::SceneWrite,
         Permission::EcsRead,
@@ -31,6 +38,9 @@ impl Permission {
         Permission::UiWrite,
         Permission::AudioPlay,
         Permission::SocialAct,
+        Permission::TraceRead,
+        Permission::TraceWrite,
+        Permission::PolicyGovern,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -46,12 +56,18 @@ impl Permission {
             Permission::UiWrite => "ui.write",
             Permission::AudioPlay => "audio.play",
             Permission::SocialAct => "social.act",
+            Permission::TraceRead => "trace.read",
+            Permission::TraceWrite => "trace.write",
+            Permission::PolicyGovern => "policy.govern",
         }
     }
 
     /// Whether holding it lets a caller change the world (as opposed to read it).
     pub fn is_write(self) -> bool {
-        !matches!(self, Permission::SceneRead | Permission::EcsRead | Permission::PhysicsRead | Permission::AgentRead)
+        !matches!(
+            self,
+            Permission::SceneRead | Permission::EcsRead | Permission::PhysicsRead | Permission::AgentRead | Permission::TraceRead
+        )
     }
 
     pub fn parse(text: &str) -> Option<Permission> {
@@ -69,7 +85,7 @@ impl fmt::Display for Permission {
     }
 }
 
-/// A set of permissions, as a bitmask.
+/// A set of permissions, as a bitmask (one bit per `Permission`, so at most 16).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct PermissionSet(u16);
 
@@ -112,11 +128,24 @@ pub const PROFILES: [(&str, &[Permission]); 4] = {
     [
         (
             "builder.readWrite",
-            &[SceneRead, SceneWrite, EcsRead, EcsModify, PhysicsRead, PhysicsWrite, AgentRead, AgentWrite, UiWrite, AudioPlay],
+            &[
+                SceneRead,
+                SceneWrite,
+                EcsRead,
+                EcsModify,
+                PhysicsRead,
+                PhysicsWrite,
+                AgentRead,
+                AgentWrite,
+                UiWrite,
+                AudioPlay,
+                TraceRead,
+                TraceWrite,
+            ],
         ),
         ("player.limited", &[SceneRead, EcsRead, PhysicsRead, PhysicsWrite, AgentRead, AgentWrite]),
         ("social.actor", &[SceneRead, EcsRead, PhysicsRead, AgentRead, AgentWrite, SocialAct, AudioPlay]),
-        ("system.readonly", &[SceneRead, EcsRead, PhysicsRead, AgentRead]),
+        ("system.readonly", &[SceneRead, EcsRead, PhysicsRead, AgentRead, TraceRead]),
     ]
 };
 
@@ -166,7 +195,8 @@ mod tests {
         assert!(builder.contains(Permission::SceneWrite));
         assert!(!builder.contains(Permission::SocialAct));
         let readonly = profile_permissions("system.readonly");
-        assert_eq!(readonly.names(), ["scene.read", "ecs.read", "physics.read", "agent.read"]);
+        assert_eq!(readonly.names(), ["scene.read", "ecs.read", "physics.read", "agent.read", "trace.read"]);
+        assert!(PROFILES.iter().all(|(_, perms)| !perms.contains(&Permission::PolicyGovern)), "no profile may govern");
         assert!(profile_permissions("social.actor").contains(Permission::SocialAct));
         assert!(!profile_permissions("player.limited").contains(Permission::SocialAct));
     }

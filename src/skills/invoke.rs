@@ -312,13 +312,16 @@ fn run_handler(
 }
 
 fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller, decision_id: Option<&str>) -> mlua::Result<Table> {
-    let ctx = env.lua.create_table_with_capacity(0, 6)?;
+    let ctx = env.lua.create_table_with_capacity(0, 7)?;
     if let Some(id) = decision_id {
         ctx.raw_set("decisionId", id)?;
     }
     ctx.raw_set("agentId", &*caller.agent_id)?;
     ctx.raw_set("sessionId", &*caller.session_id)?;
     ctx.raw_set("profile", &*caller.profile)?;
+    // What the caller actually holds (its profile cut down by the transport, plus operator
+    // grants): checks inside handlers use this, never the profile's name.
+    ctx.raw_set("permissions", env.lua.create_sequence_from(caller.permissions.names())?)?;
     ctx.raw_set("tick", env.tick)?;
     ctx.raw_set("fail", env.fail_fn.clone())?;
     Ok(ctx)

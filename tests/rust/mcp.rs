@@ -139,7 +139,7 @@ fn native_mode_matches_the_reference_exchange() {
 fn a_native_client_cannot_claim_more_than_the_server_grants() {
     let mut s = StdioServer::start(&["--profile", "system.readonly"]);
     let init = s.request(1, "initialize", json!({"agentId": "a", "sessionId": "s", "profile": "builder.readWrite"}));
-    assert_eq!(init["result"]["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read"]));
+    assert_eq!(init["result"]["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read", "trace.read"]));
     let denied = s.request(2, "callTool", json!({"name": "scene.createEntity", "arguments": {}}));
     assert_eq!(denied["error"]["code"], -32001);
     s.finish();

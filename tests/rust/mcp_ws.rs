@@ -176,7 +176,7 @@ async fn tokens_map_to_profiles_and_unknown_tokens_are_refused() {
     // A native initialize cannot widen the token's profile.
     let widened: Value =
         viewer.request("initialize", obj(json!({"agentId": "x", "sessionId": "y", "profile": "builder.readWrite"}))).await.unwrap();
-    assert_eq!(widened["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read"]));
+    assert_eq!(widened["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read", "trace.read"]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -602,7 +602,10 @@ fn a_plain_find_or_split_on_huge_strings_never_stalls_the_host() {
         for skill in ["hostile.find_plain", "hostile.find_nospecials", "hostile.split"] {
             let before = (e.world_hash(), e.tick());
             let r = call(&e, skill, json!({}));
-            assert_eq!(r.result, Some(json!({"ok": true})), "{skill}: {:?}", r.error);
+            // The attack is a C loop the deadline never reaches; either the search finishes or
+            // the deadline ends it — which one depends on machine speed, so both are fine.
+            let deadline = r.error.as_ref().is_some_and(|f| f.message.contains("cpu deadline"));
+            assert!(r.result == Some(json!({"ok": true})) || deadline, "{skill}: {:?}", r.error);
             still_sound(&e, before, skill);
         }
     });

@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -27,7 +27,7 @@ pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 9] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 10] = [
     ("core/scene.luau", include_str!("scene.luau")),
     ("core/ecs.luau", include_str!("ecs.luau")),
     ("core/three.luau", include_str!("three.luau")),
@@ -37,6 +37,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 9] = [
     ("core/audit.luau", include_str!("audit.luau")),
     ("core/render.luau", include_str!("render.luau")),
     ("core/packages.luau", include_str!("packages.luau")),
+    ("core/policy.luau", include_str!("policy.luau")),
 ];
 
 /// What the core skills act on.
@@ -47,6 +48,8 @@ pub struct CoreParts {
     /// Renderer state (made on first capture) and loaded models.
     pub render: Rc<RefCell<ops::render::RenderState>>,
     pub packages: Rc<dyn PackageDoor>,
+    /// The live policy engine the governance skills change.
+    pub policy: Rc<RefCell<crate::policy::PolicyEngine>>,
     /// The project: `assets/` models load from it, `traces/` exports go under it.
     pub project: PathBuf,
 }
@@ -119,6 +122,7 @@ pub fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) -> Result
         ops::trace::create(lua, Rc::clone(&parts.trace), parts.project.join("traces")).map_err(ops_err)?,
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
+        ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

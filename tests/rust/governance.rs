@@ -1,0 +1,128 @@
+//! Governance is permissioned and identity is the server's (issue 15, items 2 and 3): each
+//! test is an attack, then a check that the engine still works.
+
+use limina::host::{Engine, EngineConfig, Output};
+use limina::mcp::{McpSession, handle_message};
+use serde_json::{Value, json};
+
+fn engine() -> Engine {
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap()
+}
+
+fn rpc(engine: &Engine, session: &mut McpSession, id: u64, method: &str, params: Value) -> Value {
+    handle_message(engine, session, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).expect("an answer")
+}
+
+fn still_sound(engine: &Engine) {
+    let caller = engine.script_caller().clone();
+    let made = engine.call(&caller, "scene.createEntity", json!({}));
+    assert!(made.success, "a benign call still works: {made:?}");
+    engine.step(1).unwrap();
+}
+
+#[test]
+fn no_profile_and_no_client_may_govern() {
+    let e = engine();
+    // A script sub-session with the widest profile cannot revoke anyone.
+    let builder = limina::skills::Caller::new("agt_b", "ses_b", "builder.readWrite");
+    let r = e.call(&builder, "policy.revoke", json!({"sessionId": "ses_script"}));
+    assert_eq!(r.error.as_ref().map(|f| f.message.as_str()), Some("missing permission: policy.govern"), "{r:?}");
+    // Nor can a builder over MCP.
+    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    rpc(
+        &e,
+        &mut s,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    for (skill, input) in [
+        ("policy.revoke", json!({"sessionId": "ses_script"})),
+        ("policy.quota", json!({"limit": 0, "windowTicks": 1})),
+        ("policy.budget", json!({"sessionId": "ses_script", "calls": 0})),
+        ("policy.restore", json!({"agentId": "agt_x"})),
+        ("policy.clearQuotas", json!({})),
+    ] {
+        let r = rpc(&e, &mut s, 2, "tools/call", json!({"name": skill, "arguments": input}));
+        assert_eq!(r["result"]["isError"], true, "{skill}: {r}");
+        assert!(r["result"]["content"][0]["text"].as_str().unwrap().contains("policy.govern"), "{skill}: {r}");
+    }
+    // Nothing changed: the operator's own calls still go through.
+    assert_eq!(e.policy().snapshot()["quotas"], json!([]));
+    still_sound(&e);
+}
+
+#[test]
+fn the_operator_governs_through_the_registry_and_the_change_is_traced() {
+    let e = engine();
+    let r = e.call(&e.script_caller().clone(), "policy.revoke", json!({"sessionId": "ses_victim"}));
+    assert!(r.success, "{r:?}");
+    let victim = limina::skills::Caller::new("agt_v", "ses_victim", "builder.readWrite");
+    assert_eq!(e.call(&victim, "skills.list", json!({})).error.map(|f| f.message), Some("session ses_victim was revoked".into()));
+    let changed: Vec<_> = e.trace().durable().filter(|ev| &*ev.event_type == "policy.changed").map(|ev| ev.caused_by.clone()).collect();
+    assert_eq!(changed.len(), 1);
+    assert_eq!(changed[0].len(), 1, "the change links the decision that allowed it");
+}
+
+#[test]
+fn reading_the_world_log_needs_trace_read() {
+    let e = engine();
+    // A player (no trace.read) cannot read other agents' calls and payloads.
+    let player = limina::skills::Caller::new("agt_p", "ses_p", "player.limited");
+    for skill in ["trace.tail", "audit.query", "audit.usage", "trace.export"] {
+        let input = if skill == "trace.export" { json!({"name": "x"}) } else { json!({}) };
+        let r = e.call(&player, skill, input);
+        assert!(!r.success, "{skill} must be denied to a player");
+        assert!(r.error.as_ref().unwrap().message.contains("trace."), "{skill}: {r:?}");
+    }
+    // system.readonly may read but not export.
+    let viewer = limina::skills::Caller::new("agt_v", "ses_v", "system.readonly");
+    assert!(e.call(&viewer, "trace.tail", json!({})).success);
+    assert_eq!(
+        e.call(&viewer, "trace.export", json!({"name": "x"})).error.map(|f| f.message),
+        Some("missing permission: trace.write".into())
+    );
+    still_sound(&e);
+}
+
+#[test]
+fn a_native_client_that_claims_a_wider_profile_is_recorded_and_checked_as_what_it_holds() {
+    let e = engine();
+    let mut s = McpSession::new(7, "player.limited", &e);
+    let init = rpc(&e, &mut s, 1, "initialize", json!({"agentId": "agt_claim", "sessionId": "ses_claim", "profile": "builder.readWrite"}));
+    assert_eq!(init["result"]["session"]["profile"], "player.limited", "{init}");
+    // package.load checks what the caller holds, not the profile name it claimed.
+    let r = rpc(
+        &e,
+        &mut s,
+        2,
+        "callTool",
+        json!({"name": "package.load", "arguments": {"ref": "x@1.0.0", "agentId": "agt_claim", "sessionId": "ses_claim", "profile": "builder.readWrite"}}),
+    );
+    assert_eq!(r["error"]["code"], -32001, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("do not hold"), "{r}");
+    // Its decisions record the effective profile.
+    let decision = e.trace().durable().filter(|ev| &*ev.event_type == "policy.decision").last().map(|ev| ev.payload_value()).unwrap();
+    assert_eq!(decision["context"]["profile"], "player.limited", "{decision}");
+    still_sound(&e);
+}
+
+#[test]
+fn a_client_cannot_take_over_a_live_session_id() {
+    let e = engine();
+    let mut a = McpSession::new(1, "builder.readWrite", &e);
+    let mut b = McpSession::new(2, "builder.readWrite", &e);
+    let ok = rpc(&e, &mut a, 1, "initialize", json!({"agentId": "agt_a", "sessionId": "ses_shared"}));
+    assert!(ok.get("result").is_some(), "{ok}");
+    let stolen = rpc(&e, &mut b, 1, "initialize", json!({"agentId": "agt_b", "sessionId": "ses_shared"}));
+    assert_eq!(stolen["error"]["code"], -32001, "{stolen}");
+    assert!(stolen["error"]["message"].as_str().unwrap().contains("in use"), "{stolen}");
+    // The host script's session is taken too.
+    let script = rpc(&e, &mut b, 2, "initialize", json!({"agentId": "agt_b", "sessionId": "ses_script"}));
+    assert_eq!(script["error"]["code"], -32001, "{script}");
+    // Once the first client is gone, the id is free.
+    drop(a);
+    let later = rpc(&e, &mut b, 3, "initialize", json!({"agentId": "agt_b", "sessionId": "ses_shared"}));
+    assert!(later.get("result").is_some(), "{later}");
+    still_sound(&e);
+}
