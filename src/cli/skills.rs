@@ -24,7 +24,11 @@ pub enum SkillsCommand {
 }
 
 pub fn run(args: &SkillsArgs) -> i32 {
-    let engine = match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::new(super::project_root()) }) {
+    let engine = match Engine::new(EngineConfig {
+        output: Output::Stderr,
+        scripts: super::scripts_root(None),
+        ..EngineConfig::new(super::project_root())
+    }) {
         Ok(e) => e,
         Err(e) => {
             report_error(&e.to_string(), None);

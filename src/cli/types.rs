@@ -10,7 +10,11 @@ use crate::script::typedefs::luau_definitions;
 pub struct TypesArgs {}
 
 pub fn run(_: &TypesArgs) -> i32 {
-    match Engine::new(EngineConfig { output: Output::Stderr, ..EngineConfig::new(super::project_root()) }) {
+    match Engine::new(EngineConfig {
+        output: Output::Stderr,
+        scripts: super::scripts_root(None),
+        ..EngineConfig::new(super::project_root())
+    }) {
         Ok(engine) => {
             outln!("{}", luau_definitions(engine.registry().signatures()).trim_end());
             EXIT_OK
