@@ -9,6 +9,7 @@ pub mod digest;
 pub mod host;
 pub mod mcp;
 pub mod packages;
+pub mod paths;
 pub mod physics;
 pub mod policy;
 #[cfg(feature = "render")]

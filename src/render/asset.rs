@@ -6,7 +6,7 @@
 //! once and draws instanced. A `.gltf` file's external buffers and images resolve only inside
 //! `assets/`; textures are PNG.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::math::{self, Mat4};
 use super::mesh::{MeshData, Vertex};
@@ -56,24 +56,11 @@ pub struct LoadedAsset {
 
 /// Resolves an asset id to a file inside `root`.
 pub fn resolve(root: &Path, id: &str) -> Result<PathBuf, AssetError> {
-    let bad = || AssetError::BadId(id.to_string());
-    if id.is_empty() || id.contains('\\') || Path::new(id).is_absolute() || id.starts_with('/') {
-        return Err(bad());
-    }
-    if Path::new(id).components().any(|c| !matches!(c, Component::Normal(_))) {
-        return Err(bad());
-    }
-    let candidates = [root.join(id), root.join(format!("{id}.glb")), root.join(format!("{id}.gltf"))];
-    let found = candidates.iter().find(|p| p.is_file()).ok_or_else(|| AssetError::Missing(id.to_string()))?;
-    // Symlinks must not lead out of the folder either.
-    let (canonical, base) = (
-        found.canonicalize().map_err(|_| AssetError::Missing(id.to_string()))?,
-        root.canonicalize().map_err(|_| AssetError::Missing(id.to_string()))?,
-    );
-    if !canonical.starts_with(&base) {
-        return Err(bad());
-    }
-    Ok(canonical)
+    use crate::paths::{PathError, resolve_under};
+    resolve_under(root, id, &[".glb", ".gltf"]).map_err(|e| match e {
+        PathError::Missing(..) => AssetError::Missing(id.to_string()),
+        PathError::NotPlain(..) | PathError::Escapes(..) => AssetError::BadId(id.to_string()),
+    })
 }
 
 /// Where a buffer's or image's bytes live: the glb blob, a `data:` URI, or a file next to the
@@ -93,11 +80,11 @@ fn uri_bytes(root: &Path, model: &Path, id: &str, uri: &str) -> Result<Vec<u8>, 
     }
     let dir = model.parent().unwrap_or(root);
     let joined = dir.join(&relative);
-    let canonical = joined.canonicalize().map_err(|_| malformed(format!("URI '{uri}': no such file")))?;
-    let base = root.canonicalize().map_err(|e| malformed(format!("assets/: {e}")))?;
-    if !canonical.starts_with(&base) {
-        return Err(malformed(format!("URI '{uri}' leads outside assets/")));
+    if !joined.exists() {
+        return Err(malformed(format!("URI '{uri}': no such file")));
     }
+    // A model may point at `../textures/x.png`, but never out of assets/ (symlinks followed).
+    let canonical = crate::paths::contained(root, &joined).map_err(|_| malformed(format!("URI '{uri}' leads outside assets/")))?;
     std::fs::read(&canonical).map_err(|e| malformed(format!("URI '{uri}': {e}")))
 }
 
