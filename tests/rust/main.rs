@@ -3,6 +3,7 @@
 
 mod cli;
 mod determinism;
+mod hostile_geometry;
 mod lua_suite;
 mod mcp;
 mod mcp_ws;
