@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod digest;
 pub mod host;
+pub(crate) mod isolate;
 pub mod mcp;
 pub mod packages;
 pub mod paths;

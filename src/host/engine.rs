@@ -154,13 +154,26 @@ impl Shared {
 
     /// One fixed step, in SPEC §3 order. Errors from script callbacks abort the step (the tick
     /// does not advance) and carry the script's location.
+    ///
+    /// A panic anywhere in the step (a bug) is caught here: the step fails like a script error,
+    /// `engine.step.panicked` is traced, and `stepping` is reset so later steps run. A panic
+    /// inside rapier is caught closer to it and halts the physics (see `PhysicsWorld::step`).
     pub fn step(&self, lua: &Lua) -> mlua::Result<()> {
         if self.stepping.replace(true) {
             return Err(script::located_error(lua, "limina.step cannot be called from inside a step callback"));
         }
-        let result = self.step_inner();
+        let tick = self.tick.get();
+        let result = crate::isolate::catch(|| self.step_inner()).unwrap_or_else(|message| Err(self.step_panicked(tick, &message, false)));
         self.stepping.set(false);
         result
+    }
+
+    /// Traces a panicked step and returns the error the step reports.
+    fn step_panicked(&self, tick: u64, message: &str, physics_halted: bool) -> mlua::Error {
+        let payload = serde_json::json!({"message": message, "physicsHalted": physics_halted, "tick": tick});
+        let kind = crate::trace::EventKind::EngineStepPanicked.as_str();
+        self.trace.borrow_mut().emit(crate::trace::EventDraft::new(kind, "engine"), tick, &payload);
+        mlua::Error::runtime(format!("tick {tick} panicked: {message} (an engine bug; the step did not complete)"))
     }
 
     fn step_inner(&self) -> mlua::Result<()> {
@@ -179,7 +192,10 @@ impl Shared {
             callback.call::<()>((tick, FIXED_DT))?;
         }
         // 3-4. Physics step and body -> ECS sync.
-        self.world.borrow_mut().step_physics();
+        let physics = self.world.borrow_mut().step_physics();
+        if let Err(fault) = physics {
+            return Err(self.step_panicked(tick, &fault.to_string(), true));
+        }
         // 5-6. Agent systems and the trace flush hook in here with their issues.
         self.tick.set(tick + 1);
         Ok(())
@@ -517,4 +533,31 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
         Ok(())
     })?;
     lua.globals().set("print", print)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_physics_panic_fails_its_step_once_then_the_clock_runs_with_bodies_frozen() {
+        let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(env!("CARGO_MANIFEST_DIR")) }).unwrap();
+        let created =
+            engine.call(engine.script_caller(), "scene.createEntity", serde_json::json!({"dynamic": true, "position": [0, 10, 0]}));
+        assert!(created.success, "{:?}", created.error);
+        engine.step(1).unwrap();
+        engine.shared.world.borrow_mut().fail_next_physics_step();
+        let tick = engine.tick();
+        let error = engine.step(1).unwrap_err();
+        assert!(error.message.contains("physics is halted"), "{}", error.message);
+        assert_eq!(engine.tick(), tick);
+        let event =
+            engine.trace().tail().rev().find(|e| crate::trace::EventKind::EngineStepPanicked.is(&e.event_type)).map(|e| e.payload_value());
+        assert_eq!(event.unwrap()["physicsHalted"], true);
+        let hash = engine.world_hash();
+        engine.step(5).expect("later steps run");
+        assert_eq!(engine.tick(), tick + 5);
+        assert_eq!(engine.world_hash(), hash, "the halted physics moves nothing");
+        assert!(engine.world().physics_fault().is_some());
+    }
 }

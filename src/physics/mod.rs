@@ -4,6 +4,8 @@
 //! Owns the rigid bodies and colliders of one world and steps them at the fixed dt. Each collider
 //! carries its entity's public id and ECS entity bits in `user_data`, so transform sync and
 //! collision events map back to entities without a lookup table. Hot: `step` and `for_each_moved`.
+//!
+//! A panic inside rapier or parry during a step is caught here; see `step` for what happens next.
 
 mod events;
 
@@ -103,6 +105,14 @@ pub struct RayHit {
     pub point: [f32; 3],
 }
 
+/// Why a physics step did not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhysicsFault {
+    /// Rapier panicked in this step; the physics is halted from now on.
+    #[error("the physics step panicked ({0}); physics is halted for this world")]
+    Panicked(String),
+}
+
 /// The physics of one world.
 pub struct PhysicsWorld {
     world: rapier3d::prelude::PhysicsWorld,
@@ -111,6 +121,10 @@ pub struct PhysicsWorld {
     /// catches up at the next step, so queries test these bodies directly: a ray cast right after
     /// a create or a teleport sees the world as it is now.
     changed: Vec<RigidBodyHandle>,
+    /// Set when a step panicked: the message. The world is no longer stepped.
+    fault: Option<String>,
+    #[cfg(test)]
+    fail_next_step: bool,
 }
 
 impl std::fmt::Debug for PhysicsWorld {
@@ -138,7 +152,14 @@ impl PhysicsWorld {
     pub fn new(dt: f32) -> Self {
         let mut world = rapier3d::prelude::PhysicsWorld::new();
         world.integration_parameters.dt = dt;
-        Self { world, events: EventCollector::default(), changed: Vec::new() }
+        Self {
+            world,
+            events: EventCollector::default(),
+            changed: Vec::new(),
+            fault: None,
+            #[cfg(test)]
+            fail_next_step: false,
+        }
     }
 
     /// Dynamic bodies awake after the last step (the ones the solver actually works on).
@@ -218,14 +239,52 @@ impl PhysicsWorld {
     }
 
     /// Advances one fixed step, collecting collision events.
-    pub fn step(&mut self) {
-        self.world.step_with_events(&(), &self.events);
+    ///
+    /// A panic inside the step (a bug in rapier or parry, or a value that got past the bounds) is
+    /// caught and reported once as `PhysicsFault::Panicked`. Rapier may have been interrupted
+    /// between updating its island, broad-phase, narrow-phase and body sets, so they may no longer
+    /// agree with one another, and stepping them again could panic again or move bodies from
+    /// garbage. So the physics halts: later steps return `Ok` without simulating (bodies stay
+    /// where they are, no events), while the rest of the engine (the clock, scripts, skills,
+    /// every client) carries on. We halt rather than refuse every later step so one fault does
+    /// not become an error per tick in every server loop; the fault stays readable (`fault`),
+    /// it is traced by the engine when it happens, and a restart or a new world clears it.
+    pub fn step(&mut self) -> Result<(), PhysicsFault> {
+        if self.fault.is_some() {
+            return Ok(());
+        }
+        #[cfg(test)]
+        let fail = std::mem::take(&mut self.fail_next_step);
+        let outcome = crate::isolate::catch(|| {
+            #[cfg(test)]
+            if fail {
+                panic!("injected physics panic (test)");
+            }
+            self.world.step_with_events(&(), &self.events);
+        });
         self.changed.clear();
+        outcome.map_err(|message| {
+            self.fault = Some(message.clone());
+            PhysicsFault::Panicked(message)
+        })
+    }
+
+    /// Why the physics halted, if a step panicked.
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn fail_next_step(&mut self) {
+        self.fail_next_step = true;
     }
 
     /// Calls `f(user, position, rotation)` for every awake dynamic body: the bodies whose
     /// transforms can have changed this step.
     pub fn for_each_moved(&self, mut f: impl FnMut(u128, [f32; 3], [f32; 4])) {
+        if self.fault.is_some() {
+            return;
+        }
         for handle in self.world.islands.active_bodies() {
             if let Some(body) = self.world.bodies.get(handle)
                 && body.is_dynamic()
@@ -240,7 +299,8 @@ impl PhysicsWorld {
     pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RayHit> {
         let dir = vec(direction);
         let len = dir.length();
-        if !(len.is_finite() && len > 0.0) {
+        let finite = origin.iter().all(|c| c.is_finite()) && max_distance.is_finite();
+        if !(finite && len.is_finite() && len > 0.0) {
             return None;
         }
         let ray = Ray::new(vec(origin), dir / len);
@@ -314,7 +374,7 @@ mod tests {
         p.add_body(ball(3.0, 7));
         let mut last_y = 3.0;
         for _ in 0..120 {
-            p.step();
+            p.step().unwrap();
             p.for_each_moved(|_, pos, _| last_y = pos[1]);
         }
         assert!((last_y - 1.0).abs() < 0.05, "ball rests on the floor, y = {last_y}");
@@ -343,7 +403,35 @@ mod tests {
         let b = p.add_body(ball(5.0, 1));
         assert!(!p.apply_impulse(fixed, [1.0, 0.0, 0.0]));
         assert!(p.apply_impulse(b, [1.0, 0.0, 0.0]));
-        p.step();
+        p.step().unwrap();
         assert!(p.linear_velocity(b).unwrap()[0] > 0.0);
+    }
+
+    #[test]
+    fn a_panicking_step_is_reported_once_and_halts_the_physics() {
+        let mut p = PhysicsWorld::default();
+        p.add_body(ball(5.0, 1));
+        p.step().unwrap();
+        p.fail_next_step();
+        let fault = p.step().unwrap_err();
+        assert!(fault.to_string().contains("injected physics panic (test)"), "{fault}");
+        assert_eq!(p.fault(), Some("injected physics panic (test)"));
+        // Halted: later steps succeed without simulating, and nothing reports a move.
+        let mut moved = 0;
+        for _ in 0..10 {
+            p.step().unwrap();
+            p.for_each_moved(|_, _, _| moved += 1);
+        }
+        assert_eq!(moved, 0);
+        // Queries still answer from the last consistent state.
+        assert!(p.raycast([0.0; 3], [0.0, 1.0, 0.0], 100.0).is_some());
+    }
+
+    #[test]
+    fn raycasts_with_non_finite_inputs_hit_nothing() {
+        let mut p = PhysicsWorld::default();
+        p.add_body(ball(5.0, 1));
+        assert!(p.raycast([f32::NAN, 0.0, 0.0], [0.0, 1.0, 0.0], 100.0).is_none());
+        assert!(p.raycast([0.0; 3], [0.0, 1.0, 0.0], f32::INFINITY).is_none());
     }
 }

@@ -133,7 +133,13 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     let started = Instant::now();
     let first_seq = env.trace.borrow().len() as u64;
     let mut decision_id = None;
-    let outcome = run(env, caller, name, &mut input, &mut decision_id);
+    // A panic in any stage (a bug: native ops bound their inputs) becomes a `handler_error` and
+    // a `skill.panicked` event instead of ending the process. Borrows taken inside are released
+    // by the unwind; the world keeps whatever the call changed before it panicked (no stage
+    // before the handler writes, and the ops check before they write), so the caller is told
+    // the call may have partly applied.
+    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, &mut decision_id))
+        .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
     let causes: Vec<String> = decision_id.into_iter().collect();
     let (success, result, error) = match outcome {
         Ok((skill, result)) => {
@@ -187,6 +193,23 @@ struct PermissionDenied<'a> {
 fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
     let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(caused_by);
     env.trace.borrow_mut().emit(draft, env.tick, payload).id.clone()
+}
+
+#[derive(Serialize)]
+struct Panicked<'a> {
+    message: &'a str,
+    skill: &'a str,
+    tick: u64,
+}
+
+/// Records a panicked call and describes it to the caller.
+fn panicked(env: &InvokeEnv<'_>, caller: &Caller, name: &str, message: &str) -> SkillFailure {
+    // The trace is not borrowed across the stages, so the unwind has released it.
+    emit(env, caller, crate::trace::EventKind::SkillPanicked.as_str(), &Panicked { message, skill: name, tick: env.tick }, Vec::new());
+    failure(
+        ErrorCode::HandlerError,
+        format!("{name} panicked: {message} (an engine or skill bug; the call stopped and may have partly applied)"),
+    )
 }
 
 fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {

@@ -17,6 +17,10 @@ pub enum EventKind {
     PolicyChanged,
     /// A call lacked a permission its skill needs.
     SecurityPermissionDenied,
+    /// A skill call panicked (a bug); it returned a `handler_error` instead of ending the process.
+    SkillPanicked,
+    /// A fixed step panicked (a bug); the step failed instead of ending the process.
+    EngineStepPanicked,
     /// A package's skills were registered.
     PackageLoaded,
     /// A package was refused (manifest, resolution, over-claim, load failure, skill conflict).
@@ -42,6 +46,8 @@ impl EventKind {
             EventKind::PolicyDenied => "policy.denied",
             EventKind::PolicyChanged => "policy.changed",
             EventKind::SecurityPermissionDenied => "security.permission.denied",
+            EventKind::SkillPanicked => "skill.panicked",
+            EventKind::EngineStepPanicked => "engine.step.panicked",
             EventKind::PackageLoaded => "package.loaded",
             EventKind::PackageRejected => "package.rejected",
             EventKind::PackageViolation => "package.violation",

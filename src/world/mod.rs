@@ -4,13 +4,17 @@
 //! This is the only place that creates, destroys or moves entities, and it is reached only
 //! through the native ops behind core skills. It keeps ECS and physics consistent (a moved
 //! entity's body is teleported, a rescaled entity's collider is rescaled) and computes the
-//! world hash. Hot per tick: `step_physics` (previous-transform copy, rapier step, sync).
+//! world hash. Everything it stores from a caller is first held to the ranges in `bounds`, so no
+//! value a skill can send reaches rapier out of range. Hot per tick: `step_physics`
+//! (previous-transform copy, rapier step, sync).
 
+pub mod bounds;
 mod components;
 mod entity_table;
 mod hash;
 mod scene;
 
+pub use bounds::BoundsError;
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
 pub use entity_table::{EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES};
 pub use scene::{Camera, Lighting};
@@ -19,7 +23,7 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::query::QueryState;
 
-use crate::physics::{BodyHandle, BodyKind, BodySpec, ColliderShape, ContactEvent, PhysicsWorld};
+use crate::physics::{BodyHandle, BodyKind, BodySpec, ColliderShape, ContactEvent, PhysicsFault, PhysicsWorld};
 
 /// Collider geometry a skill may ask for; sized from the entity's `size`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,10 +74,23 @@ pub struct PhysicsBinding {
     pub shape: ColliderShape,
 }
 
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, PartialEq)]
 pub enum WorldError {
     #[error(transparent)]
     Capacity(#[from] EntityTableError),
+    #[error(transparent)]
+    OutOfBounds(#[from] BoundsError),
+}
+
+impl EntitySpec {
+    /// The spec's values within their documented ranges (`bounds`).
+    fn check(&self) -> Result<(), BoundsError> {
+        bounds::position("position", self.position.map(f64::from))?;
+        bounds::size("size", f64::from(self.size))?;
+        bounds::friction("friction", f64::from(self.friction))?;
+        bounds::restitution("restitution", f64::from(self.restitution))?;
+        Ok(())
+    }
 }
 
 /// One entry of a query result.
@@ -219,9 +236,10 @@ impl World {
         self.models.get(handle as usize).map(String::as_str)
     }
 
-    /// Creates an entity, with a body when asked. Capacity is checked first, so a refused create
-    /// leaves nothing behind.
+    /// Creates an entity, with a body when asked. Bounds and capacity are checked first, so a
+    /// refused create leaves nothing behind.
     pub fn create_entity(&mut self, spec: &EntitySpec) -> Result<EntityId, WorldError> {
+        spec.check()?;
         self.entities.ensure_room()?;
         let id = self.entities.peek_next();
         let transform = Transform::at(spec.position);
@@ -254,6 +272,7 @@ impl World {
     /// with a body when asked, like any other entity. The same model shares one table entry, and
     /// a refused create leaves the table untouched.
     pub fn spawn_model(&mut self, asset_id: &str, spec: &EntitySpec) -> Result<EntityId, WorldError> {
+        spec.check()?;
         self.entities.ensure_room()?;
         let handle = match self.models.iter().position(|a| a == asset_id) {
             Some(h) => h,
@@ -290,17 +309,26 @@ impl World {
     }
 
     /// Edits an entity's transform and keeps its body in step: moved bodies are teleported,
-    /// rescaled bodies get a rescaled collider. False when the id is unknown.
+    /// rescaled bodies get a rescaled collider. False when the id is unknown or the edit would
+    /// store a value outside `bounds` (then nothing changes; `try_edit_transform` says why).
     pub fn edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> bool {
+        self.try_edit_transform(id, edit).unwrap_or(false)
+    }
+
+    /// `edit_transform` that reports an out-of-bounds edit: `Ok(false)` when the id is unknown.
+    pub fn try_edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> Result<bool, WorldError> {
         let Some(entity) = self.entities.get(id) else {
-            return false;
+            return Ok(false);
         };
-        let Some(mut t) = self.ecs.get_mut::<Transform>(entity) else {
-            return false;
+        let Some(before) = self.ecs.get::<Transform>(entity).copied() else {
+            return Ok(false);
         };
-        let before = *t;
-        edit(&mut t);
-        let after = *t;
+        let mut after = before;
+        edit(&mut after);
+        bounds::check_edit(&before, &after)?;
+        if let Some(mut t) = self.ecs.get_mut::<Transform>(entity) {
+            *t = after;
+        }
         if let Some(binding) = self.ecs.get::<PhysicsBinding>(entity).copied() {
             if after.position != before.position || after.rotation != before.rotation {
                 self.physics.set_pose(binding.body, after.position, after.rotation);
@@ -309,7 +337,7 @@ impl World {
                 self.physics.set_shape(binding.body, binding.shape.scaled(after.scale));
             }
         }
-        true
+        Ok(true)
     }
 
     /// Adds a tag; `None` when the id is unknown, else whether it was newly added.
@@ -329,11 +357,12 @@ impl World {
     }
 
     /// True when the entity has a dynamic body and the impulse was applied.
-    pub fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> bool {
-        match self.binding(id) {
+    pub fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> Result<bool, WorldError> {
+        bounds::impulse("impulse", impulse.map(f64::from))?;
+        Ok(match self.binding(id) {
             Some(b) => self.physics.apply_impulse(b.body, impulse),
             None => false,
-        }
+        })
     }
 
     pub fn has_dynamic_body(&self, id: EntityId) -> bool {
@@ -397,9 +426,11 @@ impl World {
         }
     }
 
-    /// One physics step, then the poses of moved bodies are copied back into the ECS.
-    pub fn step_physics(&mut self) {
-        self.physics.step();
+    /// One physics step, then the poses of moved bodies are copied back into the ECS. A panic
+    /// inside rapier halts the physics (see `PhysicsWorld::step`): this step reports it, later
+    /// steps leave every body where it is.
+    pub fn step_physics(&mut self) -> Result<(), PhysicsFault> {
+        self.physics.step()?;
         let ecs = &mut self.ecs;
         self.physics.for_each_moved(|user, position, rotation| {
             let (_, entity) = unpack(user);
@@ -408,6 +439,19 @@ impl World {
                 t.rotation = rotation;
             }
         });
+        Ok(())
+    }
+
+    /// Why the physics halted, if a step panicked.
+    pub fn physics_fault(&self) -> Option<&str> {
+        self.physics.fault()
+    }
+
+    /// Makes the next physics step panic inside its isolation boundary, for tests of what
+    /// follows (no production path can reach this).
+    #[cfg(test)]
+    pub(crate) fn fail_next_physics_step(&mut self) {
+        self.physics.fail_next_step();
     }
 
     /// One page of entities in id order after `after` (exclusive), for inspection; also returns
@@ -484,7 +528,7 @@ mod tests {
         let id = w.create_entity(&spec([0.0, 10.0, 0.0], Some(BodyKind::Dynamic))).unwrap();
         for _ in 0..30 {
             w.begin_step();
-            w.step_physics();
+            w.step_physics().unwrap();
         }
         let t = w.transform(id).unwrap();
         assert!(t.position[1] < 9.0, "fell to {}", t.position[1]);
@@ -522,5 +566,40 @@ mod tests {
         assert_eq!(all.iter().map(|h| h.id).collect::<Vec<_>>(), vec![near, far]);
         assert_eq!(w.query(Some([0.0; 3]), Some(5.0), None).len(), 1);
         assert_eq!(w.query(None, None, Some("target"))[0].id, far);
+    }
+
+    #[test]
+    fn out_of_bounds_creates_and_edits_change_nothing() {
+        let mut w = World::default();
+        let id = w.create_entity(&spec([0.0, 2.0, 0.0], Some(BodyKind::Dynamic))).unwrap();
+        let (hash, bodies) = (w.hash(), w.body_count());
+        let huge = EntitySpec { size: 1e20, ..spec([0.0; 3], Some(BodyKind::Dynamic)) };
+        assert!(matches!(w.create_entity(&huge), Err(WorldError::OutOfBounds(_))));
+        assert!(matches!(w.create_entity(&spec([f32::NAN, 0.0, 0.0], None)), Err(WorldError::OutOfBounds(_))));
+        let err = w.try_edit_transform(id, |t| t.scale = [1e20; 3]).unwrap_err();
+        assert!(err.to_string().starts_with("scale[0] = 1.00000002") && err.to_string().ends_with("e20 is outside [0.001, 1000]"), "{err}");
+        assert!(!w.edit_transform(id, |t| t.rotation = [0.0; 4]));
+        assert!(matches!(w.apply_impulse(id, [1e30, 0.0, 0.0]), Err(WorldError::OutOfBounds(_))));
+        assert_eq!((w.hash(), w.body_count(), w.entity_count()), (hash, bodies, 1));
+        w.begin_step();
+        w.step_physics().unwrap();
+    }
+
+    #[test]
+    fn a_physics_panic_halts_the_bodies_and_keeps_the_ecs() {
+        let mut w = World::default();
+        let id = w.create_entity(&spec([0.0, 10.0, 0.0], Some(BodyKind::Dynamic))).unwrap();
+        w.step_physics().unwrap();
+        w.fail_next_physics_step();
+        assert!(w.step_physics().is_err());
+        assert!(w.physics_fault().is_some());
+        let frozen = w.transform(id).unwrap();
+        for _ in 0..10 {
+            w.begin_step();
+            w.step_physics().unwrap();
+        }
+        assert_eq!(w.transform(id).unwrap(), frozen, "a halted world moves nothing");
+        // The ECS side still takes edits.
+        assert!(w.edit_transform(id, |t| t.position = [1.0, 1.0, 1.0]));
     }
 }

@@ -4,6 +4,7 @@
 mod cli;
 mod determinism;
 mod governance;
+mod hostile_geometry;
 mod lua_suite;
 mod mcp;
 mod mcp_ws;

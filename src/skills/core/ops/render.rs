@@ -2,14 +2,20 @@
 //! `three.loadGLTF` and `render.capture`. Materials, lighting and the camera are plain world
 //! data; models and pictures need the renderer, which is created on first capture (worlds that
 //! never draw never need a GPU) and absent from builds without the `render` feature.
+//!
+//! Every number is checked against `world::bounds` before it is stored (a camera at 1e300 would
+//! be infinite as f32 and poison every matrix); a refused call leaves the camera, the lighting
+//! and the material as they were.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use mlua::{Lua, Table};
 
+use super::world::{numbers, out_of_bounds};
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::World;
+use crate::world::bounds;
 
 /// The engine's render state, or nothing in a build without the `render` feature.
 #[cfg(feature = "render")]
@@ -23,9 +29,29 @@ fn no_renderer(skill: &str) -> mlua::Error {
     HandlerFailure::new(ErrorCode::HandlerError, format!("{skill}: this limina was built without the `render` feature")).into_lua()
 }
 
-fn vec3(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
+/// An optional point field (`position`, `target`), within the world's bounds.
+fn point(t: &Table, key: &str) -> mlua::Result<Option<[f32; 3]>> {
     let Some(v) = t.get::<Option<Table>>(key)? else { return Ok(None) };
-    Ok(Some([v.raw_get::<f64>(1)? as f32, v.raw_get::<f64>(2)? as f32, v.raw_get::<f64>(3)? as f32]))
+    bounds::position(key, numbers(&v, key)?).map(Some).map_err(out_of_bounds)
+}
+
+/// A required number field within [min, max], as f32.
+fn number(t: &Table, key: &str, min: f64, max: f64) -> mlua::Result<f32> {
+    bounds::in_range(key, t.get::<f64>(key)?, min, max).map_err(out_of_bounds)
+}
+
+/// `base` with the camera fields `input` gives, checked as a whole (position apart from target).
+fn camera_from(input: &Table, base: crate::world::Camera) -> mlua::Result<crate::world::Camera> {
+    let camera = crate::world::Camera {
+        position: point(input, "position")?.unwrap_or(base.position),
+        target: point(input, "target")?.unwrap_or(base.target),
+        fov_deg: match input.get::<Option<f64>>("fov")? {
+            Some(f) => bounds::in_range("fov", f, 1.0, 170.0).map_err(out_of_bounds)?,
+            None => base.fov_deg,
+        },
+    };
+    camera.check().map_err(out_of_bounds)?;
+    Ok(camera)
 }
 
 pub(crate) fn create(
@@ -66,10 +92,7 @@ pub(crate) fn create(
                 "materialCount": asset.material_count,
                 "textureCount": asset.texture_count,
             });
-            let entity = w
-                .borrow_mut()
-                .spawn_model(&asset.id, &spec)
-                .map_err(|e| HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua())?;
+            let entity = w.borrow_mut().spawn_model(&asset.id, &spec).map_err(super::world::world_failure)?;
             st.borrow_mut().models.entry(asset.id.clone()).or_insert_with(|| std::sync::Arc::new(asset));
             blob(lua, json!({"entity": entity.to_string(), "resource": resource}))
         })?,
@@ -80,8 +103,12 @@ pub(crate) fn create(
         "set_material",
         lua.create_function(move |_, (id, input): (String, Table)| {
             let color: Option<u32> = input.get("color")?;
-            let roughness: Option<f64> = input.get("roughness")?;
-            let metalness: Option<f64> = input.get("metalness")?;
+            let unit = |key: &str| -> mlua::Result<Option<f32>> {
+                let Some(v) = input.get::<Option<f64>>(key)? else { return Ok(None) };
+                bounds::in_range(key, v, 0.0, 1.0).map(Some).map_err(out_of_bounds)
+            };
+            let roughness = unit("roughness")?;
+            let metalness = unit("metalness")?;
             let cast: Option<bool> = input.get("castShadow")?;
             let receive: Option<bool> = input.get("receiveShadow")?;
             let mut world = w.borrow_mut();
@@ -91,10 +118,10 @@ pub(crate) fn create(
                     *c = v;
                 }
                 if let Some(v) = roughness {
-                    m.roughness = v as f32;
+                    m.roughness = v;
                 }
                 if let Some(v) = metalness {
-                    m.metalness = v as f32;
+                    m.metalness = v;
                 }
                 if let Some(v) = cast {
                     m.cast_shadow = v;
@@ -111,21 +138,26 @@ pub(crate) fn create(
         "set_lighting",
         lua.create_function(move |_, input: Table| {
             let mut world = w.borrow_mut();
-            let l = &mut world.lighting;
+            // Built aside and checked whole, so a refused call leaves the lighting as it was.
+            let mut l = world.lighting;
             l.ambient_color = input.get("ambientColor")?;
-            l.ambient_intensity = input.get::<f64>("ambientIntensity")? as f32;
+            l.ambient_intensity = number(&input, "ambientIntensity", 0.0, 10.0)?;
             l.directional_color = input.get("directionalColor")?;
-            l.directional_intensity = input.get::<f64>("directionalIntensity")? as f32;
-            l.direction = vec3(&input, "direction")?.unwrap_or(l.direction);
+            l.directional_intensity = number(&input, "directionalIntensity", 0.0, 10.0)?;
+            if let Some(d) = input.get::<Option<Table>>("direction")? {
+                l.direction = bounds::direction("direction", numbers(&d, "direction")?).map_err(out_of_bounds)?;
+            }
             l.cast_shadow = input.get("castShadow")?;
             l.shadow_map_size = input.get("shadowMapSize")?;
-            l.shadow_camera_extent = input.get::<f64>("shadowCameraExtent")? as f32;
-            l.shadow_camera_near = input.get::<f64>("shadowCameraNear")? as f32;
-            l.shadow_camera_far = input.get::<f64>("shadowCameraFar")? as f32;
-            l.shadow_bias = input.get::<f64>("shadowBias")? as f32;
+            l.shadow_camera_extent = number(&input, "shadowCameraExtent", 0.0, 500.0)?;
+            l.shadow_camera_near = bounds::distance("shadowCameraNear", input.get("shadowCameraNear")?).map_err(out_of_bounds)?;
+            l.shadow_camera_far = bounds::distance("shadowCameraFar", input.get("shadowCameraFar")?).map_err(out_of_bounds)?;
+            l.shadow_bias = number(&input, "shadowBias", -0.01, 0.01)?;
             if let Some(c) = input.get::<Option<u32>>("clearColor")? {
                 l.clear_color = c;
             }
+            l.check().map_err(out_of_bounds)?;
+            world.lighting = l;
             Ok(true)
         })?,
     )?;
@@ -135,12 +167,7 @@ pub(crate) fn create(
         "set_camera",
         lua.create_function(move |_, input: Table| {
             let mut world = w.borrow_mut();
-            let c = &mut world.camera;
-            c.position = vec3(&input, "position")?.unwrap_or(c.position);
-            c.target = vec3(&input, "target")?.unwrap_or(c.target);
-            if let Some(f) = input.get::<Option<f64>>("fov")? {
-                c.fov_deg = f as f32;
-            }
+            world.camera = camera_from(&input, world.camera)?;
             Ok(true)
         })?,
     )?;
@@ -155,14 +182,7 @@ pub(crate) fn create(
             use base64::Engine as _;
             use serde_json::json;
             let view = match &camera {
-                Some(c) => {
-                    let base = world.borrow().camera;
-                    Some(crate::world::Camera {
-                        position: vec3(c, "position")?.unwrap_or(base.position),
-                        target: vec3(c, "target")?.unwrap_or(base.target),
-                        fov_deg: c.get::<Option<f64>>("fov")?.map(|f| f as f32).unwrap_or(base.fov_deg),
-                    })
-                }
+                Some(c) => Some(camera_from(c, world.borrow().camera)?),
                 None => None,
             };
             let world = world.borrow();

@@ -1,10 +1,12 @@
 //! The native ops core skill handlers call to touch the world (`world.create_entity`, ...).
 //!
 //! Only core skill chunks receive this table; user scripts reach the world through skills.
-//! Inputs arrive already validated against the skill's schema, so these ops check only what a
-//! schema cannot express (ranges after f32 conversion, zero quaternions, stale ids). An unknown or
-//! destroyed id is not an error here: ops report `false` and change nothing, as the catalog's
-//! `{ok: boolean}` outputs expect.
+//! Inputs arrive already validated against the skill's schema, whose bounds come from the
+//! `limits` table here (`world::bounds`). The ops check every geometric value against the same
+//! bounds again, naming the caller's field (`value[2] = 1e20 is outside [0.001, 1000]`), and add
+//! what a schema cannot express (scale products, zero quaternions and directions, values that
+//! vanish or overflow as f32). An unknown or destroyed id is not an error here: ops report
+//! `false` and change nothing, as the catalog's `{ok: boolean}` outputs expect.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,18 +16,26 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use super::invalid;
 use crate::physics::BodyKind;
 use crate::skills::{ErrorCode, HandlerFailure};
+use crate::world::bounds::{self, BoundsError};
 use crate::world::{ColliderKind, EntityId, EntitySpec, RenderShape, World, WorldError};
 
-fn to_f32(v: f64, what: &str) -> mlua::Result<f32> {
-    let f = v as f32;
-    if f.is_finite() { Ok(f) } else { Err(invalid(format!("{what}: {v} is outside the range the engine stores (about ±3.4e38)"))) }
+/// A value outside its bounds is the caller's mistake: `invalid_input`, with the value.
+pub(crate) fn out_of_bounds(e: BoundsError) -> mlua::Error {
+    invalid(e.to_string())
 }
 
-fn vec3(t: &Table, what: &str) -> mlua::Result<[f32; 3]> {
-    let mut out = [0.0; 3];
+pub(crate) fn world_failure(e: WorldError) -> mlua::Error {
+    match e {
+        WorldError::Capacity(e) => HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua(),
+        WorldError::OutOfBounds(e) => out_of_bounds(e),
+    }
+}
+
+/// The first `N` numbers of a Lua list (a validated vector field).
+pub(crate) fn numbers<const N: usize>(t: &Table, what: &str) -> mlua::Result<[f64; N]> {
+    let mut out = [0.0; N];
     for (i, slot) in out.iter_mut().enumerate() {
-        let v: f64 = t.raw_get(i + 1)?;
-        *slot = to_f32(v, &format!("{what}[{}]", i + 1))?;
+        *slot = t.raw_get::<Option<f64>>(i + 1)?.ok_or_else(|| invalid(format!("{what}[{i}]: expected a number")))?;
     }
     Ok(out)
 }
@@ -36,6 +46,15 @@ fn array(lua: &Lua, values: &[f32]) -> mlua::Result<Table> {
         t.raw_set(i + 1, f64::from(*v))?;
     }
     Ok(t)
+}
+
+/// Applies a checked edit to the entity named `id`: false when it does not resolve.
+fn edit(world: &RefCell<World>, id: &str, change: impl FnOnce(&mut crate::world::Transform)) -> mlua::Result<bool> {
+    let mut world = world.borrow_mut();
+    match world.resolve(id) {
+        Some(id) => world.try_edit_transform(id, change).map_err(world_failure),
+        None => Ok(false),
+    }
 }
 
 /// Quaternion from XYZ Euler angles (three.js's default order).
@@ -51,14 +70,6 @@ pub fn quat_from_euler_xyz(e: [f32; 3]) -> [f32; 4] {
     ]
 }
 
-fn normalized(q: [f32; 4]) -> mlua::Result<[f32; 4]> {
-    let len = q.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
-    if !(len > 1e-9 && len.is_finite()) {
-        return Err(invalid("value: a rotation quaternion must not be zero"));
-    }
-    Ok(q.map(|c| (f64::from(c) / len) as f32))
-}
-
 /// Reads the body and look of a new entity from a validated skill input (`scene.createEntity`,
 /// `three.loadGLTF`); fields the skill's schema left out take `scene.createEntity`'s defaults.
 pub(crate) fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<EntitySpec> {
@@ -69,22 +80,38 @@ pub(crate) fn entity_spec(input: &Table, shape: RenderShape) -> mlua::Result<Ent
             Some(c) => Some(ColliderKind::parse(&c).ok_or_else(|| invalid(format!("collider: unknown collider '{c}'")))?),
             None => None,
         },
-        size: to_f32(input.get::<Option<f64>>("size")?.unwrap_or(1.0), "size")?,
+        size: bounds::size("size", input.get::<Option<f64>>("size")?.unwrap_or(1.0)).map_err(out_of_bounds)?,
         color: input.get::<Option<u32>>("color")?.unwrap_or(0xffffff),
-        position: vec3(&input.get("position")?, "position")?,
+        position: bounds::position("position", numbers(&input.get("position")?, "position")?).map_err(out_of_bounds)?,
         body: match (input.get::<Option<bool>>("dynamic")?.unwrap_or(false), input.get::<Option<bool>>("static")?.unwrap_or(false)) {
             (true, _) => Some(BodyKind::Dynamic),
             (false, true) => Some(BodyKind::Fixed),
             (false, false) => None,
         },
-        friction: to_f32(input.get::<Option<f64>>("friction")?.unwrap_or(0.5), "friction")?,
-        restitution: to_f32(input.get::<Option<f64>>("restitution")?.unwrap_or(0.0), "restitution")?,
+        friction: bounds::friction("friction", input.get::<Option<f64>>("friction")?.unwrap_or(0.5)).map_err(out_of_bounds)?,
+        restitution: bounds::restitution("restitution", input.get::<Option<f64>>("restitution")?.unwrap_or(0.0)).map_err(out_of_bounds)?,
     })
+}
+
+/// The bounds core skill schemas publish (`world.limits.position`, ...), from `world::bounds`.
+fn limits(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("position", bounds::POSITION_LIMIT)?;
+    t.raw_set("scaleMin", bounds::SCALE_MIN)?;
+    t.raw_set("scaleMax", bounds::SCALE_MAX)?;
+    t.raw_set("sizeMin", bounds::SIZE_MIN)?;
+    t.raw_set("sizeMax", bounds::SIZE_MAX)?;
+    t.raw_set("impulse", bounds::IMPULSE_LIMIT)?;
+    t.raw_set("angle", bounds::ANGLE_LIMIT)?;
+    t.raw_set("distance", bounds::DISTANCE_MAX)?;
+    t.set_readonly(true);
+    Ok(t)
 }
 
 /// Builds the `world` ops table over a shared world.
 pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
+    ops.set("limits", limits(lua)?)?;
 
     let w = Rc::clone(&world);
     ops.set(
@@ -93,10 +120,7 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
             let shape: String = input.get("shape")?;
             let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("shape: unknown shape '{shape}'")))?;
             let spec = entity_spec(&input, shape)?;
-            match w.borrow_mut().create_entity(&spec) {
-                Ok(id) => Ok(id.to_string()),
-                Err(WorldError::Capacity(e)) => Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua()),
-            }
+            w.borrow_mut().create_entity(&spec).map(|id| id.to_string()).map_err(world_failure)
         })?,
     )?;
 
@@ -114,7 +138,11 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
         "query_entities",
         lua.create_function(move |lua, (near, radius, tag): (Option<Table>, Option<f64>, Option<String>)| {
             let near = match near {
-                Some(t) => Some([t.raw_get::<f64>(1)?, t.raw_get::<f64>(2)?, t.raw_get::<f64>(3)?]),
+                Some(t) => {
+                    let near = numbers(&t, "near")?;
+                    bounds::position("near", near).map_err(out_of_bounds)?;
+                    Some(near)
+                }
                 None => None,
             };
             let hits = w.borrow().query(near, radius, tag.as_deref());
@@ -130,13 +158,13 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
         })?,
     )?;
 
+    // `ecs.updateComponent` names its vector `value`, so the errors do too.
     let w = Rc::clone(&world);
     ops.set(
         "set_position",
         lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
-            let p = [to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?];
-            let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.position = p)))
+            let p = bounds::position("value", [x, y, z]).map_err(out_of_bounds)?;
+            edit(&w, &id, |t| t.position = p)
         })?,
     )?;
 
@@ -144,9 +172,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "set_rotation",
         lua.create_function(move |_, (id, x, y, z, qw): (String, f64, f64, f64, f64)| {
-            let q = normalized([to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?, to_f32(qw, "value[4]")?])?;
-            let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.rotation = q)))
+            let q = bounds::rotation("value", [x, y, z, qw]).map_err(out_of_bounds)?;
+            edit(&w, &id, |t| t.rotation = q)
         })?,
     )?;
 
@@ -154,9 +181,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "set_scale",
         lua.create_function(move |_, (id, x, y, z): (String, f64, f64, f64)| {
-            let s = [to_f32(x, "value[1]")?, to_f32(y, "value[2]")?, to_f32(z, "value[3]")?];
-            let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| world.edit_transform(id, |t| t.scale = s)))
+            let s = bounds::scale("value", [x, y, z]).map_err(out_of_bounds)?;
+            edit(&w, &id, |t| t.scale = s)
         })?,
     )?;
 
@@ -164,23 +190,23 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "set_transform",
         lua.create_function(move |_, (id, position, euler, scale): (String, Option<Table>, Option<Table>, Option<Table>)| {
-            let position = position.map(|t| vec3(&t, "position")).transpose()?;
-            let rotation = euler.map(|t| vec3(&t, "rotationEuler").map(quat_from_euler_xyz)).transpose()?;
-            let scale = scale.map(|t| vec3(&t, "scale")).transpose()?;
-            let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| {
-                world.edit_transform(id, |t| {
-                    if let Some(p) = position {
-                        t.position = p;
-                    }
-                    if let Some(r) = rotation {
-                        t.rotation = r;
-                    }
-                    if let Some(s) = scale {
-                        t.scale = s;
-                    }
-                })
-            }))
+            let checked = |t: Option<Table>, field: &str, check: fn(&str, [f64; 3]) -> Result<[f32; 3], BoundsError>| {
+                t.map(|t| check(field, numbers(&t, field)?).map_err(out_of_bounds)).transpose()
+            };
+            let position = checked(position, "position", bounds::position)?;
+            let rotation = checked(euler, "rotationEuler", bounds::euler)?.map(quat_from_euler_xyz);
+            let scale = checked(scale, "scale", bounds::scale)?;
+            edit(&w, &id, |t| {
+                if let Some(p) = position {
+                    t.position = p;
+                }
+                if let Some(r) = rotation {
+                    t.rotation = r;
+                }
+                if let Some(s) = scale {
+                    t.scale = s;
+                }
+            })
         })?,
     )?;
 
@@ -206,9 +232,12 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "apply_impulse",
         lua.create_function(move |_, (id, impulse): (String, Table)| {
-            let impulse = vec3(&impulse, "impulse")?;
+            let impulse = bounds::impulse("impulse", numbers(&impulse, "impulse")?).map_err(out_of_bounds)?;
             let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| world.apply_impulse(id, impulse)))
+            match world.resolve(&id) {
+                Some(id) => world.apply_impulse(id, impulse).map_err(world_failure),
+                None => Ok(false),
+            }
         })?,
     )?;
 
@@ -216,9 +245,9 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "raycast",
         lua.create_function(move |lua, (origin, direction, max_distance): (Table, Table, f64)| {
-            let origin = vec3(&origin, "origin")?;
-            let direction = vec3(&direction, "direction")?;
-            let max_distance = to_f32(max_distance, "maxDistance")?;
+            let origin = bounds::position("origin", numbers(&origin, "origin")?).map_err(out_of_bounds)?;
+            let direction = bounds::direction("direction", numbers(&direction, "direction")?).map_err(out_of_bounds)?;
+            let max_distance = bounds::distance("maxDistance", max_distance).map_err(out_of_bounds)?;
             let hit = w.borrow().raycast(origin, direction, max_distance);
             let out = lua.create_table()?;
             out.raw_set("hit", hit.is_some())?;
