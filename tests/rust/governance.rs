@@ -126,3 +126,21 @@ fn a_client_cannot_take_over_a_live_session_id() {
     assert!(later.get("result").is_some(), "{later}");
     still_sound(&e);
 }
+
+#[test]
+fn one_client_reading_collision_events_does_not_take_them_from_another() {
+    let e = engine();
+    let op = e.script_caller().clone();
+    assert!(e.call(&op, "scene.createEntity", json!({"static": true, "size": 10, "position": [0, -5, 0]})).success);
+    assert!(e.call(&op, "scene.createEntity", json!({"shape": "sphere", "dynamic": true, "position": [0, 1, 0]})).success);
+    e.step(120).unwrap();
+    let a = limina::skills::Caller::new("agt_a", "ses_a", "player.limited");
+    let b = limina::skills::Caller::new("agt_b", "ses_b", "player.limited");
+    let events =
+        |c: &limina::skills::Caller| e.call(c, "physics.collisionEvents", json!({})).result.unwrap()["events"].as_array().unwrap().len();
+    let first = events(&a);
+    assert!(first > 0, "the sphere hit the floor");
+    assert_eq!(events(&b), first, "b sees what a already read");
+    assert_eq!(events(&a), 0, "a's cursor moved past what it read");
+    still_sound(&e);
+}

@@ -108,6 +108,46 @@ fn limits(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// Collision events for `physics.collisionEvents`, read per session: each session has its own
+/// cursor into a bounded log, so one client reading the events never takes them from another.
+#[derive(Default)]
+struct CollisionFeed {
+    log: std::collections::VecDeque<(u64, crate::world::Collision)>,
+    next: u64,
+    /// Next sequence number each session will read, least recently used first.
+    cursors: Vec<(String, u64)>,
+}
+
+impl CollisionFeed {
+    /// Events kept for late readers; older ones are gone for a session that never read them.
+    const KEEP: usize = 4096;
+    /// Sessions remembered; the least recent reader is forgotten (and starts over at the oldest
+    /// kept event when it comes back).
+    const SESSIONS: usize = 1024;
+
+    fn take_from(&mut self, world: &mut World) {
+        for c in world.drain_collisions() {
+            self.log.push_back((self.next, c));
+            self.next += 1;
+        }
+        while self.log.len() > Self::KEEP {
+            self.log.pop_front();
+        }
+    }
+
+    fn since(&mut self, session: &str) -> Vec<crate::world::Collision> {
+        let from = match self.cursors.iter().position(|(s, _)| s == session) {
+            Some(at) => self.cursors.remove(at).1,
+            None => 0,
+        };
+        if self.cursors.len() >= Self::SESSIONS {
+            self.cursors.remove(0);
+        }
+        self.cursors.push((session.to_string(), self.next));
+        self.log.iter().filter(|(seq, _)| *seq >= from).map(|(_, c)| c.clone()).collect()
+    }
+}
+
 /// Builds the `world` ops table over a shared world.
 pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
@@ -262,11 +302,13 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
         })?,
     )?;
 
-    let w = Rc::clone(&world);
+    let (w, feed) = (Rc::clone(&world), Rc::new(RefCell::new(CollisionFeed::default())));
     ops.set(
         "collision_events",
-        lua.create_function(move |lua, ()| {
-            let events = w.borrow_mut().drain_collisions();
+        lua.create_function(move |lua, session: String| {
+            let mut feed = feed.borrow_mut();
+            feed.take_from(&mut w.borrow_mut());
+            let events = feed.since(&session);
             let out = lua.create_table_with_capacity(events.len(), 0)?;
             for (i, c) in events.iter().enumerate() {
                 let row = lua.create_table_with_capacity(0, 7)?;
