@@ -93,3 +93,26 @@ fn limina_test_exits_1_on_failure_with_the_summary_last() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().last(), Some("1 passed, 1 failed"));
 }
+
+#[test]
+fn started_from_another_folder_with_project_the_engine_behaves_the_same() {
+    let root = crate::root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let billiards = root.join("demos/billiards.lua");
+    let here = limina(&["run", billiards.to_str().unwrap(), "--frames", "120"], &root);
+    let there = limina(&["--project", root.to_str().unwrap(), "run", billiards.to_str().unwrap(), "--frames", "120"], elsewhere.path());
+    assert!(here.status.success() && there.status.success(), "{}{}", stderr(&here), stderr(&there));
+    let summary = |o: &Output| stdout(o).lines().find(|l| l.starts_with("summary:")).map(str::to_string);
+    assert_eq!(summary(&here), summary(&there));
+    // A Luau test file that needs the project's mods passes from elsewhere too — given the
+    // project; without it, the current folder is the project and has no mods.
+    let test = root.join("tests/lua/mods_test.lua");
+    let out = limina(&["--project", root.to_str().unwrap(), "test", test.to_str().unwrap()], elsewhere.path());
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let lost = limina(&["test", test.to_str().unwrap()], elsewhere.path());
+    assert!(!lost.status.success(), "without --project the mods are not this folder's");
+    // A typo in --profile is a usage error naming the valid profiles, not a silent empty grant.
+    let typo = limina(&["run", billiards.to_str().unwrap(), "--profile", "builder.readwrite"], &root);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(stderr(&typo).contains("builder.readWrite"), "{}", stderr(&typo));
+}
