@@ -5,6 +5,7 @@ mod cli;
 mod determinism;
 mod lua_suite;
 mod mcp;
+mod mcp_load;
 mod mcp_ws;
 mod package_loading;
 mod packages;
