@@ -1,9 +1,17 @@
 //! `limina bench --only mcp`: the MCP transports measured end to end against a real server
-//! process (the current executable): stdio round trips, server memory per WebSocket client, and
-//! cross-client propagation of a change.
+//! process (the current executable): stdio round trips, server memory per WebSocket client,
+//! cross-client propagation of a change, and the clock under load — ticks/s, the longest gap
+//! between ticks and call latency with 64 clients calling as fast as they are answered, and with
+//! a subscriber that stops reading, each against a no-load baseline measured in the same run.
+//!
+//! `LIMINA_BENCH_SERVER=/path/to/limina` runs the servers from another build (to compare one
+//! build's server with another's under the same client).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use jsonrpsee::core::client::{ClientT, Subscription, SubscriptionClientT};
@@ -14,21 +22,41 @@ use serde_json::{Value, json};
 use super::bench::percentile;
 
 pub fn run() -> anyhow::Result<()> {
-    let exe = std::env::current_exe()?;
+    let exe = match std::env::var_os("LIMINA_BENCH_SERVER") {
+        Some(path) => PathBuf::from(path),
+        None => std::env::current_exe()?,
+    };
     stdio_round_trips(&exe)?;
-    let mut server = Command::new(&exe).args(["mcp", "--ws", "--port", "0"]).stdout(Stdio::null()).stderr(Stdio::piped()).spawn()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let (mut server, url) = ws_server(&exe, &[])?;
+    let pid = server.id();
+    let result = runtime.block_on(websocket(&url, pid));
+    let _ = server.kill();
+    let _ = server.wait();
+    result?;
+    load(&exe, &runtime)
+}
+
+/// Starts `limina mcp --ws` on a free port; returns it and its URL.
+fn ws_server(exe: &Path, extra: &[&str]) -> anyhow::Result<(Child, String)> {
+    let mut server =
+        Command::new(exe).args(["mcp", "--ws", "--port", "0"]).args(extra).stdout(Stdio::null()).stderr(Stdio::piped()).spawn()?;
     let mut announce = String::new();
-    BufReader::new(server.stderr.take().ok_or_else(|| anyhow::anyhow!("no stderr"))?).read_line(&mut announce)?;
+    let mut stderr = BufReader::new(server.stderr.take().ok_or_else(|| anyhow::anyhow!("no stderr"))?);
+    stderr.read_line(&mut announce)?;
+    // Keep reading, so the server's warnings (a client cut off) show with the figures.
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            eprintln!("  server: {line}");
+        }
+    });
     let url = announce
         .split_whitespace()
         .find(|w| w.starts_with("ws://"))
         .ok_or_else(|| anyhow::anyhow!("server did not announce: {announce}"))?
         .to_string();
-    let pid = server.id();
-    let result = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?.block_on(websocket(&url, pid));
-    let _ = server.kill();
-    let _ = server.wait();
-    result
+    Ok((server, url))
 }
 
 fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {
@@ -152,4 +180,329 @@ async fn websocket(url: &str, pid: u32) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+// The clock under load.
+
+/// A marker the engine moves every tick (an observer watching only it gets one delta per tick),
+/// 400 spheres in free fall (every tick changes them: big deltas for whoever watches the whole
+/// world) and 1600 static entities the clients edit.
+const LOAD_SCENE: &str = r#"
+local marker = limina.call("scene.createEntity", { position = { 0, 0, 0 } }).result.entity
+limina.on_step(function(tick)
+	limina.call("ecs.updateComponent", { entity = marker, component = "position", value = { tick % 1000, 0, 0 } })
+end)
+for i = 0, 399 do
+	limina.call("scene.createEntity", { shape = "sphere", dynamic = true, size = 0.5, position = { -100 - (i % 20) * 3, 50, math.floor(i / 20) * 3 } })
+end
+for i = 0, 1599 do
+	limina.call("scene.createEntity", { position = { 3000 + (i % 40) * 2, 0, math.floor(i / 40) * 2 }, static = true })
+end
+"#;
+/// Ids of the static entities (after the marker and the spheres).
+const FIRST_STATIC: usize = 402;
+const STATICS: usize = 1600;
+const LOAD_CLIENTS: usize = 64;
+const CALLS_PER_CLIENT: usize = 1000;
+/// Calls each load client keeps in flight.
+const WINDOW: usize = 4;
+
+fn static_entity(i: usize) -> String {
+    format!("ent_{:04}", FIRST_STATIC + i % STATICS)
+}
+
+fn edit(i: usize) -> serde_json::Map<String, Value> {
+    object(
+        json!({"name": "ecs.updateComponent", "arguments": {"entity": static_entity(i), "component": "position", "value": [3000 + i % 97, 1, 0]}}),
+    )
+}
+
+/// What the observer saw of the clock between two instants.
+struct ClockSeen {
+    ticks_per_s: f64,
+    max_gap_ms: f64,
+    max_jump: u64,
+}
+
+/// Deltas about the marker, as (arrival, tick).
+type Ticks = Arc<Mutex<Vec<(Instant, u64)>>>;
+
+async fn observer(url: &str) -> anyhow::Result<(WsClient, Ticks, tokio::task::JoinHandle<()>)> {
+    let c = WsClientBuilder::default().build(url).await?;
+    let _: Value = c.request("initialize", object(json!({"protocolVersion": "2025-11-25"}))).await?;
+    let _: Value = c.request("aoi/declare", object(json!({"center": [500, 0, 0], "radius": 600}))).await?;
+    let mut sub: Subscription<Value> = c.subscribe("state/subscribe", rpc_params![], "state/unsubscribe").await?;
+    let ticks: Ticks = Arc::default();
+    let seen = Arc::clone(&ticks);
+    let task = tokio::spawn(async move {
+        while let Some(Ok(delta)) = sub.next().await {
+            if let Some(tick) = delta["tick"].as_u64()
+                && let Ok(mut seen) = seen.lock()
+            {
+                seen.push((Instant::now(), tick));
+            }
+        }
+    });
+    Ok((c, ticks, task))
+}
+
+fn clock_seen(ticks: &Ticks, from: Instant, to: Instant) -> ClockSeen {
+    let seen: Vec<(Instant, u64)> =
+        ticks.lock().map(|t| t.iter().copied().filter(|(at, _)| *at >= from && *at <= to).collect()).unwrap_or_default();
+    let (Some(first), Some(last)) = (seen.first(), seen.last()) else {
+        return ClockSeen { ticks_per_s: 0.0, max_gap_ms: (to - from).as_secs_f64() * 1e3, max_jump: 0 };
+    };
+    let span = (last.0 - first.0).as_secs_f64().max(1e-9);
+    let max_gap = seen.windows(2).map(|w| w[1].0 - w[0].0).max().unwrap_or_default();
+    // The wait before the first tick and after the last count as gaps too.
+    let edges = (first.0 - from).max(to - last.0);
+    ClockSeen {
+        ticks_per_s: (last.1 - first.1) as f64 / span,
+        max_gap_ms: max_gap.max(edges).as_secs_f64() * 1e3,
+        max_jump: seen.windows(2).map(|w| w[1].1.saturating_sub(w[0].1)).max().unwrap_or(0),
+    }
+}
+
+/// Sequential calls until `stop`; their latencies in µs.
+async fn probe(c: &WsClient, stop: &AtomicBool) -> anyhow::Result<Vec<f64>> {
+    let mut times = Vec::new();
+    let mut i = 0;
+    while !stop.load(Ordering::Relaxed) {
+        let t = Instant::now();
+        let _: Value = c.request("tools/call", edit(i)).await?;
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        i += 1;
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times)
+}
+
+struct Latency {
+    p50: f64,
+    p95: f64,
+    p99: f64,
+    n: usize,
+}
+
+fn latency(sorted: &[f64]) -> Latency {
+    Latency { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), n: sorted.len() }
+}
+
+/// CPU seconds used so far by the server's engine thread (its main thread) and by the whole
+/// process, from /proc (None elsewhere).
+fn cpu_seconds(pid: u32) -> Option<(f64, f64)> {
+    let read = |path: String| -> Option<f64> {
+        let stat = std::fs::read_to_string(path).ok()?;
+        // Fields after the parenthesised name: utime and stime are the 12th and 13th.
+        let rest = stat.rsplit_once(')')?.1;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        Some(ticks / 100.0)
+    };
+    Some((read(format!("/proc/{pid}/task/{pid}/stat"))?, read(format!("/proc/{pid}/stat"))?))
+}
+
+/// "engine thread N% of a core, server process M%" over a phase.
+fn cpu_used(pid: u32, before: Option<(f64, f64)>, took: Duration) -> String {
+    match (before, cpu_seconds(pid)) {
+        (Some((e0, p0)), Some((e1, p1))) => {
+            let s = took.as_secs_f64().max(1e-9);
+            format!("server CPU: engine thread {:.0}% of a core, whole process {:.0}%", (e1 - e0) / s * 100.0, (p1 - p0) / s * 100.0)
+        }
+        _ => "server CPU: not measured".to_string(),
+    }
+}
+
+fn ratio(x: f64, base: f64) -> f64 {
+    if base > 0.0 { x / base } else { f64::NAN }
+}
+
+fn load(exe: &Path, runtime: &tokio::runtime::Runtime) -> anyhow::Result<()> {
+    let scene = std::env::temp_dir().join(format!("limina-bench-load-{}.lua", std::process::id()));
+    std::fs::write(&scene, LOAD_SCENE)?;
+    let scene_arg = scene.to_string_lossy().to_string();
+    let (mut server, url) = ws_server(exe, &["--scene", &scene_arg])?;
+    let result = runtime.block_on(load_scenarios(&url, server.id()));
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&scene);
+    result
+}
+
+async fn load_scenarios(url: &str, pid: u32) -> anyhow::Result<()> {
+    let (_observer, ticks, watching) = observer(url).await?;
+    let prober = WsClientBuilder::default().build(url).await?;
+    let _: Value = prober.request("initialize", object(json!({"protocolVersion": "2025-11-25"}))).await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // Baseline: nothing but the observer and the probe.
+    let stop = AtomicBool::new(false);
+    let from = Instant::now();
+    let cpu = cpu_seconds(pid);
+    let (base_probe, ()) = tokio::join!(probe(&prober, &stop), async {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        stop.store(true, Ordering::Relaxed);
+    });
+    let base_clock = clock_seen(&ticks, from, Instant::now());
+    let base = latency(&base_probe?);
+    outln!(
+        "mcp load     baseline, no load: {:.1} ticks/s, longest gap between ticks {:.0} ms (most steps at once {}); a probe's sequential ecs.updateComponent p50 {:.0} µs, p95 {:.0} µs, p99 {:.0} µs ({} calls); {}",
+        base_clock.ticks_per_s,
+        base_clock.max_gap_ms,
+        base_clock.max_jump,
+        base.p50,
+        base.p95,
+        base.p99,
+        base.n,
+        cpu_used(pid, cpu, from.elapsed())
+    );
+
+    // 64 clients, each keeping WINDOW calls in flight until it has made CALLS_PER_CLIENT.
+    let mut clients = Vec::with_capacity(LOAD_CLIENTS);
+    for _ in 0..LOAD_CLIENTS {
+        let c = WsClientBuilder::default().build(url).await?;
+        let _: Value = c.request("initialize", object(json!({"protocolVersion": "2025-11-25"}))).await?;
+        clients.push(Arc::new(c));
+    }
+    let busy = Arc::new(AtomicUsize::new(0));
+    let from = Instant::now();
+    let cpu = cpu_seconds(pid);
+    let mut tasks = Vec::new();
+    for (n, c) in clients.iter().enumerate() {
+        for lane in 0..WINDOW {
+            let (c, busy) = (Arc::clone(c), Arc::clone(&busy));
+            tasks.push(tokio::spawn(async move {
+                let mut times = Vec::with_capacity(CALLS_PER_CLIENT / WINDOW);
+                for k in (lane..CALLS_PER_CLIENT).step_by(WINDOW) {
+                    let t = Instant::now();
+                    match c.request::<Value, _>("tools/call", edit(n * CALLS_PER_CLIENT + k)).await {
+                        Ok(_) => times.push(t.elapsed().as_secs_f64() * 1e6),
+                        Err(e) if e.to_string().contains("busy") => {
+                            busy.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) => return Err(anyhow::anyhow!("a load call failed: {e}")),
+                    }
+                }
+                Ok(times)
+            }));
+        }
+    }
+    let mut all = Vec::with_capacity(LOAD_CLIENTS * CALLS_PER_CLIENT);
+    for t in tasks {
+        all.extend(t.await??);
+    }
+    let took = from.elapsed();
+    let load_clock = clock_seen(&ticks, from, Instant::now());
+    all.sort_by(f64::total_cmp);
+    let under = latency(&all);
+    drop(clients);
+    outln!(
+        "mcp load     {LOAD_CLIENTS} clients × {CALLS_PER_CLIENT} ecs.updateComponent ({WINDOW} in flight each): {} answered in {:.1} s = {:.0} calls/s, {} busy; {:.1} ticks/s (×{:.2} of baseline), longest gap {:.0} ms (×{:.1}, most steps at once {}); call latency p50 {:.0} µs (×{:.1}), p95 {:.0} µs (×{:.1}), p99 {:.0} µs (×{:.1}); {}",
+        under.n,
+        took.as_secs_f64(),
+        under.n as f64 / took.as_secs_f64(),
+        busy.load(Ordering::Relaxed),
+        load_clock.ticks_per_s,
+        ratio(load_clock.ticks_per_s, base_clock.ticks_per_s),
+        load_clock.max_gap_ms,
+        ratio(load_clock.max_gap_ms, base_clock.max_gap_ms),
+        load_clock.max_jump,
+        under.p50,
+        ratio(under.p50, base.p50),
+        under.p95,
+        ratio(under.p95, base.p95),
+        under.p99,
+        ratio(under.p99, base.p99),
+        cpu_used(pid, cpu, took),
+    );
+
+    // A subscriber to the whole world that never reads, while a writer edits the statics.
+    let mut stalled = raw_subscriber(url)?;
+    let writer = WsClientBuilder::default().build(url).await?;
+    let _: Value = writer.request("initialize", object(json!({"protocolVersion": "2025-11-25"}))).await?;
+    let stop = AtomicBool::new(false);
+    let from = Instant::now();
+    let cpu = cpu_seconds(pid);
+    let (stall_probe, writes, ()) = tokio::join!(
+        probe(&prober, &stop),
+        async {
+            let mut i = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                let _: Value = writer.request("tools/call", edit(i)).await?;
+                i += 1;
+            }
+            anyhow::Ok(i)
+        },
+        async {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            stop.store(true, Ordering::Relaxed);
+        }
+    );
+    let stall_clock = clock_seen(&ticks, from, Instant::now());
+    let stall_cpu = cpu_used(pid, cpu, from.elapsed());
+    let stall = latency(&stall_probe?);
+    let writes = writes?;
+    let cut_off = tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(3))).await?;
+    watching.abort();
+    outln!(
+        "mcp load     a subscriber to the whole world that stops reading, a writer making {} edits in 10 s: {:.1} ticks/s (×{:.2} of baseline), longest gap {:.0} ms (×{:.1}, most steps at once {}); the probe's p50 {:.0} µs (×{:.1}), p95 {:.0} µs (×{:.1}), p99 {:.0} µs (×{:.1}); {}; the stalled client {}",
+        writes,
+        stall_clock.ticks_per_s,
+        ratio(stall_clock.ticks_per_s, base_clock.ticks_per_s),
+        stall_clock.max_gap_ms,
+        ratio(stall_clock.max_gap_ms, base_clock.max_gap_ms),
+        stall_clock.max_jump,
+        stall.p50,
+        ratio(stall.p50, base.p50),
+        stall.p95,
+        ratio(stall.p95, base.p95),
+        stall.p99,
+        ratio(stall.p99, base.p99),
+        stall_cpu,
+        if cut_off { "was cut off" } else { "was still connected at the end" }
+    );
+    Ok(())
+}
+
+/// Opens a WebSocket by hand and subscribes to the whole world; the caller then never reads.
+fn raw_subscriber(url: &str) -> anyhow::Result<std::net::TcpStream> {
+    let addr = url.trim_start_matches("ws://").trim_end_matches('/');
+    let mut s = std::net::TcpStream::connect(addr)?;
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )?;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte)?;
+        head.push(byte[0]);
+    }
+    anyhow::ensure!(head.starts_with(b"HTTP/1.1 101"), "upgrade refused: {}", String::from_utf8_lossy(&head));
+    let payload = br#"{"jsonrpc":"2.0","id":1,"method":"state/subscribe","params":[]}"#;
+    // One masked text frame (an all-zero mask leaves the payload as it is).
+    let mut frame = vec![0x81, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(payload);
+    s.write_all(&frame)?;
+    Ok(s)
+}
+
+/// Reads until the server closes the socket; false if it is still open after `wait`.
+fn closed_by_server(s: &mut std::net::TcpStream, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    if s.set_read_timeout(Some(Duration::from_millis(100))).is_err() {
+        return false;
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    while Instant::now() < deadline {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e)
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut | std::io::ErrorKind::Interrupted) => {}
+            Err(_) => return true,
+        }
+    }
+    false
 }

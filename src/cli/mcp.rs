@@ -34,6 +34,10 @@ pub struct McpArgs {
     /// Mods and packages root (default: ./scripts); changes are hot-reloaded.
     #[arg(long, value_name = "DIR")]
     pub scripts: Option<PathBuf>,
+    /// Milliseconds of each 16.7 ms fixed step that clients' calls may use; calls past it wait for
+    /// the next step so the world keeps 60 steps/s. 0 still serves one call per step.
+    #[arg(long, value_name = "MS", default_value_t = crate::host::CALL_BUDGET.as_secs_f64() * 1e3)]
+    pub call_budget_ms: f64,
     /// Never publish state deltas (tests use it to show the sync tests can fail).
     #[arg(long, hide = true)]
     pub no_deltas: bool,
@@ -44,12 +48,18 @@ pub fn run(args: &McpArgs) -> i32 {
         report_error("choose a transport: limina mcp --stdio or limina mcp --ws", None);
         return EXIT_USAGE;
     }
+    if !(args.call_budget_ms.is_finite() && (0.0..=1000.0).contains(&args.call_budget_ms)) {
+        report_error(&format!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms), None);
+        return EXIT_USAGE;
+    }
+    let call_budget = std::time::Duration::from_secs_f64(args.call_budget_ms / 1e3);
     let result = if args.stdio {
         stdio::serve(&StdioOptions {
             project: super::project_root(),
             profile: args.profile.name(),
             scene: args.scene.clone(),
             scripts: super::scripts_root(args.scripts.as_deref()),
+            call_budget,
         })
     } else {
         ws::serve_blocking(&WsOptions {
@@ -61,6 +71,7 @@ pub fn run(args: &McpArgs) -> i32 {
             scene: args.scene.clone(),
             publish_deltas: !args.no_deltas,
             scripts: super::scripts_root(args.scripts.as_deref()),
+            call_budget,
         })
     };
     match result {

@@ -100,7 +100,11 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
 fn init_logging() {
     // Logs go to stderr so stdout stays clean for protocol messages and summaries.
     let filter = tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().try_init();
+    // A server's parent may stop reading stderr: a log line that cannot be written is dropped.
+    // (By default tracing reports that with `eprintln!`, which panics on a closed pipe and took
+    // the engine thread down with it.)
+    let _ =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().log_internal_errors(false).try_init();
 }
 
 /// Prints a failure: the one-line message first, then the traceback (if any) indented.

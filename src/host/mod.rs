@@ -15,5 +15,5 @@ pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
-pub use realtime::RealTimeDriver;
+pub use realtime::{CALL_BUDGET, RealTimeDriver};
 pub use sessions::{SessionClaim, SessionClaims};

@@ -12,6 +12,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 pub const FORBIDDEN: i64 = -32001;
 pub const CAPACITY_EXCEEDED: i64 = -32002;
+/// The server has no room for the call right now (a WebSocket connection over its queue limits);
+/// the message names the limit. Nothing was done: retry later.
+pub const BUSY: i64 = -32003;
 
 /// The reference's map from skill error codes to JSON-RPC codes (native mode).
 pub fn skill_error_code(code: ErrorCode) -> i64 {

@@ -2,20 +2,29 @@
 //! dispatcher, while the world runs its fixed loop in real time.
 //!
 //! A reader thread turns stdin into messages (bounded: a line over the size limit is discarded
-//! and answered with an error, never buffered whole); the engine thread answers them between
-//! ticks. stdout carries only protocol messages; scripts' `print` and all logs go to stderr.
-//! End of input ends the server with exit code 0.
+//! and answered with an error, never buffered whole) and a writer thread writes answers; the
+//! engine thread answers between ticks, within the step's call budget (`RealTimeDriver`), so a
+//! client that floods stdin delays its own answers, never the clock. Both threads talk to the
+//! engine through short bounded queues: a client that writes faster than it is served blocks on
+//! its own pipe, and a client that stops reading stdout stops being served (its answers wait,
+//! none is dropped) while the world keeps ticking. stdout carries only protocol messages;
+//! scripts' `print` and all logs go to stderr. End of input ends the server with exit code 0.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError, TrySendError};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use super::dispatcher::{self, MAX_MESSAGE_BYTES, McpSession};
 use super::protocol;
 use crate::host::RealTimeDriver;
+
+/// Lines read ahead of the engine; past it the reader (and then the client) waits.
+const INPUT_QUEUE: usize = 64;
+/// Answer batches waiting for the writer; past it the engine stops taking input.
+const OUTPUT_QUEUE: usize = 64;
 
 #[derive(Debug, Clone)]
 pub struct StdioOptions {
@@ -26,6 +35,8 @@ pub struct StdioOptions {
     pub scene: Option<PathBuf>,
     /// Mods root (hot-reloaded).
     pub scripts: Option<PathBuf>,
+    /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one line per step.
+    pub call_budget: Duration,
 }
 
 /// One line of input.
@@ -82,9 +93,59 @@ fn write_messages(out: &mut impl Write, messages: &[Value]) -> io::Result<()> {
     out.flush()
 }
 
+/// The writer's queue, plus what it could not take yet.
+struct Output {
+    tx: mpsc::SyncSender<Vec<Value>>,
+    backlog: Vec<Value>,
+}
+
+/// The client closed our stdout: nobody is listening any more.
+struct Gone;
+
+impl Output {
+    /// Queues `messages` after anything still waiting; never blocks.
+    fn push(&mut self, messages: Vec<Value>) -> Result<(), Gone> {
+        self.backlog.extend(messages);
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), Gone> {
+        if self.backlog.is_empty() {
+            return Ok(());
+        }
+        match self.tx.try_send(std::mem::take(&mut self.backlog)) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(back)) => {
+                self.backlog = back;
+                Ok(())
+            }
+            Err(TrySendError::Disconnected(_)) => Err(Gone),
+        }
+    }
+
+    /// Answers are waiting for a client that is not reading: take no more input until they go.
+    fn blocked(&self) -> bool {
+        !self.backlog.is_empty()
+    }
+}
+
+fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) -> Vec<Value> {
+    match line {
+        Line::Text(text) if text.trim().is_empty() => Vec::new(),
+        Line::Text(text) => dispatcher::handle_text(engine, session, &text),
+        Line::TooLong(n) => vec![protocol::error(
+            Value::Null,
+            protocol::INVALID_REQUEST,
+            format!("message of {n} bytes is larger than the {MAX_MESSAGE_BYTES}-byte limit"),
+            None,
+        )],
+        Line::NotUtf8 => vec![protocol::error(Value::Null, protocol::PARSE_ERROR, "parse error: the line is not UTF-8", None)],
+    }
+}
+
 pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
     let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
-    let (tx, rx) = mpsc::channel::<Line>();
+    let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();
         let mut reader = io::BufReader::with_capacity(64 * 1024, stdin.lock());
@@ -94,40 +155,60 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
             }
         }
     })?;
+    let (out_tx, out_rx) = mpsc::sync_channel::<Vec<Value>>(OUTPUT_QUEUE);
+    std::thread::Builder::new().name("limina-stdout".into()).spawn(move || {
+        let stdout = io::stdout();
+        for messages in out_rx {
+            if write_messages(&mut stdout.lock(), &messages).is_err() {
+                break;
+            }
+        }
+    })?;
+    let mut out = Output { tx: out_tx, backlog: Vec::new() };
 
     let mut session = McpSession::new(1, &options.profile, &engine);
-    let stdout = io::stdout();
-    let mut driver = RealTimeDriver::new(Instant::now());
+    let mut driver = RealTimeDriver::new(Instant::now()).with_call_budget(options.call_budget);
+    // A line taken off the queue while waiting, served in the next turn.
+    let mut next: Option<Line> = None;
     loop {
-        match rx.recv_timeout(driver.wait(Instant::now())) {
-            Ok(line) => {
-                let messages = match line {
-                    Line::Text(text) if text.trim().is_empty() => Vec::new(),
-                    Line::Text(text) => dispatcher::handle_text(&engine, &mut session, &text),
-                    Line::TooLong(n) => vec![protocol::error(
-                        Value::Null,
-                        protocol::INVALID_REQUEST,
-                        format!("message of {n} bytes is larger than the {MAX_MESSAGE_BYTES}-byte limit"),
-                        None,
-                    )],
-                    Line::NotUtf8 => vec![protocol::error(Value::Null, protocol::PARSE_ERROR, "parse error: the line is not UTF-8", None)],
-                };
-                if !messages.is_empty() && write_messages(&mut stdout.lock(), &messages).is_err() {
-                    // The client closed our stdout: nobody is listening any more.
-                    return Ok(());
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        if out.flush().is_err() {
+            return Ok(());
         }
-        if let Some(plan) = driver.due(Instant::now()) {
+        let now = Instant::now();
+        if let Some(plan) = driver.due(now) {
             if let Err(e) = engine.step(u64::from(plan.steps)) {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
-            let notes = dispatcher::pending_notifications(&engine, &mut session);
-            if !notes.is_empty() && write_messages(&mut stdout.lock(), &notes).is_err() {
+            if out.push(dispatcher::pending_notifications(&engine, &mut session)).is_err() {
                 return Ok(());
             }
+            continue;
+        }
+        if driver.may_call(now) && !out.blocked() {
+            let line = match next.take() {
+                Some(line) => Some(line),
+                None => match rx.try_recv() {
+                    Ok(line) => Some(line),
+                    Err(TryRecvError::Empty) => None,
+                    Err(TryRecvError::Disconnected) => return Ok(()),
+                },
+            };
+            if let Some(line) = line {
+                let messages = answer(&engine, &mut session, line);
+                driver.called(now.elapsed());
+                if out.push(messages).is_err() {
+                    return Ok(());
+                }
+                continue;
+            }
+            match rx.recv_timeout(driver.wait(now)) {
+                Ok(line) => next = Some(line),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        } else {
+            // The budget is spent (or the client is not reading): nothing to do until the step.
+            std::thread::sleep(driver.wait(now).min(Duration::from_millis(5)));
         }
     }
 }

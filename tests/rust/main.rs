@@ -7,6 +7,7 @@ mod governance;
 mod hostile_geometry;
 mod lua_suite;
 mod mcp;
+mod mcp_load;
 mod mcp_ws;
 mod package_loading;
 mod packages;

@@ -1,0 +1,448 @@
+//! The engine thread of the WebSocket server: the one owner of the world. It runs the fixed step
+//! in real time and serves clients' work between steps, within the step's call budget.
+//!
+//! Arriving work goes into one bounded queue per client (`CallQueues`), served round-robin. Each
+//! turn of the loop: a due step runs first; otherwise the next call runs if the driver's budget
+//! allows (`RealTimeDriver::may_call`); otherwise the deltas the calls caused are published and the
+//! thread waits for the next step or the next message. So the clock never waits for a backlog:
+//! calls past the budget wait for a later step, and what load costs is their latency.
+//!
+//! Subscribers: after each run of calls and after each tick, every subscriber gets the delta since
+//! what it last received, queued without waiting. A subscriber whose queue is full is skipped
+//! before anything is built or serialised for it (its baseline stays put, so the next delta it
+//! takes carries everything since), and one whose queue stays full for `STALL_TICKS` ticks has
+//! stopped reading: it is cut off.
+
+use std::collections::HashMap;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::admission::{Busy, CallPermit};
+use super::call_queue::CallQueues;
+use crate::host::{Engine, FramePlan, RealTimeDriver};
+use crate::mcp::dispatcher::{self, McpSession, RpcError};
+use crate::mcp::protocol::{self, Incoming};
+use crate::mcp::sync::{Aoi, Baseline};
+
+/// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
+pub const STALL_TICKS: u64 = 180;
+
+/// Work items the engine queue holds per client. Admission keeps a connection well under this
+/// (its calls in flight are bounded first); this bound only guards the engine's own memory.
+const QUEUE_LIMIT: usize = 2 * super::admission::MAX_CALLS_PER_CONNECTION;
+
+/// What the tokio side hands the engine thread.
+pub(super) enum EngineMsg {
+    Work { conn: u64, profile: String, work: Work },
+    Closed { conn: u64 },
+}
+
+/// One client request, served in its client's turn.
+pub(super) enum Work {
+    Call { method: String, params: Value, reply: tokio::sync::oneshot::Sender<Result<Value, RpcError>> },
+    Subscribe { sink: Box<dyn DeltaSink>, permit: CallPermit },
+}
+
+/// Why a message did not reach a subscriber's queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Undelivered {
+    Full,
+    Closed,
+}
+
+/// Where a subscriber's state messages go: a jsonrpsee subscription in the server, a fake in tests.
+pub(super) trait DeltaSink: Send {
+    /// Whether the client's queue can take one more message right now.
+    fn has_room(&self) -> bool;
+    fn is_closed(&self) -> bool;
+    /// Serialises and queues one message, without waiting.
+    fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered>;
+    /// Closes the client's connection.
+    fn cut_off(&self, why: &str);
+}
+
+/// Counts of the publishing work, for tests and diagnostics.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PublishStats {
+    /// Deltas computed (each one then serialised).
+    pub built: u64,
+    pub sent: u64,
+    /// Subscribers passed over because their queue was full (nothing built).
+    pub skipped: u64,
+    pub cut_off: u64,
+}
+
+struct Subscriber {
+    sink: Box<dyn DeltaSink>,
+    baseline: Baseline,
+    /// The tick at which its queue was first seen full, while it stays full.
+    full_since: Option<u64>,
+}
+
+struct Conn {
+    session: McpSession,
+    aoi: Option<Aoi>,
+    sub: Option<Subscriber>,
+}
+
+pub(super) struct EngineLoop<'e> {
+    engine: &'e Engine,
+    conns: HashMap<u64, Conn>,
+    queue: CallQueues<(String, Work)>,
+    driver: RealTimeDriver,
+    publish_deltas: bool,
+    /// Calls ran since the last publish.
+    dirty: bool,
+    pub stats: PublishStats,
+}
+
+impl<'e> EngineLoop<'e> {
+    pub fn new(engine: &'e Engine, publish_deltas: bool, call_budget: Duration) -> Self {
+        Self {
+            engine,
+            conns: HashMap::new(),
+            queue: CallQueues::new(QUEUE_LIMIT),
+            driver: RealTimeDriver::new(Instant::now()).with_call_budget(call_budget),
+            publish_deltas,
+            dirty: false,
+            stats: PublishStats::default(),
+        }
+    }
+
+    /// Serves until every sender of `rx` is gone.
+    pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Result<()> {
+        loop {
+            // Take in whatever has arrived, so a newly waiting client gets the next turn.
+            loop {
+                match rx.try_recv() {
+                    Ok(msg) => self.intake(msg),
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => return Ok(()),
+                }
+            }
+            let now = Instant::now();
+            if let Some(plan) = self.driver.due(now) {
+                self.step(plan);
+                continue;
+            }
+            if self.driver.may_call(now)
+                && let Some((conn, (profile, work))) = self.queue.pop()
+            {
+                self.serve(conn, &profile, work);
+                self.driver.called(now.elapsed());
+                continue;
+            }
+            // Nothing more may run before the next step: show clients what the calls changed.
+            if self.dirty {
+                let start = Instant::now();
+                self.publish();
+                self.driver.charge(start.elapsed());
+            }
+            match rx.recv_timeout(self.driver.wait(Instant::now())) {
+                Ok(msg) => self.intake(msg),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        }
+    }
+
+    fn intake(&mut self, msg: EngineMsg) {
+        match msg {
+            EngineMsg::Work { conn, profile, work } => {
+                if let Err(full) = self.queue.push(conn, (profile, work)) {
+                    let (_, work) = full.item;
+                    if let Work::Call { reply, .. } = work {
+                        let _ = reply.send(Err(Busy::Calls { limit: full.limit }.to_rpc_error()));
+                    }
+                }
+            }
+            EngineMsg::Closed { conn } => {
+                self.conns.remove(&conn);
+                // Its waiting calls can no longer be answered; they have not run and will not.
+                self.queue.remove(conn);
+            }
+        }
+    }
+
+    fn step(&mut self, plan: FramePlan) {
+        if let Err(e) = self.engine.step(u64::from(plan.steps)) {
+            tracing::warn!("a step callback failed: {}", e.message);
+        }
+        if plan.steps > 0 {
+            let start = Instant::now();
+            self.publish();
+            // The tick's deltas come out of the new step's call budget: the clock goes first.
+            self.driver.charge(start.elapsed());
+        }
+    }
+
+    fn serve(&mut self, conn: u64, profile: &str, work: Work) {
+        let engine = self.engine;
+        match work {
+            Work::Call { method, params, reply } => {
+                // The client left while the call waited (jsonrpsee drops a closed connection's
+                // calls): nobody can hear the answer, so the call is not run.
+                if reply.is_closed() {
+                    return;
+                }
+                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let result = if method == "aoi/declare" { declare_aoi(c, &params) } else { call(engine, c, method, params) };
+                let _ = reply.send(result);
+                self.dirty = true;
+            }
+            Work::Subscribe { mut sink, permit } => {
+                let tick = engine.tick();
+                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let mut baseline = Baseline::new(c.aoi);
+                let snapshot = baseline.snapshot(&engine.world(), tick);
+                if sink.send("state/snapshot", &snapshot.message).is_ok() {
+                    baseline.delivered(snapshot);
+                }
+                c.sub = Some(Subscriber { sink, baseline, full_since: None });
+                drop(permit);
+            }
+        }
+    }
+
+    /// Queues each subscriber's delta without waiting (see the module doc for full queues).
+    pub(super) fn publish(&mut self) {
+        self.dirty = false;
+        if !self.publish_deltas {
+            return;
+        }
+        let tick = self.engine.tick();
+        let world = self.engine.world();
+        for (id, c) in &mut self.conns {
+            let Some(sub) = &mut c.sub else { continue };
+            if sub.sink.is_closed() {
+                c.sub = None;
+                continue;
+            }
+            if !sub.sink.has_room() {
+                self.stats.skipped += 1;
+                let since = *sub.full_since.get_or_insert(tick);
+                if tick.saturating_sub(since) >= STALL_TICKS {
+                    sub.sink.cut_off(&format!(
+                        "its state/delta queue has been full for {} ticks (since tick {since}): the client stalled and stopped reading",
+                        tick - since
+                    ));
+                    tracing::debug!("subscriber of connection {id} dropped");
+                    c.sub = None;
+                    self.stats.cut_off += 1;
+                }
+                continue;
+            }
+            sub.full_since = None;
+            let Some(update) = sub.baseline.delta(&world, tick) else { continue };
+            self.stats.built += 1;
+            match sub.sink.send("state/delta", &update.message) {
+                Ok(()) => {
+                    sub.baseline.delivered(update);
+                    self.stats.sent += 1;
+                }
+                // An answer took the last slot since `has_room`: the next delta carries this one.
+                Err(Undelivered::Full) => {}
+                Err(Undelivered::Closed) => c.sub = None,
+            }
+        }
+    }
+}
+
+fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str) -> &'a mut Conn {
+    conns.entry(conn).or_insert_with(|| Conn { session: McpSession::new(conn, profile, engine), aoi: None, sub: None })
+}
+
+fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Result<Value, RpcError> {
+    let incoming = Incoming { id: Some(Value::Null), method, params };
+    let result = dispatcher::dispatch(engine, &mut c.session, &incoming);
+    // A changed tool list reaches subscribed clients on their state channel.
+    let notes = dispatcher::pending_notifications(engine, &mut c.session);
+    if let Some(sub) = &mut c.sub {
+        for note in notes {
+            if let Some(method) = note.get("method").and_then(Value::as_str) {
+                let _ = sub.sink.send(method, &json!({}));
+            }
+        }
+    }
+    result
+}
+
+fn declare_aoi(c: &mut Conn, params: &Value) -> Result<Value, RpcError> {
+    let bad = |message: &str| RpcError { code: protocol::INVALID_PARAMS, message: message.to_string(), data: None };
+    if params.get("clear").and_then(Value::as_bool) == Some(true) {
+        c.aoi = None;
+    } else {
+        let center =
+            params.get("center").and_then(Value::as_array).filter(|a| a.len() == 3).ok_or_else(|| bad("center must be [x, y, z]"))?;
+        let center: Vec<f64> = center
+            .iter()
+            .map(|v| v.as_f64().filter(|f| f.is_finite()))
+            .collect::<Option<_>>()
+            .ok_or_else(|| bad("center must hold 3 finite numbers"))?;
+        let radius = params
+            .get("radius")
+            .and_then(Value::as_f64)
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .ok_or_else(|| bad("radius must be a number > 0"))?;
+        c.aoi = Some(Aoi { center: [center[0], center[1], center[2]], radius });
+    }
+    if let Some(sub) = &mut c.sub {
+        sub.baseline.set_aoi(c.aoi);
+    }
+    Ok(json!({"ok": true, "aoi": c.aoi.map(|a| json!({"center": a.center, "radius": a.radius}))}))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::host::{EngineConfig, Output};
+
+    /// A subscriber whose queue room the test sets, counting what it is sent.
+    #[derive(Clone, Default)]
+    struct FakeSink {
+        room: Arc<AtomicBool>,
+        sent: Arc<AtomicUsize>,
+        cut: Arc<Mutex<Option<String>>>,
+    }
+
+    impl DeltaSink for FakeSink {
+        fn has_room(&self) -> bool {
+            self.room.load(Ordering::SeqCst)
+        }
+        fn is_closed(&self) -> bool {
+            self.cut.lock().unwrap().is_some()
+        }
+        fn send(&mut self, _method: &str, _message: &Value) -> Result<(), Undelivered> {
+            if !self.has_room() {
+                return Err(Undelivered::Full);
+            }
+            self.sent.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        }
+        fn cut_off(&self, why: &str) {
+            *self.cut.lock().unwrap() = Some(why.to_string());
+        }
+    }
+
+    fn engine() -> Engine {
+        Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(env!("CARGO_MANIFEST_DIR")) }).unwrap()
+    }
+
+    /// A world where every tick changes every entity: 200 spheres in free fall.
+    fn falling(engine: &Engine) {
+        for i in 0..200 {
+            let spec = json!({"shape": "sphere", "dynamic": true, "position": [f64::from(i % 20) * 3.0, 50.0, f64::from(i / 20) * 3.0]});
+            assert!(engine.call(engine.script_caller(), "scene.createEntity", spec).success);
+        }
+    }
+
+    fn subscribe(l: &mut EngineLoop<'_>, conn: u64, sink: &FakeSink) {
+        let permit =
+            Arc::new(super::super::admission::Admission::default()).admit(&Arc::new(super::super::admission::Load::default()), 0).unwrap();
+        l.serve(conn, "builder.readWrite", Work::Subscribe { sink: Box::new(sink.clone()), permit });
+    }
+
+    fn tick(l: &mut EngineLoop<'_>) {
+        l.step(FramePlan { steps: 1, alpha: 0.0 });
+    }
+
+    #[test]
+    fn a_full_subscriber_costs_no_delta_and_is_cut_off_after_the_stall_limit() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let (healthy, stalled) = (FakeSink::default(), FakeSink::default());
+        healthy.room.store(true, Ordering::SeqCst);
+        stalled.room.store(true, Ordering::SeqCst);
+        subscribe(&mut l, 1, &healthy);
+        subscribe(&mut l, 2, &stalled);
+        tick(&mut l);
+        assert_eq!(stalled.sent.load(Ordering::SeqCst), 2, "snapshot and a first delta");
+        // It stops reading: its queue stays full from now on.
+        stalled.room.store(false, Ordering::SeqCst);
+        let built_before = l.stats.built;
+        for _ in 0..STALL_TICKS {
+            tick(&mut l);
+            l.publish(); // and a run of calls between ticks
+        }
+        assert!(stalled.cut.lock().unwrap().is_none(), "not before the limit");
+        // Skipped deltas cost nothing: only the healthy subscriber's deltas were built.
+        let healthy_deltas = healthy.sent.load(Ordering::SeqCst) as u64 - 2;
+        assert_eq!(l.stats.built - built_before, healthy_deltas, "deltas built for a subscriber that could not take them");
+        assert_eq!(l.stats.skipped, 2 * STALL_TICKS, "each publish passed it over");
+        assert_eq!(stalled.sent.load(Ordering::SeqCst), 2);
+        tick(&mut l);
+        let why = stalled.cut.lock().unwrap().clone().expect("cut off once full for STALL_TICKS ticks");
+        assert!(why.contains("full for 180 ticks"), "{why}");
+        assert_eq!(l.stats.cut_off, 1);
+        // The healthy one keeps getting every tick.
+        let before = healthy.sent.load(Ordering::SeqCst);
+        tick(&mut l);
+        assert_eq!(healthy.sent.load(Ordering::SeqCst), before + 1);
+        assert!(healthy.cut.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_subscriber_that_catches_up_gets_everything_it_missed_and_is_not_cut_off() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let slow = FakeSink::default();
+        slow.room.store(true, Ordering::SeqCst);
+        subscribe(&mut l, 1, &slow);
+        for round in 0..3 {
+            slow.room.store(false, Ordering::SeqCst);
+            for _ in 0..STALL_TICKS - 1 {
+                tick(&mut l);
+            }
+            // It reads one message just in time: the stall clock starts again.
+            slow.room.store(true, Ordering::SeqCst);
+            let before = slow.sent.load(Ordering::SeqCst);
+            tick(&mut l);
+            assert_eq!(slow.sent.load(Ordering::SeqCst), before + 1, "round {round}: one coalesced delta");
+        }
+        assert!(slow.cut.lock().unwrap().is_none());
+        assert_eq!(l.stats.cut_off, 0);
+    }
+
+    #[test]
+    fn a_call_from_a_client_that_left_is_not_run() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        drop(answer);
+        let params = json!({"name": "scene.createEntity", "arguments": {}});
+        l.intake(EngineMsg::Work {
+            conn: 1,
+            profile: "builder.readWrite".into(),
+            work: Work::Call { method: "tools/call".into(), params, reply },
+        });
+        let (conn, (profile, work)) = l.queue.pop().unwrap();
+        l.serve(conn, &profile, work);
+        assert_eq!(engine.world().entity_count(), 0);
+    }
+
+    #[test]
+    fn a_closed_connection_takes_its_waiting_calls_with_it() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let mut answers = Vec::new();
+        for _ in 0..3 {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            answers.push(answer);
+            l.intake(EngineMsg::Work {
+                conn: 9,
+                profile: "builder.readWrite".into(),
+                work: Work::Call { method: "ping".into(), params: json!({}), reply },
+            });
+        }
+        assert_eq!(l.queue.len(), 3);
+        l.intake(EngineMsg::Closed { conn: 9 });
+        assert!(l.queue.is_empty());
+    }
+}

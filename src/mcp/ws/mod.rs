@@ -1,0 +1,128 @@
+//! `limina mcp --ws`: the authoritative multi-client server.
+//!
+//! jsonrpsee runs the sockets on a small tokio runtime (`transport`); the engine thread (this
+//! one) owns the world and runs the fixed loop in real time (`engine_loop`). Handlers never touch
+//! the world: they send work to the engine thread and await its answer.
+//!
+//! Load never stops the clock. Every client's work waits in its own bounded queue, served
+//! round-robin within a per-step call budget (`RealTimeDriver::may_call`), so steps keep their
+//! 60 Hz under any number of calls and one client's flood cannot starve another's call. Before
+//! anything is queued, admission bounds what each connection has in flight (`admission`): past
+//! the limit a call is answered at once with a `busy` error (-32003) naming the limit. Answers and
+//! state deltas are queued without waiting; a client whose queue stays full (it stopped reading)
+//! costs nothing while skipped and is cut off after 3 s. No client can block the loop or another.
+//!
+//! Security: binds loopback unless told otherwise; with `--tokens`, the upgrade must carry
+//! `Authorization: Bearer TOKEN` and the token's profile bounds what the connection may do;
+//! messages over 4 MiB are refused; a connection's session is removed when it closes.
+
+mod admission;
+mod call_queue;
+mod engine_loop;
+mod transport;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use jsonrpsee::server::{ServerConfig, stop_channel};
+
+use super::dispatcher::MAX_MESSAGE_BYTES;
+use crate::policy::PROFILES;
+
+pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
+pub use engine_loop::STALL_TICKS;
+pub use transport::STALL_TIME;
+
+/// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).
+pub const SEND_QUEUE: u32 = 64;
+
+#[derive(Debug, Clone)]
+pub struct WsOptions {
+    /// The project: `require`, `assets/` and `traces/` resolve against it.
+    pub project: PathBuf,
+    pub bind: String,
+    pub port: u16,
+    /// Profile for connections when there is no tokens file.
+    pub profile: String,
+    pub tokens: Option<PathBuf>,
+    pub scene: Option<PathBuf>,
+    /// Off only in tests that prove the sync tests can fail.
+    pub publish_deltas: bool,
+    /// Mods root (hot-reloaded).
+    pub scripts: Option<PathBuf>,
+    /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one call per step.
+    pub call_budget: Duration,
+}
+
+/// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
+pub fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, String>> {
+    let mut tokens = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let (Some(token), Some(profile), None) = (parts.next(), parts.next(), parts.next()) else {
+            anyhow::bail!("{file}:{}: expected `TOKEN PROFILE`", n + 1);
+        };
+        if !PROFILES.iter().any(|(name, _)| *name == profile) {
+            let known: Vec<&str> = PROFILES.iter().map(|(name, _)| *name).collect();
+            anyhow::bail!("{file}:{}: unknown profile '{profile}' (known: {})", n + 1, known.join(", "));
+        }
+        tokens.insert(token.to_string(), profile.to_string());
+    }
+    Ok(tokens)
+}
+
+/// Runs the server until the process is stopped. Prints the bound address to stderr.
+pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
+    let tokens = match &options.tokens {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+            Some(Arc::new(parse_tokens(&text, &path.display().to_string())?))
+        }
+        None => None,
+    };
+    let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
+    let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-ws").enable_all().build()?;
+    let shared =
+        transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
+    let module = transport::build_module(tx, Arc::new(admission::Admission::default()))?;
+    let addr = format!("{}:{}", options.bind, options.port);
+    let config = ServerConfig::builder()
+        .max_request_body_size(MAX_MESSAGE_BYTES as u32)
+        .max_response_body_size(16 << 20)
+        .max_connections(256)
+        .set_message_buffer_capacity(SEND_QUEUE)
+        .ws_only()
+        .build();
+    let (stop, handle) = stop_channel();
+    let local = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&addr).await?;
+        let local = listener.local_addr()?;
+        tokio::spawn(transport::accept(listener, config, module.into(), shared, stop));
+        anyhow::Ok(local)
+    })?;
+    eprintln!("limina mcp: listening on ws://{local}");
+    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).run(&rx);
+    let _ = handle.stop();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_files_name_bad_lines() {
+        let ok = parse_tokens("# comment\nabc builder.readWrite\n\nxyz system.readonly\n", "t").unwrap();
+        assert_eq!(ok.get("xyz").map(String::as_str), Some("system.readonly"));
+        assert!(parse_tokens("abc root", "t").unwrap_err().to_string().contains("t:1: unknown profile 'root'"));
+        assert!(parse_tokens("onlytoken", "t").unwrap_err().to_string().contains("t:1: expected"));
+    }
+}

@@ -1,0 +1,341 @@
+//! The tokio side of the WebSocket server: accepting sockets, the bearer-token check, the
+//! JSON-RPC handlers, admission, and cutting off a client that stopped reading.
+//!
+//! Handlers never touch the world: each admitted call becomes a message to the engine thread and
+//! awaits its answer there. Every answer is watched until the connection's send buffer takes it;
+//! an answer that waits longer than `STALL_TIME` means the client stopped reading, and the
+//! connection is cut off (its socket shut down), which ends its calls, its subscription and its
+//! session. We accept sockets ourselves (rather than with jsonrpsee's `Server::start`) only to
+//! keep that handle on each one.
+
+use std::future::Future;
+use std::net::Shutdown;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use jsonrpsee::core::BoxError;
+use jsonrpsee::server::{HttpBody, HttpResponse, Methods, RpcModule, ServerConfig, StopHandle};
+use jsonrpsee::types::ErrorObjectOwned;
+use jsonrpsee::{ResponsePayload, SubscriptionMessage, SubscriptionSink};
+use serde_json::{Map, Value};
+
+use super::admission::{Admission, CallPermit, Load, request_bytes};
+use super::engine_loop::{DeltaSink, EngineMsg, Undelivered, Work};
+use crate::mcp::dispatcher::RpcError;
+use crate::mcp::protocol;
+use crate::policy::{Permission, profile_permissions};
+
+/// Methods served over WebSocket (state sync has its own subscription).
+const METHODS: [&str; 9] =
+    ["initialize", "ping", "server/discover", "tools/list", "listTools", "tools/call", "callTool", "shutdown", "aoi/declare"];
+
+/// How long an answer may wait for room in its connection's send buffer before the client is
+/// taken to have stopped reading. Matches the subscribers' `STALL_TICKS` (3 s of world time).
+pub const STALL_TIME: Duration = Duration::from_secs(3);
+
+/// Shuts one client's socket from our side. Shutting the socket (not just dropping our handles)
+/// wakes every task blocked on it, including one stuck writing to a peer that never reads.
+#[derive(Debug)]
+pub(super) struct Cutoff {
+    conn: u64,
+    socket: Option<std::net::TcpStream>,
+    done: AtomicBool,
+}
+
+impl Cutoff {
+    fn new(conn: u64, socket: Option<std::net::TcpStream>) -> Self {
+        Self { conn, socket, done: AtomicBool::new(false) }
+    }
+
+    /// Cuts the connection off (once; later calls do nothing) and says why on stderr.
+    pub fn cut(&self, why: &str) {
+        if self.done.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        tracing::warn!("WebSocket connection {} cut off: {why}", self.conn);
+        if let Some(socket) = &self.socket {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+/// One connection, as the HTTP layer saw its upgrade. Dropped when the connection and all its
+/// in-flight calls are gone, which tells the engine to forget its session.
+struct ConnectionInner {
+    id: u64,
+    profile: String,
+    engine: mpsc::Sender<EngineMsg>,
+    load: Arc<Load>,
+    cutoff: Arc<Cutoff>,
+    /// A refused call's answer is being watched (one watcher is enough to catch a non-reader).
+    watching_refusal: Arc<AtomicBool>,
+}
+
+impl Drop for ConnectionInner {
+    fn drop(&mut self) {
+        let _ = self.engine.send(EngineMsg::Closed { conn: self.id });
+    }
+}
+
+#[derive(Clone)]
+struct Connection(Arc<ConnectionInner>);
+
+impl Connection {
+    /// Watches `payload` until the connection's send buffer takes it; cuts the client off if
+    /// that takes longer than `STALL_TIME`. `permit` is released when the watch ends.
+    fn deliver(&self, payload: ResponsePayload<'static, Value>, permit: Option<CallPermit>) -> ResponsePayload<'static, Value> {
+        let (payload, delivered) = payload.notify_on_completion();
+        let cutoff = Arc::clone(&self.0.cutoff);
+        tokio::spawn(async move {
+            let _permit = permit;
+            if tokio::time::timeout(STALL_TIME, delivered).await.is_err() {
+                cutoff.cut(&format!("an answer waited {} s for room in its send queue (the client stopped reading)", STALL_TIME.as_secs()));
+            }
+        });
+        payload
+    }
+
+    fn refuse(&self, e: RpcError) -> ResponsePayload<'static, Value> {
+        let payload = ResponsePayload::error(to_error_object(e));
+        if self.0.watching_refusal.swap(true, Ordering::AcqRel) {
+            return payload;
+        }
+        let watching = Arc::clone(&self.0.watching_refusal);
+        let (payload, delivered) = payload.notify_on_completion();
+        let cutoff = Arc::clone(&self.0.cutoff);
+        tokio::spawn(async move {
+            if tokio::time::timeout(STALL_TIME, delivered).await.is_err() {
+                cutoff.cut(&format!(
+                    "a busy answer waited {} s for room in its send queue (the client stopped reading)",
+                    STALL_TIME.as_secs()
+                ));
+            }
+            watching.store(false, Ordering::Release);
+        });
+        payload
+    }
+}
+
+/// Everything a connection's service needs, shared by all connections.
+#[derive(Clone)]
+pub(super) struct Shared {
+    pub tokens: Option<Arc<std::collections::HashMap<String, String>>>,
+    pub default_profile: String,
+    pub engine: mpsc::Sender<EngineMsg>,
+    pub next: Arc<AtomicU64>,
+}
+
+/// The bearer-token check around jsonrpsee's service for one TCP connection.
+#[derive(Clone)]
+struct Auth<S> {
+    inner: S,
+    shared: Shared,
+    cutoff: Arc<Cutoff>,
+}
+
+impl<S, B> tower::Service<http::Request<B>> for Auth<S>
+where
+    S: tower::Service<http::Request<B>, Response = HttpResponse, Error = BoxError>,
+    S::Future: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = BoxError;
+    type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, BoxError>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
+        let profile = match &self.shared.tokens {
+            None => Some(self.shared.default_profile.clone()),
+            Some(tokens) => req
+                .headers()
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .and_then(|t| tokens.get(t.trim()).cloned()),
+        };
+        let Some(profile) = profile else {
+            let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
+            *refused.status_mut() = http::StatusCode::UNAUTHORIZED;
+            return Box::pin(async move { Ok(refused) });
+        };
+        let inner = ConnectionInner {
+            id: self.cutoff.conn,
+            profile,
+            engine: self.shared.engine.clone(),
+            load: Arc::new(Load::default()),
+            cutoff: Arc::clone(&self.cutoff),
+            watching_refusal: Arc::new(AtomicBool::new(false)),
+        };
+        req.extensions_mut().insert(Connection(Arc::new(inner)));
+        Box::pin(self.inner.call(req))
+    }
+}
+
+/// Accepts connections until `stop` fires, serving each with `methods` behind the token check.
+pub(super) async fn accept(listener: tokio::net::TcpListener, config: ServerConfig, methods: Methods, shared: Shared, stop: StopHandle) {
+    let builder = jsonrpsee::server::Server::builder().set_config(config).to_service_builder();
+    loop {
+        let socket = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((socket, _)) => socket,
+                Err(e) => {
+                    tracing::debug!("accept failed: {e}");
+                    continue;
+                }
+            },
+            () = stop.clone().shutdown() => break,
+        };
+        let id = shared.next.fetch_add(1, Ordering::Relaxed);
+        let (socket, cutoff) = match with_cutoff(socket, id) {
+            Ok(pair) => pair,
+            Err(e) => {
+                tracing::debug!("cannot serve connection {id}: {e}");
+                continue;
+            }
+        };
+        let service =
+            Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
+        tokio::spawn(jsonrpsee::server::serve_with_graceful_shutdown(socket, service, stop.clone().shutdown()));
+    }
+}
+
+/// Keeps a second handle on the socket, for `Cutoff`.
+fn with_cutoff(socket: tokio::net::TcpStream, id: u64) -> std::io::Result<(tokio::net::TcpStream, Cutoff)> {
+    socket.set_nodelay(true)?;
+    let socket = socket.into_std()?;
+    let handle = socket.try_clone()?;
+    Ok((tokio::net::TcpStream::from_std(socket)?, Cutoff::new(id, Some(handle))))
+}
+
+struct Ctx {
+    engine: mpsc::Sender<EngineMsg>,
+    admission: Arc<Admission>,
+}
+
+fn to_error_object(e: RpcError) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(e.code as i32, e.message, e.data)
+}
+
+fn internal(message: &str) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(protocol::INTERNAL_ERROR as i32, message, None::<()>)
+}
+
+fn parse_params(params: &jsonrpsee::types::Params<'_>) -> Result<Value, ErrorObjectOwned> {
+    match params.as_str() {
+        None => Ok(Value::Object(Map::new())),
+        Some(_) => {
+            params.parse().map_err(|e| ErrorObjectOwned::owned(protocol::INVALID_PARAMS as i32, format!("invalid params: {e}"), None::<()>))
+        }
+    }
+}
+
+/// A jsonrpsee subscription as the engine sees it.
+struct WsSubscriber {
+    sink: SubscriptionSink,
+    cutoff: Arc<Cutoff>,
+}
+
+impl DeltaSink for WsSubscriber {
+    fn has_room(&self) -> bool {
+        self.sink.capacity() > 0
+    }
+
+    fn is_closed(&self) -> bool {
+        self.sink.is_closed()
+    }
+
+    fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered> {
+        let frame = SubscriptionMessage::new(method, self.sink.subscription_id(), message).map_err(|_| Undelivered::Full)?;
+        self.sink.try_send(frame).map_err(|e| match e {
+            jsonrpsee::core::server::TrySendError::Full(_) => Undelivered::Full,
+            jsonrpsee::core::server::TrySendError::Closed(_) => Undelivered::Closed,
+        })
+    }
+
+    fn cut_off(&self, why: &str) {
+        self.cutoff.cut(why);
+    }
+}
+
+pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admission>) -> anyhow::Result<RpcModule<()>> {
+    let mut module = RpcModule::new(Ctx { engine, admission });
+    for method in METHODS {
+        module.register_async_method(method, move |params, ctx, ext| async move {
+            let Some(conn) = ext.get::<Connection>().cloned() else {
+                return ResponsePayload::error(internal("connection has no session"));
+            };
+            let permit = match ctx.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
+                Ok(permit) => permit,
+                Err(busy) => return conn.refuse(busy.to_rpc_error()),
+            };
+            let params = match parse_params(&params) {
+                Ok(p) => p,
+                Err(e) => return ResponsePayload::error(e),
+            };
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let work = Work::Call { method: method.to_string(), params, reply };
+            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work }).is_err() {
+                return ResponsePayload::error(internal("the engine has stopped"));
+            }
+            let payload = match answer.await {
+                Ok(Ok(result)) => ResponsePayload::success(result),
+                Ok(Err(e)) => ResponsePayload::error(to_error_object(e)),
+                Err(_) => ResponsePayload::error(internal("the engine dropped the call")),
+            };
+            conn.deliver(payload, Some(permit))
+        })?;
+    }
+    module.register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, ctx, ext| async move {
+        let Some(conn) = ext.get::<Connection>().cloned() else {
+            pending.reject(internal("connection has no session")).await;
+            return Ok(());
+        };
+        if !profile_permissions(&conn.0.profile).contains(Permission::SceneRead) {
+            pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, "missing permission: scene.read", None::<()>)).await;
+            return Ok(());
+        }
+        let permit = match ctx.admission.admit(&conn.0.load, 0) {
+            Ok(permit) => permit,
+            Err(busy) => {
+                pending.reject(to_error_object(busy.to_rpc_error())).await;
+                return Ok(());
+            }
+        };
+        let sink = pending.accept().await?;
+        let closed = sink.clone();
+        let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
+        let work = Work::Subscribe { sink: subscriber, permit };
+        ctx.engine
+            .send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work })
+            .map_err(|_| "the engine has stopped")?;
+        // Keep the subscription (and the connection's session) alive until the client leaves.
+        closed.closed().await;
+        Ok(())
+    })?;
+    // The context is captured by the handlers; the module's own is not needed past here.
+    Ok(module.remove_context())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cutoff_shuts_the_socket_once() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server_side, _) = listener.accept().unwrap();
+        let cutoff = Cutoff::new(1, Some(server_side.try_clone().unwrap()));
+        cutoff.cut("test");
+        cutoff.cut("again: a no-op");
+        let mut buf = [0u8; 8];
+        assert_eq!(std::io::Read::read(&mut client, &mut buf).unwrap(), 0, "the peer sees the connection end");
+        drop(server_side);
+    }
+}

@@ -1,0 +1,292 @@
+//! The WebSocket server under load, as an attacker or a crowd would load it: calls must never
+//! stop the clock (a per-tick budget, fair round-robin across clients, a clear `busy` when a
+//! client's queue is full), and a subscriber that stops reading is cut off.
+//!
+//! None of these tests times anything: the server runs with a call budget of 0 ms (one call per
+//! tick), each call reports the tick it ran at, and the assertions count calls per tick and
+//! answers; a busier machine only makes everything slower, which keeps every bound true.
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use jsonrpsee::core::client::ClientT;
+use jsonrpsee_ws_client::WsClient;
+use serde_json::{Map, Value, json};
+
+use crate::mcp_ws::{call, client, subscribe, wait_for};
+
+/// The per-connection queue limit the server announces in its `busy` error.
+const QUEUE_LIMIT: &str = "64";
+
+/// A server whose stderr is kept, line by line, so a test can wait for what it reports.
+struct Server {
+    child: Child,
+    url: String,
+    log: mpsc::Receiver<String>,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+            .args(["mcp", "--ws", "--port", "0"])
+            .args(extra)
+            .current_dir(crate::root())
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (tx, log) = mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = log.recv_timeout(Duration::from_secs(60)).expect("the server announces its address");
+        let url =
+            first.split_whitespace().find(|w| w.starts_with("ws://")).unwrap_or_else(|| panic!("no address in {first:?}")).to_string();
+        Self { child, url, log }
+    }
+
+    /// Waits for a stderr line containing `needle`.
+    fn wait_for_log(&self, needle: &str, wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.log.recv_timeout(left) {
+                Ok(line) if line.contains(needle) => return Some(line),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A server that runs at most one call between two ticks (a call budget of 0 ms still lets one
+/// call through per tick), so every bound below is a count, whatever the machine's speed.
+fn one_call_per_tick() -> Server {
+    Server::start(&["--call-budget-ms", "0"])
+}
+
+fn obj(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap()
+}
+
+async fn ready(url: &str) -> WsClient {
+    let c = client(url, None).await.unwrap();
+    let _: Value = c.request("initialize", obj(json!({"protocolVersion": "2025-11-25"}))).await.unwrap();
+    c
+}
+
+/// One call that reports the tick it ran at: Ok(tick) or Err(the JSON-RPC error text).
+async fn tick_call(c: &WsClient) -> Result<u64, String> {
+    match c.request::<Value, _>("tools/call", obj(json!({"name": "inspector.snapshot", "arguments": {"limit": 0}}))).await {
+        Ok(r) => r["structuredContent"]["world"]["tick"].as_u64().ok_or_else(|| format!("no tick in {r}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `n` calls sent at once (pipelined) on one connection.
+async fn flood(c: &Arc<WsClient>, n: usize, answered: Option<Arc<AtomicUsize>>) -> Vec<Result<u64, String>> {
+    let calls = (0..n).map(|_| {
+        let c = Arc::clone(c);
+        let answered = answered.clone();
+        tokio::spawn(async move {
+            let r = tick_call(&c).await;
+            if let Some(a) = answered {
+                a.fetch_add(1, Ordering::SeqCst);
+            }
+            r
+        })
+    });
+    let mut out = Vec::with_capacity(n);
+    for h in calls.collect::<Vec<_>>() {
+        out.push(h.await.unwrap());
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_beyond_the_tick_budget_wait_for_later_ticks() {
+    let server = one_call_per_tick();
+    let c = Arc::new(ready(&server.url).await);
+    let ticks: Vec<u64> = flood(&c, 60, None).await.into_iter().map(|r| r.expect("every call succeeds")).collect();
+    let mut per_tick = std::collections::BTreeMap::<u64, usize>::new();
+    for t in &ticks {
+        *per_tick.entry(*t).or_default() += 1;
+    }
+    let most = per_tick.values().copied().max().unwrap_or(0);
+    // Every call past the budget waits for a later tick instead of holding the world back.
+    assert_eq!(most, 1, "{most} calls ran between two ticks (calls per tick: {per_tick:?})");
+    assert_eq!(per_tick.len(), 60);
+    // The world still answers and still ticks.
+    let later = tick_call(&c).await.unwrap();
+    assert!(later > *ticks.iter().max().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_flooding_client_cannot_starve_anothers_single_call() {
+    let server = one_call_per_tick();
+    let flooder = Arc::new(ready(&server.url).await);
+    let other = ready(&server.url).await;
+    let answered = Arc::new(AtomicUsize::new(0));
+    let flood = tokio::spawn({
+        let (flooder, answered) = (Arc::clone(&flooder), Arc::clone(&answered));
+        async move { flood(&flooder, 60, Some(answered)).await }
+    });
+    // Once the engine is working through the flood, the other client asks once.
+    while answered.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let before = answered.load(Ordering::SeqCst);
+    tick_call(&other).await.expect("the single call succeeds");
+    let after = answered.load(Ordering::SeqCst);
+    // Round-robin: the single call waits for at most one more of the flooder's calls (two, if
+    // the answers race), not for the other 59 queued ahead of it.
+    assert!(after - before <= 3, "the single call waited for {} of the flooder's calls", after - before);
+    let results = flood.await.unwrap();
+    assert!(results.iter().all(Result::is_ok), "the flood itself is served in full");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flooding_client_is_told_busy_naming_the_limit_and_nothing_is_lost() {
+    let server = one_call_per_tick();
+    let c = Arc::new(ready(&server.url).await);
+    let results = flood(&c, 200, None).await;
+    let ok: Vec<u64> = results.iter().filter_map(|r| r.as_ref().ok().copied()).collect();
+    let busy: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert_eq!(ok.len() + busy.len(), 200, "every call is answered");
+    assert!(busy.len() >= 100, "200 calls at once, one served per tick, overflow a queue of {QUEUE_LIMIT}: {} busy", busy.len());
+    for e in &busy {
+        assert!(e.contains("-32003") && e.contains("busy") && e.contains(QUEUE_LIMIT), "a busy error names the limit: {e}");
+    }
+    // Backpressure, not a ban: the next call after the flood succeeds.
+    assert!(tick_call(&c).await.is_ok());
+}
+
+// A client that subscribes and then never reads a byte.
+
+/// Opens a WebSocket by hand and subscribes to state deltas; the caller never reads.
+fn raw_subscriber(url: &str) -> TcpStream {
+    let addr = url.trim_start_matches("ws://").trim_end_matches('/');
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte).unwrap();
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    let payload = br#"{"jsonrpc":"2.0","id":1,"method":"state/subscribe","params":[]}"#;
+    // A masked text frame (the all-zero mask leaves the payload as it is).
+    let mut frame = vec![0x81, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(payload);
+    s.write_all(&frame).unwrap();
+    s
+}
+
+/// Reads until the server closes the socket; false if it is still open after `wait`.
+fn closed_by_server(s: &mut TcpStream, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+    let mut buf = vec![0u8; 1 << 16];
+    while Instant::now() < deadline {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+fn falling_scene(dir: &Path) -> String {
+    // 800 spheres in free fall, far apart: every tick changes every entity, so each delta is
+    // ~100 KB and a client that does not read falls megabytes behind within seconds.
+    let scene = r#"
+for i = 0, 799 do
+	limina.call("scene.createEntity", { shape = "sphere", dynamic = true, size = 0.5, position = { (i % 40) * 3, 50, math.floor(i / 40) * 3 } })
+end
+"#;
+    let path = dir.join("falling.lua");
+    std::fs::write(&path, scene).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&["--scene", &falling_scene(dir.path())]);
+    let healthy = ready(&server.url).await;
+    let mut sub = subscribe(&healthy).await;
+    let mut stalled = raw_subscriber(&server.url);
+
+    // Deltas keep coming for the healthy client while the stalled one falls behind.
+    let reader = tokio::spawn(async move {
+        let mut ticks = Vec::new();
+        while let Some(d) = wait_for(&mut sub, Duration::from_secs(5), |_| true).await {
+            ticks.push(d["tick"].as_u64().unwrap_or(0));
+            if ticks.len() > 100_000 {
+                break;
+            }
+        }
+        (sub, ticks)
+    });
+    let cut = tokio::task::spawn_blocking(move || server.wait_for_log("cut off", Duration::from_secs(90)).map(|l| (l, server)));
+    let (line, server) = cut.await.unwrap().expect("the server cuts off the subscriber that stopped reading");
+    assert!(line.contains("stalled") || line.contains("full"), "the log says why: {line}");
+    assert!(
+        tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(20))).await.unwrap(),
+        "its socket is closed"
+    );
+
+    // The healthy client still calls and still sees the world move.
+    let made = call(&healthy, "scene.createEntity", json!({"position": [0, -5, 0], "static": true})).await;
+    assert_eq!(made["isError"], false, "{made}");
+    reader.abort();
+    let mut sub = subscribe(&healthy).await;
+    let a = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("a delta after the cut-off");
+    let b = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("and another");
+    assert!(b["tick"].as_u64() > a["tick"].as_u64(), "the clock still runs: {} then {}", a["tick"], b["tick"]);
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_whose_stderr_was_closed_keeps_serving() {
+    // Warnings go to stderr (a cut-off client, a failing step callback). A parent that stops
+    // reading our stderr must not turn the next warning into a dead engine.
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("noisy.lua");
+    let noisy = "local n = 0\nlimina.on_step(function()\n\tn += 1\n\tif n <= 3 then error('three warnings') end\nend)\n";
+    std::fs::write(&scene, noisy).unwrap();
+    let server = crate::mcp_ws::WsServer::start(&["--scene", scene.to_str().unwrap()]);
+    // `WsServer` read the address line and closed its end of the pipe.
+    let c = ready(&server.url).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let first = tick_call(&c).await.expect("still serving after warnings to a closed stderr");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let later = tick_call(&c).await.expect("and still ticking");
+    assert!(later > first, "ticks {first} then {later}");
+}
