@@ -153,7 +153,7 @@ pub fn run(args: &PackagesArgs) -> i32 {
                     false => format!("{} (asks {})", p.trust.effective.as_str(), p.trust.requested.as_str()),
                 };
                 let trust = if p.manifest.is_some() { trust } else { "-".into() };
-                outln!("{:<24} {:<11} {:<9} {}", p.reference(), p.source.kind.as_str(), trust, status_text(&p.status));
+                outln!("{:<24} {:<11} {:<22} {}", p.reference(), p.source.kind.as_str(), trust, status_text(&p.status));
             }
             EXIT_OK
         }
