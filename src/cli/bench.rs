@@ -26,7 +26,7 @@ pub enum Section {
     Trace,
     /// MCP: stdio round trip, server memory per WebSocket client, cross-client propagation.
     Mcp,
-    /// host.invoke from a sandboxed VM vs the engine VM; VM pool checkout.
+    /// host.invoke from an untrusted vs a granted local package; VM pool checkout.
     Packages,
     /// CPU cost of render-sync + encoding at 1k/10k/20k entities.
     Render,

@@ -500,10 +500,6 @@ impl Host for EngineHost {
         let draft = crate::trace::EventDraft::new(event_type, actor).thread(thread);
         shared.trace.borrow_mut().emit(draft, shared.tick.get(), &payload).id.clone()
     }
-
-    fn engine_lua(&self) -> Option<Lua> {
-        self.lua.try_upgrade()
-    }
 }
 
 fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {

@@ -4,10 +4,34 @@
 //! `.luau` file under it; any other script file is a single-file mod. Hidden files and folders
 //! are skipped. The content hash covers the code files in sorted path order (not the manifest,
 //! so a manifest can pin the hash of its code), whatever the file system's listing order.
+//!
+//! **Files stay inside the root.** Discovery reads only regular files whose real path (every
+//! symlink resolved) lies inside the real path of the scripts root, and never walks into a
+//! folder through a symlink. A link to a folder inside the root would only find that folder a
+//! second time (it is found at its real path), a link to `.` or a parent would walk forever, and a
+//! link out of the root would bring in code nobody put under it. So:
+//!
+//! | entry | outcome |
+//! |---|---|
+//! | a folder, not a link | walked |
+//! | a link to a folder inside the root | skipped (found at its real path; cycles never followed) |
+//! | a link to a folder or script outside the root | refused, `path.escape` |
+//! | a script (or a link to one) inside the root | read, if it is a regular file of at most `MAX_SCRIPT_BYTES` |
+//! | a script that is not a regular file (a FIFO would block the read forever) | refused, `package.unreadable` |
+//!
+//! A package with one refused file is refused as a whole: loading it without that file would run
+//! something its author did not write. Hard links cannot point at folders and name no other
+//! place, so they need no rule. (A link swapped for another between the check and the read could
+//! still redirect one read; the scripts root belongs to the operator, so that race is out of
+//! scope.)
 
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+
+/// Largest script file discovery reads (far beyond any real mod; a guard against reading a
+/// multi-gigabyte file into memory).
+pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -28,7 +52,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Source {
     pub kind: Kind,
-    /// The package's file (single-file) or folder, as found.
+    /// The package's file (single-file) or folder, as found. This is the package's identity.
     pub path: PathBuf,
     /// (path relative to the package folder, or the file name; contents), sorted by path.
     pub files: Vec<(String, String)>,
@@ -45,10 +69,44 @@ impl Source {
         let stem = self.path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         stem.to_lowercase().replace(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'), "_")
     }
+
+    /// The sha256 of a folder package's manifest file (a single-file mod's manifest is part of
+    /// its code, so of its content hash).
+    pub fn manifest_hash(&self) -> Option<String> {
+        if self.kind != Kind::Folder {
+            return None;
+        }
+        let (_, text) = self.files.iter().find(|(p, _)| is_manifest_name(p))?;
+        Some(crate::digest::sha256_text(&Sha256::digest(text.as_bytes())))
+    }
+}
+
+/// Why a path under the scripts root was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("{path}: a symbolic link to {target}, outside the scripts root {root} (files stay inside the scripts root)")]
+    Escapes { path: String, target: String, root: String },
+    #[error("{path}: not a regular file (only regular files, or links to them inside the scripts root, are read)")]
+    NotAFile { path: String },
+    #[error("{path}: {size} bytes is more than the {MAX_SCRIPT_BYTES} bytes a script file may have")]
+    TooLarge { path: String, size: u64 },
+    #[error("{path}: cannot read ({message})")]
+    Unreadable { path: String, message: String },
+}
+
+impl DiscoverError {
+    /// True when a path left the scripts root (the `path.escape` rule).
+    pub fn escapes(&self) -> bool {
+        matches!(self, DiscoverError::Escapes { .. })
+    }
 }
 
 fn is_script(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "lua" || e == "luau")
+}
+
+fn is_manifest_name(relative: &str) -> bool {
+    relative == "package.luau" || relative == "package.lua"
 }
 
 fn hidden(p: &Path) -> bool {
@@ -66,73 +124,147 @@ pub fn content_hash(files: &[(String, String)]) -> String {
     crate::digest::sha256_text(&h.finalize())
 }
 
-fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read ({e})", path.display()))
+/// What one directory entry is, by the rules in the module doc.
+enum Entry {
+    /// A real folder to walk.
+    Folder,
+    /// A script to read, at this real path.
+    Script(PathBuf),
+    /// Not ours (not a script, hidden, or a link to a folder found elsewhere).
+    Skip,
 }
 
-fn folder_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for entry in entries {
-        if hidden(&entry) {
-            continue;
+/// The root's real path: every path discovery reads must lie inside it.
+fn real_root(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
+
+fn classify(entry: &Path, real_root: &Path) -> Result<Entry, DiscoverError> {
+    let shown = || entry.display().to_string();
+    let unreadable = |e: std::io::Error| DiscoverError::Unreadable { path: shown(), message: e.to_string() };
+    if hidden(entry) {
+        return Ok(Entry::Skip);
+    }
+    let meta = std::fs::symlink_metadata(entry).map_err(unreadable)?;
+    let (real, meta) = if meta.file_type().is_symlink() {
+        let real = match entry.canonicalize() {
+            Ok(real) => real,
+            // A dangling link, or one in a loop: refused if it names a script, else not ours.
+            Err(e) if is_script(entry) => return Err(unreadable(e)),
+            Err(_) => return Ok(Entry::Skip),
+        };
+        let target = std::fs::metadata(&real).map_err(unreadable)?;
+        if (target.is_dir() || is_script(entry)) && !real.starts_with(real_root) {
+            return Err(DiscoverError::Escapes {
+                path: shown(),
+                target: real.display().to_string(),
+                root: real_root.display().to_string(),
+            });
         }
-        if entry.is_dir() {
-            folder_files(&entry, base, out)?;
-        } else if is_script(&entry) {
-            let relative = entry.strip_prefix(base).unwrap_or(&entry).to_string_lossy().replace('\\', "/");
-            out.push((relative, read(&entry)?));
+        if target.is_dir() {
+            return Ok(Entry::Skip);
+        }
+        (real, target)
+    } else {
+        (entry.to_path_buf(), meta)
+    };
+    if meta.is_dir() {
+        return Ok(Entry::Folder);
+    }
+    if !is_script(entry) {
+        return Ok(Entry::Skip);
+    }
+    if !meta.is_file() {
+        return Err(DiscoverError::NotAFile { path: shown() });
+    }
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return Err(DiscoverError::TooLarge { path: shown(), size: meta.len() });
+    }
+    Ok(Entry::Script(real))
+}
+
+fn read(shown: &Path, real: &Path) -> Result<String, DiscoverError> {
+    std::fs::read_to_string(real).map_err(|e| DiscoverError::Unreadable { path: shown.display().to_string(), message: e.to_string() })
+}
+
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
+    let listing =
+        std::fs::read_dir(dir).map_err(|e| DiscoverError::Unreadable { path: dir.display().to_string(), message: e.to_string() })?;
+    let mut entries: Vec<PathBuf> = listing.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    Ok(entries)
+}
+
+fn folder_files(dir: &Path, base: &Path, real_root: &Path, out: &mut Vec<(String, String)>) -> Result<(), DiscoverError> {
+    for entry in sorted_entries(dir)? {
+        match classify(&entry, real_root)? {
+            Entry::Folder => folder_files(&entry, base, real_root, out)?,
+            Entry::Script(real) => {
+                let relative = entry.strip_prefix(base).unwrap_or(&entry).to_string_lossy().replace('\\', "/");
+                out.push((relative, read(&entry, &real)?));
+            }
+            Entry::Skip => {}
         }
     }
     Ok(())
 }
 
+/// The manifest file of a package folder, if `dir` is one (a link named `package.luau` counts:
+/// reading the folder then applies the link rules to it).
 pub fn manifest_file(dir: &Path) -> Option<PathBuf> {
-    ["package.luau", "package.lua"].iter().map(|n| dir.join(n)).find(|p| p.is_file())
+    ["package.luau", "package.lua"].iter().map(|n| dir.join(n)).find(|p| p.symlink_metadata().is_ok_and(|m| !m.is_dir()))
 }
 
-/// Reads one package at `path` (a script file or a package folder).
-pub fn read_package(path: &Path) -> Result<Source, String> {
-    if path.is_dir() {
-        let mut files = Vec::new();
-        folder_files(path, path, &mut files)?;
-        files.sort_by(|a, b| a.0.cmp(&b.0));
-        // The manifest is left out so it can pin (attest) the hash of the code it describes.
-        let code: Vec<(String, String)> = files.iter().filter(|(p, _)| p != "package.luau" && p != "package.lua").cloned().collect();
-        let content_hash = content_hash(&code);
-        Ok(Source { kind: Kind::Folder, path: path.to_path_buf(), files, content_hash })
-    } else {
-        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-        let files = vec![(name, read(path)?)];
-        let content_hash = content_hash(&files);
-        Ok(Source { kind: Kind::SingleFile, path: path.to_path_buf(), files, content_hash })
+/// Reads one package at `path` (a script file or a package folder) under the scripts `root`.
+pub fn read_package(root: &Path, path: &Path) -> Result<Source, DiscoverError> {
+    let real_root = real_root(root);
+    match classify(path, &real_root)? {
+        Entry::Folder => {
+            let mut files = Vec::new();
+            folder_files(path, path, &real_root, &mut files)?;
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            // The manifest is left out so it can pin (attest) the hash of the code it describes.
+            let code: Vec<(String, String)> = files.iter().filter(|(p, _)| !is_manifest_name(p)).cloned().collect();
+            let content_hash = content_hash(&code);
+            Ok(Source { kind: Kind::Folder, path: path.to_path_buf(), files, content_hash })
+        }
+        Entry::Script(real) => {
+            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let files = vec![(name, read(path, &real)?)];
+            let content_hash = content_hash(&files);
+            Ok(Source { kind: Kind::SingleFile, path: path.to_path_buf(), files, content_hash })
+        }
+        Entry::Skip => Err(DiscoverError::NotAFile { path: path.display().to_string() }),
     }
 }
 
-/// Every package under `root`, in path order; unreadable ones are reported, not skipped.
-pub fn discover(root: &Path) -> Vec<Result<Source, (PathBuf, String)>> {
+/// Every package under `root`, in path order; unreadable or refused ones are reported, not
+/// skipped.
+pub fn discover(root: &Path) -> Vec<Result<Source, (PathBuf, DiscoverError)>> {
     let mut found = Vec::new();
-    walk(root, &mut found);
+    let real_root = real_root(root);
+    walk(root, root, &real_root, &mut found);
     found
 }
 
-fn walk(dir: &Path, found: &mut Vec<Result<Source, (PathBuf, String)>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for entry in entries {
-        if hidden(&entry) {
-            continue;
-        }
-        if entry.is_dir() {
-            if manifest_file(&entry).is_some() {
-                found.push(read_package(&entry).map_err(|e| (entry.clone(), e)));
-            } else {
-                walk(&entry, found);
+fn walk(root: &Path, dir: &Path, real_root: &Path, found: &mut Vec<Result<Source, (PathBuf, DiscoverError)>>) {
+    let entries = match sorted_entries(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            // The root itself missing means no mods; a subfolder that cannot be listed is reported.
+            if dir != root {
+                found.push(Err((dir.to_path_buf(), e)));
             }
-        } else if is_script(&entry) {
-            found.push(read_package(&entry).map_err(|e| (entry.clone(), e)));
+            return;
+        }
+    };
+    for entry in entries {
+        match classify(&entry, real_root) {
+            Ok(Entry::Folder) if manifest_file(&entry).is_some() => found.push(read_package(root, &entry).map_err(|e| (entry.clone(), e))),
+            Ok(Entry::Folder) => walk(root, &entry, real_root, found),
+            Ok(Entry::Script(_)) => found.push(read_package(root, &entry).map_err(|e| (entry.clone(), e))),
+            Ok(Entry::Skip) => {}
+            Err(e) => found.push(Err((entry.clone(), e))),
         }
     }
 }
@@ -159,6 +291,32 @@ mod tests {
         assert_eq!(kinds, [(Kind::SingleFile, "hello".into()), (Kind::SingleFile, "one".into()), (Kind::Folder, "towers".into())]);
         let towers = &found[2];
         assert_eq!(towers.files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["init.luau", "lib/math.luau", "package.luau"]);
+    }
+
+    #[test]
+    fn links_are_read_inside_the_root_skipped_as_folders_and_refused_outside() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let (root, outside) = (dir.path().join("scripts"), dir.path().join("outside.luau"));
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::write(&outside, "return 'outside'").unwrap();
+        std::fs::write(root.join("pkg/package.luau"), "return {}").unwrap();
+        std::fs::write(root.join("pkg/init.luau"), "return {}").unwrap();
+        symlink(".", root.join("pkg/self")).unwrap();
+        symlink("..", root.join("pkg/up")).unwrap();
+        symlink("init.luau", root.join("pkg/alias.luau")).unwrap();
+        symlink(&outside, root.join("away.luau")).unwrap();
+        symlink("nowhere.luau", root.join("dangling.luau")).unwrap();
+        let found = discover(&root);
+        assert_eq!(found.len(), 3, "{found:?}");
+        let (away, why) = found[0].as_ref().unwrap_err();
+        assert!(away.ends_with("away.luau") && why.escapes(), "{why}");
+        assert!(why.to_string().contains("outside the scripts root"), "{why}");
+        let (dangling, why) = found[1].as_ref().unwrap_err();
+        assert!(dangling.ends_with("dangling.luau") && matches!(why, DiscoverError::Unreadable { .. }), "{why}");
+        let pkg = found[2].as_ref().unwrap();
+        let names: Vec<&str> = pkg.files.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, ["alias.luau", "init.luau", "package.luau"], "links to folders are never walked");
     }
 
     #[test]

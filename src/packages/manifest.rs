@@ -1,8 +1,12 @@
-//! Package manifests: what a mod is, what it needs, and how much it is trusted.
+//! Package manifests: what a mod is, what it needs, and how much trust it asks for.
 //!
 //! A manifest is a Luau table (`package.luau` in a folder package, or the `package` field of a
 //! single-file mod). It is converted to JSON and checked here field by field; anything unknown
 //! or malformed is refused with a message naming the field.
+//!
+//! A manifest's `trust` is a request, never a grant: the tier a package runs in comes from the
+//! operator (`trust.rs`), so the field is `requested_trust`, and `limits` are kept as asked and
+//! checked again against the tier the package is actually given (`Manifest::limits_for`).
 
 use std::collections::BTreeMap;
 
@@ -12,18 +16,31 @@ use serde_json::Value;
 use crate::policy::Permission;
 use crate::script::convert::Budget;
 
-/// How far a package is trusted.
+/// How far a package is trusted. Ordered: a grant never lifts a package above what it asks for.
+///
+/// Every tier runs in its own restricted VM and reaches the world only through `host.invoke`
+/// within its declared capabilities; the tiers differ in their limits. None of them is
+/// unlimited: the operator vouching for code does not make its bugs unable to stall the tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Trust {
-    /// Runs in a restricted VM with tight limits (the default).
+    /// Tight limits (the default, and what every package runs as until the operator grants more).
     Untrusted,
-    /// Runs in a restricted VM with relaxed limits.
+    /// Relaxed limits.
     Verified,
-    /// Runs in the engine VM, like the demos.
+    /// The widest limits, for code the operator wrote or reviewed.
     Local,
 }
 
 impl Trust {
+    pub fn parse(text: &str) -> Option<Trust> {
+        match text {
+            "untrusted" => Some(Trust::Untrusted),
+            "verified" => Some(Trust::Verified),
+            "local" => Some(Trust::Local),
+            _ => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Trust::Untrusted => "untrusted",
@@ -49,12 +66,10 @@ impl Trust {
         match self {
             Trust::Untrusted => untrusted,
             Trust::Verified => verified,
-            // Local code runs in the engine VM, with no memory limit or deadline of its own; the
-            // host still bounds the values it converts for it.
             Trust::Local => LimitBounds {
                 floor: untrusted.floor,
-                default: Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY, ..verified.default },
-                ceiling: Limits { memory_bytes: usize::MAX, cpu_ms: f64::INFINITY, ..verified.ceiling },
+                default: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, ..verified.ceiling },
+                ceiling: Limits { memory_bytes: 1024 * MIB, cpu_ms: 5000.0, ..verified.ceiling },
             },
         }
     }
@@ -70,7 +85,7 @@ impl Trust {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
     pub memory_bytes: usize,
-    /// A whole number of milliseconds (infinite for local packages).
+    /// A whole number of milliseconds.
     pub cpu_ms: f64,
     /// Bytes of text in one value converted between the package's VM and JSON.
     pub value_bytes: usize,
@@ -133,7 +148,7 @@ pub enum LimitError {
 }
 
 fn show(n: f64, unit: &str) -> String {
-    if n.is_infinite() || n >= usize::MAX as f64 { "unlimited".into() } else { format!("{n}{unit}") }
+    format!("{n}{unit}")
 }
 
 /// Reads a manifest's `limits` table over the tier's defaults. Each value must be a whole
@@ -170,7 +185,8 @@ pub struct Manifest {
     pub version: Version,
     pub description: String,
     pub capabilities: Vec<Permission>,
-    pub trust: Trust,
+    /// The tier the package asks for. Only an operator grant can give it (see `trust.rs`).
+    pub requested_trust: Trust,
     pub engine: VersionReq,
     pub dependencies: BTreeMap<String, VersionReq>,
     pub conflicts_with: Vec<String>,
@@ -178,12 +194,19 @@ pub struct Manifest {
     pub attestation: Option<String>,
     /// Entry file of a folder package, relative to it.
     pub main: Option<String>,
-    pub limits: Limits,
+    /// The `limits` table as written (already valid for the requested tier).
+    pub limits_request: Option<Value>,
 }
 
 impl Manifest {
     pub fn reference(&self) -> String {
         format!("{}@{}", self.name, self.version)
+    }
+
+    /// The limits this package runs with in `tier`: its own `limits` over the tier's defaults,
+    /// each within the tier's floor and ceiling.
+    pub fn limits_for(&self, tier: Trust) -> Result<Limits, LimitError> {
+        parse_limits(self.limits_request.as_ref(), tier)
     }
 }
 
@@ -252,11 +275,9 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Stri
             .map(|c| Permission::parse(c).ok_or_else(|| format!("capabilities: unknown permission '{c}'")))
             .collect::<Result<_, _>>()?,
     };
-    let trust = match text("trust")?.as_deref() {
-        None | Some("untrusted") => Trust::Untrusted,
-        Some("verified") => Trust::Verified,
-        Some("local") => Trust::Local,
-        Some(other) => return Err(format!("trust: '{other}' must be local, verified or untrusted")),
+    let trust = match text("trust")? {
+        None => Trust::Untrusted,
+        Some(t) => Trust::parse(&t).ok_or_else(|| format!("trust: '{t}' must be local, verified or untrusted"))?,
     };
     let req = |field: &str, text: &str| VersionReq::parse(text).map_err(|e| format!("{field}: '{text}' is not a semver range ({e})"));
     let engine = match text("engine")? {
@@ -289,20 +310,23 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Stri
     {
         return Err(format!("main: '{main}' must be a file inside the package"));
     }
-    let limits = parse_limits(m.get("limits"), trust).map_err(|e| e.to_string())?;
+    // Checked now against the tier asked for (a manifest that is wrong even there is invalid), and
+    // again at admission against the tier the package is given.
+    let limits_request = m.get("limits").cloned();
+    parse_limits(limits_request.as_ref(), trust).map_err(|e| e.to_string())?;
     Ok(Manifest {
         name,
         version,
         description,
         capabilities,
-        trust,
+        requested_trust: trust,
         engine,
         dependencies,
         conflicts_with,
         extends,
         attestation,
         main,
-        limits,
+        limits_request,
     })
 }
 
@@ -320,9 +344,28 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.reference(), "towers@1.2.0");
-        assert_eq!(m.trust, Trust::Verified);
-        assert_eq!(m.limits.cpu_ms, 100.0);
+        assert_eq!(m.requested_trust, Trust::Verified);
+        assert_eq!(m.limits_for(Trust::Verified).unwrap().cpu_ms, 100.0);
+        // Not granted, the same request is judged against the untrusted tier's bounds.
+        assert_eq!(m.limits_for(Trust::Untrusted).unwrap().cpu_ms, 100.0);
+        assert_eq!(m.limits_for(Trust::Untrusted).unwrap().memory_bytes, 16 << 20);
         assert!(m.engine.matches(&Version::new(0, 1, 0)));
+    }
+
+    #[test]
+    fn no_tier_is_unlimited_and_tiers_only_widen() {
+        let tiers = [Trust::Untrusted, Trust::Verified, Trust::Local];
+        for tier in tiers {
+            let b = tier.limit_bounds();
+            for l in [b.floor, b.default, b.ceiling] {
+                assert!(l.memory_bytes > 0 && l.memory_bytes <= 1 << 30, "{tier:?}: {l:?}");
+                assert!(l.cpu_ms.is_finite() && l.cpu_ms >= 1.0 && l.cpu_ms <= 5000.0, "{tier:?}: {l:?}");
+            }
+        }
+        for pair in tiers.windows(2) {
+            let (lower, higher) = (pair[0].limit_bounds().ceiling, pair[1].limit_bounds().ceiling);
+            assert!(lower.memory_bytes <= higher.memory_bytes && lower.cpu_ms <= higher.cpu_ms, "{pair:?}");
+        }
     }
 
     #[test]

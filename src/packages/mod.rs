@@ -1,19 +1,29 @@
 //! Mods and packages: everything under the scripts root, loaded at start-up and hot-reloaded.
 //!
-//! `ModManager` discovers packages, reads their manifests, resolves dependencies, checks each
-//! package's declared capabilities against what the loading profile grants (an over-claim is
-//! refused), and registers their skills all at once or not at all. Each package runs in its
-//! `PackageRuntime`. Changes on disk are picked up between ticks: a good edit replaces the
-//! package's skills atomically (a call in flight finishes on the old version), a broken one
-//! keeps the last good version and says why. Every load, refusal and reload is a trace event.
+//! `ModManager` discovers packages (never reading outside the scripts root), reads their
+//! manifests, decides each one's trust tier from the operator's grants (a manifest only asks),
+//! resolves dependencies, checks each package's declared capabilities against what the loading
+//! profile grants (an over-claim is refused) and its limits against its tier, and registers
+//! their skills all at once or not at all. Each package runs in its `PackageRuntime`, a
+//! restricted VM whatever its tier. Changes on disk are picked up between ticks by running the
+//! same scan and plan as start-up: a good edit replaces the package's skills atomically (a call
+//! in flight finishes on the old version), a refused or broken one keeps the last good version
+//! and says why. A package's identity is its path. Every load, refusal and reload is a trace
+//! event.
+//!
+//! `survey` is the read-only half: everything up to admission, with no package code run beyond
+//! evaluating manifests in throwaway sandboxed VMs under a deadline (`limina packages list`).
 
 pub mod discover;
 mod door;
 mod load;
 pub mod manifest;
+mod reload;
 pub mod resolve;
 pub mod runtime;
 pub(crate) mod sandbox;
+mod scan;
+pub mod trust;
 mod watch;
 
 use std::cell::RefCell;
@@ -27,13 +37,36 @@ use serde_json::{Value, json};
 use discover::{Kind, Source};
 pub use door::Packages;
 use load::Built;
-pub use load::{LoadOutcome, load_all, load_ref, poll, reload};
-use manifest::{Manifest, Trust};
+pub use load::{LoadOutcome, load_all, load_ref};
+use manifest::{Limits, Manifest, Trust};
+pub use reload::poll;
 pub use runtime::{Host, PackageRuntime};
+pub use scan::survey;
+use trust::TrustDecision;
 
 use crate::policy::{PermissionSet, profile_permissions};
 use crate::skills::SkillRegistry;
 use crate::trace::EventKind;
+
+/// Skill-name prefixes only the engine may register in.
+pub const CORE_NAMESPACES: [&str; 16] = [
+    "scene.",
+    "ecs.",
+    "three.",
+    "physics.",
+    "agent.",
+    "skills.",
+    "trace.",
+    "inspector.",
+    "dev.",
+    "audit.",
+    "ui.",
+    "audio.",
+    "social.",
+    "package.",
+    "render.",
+    "policy.",
+];
 
 /// Actor and thread of the events the package system records itself.
 pub const PACKAGES_ACTOR: &str = "sys_packages";
@@ -54,6 +87,12 @@ pub enum Refusal {
     LoadFailed,
     /// It declares a skill name another package or the core already registered.
     SkillConflict,
+    /// It needs a trust tier (for its limits) that the operator has not granted these files.
+    TrustDenied,
+    /// One of its paths is a symbolic link out of the scripts root.
+    PathEscape,
+    /// One of its files cannot be read (not a regular file, too large, unreadable).
+    Unreadable,
 }
 
 impl Refusal {
@@ -64,6 +103,9 @@ impl Refusal {
             Refusal::ProfileDenied => "profile.denied",
             Refusal::LoadFailed => "load.failed",
             Refusal::SkillConflict => "skill.conflict",
+            Refusal::TrustDenied => "trust.denied",
+            Refusal::PathEscape => "path.escape",
+            Refusal::Unreadable => "package.unreadable",
         }
     }
 }
@@ -76,9 +118,17 @@ impl std::fmt::Display for Refusal {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
-    Loaded { skills: Vec<String> },
-    Refused { rule: Refusal, reason: String },
+    Loaded {
+        skills: Vec<String>,
+    },
+    Refused {
+        rule: Refusal,
+        reason: String,
+    },
     Disabled,
+    /// Passed every check that needs no package code; its code has not run (a survey, or a
+    /// package about to load).
+    Pending,
 }
 
 #[derive(Debug, Clone)]
@@ -87,7 +137,12 @@ pub struct InstalledPackage {
     pub manifest: Option<Manifest>,
     /// After `extends`.
     pub effective: Option<Manifest>,
+    /// The tier it runs in, from the operator's grants.
+    pub trust: TrustDecision,
     pub status: Status,
+    /// The profile a `package.load` loaded it under, when not the engine's: hot reload judges
+    /// it under that profile again rather than unloading it.
+    pub profile: Option<String>,
 }
 
 impl InstalledPackage {
@@ -100,12 +155,19 @@ impl InstalledPackage {
     }
 }
 
+/// What admission gives a package: its effective manifest and the limits of its tier.
+pub(crate) struct Admitted {
+    pub manifest: Manifest,
+    pub limits: Limits,
+}
+
 pub struct ModManager {
     root: Option<PathBuf>,
     granted_profile: String,
     granted: PermissionSet,
     pub packages: Vec<InstalledPackage>,
-    runtimes: HashMap<String, Rc<PackageRuntime>>,
+    /// By package path (a package's identity).
+    runtimes: HashMap<PathBuf, Rc<PackageRuntime>>,
     watcher: Option<watch::Watcher>,
 }
 
@@ -164,9 +226,11 @@ pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), String>
 }
 
 impl ModManager {
+    /// A manager for the mods under `root`. A relative root is made absolute here, once: the
+    /// watcher reports absolute paths, and a package's path is its identity.
     pub fn new(root: Option<PathBuf>, granted_profile: &str) -> Self {
         Self {
-            root,
+            root: root.map(|r| std::path::absolute(&r).unwrap_or(r)),
             granted_profile: granted_profile.into(),
             granted: profile_permissions(granted_profile),
             packages: Vec::new(),
@@ -180,31 +244,30 @@ impl ModManager {
     }
 
     /// Checks a package before its code runs: a manifest, and no capability beyond `granted`.
-    fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Manifest, (Refusal, String)> {
+    fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Admitted, (Refusal, String)> {
         let Some(manifest) = pkg.effective.clone().or_else(|| pkg.manifest.clone()) else {
-            return Err((Refusal::ManifestInvalid, "no manifest".into()));
+            return Err((Refusal::ManifestInvalid, format!("{}: no manifest", pkg.source.path.display())));
         };
-        let over: Vec<&str> = manifest.capabilities.iter().filter(|c| !granted.contains(**c)).map(|c| c.as_str()).collect();
-        if !over.is_empty() {
-            let reference = manifest.reference();
-            return Err((
-                Refusal::ProfileDenied,
-                format!("over-claim: {reference} declares {}, which profile {profile} does not grant", over.join(", ")),
-            ));
-        }
-        Ok(manifest)
+        let limits = admission(&manifest, &pkg.trust, &pkg.source.path, granted, profile)?;
+        Ok(Admitted { manifest, limits })
     }
 
     /// Registers a built package's skills (all or none) and keeps its runtime. Runs no package
     /// code, so it may hold the manager's borrow.
     fn commit(&mut self, built: Built, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) -> Result<Vec<String>, (Refusal, String)> {
-        let Built { pkg, manifest, runtime, skills, granted, profile, replacing } = built;
+        let Built { pkg, manifest, runtime, skills, granted, profile, replaces } = built;
         let reference = manifest.reference();
         let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
-        let mine: BTreeSet<String> = match self.packages.iter().find(|p| p.name() == manifest.name).map(|p| &p.status) {
-            Some(Status::Loaded { skills }) if replacing => skills.iter().cloned().collect(),
-            _ => BTreeSet::new(),
-        };
+        // The core namespaces are the engine's: a package may not add `scene.teleport` beside the
+        // core's scene skills, even where no core skill of that name exists yet.
+        if let Some(name) = names.iter().find(|n| CORE_NAMESPACES.iter().any(|ns| n.starts_with(ns))) {
+            return Err((
+                Refusal::SkillConflict,
+                format!("{reference} declares skill {name}, in a namespace reserved for the engine ({})", CORE_NAMESPACES.join(" ")),
+            ));
+        }
+        // A package may replace only the skills the package at its own path registered.
+        let mine: BTreeSet<String> = replaces.into_iter().collect();
         {
             let reg = registry.borrow();
             if let Some(clash) = names.iter().find(|n| reg.has(n) && !mine.contains(*n)) {
@@ -225,15 +288,18 @@ impl ModManager {
             let _ = reg.unregister(gone);
         }
         drop(reg);
-        self.runtimes.insert(manifest.name.clone(), runtime);
+        self.runtimes.insert(pkg.source.path.clone(), runtime);
         host.record(
             PACKAGES_ACTOR,
             PACKAGES_ACTOR,
             EventKind::PackageLoaded.as_str(),
             json!({
                 "ref": reference,
+                "path": self.shown(&pkg.source.path),
                 "kind": pkg.source.kind.as_str(),
-                "trust": manifest.trust.as_str(),
+                "trust": pkg.trust.effective.as_str(),
+                "trustRequested": pkg.trust.requested.as_str(),
+                "trustWhy": pkg.trust.why,
                 "contentHash": pkg.source.content_hash,
                 "attested": manifest.attestation.is_some(),
                 "capabilities": manifest.capabilities.iter().filter(|c| granted.contains(**c)).map(|c| c.as_str()).collect::<Vec<_>>(),
@@ -244,8 +310,18 @@ impl ModManager {
         Ok(names)
     }
 
+    /// The runtime of the loaded package called `name`.
     pub fn runtime(&self, name: &str) -> Option<Rc<PackageRuntime>> {
-        self.runtimes.get(name).cloned()
+        let loaded =
+            self.packages.iter().find(|p| p.manifest.is_some() && p.name() == name && matches!(p.status, Status::Loaded { .. }))?;
+        self.runtimes.get(&loaded.source.path).cloned()
+    }
+
+    /// A package path as shown to clients: relative to the scripts root (absolute paths would
+    /// tell every client where the host keeps its files).
+    pub fn shown(&self, path: &Path) -> String {
+        let relative = self.root.as_deref().and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path);
+        relative.display().to_string()
     }
 
     /// `package.list`.
@@ -256,15 +332,22 @@ impl ModManager {
             .filter(|p| p.manifest.is_some() && name.is_none_or(|n| p.name() == n))
             .map(|p| {
                 let m = p.effective.as_ref().or(p.manifest.as_ref());
+                let attested = m.is_some_and(|m| m.attestation.is_some());
                 json!({
                     "ref": p.reference(),
                     "name": p.name(),
+                    "path": self.shown(&p.source.path),
                     "version": m.map(|m| m.version.to_string()).unwrap_or_default(),
                     "kind": p.source.kind.as_str(),
                     "declaredCapabilities": m.map(|m| m.capabilities.iter().map(|c| c.as_str()).collect::<Vec<_>>()).unwrap_or_default(),
                     "engineCompat": m.map(|m| m.engine.to_string()).unwrap_or_default(),
                     "contentHash": p.source.content_hash,
-                    "attested": m.is_some_and(|m| m.attestation.is_some()),
+                    "attested": attested,
+                    "attestation": attested.then_some(trust::ATTESTATION_MEANS),
+                    "trust": p.trust.effective.as_str(),
+                    "trustRequested": p.trust.requested.as_str(),
+                    "trustGranted": p.trust.granted.map(Trust::as_str),
+                    "trustWhy": p.trust.why,
                 })
             })
             .collect();
@@ -278,7 +361,34 @@ impl ModManager {
         Ok(())
     }
 
+    /// The tier the loaded package called `name` runs in.
     pub fn trust_of(&self, name: &str) -> Option<Trust> {
-        self.runtimes.get(name).map(|r| r.trust)
+        self.runtime(name).map(|r| r.trust)
     }
+}
+
+/// The admission gate, shared by start-up, hot reload, `package.load` and `survey`: no declared
+/// capability beyond what `profile` grants, and limits within the tier the operator granted.
+/// Returns the limits the package runs with.
+pub(crate) fn admission(
+    manifest: &Manifest,
+    trust: &TrustDecision,
+    path: &Path,
+    granted: PermissionSet,
+    profile: &str,
+) -> Result<Limits, (Refusal, String)> {
+    let reference = manifest.reference();
+    let over: Vec<&str> = manifest.capabilities.iter().filter(|c| !granted.contains(**c)).map(|c| c.as_str()).collect();
+    if !over.is_empty() {
+        return Err((
+            Refusal::ProfileDenied,
+            format!("over-claim: {reference} declares {}, which profile {profile} does not grant ({})", over.join(", "), path.display()),
+        ));
+    }
+    manifest.limits_for(trust.effective).map_err(|e| {
+        // The manifest's limits were valid for the tier it asked for, so only a tier below the
+        // request can refuse them.
+        let rule = if trust.effective < trust.requested { Refusal::TrustDenied } else { Refusal::ManifestInvalid };
+        (rule, format!("{reference} ({}) runs {}: it {}; {e}", path.display(), trust.effective.as_str(), trust.why))
+    })
 }

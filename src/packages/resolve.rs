@@ -1,13 +1,25 @@
-//! Deciding which packages load, and in what order: `extends` mixins, engine compatibility,
-//! attestations, dependencies (with cycles named), conflicts.
+//! Deciding which packages load, and in what order: names, `extends` mixins, engine
+//! compatibility, attestations, the admission gate (over-claims, limits for the granted tier),
+//! dependencies (with cycles named), conflicts.
 //!
 //! Every refusal names its cause. Refusing a package refuses the packages that depend on it,
-//! with that reason, so nothing loads half-wired.
+//! with that reason, so nothing loads half-wired. Start-up and hot reload run this same plan;
+//! the only input a reload adds is who already holds each name (`incumbents`).
+//!
+//! No outcome depends on the order packages are listed in:
+//! - **Names.** A package's identity is its path. Two paths claiming one name at start-up are
+//!   both refused (neither may win by sorting first); at a reload the path that holds the name
+//!   keeps it and the newcomer is refused, so a file can never take over another's name.
+//! - **Conflicts.** The package that declares `conflicts_with` is the one refused, judged against
+//!   the packages that pass every other rule, so declaring a conflict can never evict another
+//!   package and free its skill names.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use semver::Version;
 
+use super::Refusal;
 use super::discover::Source;
 use super::manifest::Manifest;
 
@@ -25,17 +37,58 @@ pub struct Candidate {
 pub struct Plan {
     /// Indices into the candidates, dependencies first.
     pub order: Vec<usize>,
-    pub rejected: Vec<(usize, String)>,
+    pub rejected: Vec<(usize, Refusal, String)>,
     /// Effective manifests after `extends` (by index).
     pub effective: BTreeMap<usize, Manifest>,
 }
 
-fn by_name(cands: &[Candidate]) -> BTreeMap<&str, usize> {
-    let mut map = BTreeMap::new();
+/// A check on a candidate's effective manifest that needs no package code (the admission gate:
+/// over-claims, limits within the granted tier).
+pub type Gate<'a> = dyn Fn(usize, &Manifest) -> Result<(), (Refusal, String)> + 'a;
+
+type Refused = BTreeMap<usize, (Refusal, String)>;
+
+/// Who holds each name: a unique claimant, or the incumbent of a contested name. Every other
+/// claimant of a contested name is refused.
+fn claim_names<'a>(cands: &'a [Candidate], incumbents: &BTreeMap<String, PathBuf>, refused: &mut Refused) -> BTreeMap<&'a str, usize> {
+    let mut holders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, c) in cands.iter().enumerate() {
-        map.entry(c.manifest.name.as_str()).or_insert(i);
+        holders.entry(c.manifest.name.as_str()).or_default().push(i);
     }
-    map
+    let mut names = BTreeMap::new();
+    for (name, hs) in holders {
+        names.insert(name, hs[0]);
+        if hs.len() == 1 {
+            continue;
+        }
+        let path = |i: usize| cands[i].source.path.display().to_string();
+        let keeper = incumbents.get(name).and_then(|held| hs.iter().copied().find(|&i| cands[i].source.path == *held));
+        match keeper {
+            Some(keeper) => {
+                names.insert(name, keeper);
+                for &i in hs.iter().filter(|&&i| i != keeper) {
+                    let why = format!(
+                        "the name '{name}' belongs to the loaded package at {}; {} cannot take it (a package's identity is its path)",
+                        path(keeper),
+                        path(i)
+                    );
+                    refused.insert(i, (Refusal::Resolve, why));
+                }
+            }
+            None => {
+                let all: Vec<String> = hs.iter().map(|&i| path(i)).collect();
+                let why = format!(
+                    "{} packages are named '{name}' ({}): a name must be unique, so none of them loads until all but one are renamed or removed",
+                    hs.len(),
+                    all.join(", ")
+                );
+                for &i in &hs {
+                    refused.insert(i, (Refusal::Resolve, why.clone()));
+                }
+            }
+        }
+    }
+    names
 }
 
 /// Applies `extends`: capabilities, dependencies and conflicts are unioned from the parents
@@ -96,7 +149,7 @@ struct Topo<'a, 'b> {
     /// 1 = on the current path, 2 = done.
     state: BTreeMap<usize, u8>,
     order: Vec<usize>,
-    refused: &'b mut BTreeMap<usize, String>,
+    refused: &'b mut Refused,
 }
 
 impl Topo<'_, '_> {
@@ -109,7 +162,7 @@ impl Topo<'_, '_> {
                 cycle.push(self.cands[i].manifest.name.clone());
                 let why = format!("dependency cycle: {}", cycle.join(" -> "));
                 for s in &stack[from..] {
-                    self.refused.entry(*s).or_insert_with(|| why.clone());
+                    self.refused.entry(*s).or_insert_with(|| (Refusal::Resolve, why.clone()));
                 }
                 return;
             }
@@ -129,36 +182,9 @@ impl Topo<'_, '_> {
     }
 }
 
-pub fn plan(cands: &[Candidate], engine: &Version) -> Plan {
-    let names = by_name(cands);
-    let mut plan = Plan::default();
-    let mut refused: BTreeMap<usize, String> = BTreeMap::new();
-    for (i, c) in cands.iter().enumerate() {
-        if names.get(c.manifest.name.as_str()) != Some(&i) {
-            let first = &cands[names[c.manifest.name.as_str()]];
-            refused.insert(i, format!("another package named '{}' is installed at {}", c.manifest.name, first.source.path.display()));
-            continue;
-        }
-        match effective(cands, &names, i) {
-            Ok(m) => {
-                plan.effective.insert(i, m);
-            }
-            Err(e) => {
-                refused.insert(i, e);
-            }
-        }
-    }
-    for (&i, m) in &plan.effective {
-        let c = &cands[i];
-        if !m.engine.matches(engine) {
-            refused.insert(i, format!("engine: requires limina {}, this is {engine}", m.engine));
-        } else if let Some(expected) = &m.attestation
-            && *expected != c.source.content_hash
-        {
-            refused.insert(i, format!("attestation mismatch: the manifest pins {expected}, the files hash to {}", c.source.content_hash));
-        }
-    }
-    // Dependencies, to a fixed point: a refused or disabled dependency refuses its dependents.
+/// Refuses, to a fixed point, every package with a dependency that is missing, disabled,
+/// refused or of the wrong version.
+fn cascade(cands: &[Candidate], plan: &Plan, names: &BTreeMap<&str, usize>, refused: &mut Refused) {
     loop {
         let mut changed = false;
         for (&i, m) in &plan.effective {
@@ -169,14 +195,14 @@ pub fn plan(cands: &[Candidate], engine: &Version) -> Plan {
                 let why = match names.get(dep.as_str()) {
                     None => Some(format!("dependency '{dep}' ({range}) is not installed")),
                     Some(&d) if !cands[d].enabled => Some(format!("dependency '{dep}' is disabled")),
-                    Some(&d) if refused.contains_key(&d) => Some(format!("dependency '{dep}' was refused: {}", refused[&d])),
+                    Some(&d) if refused.contains_key(&d) => Some(format!("dependency '{dep}' was refused: {}", refused[&d].1)),
                     Some(&d) if !range.matches(&cands[d].manifest.version) => {
                         Some(format!("dependency '{dep}' {range} is not satisfied by the installed {}", cands[d].manifest.reference()))
                     }
                     Some(_) => None,
                 };
                 if let Some(why) = why {
-                    refused.insert(i, why);
+                    refused.insert(i, (Refusal::Resolve, why));
                     changed = true;
                     break;
                 }
@@ -186,36 +212,72 @@ pub fn plan(cands: &[Candidate], engine: &Version) -> Plan {
             break;
         }
     }
+}
+
+/// Plans a load of `cands`. `incumbents` maps each name held by a loaded package to its path
+/// (empty at start-up); `gate` is the admission check.
+pub fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<String, PathBuf>, gate: &Gate<'_>) -> Plan {
+    let mut refused: Refused = BTreeMap::new();
+    let names = claim_names(cands, incumbents, &mut refused);
+    let mut plan = Plan::default();
+    for i in 0..cands.len() {
+        if refused.contains_key(&i) {
+            continue;
+        }
+        match effective(cands, &names, i) {
+            Ok(m) => {
+                plan.effective.insert(i, m);
+            }
+            Err(e) => {
+                refused.insert(i, (Refusal::Resolve, e));
+            }
+        }
+    }
+    for (&i, m) in &plan.effective {
+        let c = &cands[i];
+        if !m.engine.matches(engine) {
+            refused.insert(i, (Refusal::Resolve, format!("engine: requires limina {}, this is {engine}", m.engine)));
+        } else if let Some(expected) = &m.attestation
+            && *expected != c.source.content_hash
+        {
+            let why = format!("attestation mismatch: the manifest pins {expected}, the files hash to {}", c.source.content_hash);
+            refused.insert(i, (Refusal::Resolve, why));
+        } else if c.enabled
+            && let Err(refusal) = gate(i, m)
+        {
+            refused.insert(i, refusal);
+        }
+    }
+    cascade(cands, &plan, &names, &mut refused);
     // Cycles among the remaining dependencies, and a topological order.
-    let live: Vec<usize> = plan.effective.keys().copied().filter(|i| !refused.contains_key(i) && cands[*i].enabled).collect();
+    let live = |refused: &Refused| -> Vec<usize> {
+        plan.effective.keys().copied().filter(|i| !refused.contains_key(i) && cands[*i].enabled).collect()
+    };
+    let before_cycles = live(&refused);
     let mut topo = Topo { cands, plan: &plan, names: &names, state: BTreeMap::new(), order: Vec::new(), refused: &mut refused };
-    for &i in &live {
+    for &i in &before_cycles {
         topo.visit(i, &mut Vec::new());
     }
     let order = std::mem::take(&mut topo.order);
-    // Conflicts: the package that declares the conflict is the one refused.
-    let mut accepted: Vec<usize> = Vec::new();
-    for i in order {
-        if refused.contains_key(&i) || !cands[i].enabled {
-            continue;
-        }
+    cascade(cands, &plan, &names, &mut refused);
+    // Conflicts: the declarer is refused, judged against every package that passed the rest.
+    let passed: BTreeSet<usize> = live(&refused).into_iter().collect();
+    for &i in &passed {
         let m = &plan.effective[&i];
-        let clash = accepted.iter().find(|a| {
-            let other = &plan.effective[*a];
-            m.conflicts_with.contains(&other.name) || other.conflicts_with.contains(&m.name)
-        });
-        if let Some(&a) = clash {
-            refused.insert(i, format!("conflicts with {}, which is installed", cands[a].manifest.reference()));
-            continue;
+        let clash =
+            m.conflicts_with.iter().find_map(|c| names.get(c.as_str()).copied().filter(|j| *j != i && passed.contains(j)).map(|j| (c, j)));
+        if let Some((declared, j)) = clash {
+            let why = format!(
+                "declares conflicts_with '{declared}', and {} is installed at {}",
+                cands[j].manifest.reference(),
+                cands[j].source.path.display()
+            );
+            refused.insert(i, (Refusal::Resolve, why));
         }
-        if m.dependencies.keys().any(|d| names.get(d.as_str()).is_some_and(|x| refused.contains_key(x))) {
-            refused.insert(i, "a dependency was refused".into());
-            continue;
-        }
-        accepted.push(i);
     }
-    plan.order = accepted;
-    plan.rejected = refused.into_iter().collect();
+    cascade(cands, &plan, &names, &mut refused);
+    plan.order = order.into_iter().filter(|i| !refused.contains_key(i) && cands[*i].enabled).collect();
+    plan.rejected = refused.into_iter().map(|(i, (rule, why))| (i, rule, why)).collect();
     plan
 }
 
@@ -236,7 +298,11 @@ mod tests {
     }
 
     fn why(cands: &[Candidate], p: &Plan, name: &str) -> String {
-        p.rejected.iter().find(|(i, _)| cands[*i].manifest.name == name).map(|(_, w)| w.clone()).unwrap_or_default()
+        p.rejected.iter().find(|(i, _, _)| cands[*i].manifest.name == name).map(|(_, _, w)| w.clone()).unwrap_or_default()
+    }
+
+    fn plan(cands: &[Candidate], engine: &Version) -> Plan {
+        super::plan(cands, engine, &BTreeMap::new(), &|_, _| Ok(()))
     }
 
     const V: Version = Version::new(0, 1, 0);
@@ -266,9 +332,54 @@ mod tests {
         assert_eq!(names(&c, &p), ["d"]);
         assert!(why(&c, &p, "a").contains("dependency cycle: a -> b -> a"), "{}", why(&c, &p, "a"));
         assert!(why(&c, &p, "c").contains("'d' ^2 is not satisfied by the installed d@1.0.0"));
-        assert!(why(&c, &p, "e").contains("conflicts with d@1.0.0"));
+        assert!(why(&c, &p, "e").contains("declares conflicts_with 'd', and d@1.0.0 is installed"), "{}", why(&c, &p, "e"));
         assert!(why(&c, &p, "f").contains("requires limina >=9"));
         assert!(why(&c, &p, "g").contains("dependency 'f' was refused"));
+    }
+
+    fn at(manifest: Value, path: &str) -> Candidate {
+        let mut c = cand(manifest);
+        c.source.path = path.into();
+        c
+    }
+
+    #[test]
+    fn the_declarer_of_a_conflict_is_refused_in_either_order() {
+        let declarer = || at(json!({"name": "evict", "version": "1.0.0", "conflicts_with": ["victim"]}), "a.luau");
+        let victim = || at(json!({"name": "victim", "version": "1.0.0"}), "b.luau");
+        for c in [vec![declarer(), victim()], vec![victim(), declarer()]] {
+            let p = plan(&c, &V);
+            assert_eq!(names(&c, &p), ["victim"]);
+            assert!(why(&c, &p, "evict").contains("declares conflicts_with 'victim'"), "{}", why(&c, &p, "evict"));
+        }
+        // A conflict with a package refused for another reason refuses nothing.
+        let c = vec![declarer(), at(json!({"name": "victim", "version": "1.0.0", "engine": ">=9"}), "b.luau")];
+        assert_eq!(names(&c, &plan(&c, &V)), ["evict"]);
+    }
+
+    #[test]
+    fn a_contested_name_loads_no_one_unless_a_loaded_package_holds_it() {
+        let c = vec![at(json!({"name": "echo", "version": "1.0.0"}), "a.luau"), at(json!({"name": "echo", "version": "2.0.0"}), "b.luau")];
+        let p = plan(&c, &V);
+        assert!(names(&c, &p).is_empty());
+        assert!(why(&c, &p, "echo").contains("2 packages are named 'echo' (a.luau, b.luau)"), "{}", why(&c, &p, "echo"));
+        let held = BTreeMap::from([("echo".to_string(), PathBuf::from("b.luau"))]);
+        let p = super::plan(&c, &V, &held, &|_, _| Ok(()));
+        assert_eq!(p.order, [1], "the incumbent keeps its name");
+        assert!(p.rejected[0].2.contains("belongs to the loaded package at b.luau; a.luau cannot take it"), "{:?}", p.rejected);
+    }
+
+    #[test]
+    fn a_gate_refusal_refuses_the_dependents() {
+        let c = vec![
+            cand(json!({"name": "app", "version": "1.0.0", "dependencies": {"base": "^1"}})),
+            cand(json!({"name": "base", "version": "1.2.0"})),
+        ];
+        let p =
+            super::plan(&c, &V, &BTreeMap::new(), &|i, _| if i == 1 { Err((Refusal::ProfileDenied, "over-claim".into())) } else { Ok(()) });
+        assert!(p.order.is_empty());
+        assert_eq!(p.rejected[1], (1, Refusal::ProfileDenied, "over-claim".into()));
+        assert!(why(&c, &p, "app").contains("dependency 'base' was refused: over-claim"));
     }
 
     #[test]

@@ -1,12 +1,17 @@
 //! `PackageRuntime`: where one package's code runs, and the only door out of it.
 //!
-//! Untrusted and verified packages get their own Luau VM from `sandbox::restricted_vm` (see
-//! there for what it can reach and how its C library calls are bounded), with a fresh
-//! environment per file, `require` limited to the package's own files, the package's memory
-//! limit, and a CPU deadline on every call kept by a `sandbox::Meter`. The VM is created once and
+//! Every package, whatever its trust tier, gets its own Luau VM from `sandbox::restricted_vm`
+//! (see there for what it can reach and how its C library calls are bounded), with a fresh
+//! environment per file, `require` limited to the package's own files, the memory limit of its
+//! tier, and a CPU deadline on every call kept by a `sandbox::Meter`. The VM is created once and
 //! reused for every call (the pool); a VM that hit a limit is discarded and rebuilt from the
-//! package's files at its next call. Local packages run in the engine VM in their own
-//! environment, like the demos.
+//! package's files at its next call.
+//!
+//! The tier the operator granted widens the limits; it never opens another door. A package
+//! never runs in the engine VM, so not even a `local` one can reach `limina.*`, the engine's
+//! `require`, `getfenv` or the globals the demos share: the engine VM's environment is not a
+//! wall (`getfenv(0)` and any engine function's environment lead back to its globals), a VM
+//! boundary is.
 //!
 //! Host work done for a call is charged to the package: every value crossing the VM boundary
 //! (handler input and result, `host.invoke` input and response) is converted within the
@@ -40,8 +45,6 @@ pub trait Host {
     fn invoke(&self, caller: &Caller, skill: &str, input: Value) -> SkillResponse;
     /// Records an event in the world log; returns its id.
     fn record(&self, actor: &str, thread: &str, event_type: &str, payload: Value) -> String;
-    /// The engine VM (for local packages).
-    fn engine_lua(&self) -> Option<Lua>;
 }
 
 struct Handlers {
@@ -113,11 +116,14 @@ fn overrun_error(o: Overrun) -> mlua::Error {
 }
 
 impl PackageRuntime {
-    /// Builds the runtime and its skills. Nothing is registered here: the caller registers the
-    /// skills all at once, or not at all.
+    /// Builds the runtime and its skills, in `tier` (the operator's grant, never the manifest's
+    /// request) with `limits` (already checked against that tier). Nothing is registered here:
+    /// the caller registers the skills all at once, or not at all.
     pub fn load(
         source: &Source,
         manifest: &Manifest,
+        tier: Trust,
+        limits: Limits,
         granted: PermissionSet,
         host: Rc<dyn Host>,
     ) -> Result<(Rc<Self>, Vec<Skill>), LoadError> {
@@ -139,8 +145,8 @@ impl PackageRuntime {
         }
         let runtime = Rc::new(PackageRuntime {
             reference: manifest.reference(),
-            trust: manifest.trust,
-            limits: manifest.limits,
+            trust: tier,
+            limits,
             capabilities: capabilities.intersect(granted),
             source: source.clone(),
             entry,
@@ -184,13 +190,8 @@ impl PackageRuntime {
 
     /// Creates the VM, runs the entry file, and collects its skill definitions.
     fn build_vm(&self) -> Result<(Vm, Vec<Table>), LoadError> {
-        let lua = match self.trust {
-            Trust::Local => self.host.engine_lua().ok_or("the engine VM is gone")?,
-            Trust::Untrusted | Trust::Verified => {
-                let spec = SandboxSpec { owner: self.reference.clone(), memory_bytes: self.limits.memory_bytes };
-                restricted_vm(&spec, &self.meter).map_err(|e| format!("{}: {e}", self.reference))?
-            }
-        };
+        let spec = SandboxSpec { owner: self.reference.clone(), memory_bytes: self.limits.memory_bytes };
+        let lua = restricted_vm(&spec, &self.meter).map_err(|e| format!("{}: {e}", self.reference))?;
         let globals = lua.globals();
         let require = self.package_require(&lua).map_err(lua_err)?;
         let host_table = self.host_table(&lua).map_err(lua_err)?;
@@ -199,7 +200,7 @@ impl PackageRuntime {
         let source = self.source.file(&self.entry).unwrap_or_default().to_string();
         // A rebuild inside a running call (a nested call after the VM was discarded) keeps that
         // call's deadline; otherwise loading gets its own.
-        let arm = self.trust != Trust::Local && !self.meter.is_armed();
+        let arm = !self.meter.is_armed();
         if arm {
             self.meter.arm(load_deadline(&self.limits));
         }
@@ -221,9 +222,7 @@ impl PackageRuntime {
         }
         // Sandboxed: the globals installed above become read-only now; scripts write to their
         // own environments.
-        if self.trust != Trust::Local {
-            lua.sandbox(true).map_err(lua_err)?;
-        }
+        lua.sandbox(true).map_err(lua_err)?;
         Ok((Vm { lua, handlers }, defs))
     }
 
@@ -321,15 +320,7 @@ impl PackageRuntime {
                 let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
                     Ok(input) => host.invoke(&caller, &name, input),
                     Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
-                    Err(e) => SkillResponse {
-                        success: false,
-                        result: None,
-                        error: Some(SkillFailure {
-                            code: ErrorCode::InvalidInput,
-                            message: format!("invalid input for {name}: {}", describe(&e)),
-                        }),
-                        metadata: crate::skills::ResponseMetadata { execution_time_ms: 0.0, events_emitted: Vec::new() },
-                    },
+                    Err(e) => SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {}", describe(&e))),
                 };
                 meter.check().map_err(overrun_error)?;
                 let response = serde_json::to_value(&response).unwrap_or(Value::Null);
@@ -481,7 +472,7 @@ impl ExternalHandler for PackageRuntime {
         caller.permissions = caller.permissions.intersect(self.capabilities);
         caller.package = Some(self.reference.as_str().into());
         let outermost = self.frames.borrow().is_empty();
-        if outermost && self.trust != Trust::Local {
+        if outermost {
             self.meter.arm(Duration::from_secs_f64(self.limits.cpu_ms / 1000.0));
         }
         self.frames.borrow_mut().push(caller.clone());

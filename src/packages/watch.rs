@@ -1,5 +1,9 @@
 //! Watching the scripts root with `notify`, and settling bursts of events (an editor's save is
 //! several writes) before a reload is attempted.
+//!
+//! Symlinks are not followed: discovery never walks a folder through a link (`discover.rs`), so
+//! nothing outside the root is watched either. Hidden files are ignored, except the operator's
+//! list of disabled packages, so `limina packages disable NAME` applies to a running engine.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -21,7 +25,7 @@ pub struct Watcher {
 impl Watcher {
     pub fn start(root: &Path) -> Result<Self, String> {
         let (tx, events) = mpsc::channel();
-        let mut inner = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let handler = move |event: notify::Result<notify::Event>| {
             if let Ok(event) = event {
                 if matches!(event.kind, notify::EventKind::Access(_)) {
                     return;
@@ -30,8 +34,9 @@ impl Watcher {
                     let _ = tx.send(path);
                 }
             }
-        })
-        .map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        };
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let mut inner = notify::RecommendedWatcher::new(handler, config).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
         inner.watch(root, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
         Ok(Self { _inner: inner, events, pending: BTreeSet::new(), last: None })
     }
@@ -39,7 +44,7 @@ impl Watcher {
     /// Paths changed and quiet for a moment; empty while a burst is still going on.
     pub fn settled_changes(&mut self) -> Vec<PathBuf> {
         while let Ok(path) = self.events.try_recv() {
-            let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.') && n != super::DISABLED_FILE);
             if !hidden {
                 self.pending.insert(path);
                 self.last = Some(Instant::now());

@@ -2,10 +2,19 @@
 local h = require("./helpers")
 
 describe("example mods", function()
-	it("greet (trusted, local) answers with the caller's name", function()
+	it("greet (asks for local trust) answers with the caller's name", function()
 		local r = h.ok("mods.greet", { name = "ada" })
 		expect(r.message).toBe("hello, ada (from agt_script)")
 		expect(type(r.entities)).toBe("number")
+	end)
+
+	it("a manifest's trust only asks: greet runs untrusted until the operator grants it", function()
+		local greet = h.ok("package.list", { name = "greet" }).packages[1]
+		expect(greet.trustRequested).toBe("local")
+		expect(greet.trust).toBe("untrusted")
+		expect(greet.trustGranted).toBeNil()
+		expect(greet.trustWhy).toContain("limina packages trust greet")
+		expect(greet.path).toBe("greet.luau")
 	end)
 
 	it("towers (untrusted) builds through host.invoke", function()

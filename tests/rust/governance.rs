@@ -144,3 +144,31 @@ fn one_client_reading_collision_events_does_not_take_them_from_another() {
     assert_eq!(events(&a), 0, "a's cursor moved past what it read");
     still_sound(&e);
 }
+
+#[test]
+fn a_package_cannot_register_skills_in_a_core_namespace() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    for (file, name) in [("a.luau", "policy.grantAll"), ("b.luau", "scene.teleport"), ("c.luau", "mods.fine")] {
+        let source = format!(
+            r#"return {{ skills = {{ {{ name = "{name}", version = "1.0.0", category = "mods", description = "d.", permissions = {{}},
+                input = s.object({{}}), output = s.object({{ ok = s.boolean() }}), handler = function() return {{ ok = true }} end }} }} }}"#
+        );
+        std::fs::write(scripts.join(file), source).unwrap();
+    }
+    let e = Engine::new(EngineConfig { output: Output::Silent, scripts: Some(scripts), ..EngineConfig::new(dir.path()) }).unwrap();
+    assert!(!e.registry().has("policy.grantAll") && !e.registry().has("scene.teleport"));
+    let rejected: Vec<String> = e
+        .trace()
+        .durable()
+        .filter(|ev| &*ev.event_type == "package.rejected")
+        .map(|ev| ev.payload_value()["reason"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(rejected.iter().filter(|r| r.contains("reserved for the engine")).count(), 2, "{rejected:?}");
+    // A package in its own namespace loads and answers.
+    assert!(e.registry().has("mods.fine"));
+    let caller = e.script_caller().clone();
+    assert!(e.call(&caller, "mods.fine", json!({})).success);
+    still_sound(&e);
+}

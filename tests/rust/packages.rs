@@ -8,7 +8,7 @@ use limina::packages::Status;
 use limina::skills::ErrorCode;
 use serde_json::{Value, json};
 
-fn engine(scripts: &Path, watch: bool) -> Engine {
+pub(crate) fn engine(scripts: &Path, watch: bool) -> Engine {
     let root = scripts.parent().unwrap().to_path_buf();
     Engine::new(EngineConfig {
         output: Output::Silent,
@@ -19,13 +19,13 @@ fn engine(scripts: &Path, watch: bool) -> Engine {
     .unwrap()
 }
 
-fn call(e: &Engine, skill: &str, input: Value) -> limina::skills::SkillResponse {
+pub(crate) fn call(e: &Engine, skill: &str, input: Value) -> limina::skills::SkillResponse {
     let caller = e.script_caller().clone();
     e.call(&caller, skill, input)
 }
 
 /// Steps the world until `done` holds (hot reload happens between ticks).
-fn step_until(e: &Engine, what: &str, mut done: impl FnMut(&Engine) -> bool) {
+pub(crate) fn step_until(e: &Engine, what: &str, mut done: impl FnMut(&Engine) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !done(e) {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
@@ -34,7 +34,7 @@ fn step_until(e: &Engine, what: &str, mut done: impl FnMut(&Engine) -> bool) {
     }
 }
 
-fn echo_mod(value: &str) -> String {
+pub(crate) fn echo_mod(value: &str) -> String {
     format!(
         r#"return {{ skills = {{ {{
     name = "hot.echo", version = "1.0.0", category = "mods", description = "Echo a version marker.",
@@ -45,7 +45,7 @@ fn echo_mod(value: &str) -> String {
     )
 }
 
-fn events_of(e: &Engine, kind: &str) -> Vec<Value> {
+pub(crate) fn events_of(e: &Engine, kind: &str) -> Vec<Value> {
     e.trace().durable().filter(|ev| &*ev.event_type == kind).map(|ev| ev.payload_value()).collect()
 }
 
@@ -257,7 +257,7 @@ fn host_invoke_beyond_the_grants_is_forbidden_and_traced() {
     assert_eq!(last["context"]["agentId"], "agt_script", "the caller's attribution is kept");
 }
 
-fn write_package(scripts: &Path, dir: &str, manifest: &str) {
+pub(crate) fn write_package(scripts: &Path, dir: &str, manifest: &str) {
     std::fs::create_dir_all(scripts.join(dir)).unwrap();
     std::fs::write(scripts.join(dir).join("package.luau"), manifest).unwrap();
     std::fs::write(scripts.join(dir).join("init.luau"), "return { skills = {} }\n").unwrap();
@@ -281,7 +281,7 @@ fn bad_manifests_are_refused_naming_the_cause() {
         r#"return { name = "pinned", version = "1.0.0", attestation = "sha256:0000000000000000000000000000000000000000000000000000000000000000" }"#,
     );
     write_package(&scripts, "attested", r#"return { name = "attested", version = "1.0.0" }"#);
-    let hash = limina::packages::discover::read_package(&scripts.join("attested")).unwrap().content_hash;
+    let hash = limina::packages::discover::read_package(&scripts, &scripts.join("attested")).unwrap().content_hash;
     std::fs::write(
         scripts.join("attested/package.luau"),
         format!(r#"return {{ name = "attested", version = "1.0.0", attestation = "{hash}" }}"#),
@@ -296,6 +296,7 @@ fn bad_manifests_are_refused_naming_the_cause() {
             Status::Loaded { .. } => "loaded".into(),
             Status::Refused { reason, .. } => reason.clone(),
             Status::Disabled => "disabled".into(),
+            Status::Pending => "pending".into(),
         }
     };
     let expect = [
@@ -303,7 +304,7 @@ fn bad_manifests_are_refused_naming_the_cause() {
         ("badver", "version: '1.0' is not semver"),
         ("future", "requires limina >=5"),
         ("cyc-a", "dependency cycle"),
-        ("rival", "conflicts with plain@1.0.0"),
+        ("rival", "declares conflicts_with 'plain', and plain@1.0.0 is installed"),
         ("greedy", "over-claim: greedy@1.0.0 declares social.act, which profile builder.readWrite does not grant"),
         ("pinned", "attestation mismatch"),
         ("plain", "loaded"),
@@ -377,7 +378,7 @@ fn a_disabled_package_stays_installed_but_unloaded() {
 
 /// Runs `test` on its own thread; fails if it has not finished within `limit` (a hang guard, not
 /// a timing assertion: every test here finishes in well under a second when the host is sound).
-fn within(limit: Duration, what: &str, test: impl FnOnce() + Send + 'static) {
+pub(crate) fn within(limit: Duration, what: &str, test: impl FnOnce() + Send + 'static) {
     let (done, finished) = std::sync::mpsc::channel();
     let worker = std::thread::Builder::new()
         .name(what.into())
@@ -398,7 +399,7 @@ fn within(limit: Duration, what: &str, test: impl FnOnce() + Send + 'static) {
     }
 }
 
-const HANG_GUARD: Duration = Duration::from_secs(90);
+pub(crate) const HANG_GUARD: Duration = Duration::from_secs(90);
 
 /// Lua builders of values that are small in the VM and enormous once every reference to a
 /// shared subtable is copied: 1 MiB that expands to 2^20 MiB, and 61 tables with 2^61 paths.
@@ -490,7 +491,7 @@ return { skills = {
 "#
 }
 
-const BENIGN: &str = r#"
+pub(crate) const BENIGN: &str = r#"
 return { package = { name = "benign", version = "1.0.0" }, skills = { {
     name = "benign.echo", version = "1.0.0", category = "mods", description = "Answers.",
     permissions = {}, input = s.object({}), output = s.object({ ok = s.boolean() }),
