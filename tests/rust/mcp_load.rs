@@ -240,20 +240,9 @@ async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&["--scene", &falling_scene(dir.path())]);
     let healthy = ready(&server.url).await;
-    let mut sub = subscribe(&healthy).await;
     let mut stalled = raw_subscriber(&server.url);
-
-    // Deltas keep coming for the healthy client while the stalled one falls behind.
-    let reader = tokio::spawn(async move {
-        let mut ticks = Vec::new();
-        while let Some(d) = wait_for(&mut sub, Duration::from_secs(5), |_| true).await {
-            ticks.push(d["tick"].as_u64().unwrap_or(0));
-            if ticks.len() > 100_000 {
-                break;
-            }
-        }
-        (sub, ticks)
-    });
+    // The healthy client only calls while the stalled one falls behind: a subscriber of its own
+    // would have to keep up, which on a starved test machine is itself a race with the cut-off.
     let cut = tokio::task::spawn_blocking(move || server.wait_for_log("cut off", Duration::from_secs(90)).map(|l| (l, server)));
     let (line, server) = cut.await.unwrap().expect("the server cuts off the subscriber that stopped reading");
     assert!(line.contains("stalled") || line.contains("full"), "the log says why: {line}");
@@ -265,7 +254,6 @@ async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
     // The healthy client still calls and still sees the world move.
     let made = call(&healthy, "scene.createEntity", json!({"position": [0, -5, 0], "static": true})).await;
     assert_eq!(made["isError"], false, "{made}");
-    reader.abort();
     let mut sub = subscribe(&healthy).await;
     let a = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("a delta after the cut-off");
     let b = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("and another");

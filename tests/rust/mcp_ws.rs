@@ -96,7 +96,7 @@ async fn cross_visibility(server: &WsServer) -> bool {
     let mut sub_b = subscribe(&b).await;
     let made = call(&a, "scene.createEntity", json!({"shape": "sphere", "position": [0, 1, 0], "static": true})).await;
     let entity = made["structuredContent"]["entity"].as_str().unwrap().to_string();
-    wait_for(&mut sub_b, Duration::from_secs(2), |d| mentions(d, "created", &entity)).await.is_some()
+    wait_for(&mut sub_b, Duration::from_secs(10), |d| mentions(d, "created", &entity)).await.is_some()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,13 +111,13 @@ async fn one_clients_mutation_reaches_the_other_and_back() {
 
     let made = call(&a, "scene.createEntity", json!({"shape": "sphere", "dynamic": true, "position": [0, 0.5, 0]})).await;
     let ball = made["structuredContent"]["entity"].as_str().unwrap().to_string();
-    let seen = wait_for(&mut sub_b, Duration::from_secs(2), |d| mentions(d, "created", &ball)).await;
+    let seen = wait_for(&mut sub_b, Duration::from_secs(10), |d| mentions(d, "created", &ball)).await;
     let seen = seen.expect("B sees A's new entity");
     assert_eq!(seen["created"][0]["shape"], "sphere");
 
     let pushed = call(&b, "physics.applyImpulse", json!({"entity": ball, "impulse": [0, 5, 0]})).await;
     assert_eq!(pushed["structuredContent"]["ok"], true);
-    let moved = wait_for(&mut sub_a, Duration::from_secs(2), |d| {
+    let moved = wait_for(&mut sub_a, Duration::from_secs(10), |d| {
         d["changed"].as_array().is_some_and(|c| c.iter().any(|e| e["entity"] == ball && e["position"][1].as_f64().unwrap_or(0.0) > 0.6))
     })
     .await;
@@ -146,7 +146,7 @@ async fn a_client_outside_the_area_of_interest_gets_no_delta() {
     // Inside its area it does see one.
     let inside = call(&a, "scene.createEntity", json!({"position": [505, 0, 500], "static": true})).await;
     let inside = inside["structuredContent"]["entity"].as_str().unwrap().to_string();
-    assert!(wait_for(&mut sub_far, Duration::from_secs(2), |d| mentions(d, "created", &inside)).await.is_some());
+    assert!(wait_for(&mut sub_far, Duration::from_secs(10), |d| mentions(d, "created", &inside)).await.is_some());
     let bad: Result<Value, _> = far.request("aoi/declare", obj(json!({"center": [0, 0], "radius": -1}))).await;
     assert!(format!("{:?}", bad.unwrap_err()).contains("center"));
 }
@@ -196,7 +196,7 @@ async fn a_vanished_client_does_not_disturb_the_others() {
     }
     let made = call(&a, "scene.createEntity", json!({"position": [2, 2, 2], "static": true})).await;
     let id = made["structuredContent"]["entity"].as_str().unwrap().to_string();
-    assert!(wait_for(&mut sub_a, Duration::from_secs(2), |d| mentions(d, "created", &id)).await.is_some());
+    assert!(wait_for(&mut sub_a, Duration::from_secs(10), |d| mentions(d, "created", &id)).await.is_some());
     let pong: Value = a.request("ping", rpc_params![]).await.unwrap();
     assert_eq!(pong, json!({}));
 }
