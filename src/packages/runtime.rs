@@ -15,9 +15,11 @@
 //!
 //! Host work done for a call is charged to the package: every value crossing the VM boundary
 //! (handler input and result, `host.invoke` input and response) is converted within the
-//! package's `limits.value*` budget, and the meter stays armed for the whole call — conversions,
-//! schema validation and the skills it invokes all run on this thread and count against its CPU
-//! deadline, checked between them.
+//! package's `limits.value*` budget, and the meter stays armed from the input's conversion to
+//! the result's — conversions and every skill it invokes through `host.invoke` (their schema
+//! validation included) run on this thread, so they count against its CPU deadline, which is
+//! checked between them. The registry validates the package skill's own input before the call
+//! and its output after it, outside the deadline; the budget bounds both.
 //!
 //! The one host function is `host.invoke(skill, input)`: it goes through the skill registry as
 //! the agent whose call is running, with permissions cut down to the package's capabilities,

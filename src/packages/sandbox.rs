@@ -17,7 +17,7 @@
 //! cores are busy with other work does not end a well-behaved call: only the package's own work
 //! counts, including what the host does for it on this thread (conversions, validation, skills
 //! it invokes). Once past the deadline every check fails, so `pcall` cannot swallow it. A
-//! wall-clock backstop, `max(10 × the CPU deadline, 2 s)`, ends a call that stops consuming CPU
+//! wall-clock backstop, `max(10 × the CPU deadline, 5 s)`, ends a call that stops consuming CPU
 //! yet never returns — blocked in a host call, or starved — which CPU time alone never would;
 //! it is far enough above the deadline that load on the machine does not reach it first.
 //!
@@ -53,7 +53,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value as LuaValue, VmState};
 /// The wall-clock backstop is this many times the CPU deadline...
 pub const WALL_BACKSTOP_FACTOR: u32 = 10;
 /// ...and never less than this.
-pub const WALL_BACKSTOP_FLOOR: Duration = Duration::from_secs(2);
+pub const WALL_BACKSTOP_FLOOR: Duration = Duration::from_secs(5);
 /// Least wall time between two reads of the CPU clock, so an almost-spent deadline does not make
 /// every interrupt a system call; it is also the most a deadline can be overshot by.
 const MIN_CPU_SAMPLE: Duration = Duration::from_micros(100);
@@ -594,7 +594,7 @@ mod tests {
 
     #[test]
     fn the_backstop_is_far_above_the_deadline() {
-        assert_eq!(wall_backstop(Duration::from_millis(50)), Duration::from_secs(2));
+        assert_eq!(wall_backstop(Duration::from_millis(50)), Duration::from_secs(5));
         assert_eq!(wall_backstop(Duration::from_millis(1000)), Duration::from_secs(10));
     }
 
