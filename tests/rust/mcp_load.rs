@@ -21,14 +21,16 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp_ws::{call, client, subscribe, wait_for};
 
-/// The per-connection queue limit the server announces in its `busy` error.
-const QUEUE_LIMIT: &str = "64";
+/// The per-connection limit the server names in its `busy` error.
+const QUEUE_LIMIT: usize = limina::mcp::ws::MAX_CALLS_PER_CONNECTION;
 
 /// A server whose stderr is kept, line by line, so a test can wait for what it reports.
 struct Server {
     child: Child,
     url: String,
     log: mpsc::Receiver<String>,
+    /// Everything it printed, for failure messages.
+    seen: Vec<String>,
 }
 
 impl Server {
@@ -44,9 +46,10 @@ impl Server {
         let (tx, log) = mpsc::channel();
         let stderr = child.stderr.take().unwrap();
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
+            // Bytes, not `lines()`: a line that is not UTF-8 must not end the watch.
+            for line in BufReader::new(stderr).split(b'\n') {
                 let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                if tx.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
                     break;
                 }
             }
@@ -54,20 +57,25 @@ impl Server {
         let first = log.recv_timeout(Duration::from_secs(60)).expect("the server announces its address");
         let url =
             first.split_whitespace().find(|w| w.starts_with("ws://")).unwrap_or_else(|| panic!("no address in {first:?}")).to_string();
-        Self { child, url, log }
+        Self { child, url, log, seen: vec![first] }
     }
 
-    /// Waits for a stderr line containing `needle`.
-    fn wait_for_log(&self, needle: &str, wait: Duration) -> Option<String> {
+    /// Waits for a stderr line containing `needle`; on failure, says what the server did print.
+    fn wait_for_log(&mut self, needle: &str, wait: Duration) -> String {
         let deadline = Instant::now() + wait;
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.log.recv_timeout(left) {
-                Ok(line) if line.contains(needle) => return Some(line),
-                Ok(_) => {}
-                Err(_) => return None,
+                Ok(line) if line.contains(needle) => return line,
+                Ok(line) => self.seen.push(line),
+                Err(mpsc::RecvTimeoutError::Timeout) => break,
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    std::thread::sleep(Duration::from_millis(200));
+                    let status = self.child.try_wait();
+                    panic!("no {needle:?}: the server exited ({status:?}); it printed {:#?}", self.seen);
+                }
             }
         }
-        None
+        panic!("no {needle:?} within {wait:?}; the server printed {:#?}", self.seen);
     }
 }
 
@@ -100,6 +108,27 @@ async fn tick_call(c: &WsClient) -> Result<u64, String> {
         Ok(r) => r["structuredContent"]["world"]["tick"].as_u64().ok_or_else(|| format!("no tick in {r}")),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The world's hash, by a read-only call.
+async fn world_hash(c: &WsClient) -> String {
+    let r: Value = c.request("tools/call", obj(json!({"name": "inspector.snapshot", "arguments": {"limit": 0}}))).await.unwrap();
+    r["structuredContent"]["world"]["hash"].as_str().unwrap().to_string()
+}
+
+/// After an attack: the engine still ticks and a benign package (scripts/greet.luau) still answers.
+async fn still_serving(c: &WsClient, after_tick: u64) {
+    let greet = call(c, "mods.greet", json!({"name": "load test"})).await;
+    assert_eq!(greet["isError"], false, "a benign package answers: {greet}");
+    let mut tick = tick_call(c).await.unwrap();
+    for _ in 0..100 {
+        if tick > after_tick {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        tick = tick_call(c).await.unwrap();
+    }
+    assert!(tick > after_tick, "the engine still ticks (tick {tick}, was {after_tick})");
 }
 
 /// `n` calls sent at once (pipelined) on one connection.
@@ -135,9 +164,7 @@ async fn calls_beyond_the_tick_budget_wait_for_later_ticks() {
     // Every call past the budget waits for a later tick instead of holding the world back.
     assert_eq!(most, 1, "{most} calls ran between two ticks (calls per tick: {per_tick:?})");
     assert_eq!(per_tick.len(), 60);
-    // The world still answers and still ticks.
-    let later = tick_call(&c).await.unwrap();
-    assert!(later > *ticks.iter().max().unwrap());
+    still_serving(&c, *ticks.iter().max().unwrap()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -162,30 +189,39 @@ async fn one_flooding_client_cannot_starve_anothers_single_call() {
     assert!(after - before <= 3, "the single call waited for {} of the flooder's calls", after - before);
     let results = flood.await.unwrap();
     assert!(results.iter().all(Result::is_ok), "the flood itself is served in full");
+    let last = results.iter().filter_map(|r| r.as_ref().ok().copied()).max().unwrap();
+    still_serving(&other, last).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flooding_client_is_told_busy_naming_the_limit_and_nothing_is_lost() {
     let server = one_call_per_tick();
     let c = Arc::new(ready(&server.url).await);
+    let hash = world_hash(&c).await;
     let results = flood(&c, 200, None).await;
     let ok: Vec<u64> = results.iter().filter_map(|r| r.as_ref().ok().copied()).collect();
     let busy: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     assert_eq!(ok.len() + busy.len(), 200, "every call is answered");
     assert!(busy.len() >= 100, "200 calls at once, one served per tick, overflow a queue of {QUEUE_LIMIT}: {} busy", busy.len());
     for e in &busy {
-        assert!(e.contains("-32003") && e.contains("busy") && e.contains(QUEUE_LIMIT), "a busy error names the limit: {e}");
+        assert!(e.contains("-32003") && e.contains("busy") && e.contains(&QUEUE_LIMIT.to_string()), "a busy error names the limit: {e}");
     }
-    // Backpressure, not a ban: the next call after the flood succeeds.
-    assert!(tick_call(&c).await.is_ok());
+    // Backpressure, not a ban: the next call after the flood succeeds; refused calls did nothing.
+    still_serving(&c, ok.iter().copied().max().unwrap_or(0)).await;
+    assert_eq!(world_hash(&c).await, hash, "the world is as it was (the flood only read it)");
 }
 
 // A client that subscribes and then never reads a byte.
 
 /// Opens a WebSocket by hand and subscribes to state deltas; the caller never reads.
 fn raw_subscriber(url: &str) -> TcpStream {
-    let addr = url.trim_start_matches("ws://").trim_end_matches('/');
-    let mut s = TcpStream::connect(addr).unwrap();
+    let addr: std::net::SocketAddr = url.trim_start_matches("ws://").trim_end_matches('/').parse().unwrap();
+    // A receive buffer of a few KB (set before connecting, so the window stays small): the
+    // server's queue for this client is full after a few deltas, whatever the machine's speed.
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket.connect(&addr.into()).unwrap();
+    let mut s: TcpStream = socket.into();
     write!(
         s,
         "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -238,25 +274,28 @@ end
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&["--scene", &falling_scene(dir.path())]);
+    let mut server = Server::start(&["--scene", &falling_scene(dir.path())]);
     let healthy = ready(&server.url).await;
+    let tick_before = tick_call(&healthy).await.unwrap();
     let mut stalled = raw_subscriber(&server.url);
     // The healthy client only calls while the stalled one falls behind: a subscriber of its own
     // would have to keep up, which on a starved test machine is itself a race with the cut-off.
-    let cut = tokio::task::spawn_blocking(move || server.wait_for_log("cut off", Duration::from_secs(90)).map(|l| (l, server)));
-    let (line, server) = cut.await.unwrap().expect("the server cuts off the subscriber that stopped reading");
-    assert!(line.contains("stalled") || line.contains("full"), "the log says why: {line}");
+    // Only the server's own report ends the wait: no clock in this test decides anything.
+    let cut = tokio::task::spawn_blocking(move || (server.wait_for_log("cut off", Duration::from_secs(180)), server));
+    let (line, server) = cut.await.unwrap();
+    assert!(line.contains("full for 180 ticks") && line.contains("stopped reading"), "the log says why: {line}");
     assert!(
-        tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(20))).await.unwrap(),
+        tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(30))).await.unwrap(),
         "its socket is closed"
     );
 
-    // The healthy client still calls and still sees the world move.
+    // The others carry on: calls are served, a package answers, the clock runs, deltas flow.
     let made = call(&healthy, "scene.createEntity", json!({"position": [0, -5, 0], "static": true})).await;
     assert_eq!(made["isError"], false, "{made}");
+    still_serving(&healthy, tick_before).await;
     let mut sub = subscribe(&healthy).await;
-    let a = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("a delta after the cut-off");
-    let b = wait_for(&mut sub, Duration::from_secs(5), |_| true).await.expect("and another");
+    let a = wait_for(&mut sub, Duration::from_secs(10), |_| true).await.expect("a delta after the cut-off");
+    let b = wait_for(&mut sub, Duration::from_secs(10), |_| true).await.expect("and another");
     assert!(b["tick"].as_u64() > a["tick"].as_u64(), "the clock still runs: {} then {}", a["tick"], b["tick"]);
     drop(server);
 }
@@ -277,4 +316,24 @@ async fn a_server_whose_stderr_was_closed_keeps_serving() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let later = tick_call(&c).await.expect("and still ticking");
     assert!(later > first, "ticks {first} then {later}");
+}
+
+#[test]
+fn a_stdio_flood_waits_for_later_ticks_and_is_answered_in_order() {
+    let mut s = crate::mcp::StdioServer::start(&["--call-budget-ms", "0"]);
+    s.request(0, "initialize", json!({"protocolVersion": "2025-11-25"}));
+    let mut flood = String::new();
+    for i in 0..60 {
+        let call = json!({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call", "params": {"name": "inspector.snapshot", "arguments": {"limit": 0}}});
+        flood.push_str(&format!("{call}\n"));
+    }
+    s.send_raw(flood.as_bytes());
+    let mut ticks = Vec::new();
+    for i in 0..60 {
+        let reply = s.recv();
+        assert_eq!(reply["id"], json!(100 + i), "answers come back in the order asked");
+        ticks.push(reply["result"]["structuredContent"]["world"]["tick"].as_u64().unwrap());
+    }
+    assert!(ticks.windows(2).all(|w| w[1] > w[0]), "one call per tick, never two: {ticks:?}");
+    assert_eq!(s.finish(), Some(0));
 }

@@ -33,8 +33,6 @@ use super::dispatcher::MAX_MESSAGE_BYTES;
 use crate::policy::PROFILES;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
-pub use engine_loop::STALL_TICKS;
-pub use transport::STALL_TIME;
 
 /// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).
 pub const SEND_QUEUE: u32 = 64;

@@ -185,7 +185,9 @@ pub(super) async fn accept(listener: tokio::net::TcpListener, config: ServerConf
             accepted = listener.accept() => match accepted {
                 Ok((socket, _)) => socket,
                 Err(e) => {
+                    // Out of descriptors, say: wait a little instead of spinning on the error.
                     tracing::debug!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 }
             },
