@@ -48,7 +48,7 @@ pub fn run() -> anyhow::Result<()> {
 /// What `limina packages trust trusted` would record for the bench's local package.
 fn grant_local(scripts: &std::path::Path) -> anyhow::Result<()> {
     let source = crate::packages::discover::read_package(scripts, &scripts.join("trusted"))?;
-    let manifest = crate::packages::read_manifest(&source).map_err(anyhow::Error::msg)?;
+    let manifest = crate::packages::read_manifest(&source).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut grants = crate::packages::trust::Grants::read(scripts);
     grants.grant(&source, &manifest, None)?;
     grants.save(scripts)?;

@@ -147,6 +147,26 @@ impl ProfileArg {
     }
 }
 
+/// `--provider`: the decision provider a demo's agents use (`limina.provider()`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProviderArg {
+    Scripted,
+    Ollama,
+    #[value(name = "openai")]
+    OpenAi,
+}
+
+impl ProviderArg {
+    pub fn kind(self) -> crate::agents::record::ProviderKind {
+        use crate::agents::record::ProviderKind;
+        match self {
+            ProviderArg::Scripted => ProviderKind::Scripted,
+            ProviderArg::Ollama => ProviderKind::Ollama,
+            ProviderArg::OpenAi => ProviderKind::OpenAi,
+        }
+    }
+}
+
 /// The project the CLI works on: `--project`, else the current folder. Only the CLI reads it;
 /// everything below is handed the root explicitly.
 pub(crate) fn project_root() -> std::path::PathBuf {

@@ -113,7 +113,7 @@ pub fn run(args: &PackagesArgs) -> i32 {
                     outln!("{name}: {}", if enable { "enabled" } else { "disabled" });
                     EXIT_OK
                 }
-                Err(e) => fail(&e, EXIT_FAILURE),
+                Err(e) => fail(&e.to_string(), EXIT_FAILURE),
             };
         }
         Some(PackagesCommand::Untrust { name }) => {
@@ -174,7 +174,7 @@ pub fn run(args: &PackagesArgs) -> i32 {
             let m = p.manifest.as_ref();
             let limits = p.effective.as_ref().map(|m| match admission(m, &p.trust, &p.source.path, granted_by_profile, &profile) {
                 Ok(l) => limits_json(&l),
-                Err((rule, reason)) => json!({"refused": rule.as_str(), "reason": reason}),
+                Err(r) => json!({"refused": r.rule.as_str(), "reason": r.message}),
             });
             let v = json!({
                 "ref": p.reference(),

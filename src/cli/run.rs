@@ -28,6 +28,10 @@ pub struct RunArgs {
     /// Append the world log to FILE as it happens (sha256-chained JSONL; `limina trace verify`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// The decision provider the script's agents use (`limina.provider()`): scripted, ollama
+    /// (LIMINA_OLLAMA_URL) or openai (LIMINA_OPENAI_BASE_URL, LIMINA_OPENAI_API_KEY).
+    #[arg(long, value_name = "NAME", value_enum, default_value = "scripted")]
+    pub provider: super::ProviderArg,
     /// Mods and packages root (default: ./scripts).
     #[arg(long, value_name = "DIR")]
     pub scripts: Option<PathBuf>,
@@ -81,6 +85,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         trace_append: args.trace.clone(),
         scripts: super::scripts_root(args.scripts.as_deref()),
         watch_scripts: true,
+        provider: args.provider.kind(),
         ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;

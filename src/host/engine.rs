@@ -7,9 +7,11 @@ use std::rc::Rc;
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
+use super::agents::{AgentSystems, AgentTimings};
 use super::clock::FIXED_DT;
 use super::limina_api;
 use super::sessions::SessionClaims;
+use crate::agents::table::Agents;
 use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
@@ -54,6 +56,11 @@ pub struct EngineConfig {
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
     pub watch_scripts: bool,
+    /// Agent scheduler budgets (decision starts and actions per tick, the agent cap, the
+    /// per-agent defaults).
+    pub scheduler: crate::agents::budget::SchedulerBudget,
+    /// The provider scripts' agents are asked to use (`limina.provider()`; `--provider`).
+    pub provider: crate::agents::record::ProviderKind,
 }
 
 impl EngineConfig {
@@ -74,6 +81,8 @@ impl EngineConfig {
             trace_append: None,
             scripts: None,
             watch_scripts: false,
+            scheduler: crate::agents::budget::SchedulerBudget::default(),
+            provider: crate::agents::record::ProviderKind::Scripted,
         }
     }
 }
@@ -137,9 +146,22 @@ pub(crate) struct Shared {
     pub render: Rc<RefCell<RenderState>>,
     /// Set once the engine is built (packages reach the engine through it).
     pub host: RefCell<Option<Rc<dyn Host>>>,
+    /// The live agents (world state; the `agent.*` skills change them).
+    pub agents: Rc<RefCell<Agents>>,
+    /// What the agent systems keep between steps.
+    pub agent_systems: AgentSystems,
+    /// The last step's agent phase timings (for the density benchmark).
+    pub agent_timings: Cell<AgentTimings>,
+    /// `limina.provider()`.
+    pub provider: crate::agents::record::ProviderKind,
 }
 
 impl Shared {
+    /// The world hash, agents included (see `agents::table::world_hash`).
+    pub fn world_hash(&self) -> String {
+        crate::agents::table::world_hash(&self.world.borrow(), &self.agents.borrow())
+    }
+
     pub fn invoke(&self, lua: &Lua, caller: &Caller, name: &str, input: Value) -> SkillResponse {
         let env = InvokeEnv {
             lua,
@@ -163,7 +185,8 @@ impl Shared {
             return Err(script::located_error(lua, "limina.step cannot be called from inside a step callback"));
         }
         let tick = self.tick.get();
-        let result = crate::isolate::catch(|| self.step_inner()).unwrap_or_else(|message| Err(self.step_panicked(tick, &message, false)));
+        let result =
+            crate::isolate::catch(|| self.step_inner(lua)).unwrap_or_else(|message| Err(self.step_panicked(tick, &message, false)));
         self.stepping.set(false);
         result
     }
@@ -176,16 +199,19 @@ impl Shared {
         mlua::Error::runtime(format!("tick {tick} panicked: {message} (an engine bug; the step did not complete)"))
     }
 
-    fn step_inner(&self) -> mlua::Result<()> {
+    fn step_inner(&self, lua: &Lua) -> mlua::Result<()> {
         let tick = self.tick.get();
         // 0. Changed mods are swapped in at the tick boundary (a call in flight finished on the
         //    old version already).
         if let Some(host) = self.host.borrow().clone() {
             crate::packages::poll(&self.mods, &self.registry, &host);
         }
-        // 1. Queued intents (MCP clients, agent actions) are applied here once those exist; today
-        //    every caller runs synchronously on this thread.
+        // 1. Queued intents: agents' validated tool calls run through the registry (MCP clients'
+        //    calls are applied between steps by their transports, on this thread).
         self.world.borrow_mut().begin_step();
+        let started = std::time::Instant::now();
+        self.act(lua);
+        let action = started.elapsed();
         // 2. Script fixed-step callbacks (cloned so a callback may register another).
         let callbacks = self.on_step.borrow().clone();
         for callback in callbacks {
@@ -196,7 +222,10 @@ impl Shared {
         if let Err(fault) = physics {
             return Err(self.step_panicked(tick, &fault.to_string(), true));
         }
-        // 5-6. Agent systems and the trace flush hook in here with their issues.
+        // 5. Agent systems: answers in, perception of the due agents, their decisions.
+        let mut timings = self.think(lua);
+        timings.action = action;
+        self.agent_timings.set(timings);
         self.tick.set(tick + 1);
         Ok(())
     }
@@ -278,6 +307,10 @@ impl Engine {
             mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
             host: RefCell::new(None),
             render: Rc::new(RefCell::new(RenderState::default())),
+            agents: Rc::new(RefCell::new(Agents::new(config.scheduler))),
+            agent_systems: AgentSystems::default(),
+            agent_timings: Cell::new(AgentTimings::default()),
+            provider: config.provider,
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -293,6 +326,7 @@ impl Engine {
             render: Rc::clone(&shared.render),
             packages,
             policy: Rc::clone(&shared.policy),
+            agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
         };
         register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
@@ -357,7 +391,7 @@ impl Engine {
     }
 
     pub fn has_callbacks(&self) -> bool {
-        !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty()
+        !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
     }
 
     pub fn quit_requested(&self) -> bool {
@@ -369,7 +403,7 @@ impl Engine {
     }
 
     pub fn world_hash(&self) -> String {
-        self.shared.world.borrow().hash()
+        self.shared.world_hash()
     }
 
     pub fn world(&self) -> std::cell::Ref<'_, World> {
@@ -447,7 +481,7 @@ impl Engine {
 
     pub fn summary(&self) -> RunSummary {
         let world = self.shared.world.borrow();
-        RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: world.hash() }
+        RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: self.shared.world_hash() }
     }
 
     /// Runs the tests a test file registered (after `run_file`) whose full name passes

@@ -105,10 +105,27 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     api.set("tick", lua.create_function(move |_, ()| Ok(s.tick.get()))?)?;
 
     let s = Rc::clone(shared);
-    api.set("world_hash", lua.create_function(move |_, ()| Ok(s.world.borrow().hash()))?)?;
+    api.set("world_hash", lua.create_function(move |_, ()| Ok(s.world_hash()))?)?;
 
     let s = Rc::clone(shared);
     api.set("seed", lua.create_function(move |_, ()| Ok(s.seed))?)?;
+
+    let s = Rc::clone(shared);
+    api.set("provider", lua.create_function(move |_, ()| Ok(s.provider.as_str()))?)?;
+
+    // A scripted decision policy for agents: `agent.spawn { llm = { provider = "scripted",
+    // model = name } }` runs `policy(request)` on the loop when the agent's decision is due.
+    let s = Rc::clone(shared);
+    api.set(
+        "scripted_policy",
+        lua.create_function(move |lua, (name, policy): (String, mlua::Function)| {
+            if name.is_empty() || name.len() > 200 {
+                return Err(located_error(lua, "limina.scripted_policy: the name must be 1 to 200 characters"));
+            }
+            s.agents.borrow_mut().set_scripted(&name, policy);
+            Ok(())
+        })?,
+    )?;
 
     let s = Rc::clone(shared);
     api.set(

@@ -5,6 +5,7 @@
 //! Script callbacks, skill handlers and native ops all run on this thread; shared state sits in
 //! `RefCell`s that are never borrowed across a call into Lua.
 
+mod agents;
 mod clock;
 mod engine;
 mod limina_api;

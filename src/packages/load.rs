@@ -78,7 +78,7 @@ pub(super) fn load_one(
 ) -> Status {
     let Admitted { manifest, limits } = match ModManager::admit(pkg, granted, profile) {
         Ok(a) => a,
-        Err((rule, reason)) => return rejected(host, pkg, rule, reason),
+        Err(r) => return rejected(host, pkg, r.rule, r.message),
     };
     if let Some(why) = unmet_dependency(mods, pkg) {
         return rejected(host, pkg, Refusal::Resolve, why);
@@ -86,13 +86,13 @@ pub(super) fn load_one(
     let built = PackageRuntime::load(&pkg.source, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host));
     let (runtime, skills) = match built {
         Ok(r) => r,
-        Err(e) => return rejected(host, pkg, Refusal::LoadFailed, e),
+        Err(e) => return rejected(host, pkg, Refusal::LoadFailed, e.to_string()),
     };
     let built = Built { pkg: pkg.clone(), manifest, runtime, skills, granted, profile: profile.to_string(), replaces: replaces.to_vec() };
     let committed = mods.borrow_mut().commit(built, registry, host);
     match committed {
         Ok(skills) => Status::Loaded { skills },
-        Err((rule, reason)) => rejected(host, pkg, rule, reason),
+        Err(r) => rejected(host, pkg, r.rule, r.message),
     }
 }
 

@@ -232,54 +232,72 @@ pub fn is_valid_package_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
-fn strings(v: &Value, field: &str) -> Result<Vec<String>, String> {
+/// Why a manifest was refused: the field at fault and what is wrong with its value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ManifestError {
+    #[error("the manifest must be a table")]
+    NotATable,
+    #[error("unknown manifest field `{field}` (fields: {})", FIELDS.join(", "))]
+    UnknownField { field: String },
+    /// A known field with a bad or missing value; `problem` names the value and what was expected.
+    #[error("{field}: {problem}")]
+    Field { field: String, problem: String },
+    #[error(transparent)]
+    Limits(#[from] LimitError),
+}
+
+fn bad(field: &str, problem: impl Into<String>) -> ManifestError {
+    ManifestError::Field { field: field.to_string(), problem: problem.into() }
+}
+
+fn strings(v: &Value, field: &str) -> Result<Vec<String>, ManifestError> {
     match v {
         Value::String(s) => Ok(vec![s.clone()]),
         Value::Array(items) => {
-            items.iter().map(|i| i.as_str().map(str::to_string).ok_or_else(|| format!("{field}: every entry must be a string"))).collect()
+            items.iter().map(|i| i.as_str().map(str::to_string).ok_or_else(|| bad(field, "every entry must be a string"))).collect()
         }
         Value::Object(o) if o.is_empty() => Ok(Vec::new()),
-        _ => Err(format!("{field}: must be a list of strings")),
+        _ => Err(bad(field, "must be a list of strings")),
     }
 }
 
 /// Parses a manifest given as JSON (from its Luau table). `default_name` names single-file mods
 /// that declare no name.
-pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, String> {
-    let Value::Object(m) = value else { return Err("the manifest must be a table".into()) };
+pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, ManifestError> {
+    let Value::Object(m) = value else { return Err(ManifestError::NotATable) };
     if let Some(unknown) = m.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err(format!("unknown manifest field `{unknown}` (fields: {})", FIELDS.join(", ")));
+        return Err(ManifestError::UnknownField { field: unknown.clone() });
     }
-    let text = |field: &str| -> Result<Option<String>, String> {
+    let text = |field: &str| -> Result<Option<String>, ManifestError> {
         match m.get(field) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("{field}: must be a string")),
+            Some(_) => Err(bad(field, "must be a string")),
         }
     };
     let name = match (text("name")?, default_name) {
         (Some(n), _) => n,
         (None, Some(d)) => d.to_string(),
-        (None, None) => return Err("name: missing (every package needs a name)".into()),
+        (None, None) => return Err(bad("name", "missing (every package needs a name)")),
     };
     if !is_valid_package_name(&name) {
-        return Err(format!("name: '{name}' must be 1-64 lowercase letters, digits, '-' or '_', starting with a letter"));
+        return Err(bad("name", format!("'{name}' must be 1-64 lowercase letters, digits, '-' or '_', starting with a letter")));
     }
-    let version_text = text("version")?.ok_or("version: missing (a semver version like 1.0.0)")?;
-    let version = Version::parse(&version_text).map_err(|e| format!("version: '{version_text}' is not semver ({e})"))?;
+    let version_text = text("version")?.ok_or_else(|| bad("version", "missing (a semver version like 1.0.0)"))?;
+    let version = Version::parse(&version_text).map_err(|e| bad("version", format!("'{version_text}' is not semver ({e})")))?;
     let description = text("description")?.unwrap_or_default();
     let capabilities = match m.get("capabilities") {
         None => Vec::new(),
         Some(v) => strings(v, "capabilities")?
             .iter()
-            .map(|c| Permission::parse(c).ok_or_else(|| format!("capabilities: unknown permission '{c}'")))
+            .map(|c| Permission::parse(c).ok_or_else(|| bad("capabilities", format!("unknown permission '{c}'"))))
             .collect::<Result<_, _>>()?,
     };
     let trust = match text("trust")? {
         None => Trust::Untrusted,
-        Some(t) => Trust::parse(&t).ok_or_else(|| format!("trust: '{t}' must be local, verified or untrusted"))?,
+        Some(t) => Trust::parse(&t).ok_or_else(|| bad("trust", format!("'{t}' must be local, verified or untrusted")))?,
     };
-    let req = |field: &str, text: &str| VersionReq::parse(text).map_err(|e| format!("{field}: '{text}' is not a semver range ({e})"));
+    let req = |field: &str, text: &str| VersionReq::parse(text).map_err(|e| bad(field, format!("'{text}' is not a semver range ({e})")));
     let engine = match text("engine")? {
         Some(r) => req("engine", &r)?,
         None => VersionReq::STAR,
@@ -289,12 +307,12 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Stri
         None => {}
         Some(Value::Object(deps)) => {
             for (dep, range) in deps {
-                let range = range.as_str().ok_or_else(|| format!("dependencies.{dep}: must be a semver range string"))?;
+                let range = range.as_str().ok_or_else(|| bad(&format!("dependencies.{dep}"), "must be a semver range string"))?;
                 dependencies.insert(dep.clone(), req(&format!("dependencies.{dep}"), range)?);
             }
         }
         Some(Value::Array(a)) if a.is_empty() => {}
-        Some(_) => return Err("dependencies: must be a table of name = \"range\"".into()),
+        Some(_) => return Err(bad("dependencies", "must be a table of name = \"range\"")),
     }
     let conflicts_with = m.get("conflicts_with").map(|v| strings(v, "conflicts_with")).transpose()?.unwrap_or_default();
     let extends = m.get("extends").map(|v| strings(v, "extends")).transpose()?.unwrap_or_default();
@@ -302,18 +320,18 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Stri
     if let Some(a) = &attestation
         && !(a.starts_with("sha256:") && a.len() == 71 && a[7..].bytes().all(|b| b.is_ascii_hexdigit()))
     {
-        return Err(format!("attestation: '{a}' must be sha256:<64 hex digits>"));
+        return Err(bad("attestation", format!("'{a}' must be sha256:<64 hex digits>")));
     }
     let main = text("main")?;
     if let Some(main) = &main
         && (main.contains("..") || main.starts_with('/') || main.contains('\\'))
     {
-        return Err(format!("main: '{main}' must be a file inside the package"));
+        return Err(bad("main", format!("'{main}' must be a file inside the package")));
     }
     // Checked now against the tier asked for (a manifest that is wrong even there is invalid), and
     // again at admission against the tier the package is given.
     let limits_request = m.get("limits").cloned();
-    parse_limits(limits_request.as_ref(), trust).map_err(|e| e.to_string())?;
+    parse_limits(limits_request.as_ref(), trust)?;
     Ok(Manifest {
         name,
         version,
@@ -385,7 +403,7 @@ mod tests {
         ];
         for (manifest, expected) in cases {
             let err = parse(&manifest, None).unwrap_err();
-            assert!(err.contains(expected), "{err:?} should contain {expected:?}");
+            assert!(err.to_string().contains(expected), "{err:?} should contain {expected:?}");
         }
     }
 

@@ -16,6 +16,7 @@
 
 pub mod discover;
 mod door;
+mod error;
 mod load;
 pub mod manifest;
 mod reload;
@@ -36,6 +37,7 @@ use serde_json::{Value, json};
 
 use discover::{Kind, Source};
 pub use door::Packages;
+pub use error::{LoadError, ManifestReadError, Refused, StateError};
 use load::Built;
 pub use load::{LoadOutcome, load_all, load_ref};
 use manifest::{Limits, Manifest, Trust};
@@ -183,7 +185,7 @@ pub fn engine_version() -> Version {
 
 /// Reads the manifest of a discovered package (single-file mods may have none: then the file
 /// name and version 0.0.0 are used).
-pub fn read_manifest(source: &Source) -> Result<Manifest, String> {
+pub fn read_manifest(source: &Source) -> Result<Manifest, ManifestReadError> {
     let path = source.path.display().to_string();
     match source.kind {
         Kind::Folder => {
@@ -191,14 +193,15 @@ pub fn read_manifest(source: &Source) -> Result<Manifest, String> {
                 .files
                 .iter()
                 .find(|(p, _)| p == "package.luau" || p == "package.lua")
-                .ok_or_else(|| format!("{path}: package.luau is missing"))?;
+                .ok_or_else(|| ManifestReadError::Missing { package: path.clone() })?;
             let value = runtime::read_manifest_file(&source.path.join(file), text)?;
-            manifest::parse(&value, None).map_err(|e| format!("{path}/{file}: {e}"))
+            manifest::parse(&value, None).map_err(|source| ManifestReadError::Invalid { file: format!("{path}/{file}"), source })
         }
         Kind::SingleFile => {
             let header = runtime::read_header(source)?;
             let value = header.unwrap_or_else(|| json!({"version": "0.0.0"}));
-            manifest::parse(&value, Some(&source.default_name())).map_err(|e| format!("{path}: package header: {e}"))
+            manifest::parse(&value, Some(&source.default_name()))
+                .map_err(|source| ManifestReadError::Invalid { file: format!("{path}: package header"), source })
         }
     }
 }
@@ -214,7 +217,7 @@ pub(super) fn disabled_set(root: &Path) -> BTreeSet<String> {
 }
 
 /// Enables or disables a package by name (persisted beside the scripts).
-pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), String> {
+pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), StateError> {
     let mut disabled = disabled_set(root);
     if enabled {
         disabled.remove(name);
@@ -222,7 +225,8 @@ pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), String>
         disabled.insert(name.to_string());
     }
     let text = serde_json::to_string_pretty(&json!({"disabled": disabled})).unwrap_or_default();
-    std::fs::write(root.join(DISABLED_FILE), text + "\n").map_err(|e| format!("{}: {e}", root.join(DISABLED_FILE).display()))
+    let path = root.join(DISABLED_FILE);
+    std::fs::write(&path, text + "\n").map_err(|source| StateError::Write { path, source })
 }
 
 impl ModManager {
@@ -244,9 +248,9 @@ impl ModManager {
     }
 
     /// Checks a package before its code runs: a manifest, and no capability beyond `granted`.
-    fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Admitted, (Refusal, String)> {
+    fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Admitted, Refused> {
         let Some(manifest) = pkg.effective.clone().or_else(|| pkg.manifest.clone()) else {
-            return Err((Refusal::ManifestInvalid, format!("{}: no manifest", pkg.source.path.display())));
+            return Err(Refused::new(Refusal::ManifestInvalid, format!("{}: no manifest", pkg.source.path.display())));
         };
         let limits = admission(&manifest, &pkg.trust, &pkg.source.path, granted, profile)?;
         Ok(Admitted { manifest, limits })
@@ -254,14 +258,14 @@ impl ModManager {
 
     /// Registers a built package's skills (all or none) and keeps its runtime. Runs no package
     /// code, so it may hold the manager's borrow.
-    fn commit(&mut self, built: Built, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) -> Result<Vec<String>, (Refusal, String)> {
+    fn commit(&mut self, built: Built, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) -> Result<Vec<String>, Refused> {
         let Built { pkg, manifest, runtime, skills, granted, profile, replaces } = built;
         let reference = manifest.reference();
         let names: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
         // The core namespaces are the engine's: a package may not add `scene.teleport` beside the
         // core's scene skills, even where no core skill of that name exists yet.
         if let Some(name) = names.iter().find(|n| CORE_NAMESPACES.iter().any(|ns| n.starts_with(ns))) {
-            return Err((
+            return Err(Refused::new(
                 Refusal::SkillConflict,
                 format!("{reference} declares skill {name}, in a namespace reserved for the engine ({})", CORE_NAMESPACES.join(" ")),
             ));
@@ -271,7 +275,7 @@ impl ModManager {
         {
             let reg = registry.borrow();
             if let Some(clash) = names.iter().find(|n| reg.has(n) && !mine.contains(*n)) {
-                return Err((
+                return Err(Refused::new(
                     Refusal::SkillConflict,
                     format!("{reference} declares skill {clash}, which is already registered by another package or the core"),
                 ));
@@ -355,7 +359,7 @@ impl ModManager {
     }
 
     /// Starts watching the scripts root for changes.
-    pub fn watch(&mut self) -> Result<(), String> {
+    pub fn watch(&mut self) -> Result<(), StateError> {
         let Some(root) = &self.root else { return Ok(()) };
         self.watcher = Some(watch::Watcher::start(root)?);
         Ok(())
@@ -376,11 +380,11 @@ pub(crate) fn admission(
     path: &Path,
     granted: PermissionSet,
     profile: &str,
-) -> Result<Limits, (Refusal, String)> {
+) -> Result<Limits, Refused> {
     let reference = manifest.reference();
     let over: Vec<&str> = manifest.capabilities.iter().filter(|c| !granted.contains(**c)).map(|c| c.as_str()).collect();
     if !over.is_empty() {
-        return Err((
+        return Err(Refused::new(
             Refusal::ProfileDenied,
             format!("over-claim: {reference} declares {}, which profile {profile} does not grant ({})", over.join(", "), path.display()),
         ));
@@ -389,6 +393,6 @@ pub(crate) fn admission(
         // The manifest's limits were valid for the tier it asked for, so only a tier below the
         // request can refuse them.
         let rule = if trust.effective < trust.requested { Refusal::TrustDenied } else { Refusal::ManifestInvalid };
-        (rule, format!("{reference} ({}) runs {}: it {}; {e}", path.display(), trust.effective.as_str(), trust.why))
+        Refused::new(rule, format!("{reference} ({}) runs {}: it {}; {e}", path.display(), trust.effective.as_str(), trust.why))
     })
 }

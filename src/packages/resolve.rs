@@ -44,13 +44,14 @@ pub struct Plan {
 
 /// A check on a candidate's effective manifest that needs no package code (the admission gate:
 /// over-claims, limits within the granted tier).
-pub type Gate<'a> = dyn Fn(usize, &Manifest) -> Result<(), (Refusal, String)> + 'a;
+pub type Gate<'a> = dyn Fn(usize, &Manifest) -> Result<(), super::Refused> + 'a;
 
-type Refused = BTreeMap<usize, (Refusal, String)>;
+/// Refused candidates by index, with the rule and the reason.
+type RefusedMap = BTreeMap<usize, (Refusal, String)>;
 
 /// Who holds each name: a unique claimant, or the incumbent of a contested name. Every other
 /// claimant of a contested name is refused.
-fn claim_names<'a>(cands: &'a [Candidate], incumbents: &BTreeMap<String, PathBuf>, refused: &mut Refused) -> BTreeMap<&'a str, usize> {
+fn claim_names<'a>(cands: &'a [Candidate], incumbents: &BTreeMap<String, PathBuf>, refused: &mut RefusedMap) -> BTreeMap<&'a str, usize> {
     let mut holders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, c) in cands.iter().enumerate() {
         holders.entry(c.manifest.name.as_str()).or_default().push(i);
@@ -149,7 +150,7 @@ struct Topo<'a, 'b> {
     /// 1 = on the current path, 2 = done.
     state: BTreeMap<usize, u8>,
     order: Vec<usize>,
-    refused: &'b mut Refused,
+    refused: &'b mut RefusedMap,
 }
 
 impl Topo<'_, '_> {
@@ -184,7 +185,7 @@ impl Topo<'_, '_> {
 
 /// Refuses, to a fixed point, every package with a dependency that is missing, disabled,
 /// refused or of the wrong version.
-fn cascade(cands: &[Candidate], plan: &Plan, names: &BTreeMap<&str, usize>, refused: &mut Refused) {
+fn cascade(cands: &[Candidate], plan: &Plan, names: &BTreeMap<&str, usize>, refused: &mut RefusedMap) {
     loop {
         let mut changed = false;
         for (&i, m) in &plan.effective {
@@ -217,7 +218,7 @@ fn cascade(cands: &[Candidate], plan: &Plan, names: &BTreeMap<&str, usize>, refu
 /// Plans a load of `cands`. `incumbents` maps each name held by a loaded package to its path
 /// (empty at start-up); `gate` is the admission check.
 pub fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<String, PathBuf>, gate: &Gate<'_>) -> Plan {
-    let mut refused: Refused = BTreeMap::new();
+    let mut refused: RefusedMap = BTreeMap::new();
     let names = claim_names(cands, incumbents, &mut refused);
     let mut plan = Plan::default();
     for i in 0..cands.len() {
@@ -245,12 +246,12 @@ pub fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<String,
         } else if c.enabled
             && let Err(refusal) = gate(i, m)
         {
-            refused.insert(i, refusal);
+            refused.insert(i, (refusal.rule, refusal.message));
         }
     }
     cascade(cands, &plan, &names, &mut refused);
     // Cycles among the remaining dependencies, and a topological order.
-    let live = |refused: &Refused| -> Vec<usize> {
+    let live = |refused: &RefusedMap| -> Vec<usize> {
         plan.effective.keys().copied().filter(|i| !refused.contains_key(i) && cands[*i].enabled).collect()
     };
     let before_cycles = live(&refused);
@@ -375,8 +376,9 @@ mod tests {
             cand(json!({"name": "app", "version": "1.0.0", "dependencies": {"base": "^1"}})),
             cand(json!({"name": "base", "version": "1.2.0"})),
         ];
-        let p =
-            super::plan(&c, &V, &BTreeMap::new(), &|i, _| if i == 1 { Err((Refusal::ProfileDenied, "over-claim".into())) } else { Ok(()) });
+        let p = super::plan(&c, &V, &BTreeMap::new(), &|i, _| {
+            if i == 1 { Err(crate::packages::Refused::new(Refusal::ProfileDenied, "over-claim")) } else { Ok(()) }
+        });
         assert!(p.order.is_empty());
         assert_eq!(p.rejected[1], (1, Refusal::ProfileDenied, "over-claim".into()));
         assert!(why(&c, &p, "app").contains("dependency 'base' was refused: over-claim"));

@@ -36,6 +36,7 @@ use serde_json::{Value, json};
 use super::discover::Source;
 use super::manifest::{Limits, Manifest, Trust};
 use super::sandbox::{Meter, Overrun, SandboxSpec, restricted_vm};
+use super::{LoadError, ManifestReadError};
 use crate::policy::PermissionSet;
 use crate::script::convert::{Budget, BudgetLimit, ConvertError, ConvertErrorKind, json_to_lua_within, lua_to_json_within};
 use crate::script::error_message_and_traceback;
@@ -83,12 +84,10 @@ impl std::fmt::Debug for PackageRuntime {
     }
 }
 
-/// Why a load failed (the message names the file and line when Lua reported one).
-pub type LoadError = String;
-
-fn lua_err(e: mlua::Error) -> String {
+/// A Lua error as a load error: its message names the file and line.
+fn lua_err(e: mlua::Error) -> LoadError {
     let (message, _) = error_message_and_traceback(&e);
-    message
+    LoadError::Script(message)
 }
 
 /// Load time allowed to a package: four calls' worth of CPU time, at most 2 s.
@@ -139,7 +138,7 @@ impl PackageRuntime {
                 .unwrap_or_else(|| "init.luau".into()),
         };
         if source.file(&entry).is_none() {
-            return Err(format!("{}: entry file '{entry}' is missing", source.path.display()));
+            return Err(LoadError::EntryMissing { package: source.path.display().to_string(), entry });
         }
         let mut capabilities = PermissionSet::EMPTY;
         for c in &manifest.capabilities {
@@ -163,7 +162,7 @@ impl PackageRuntime {
         for def in defs {
             // The registry converts these tables itself, without a budget: measure them first.
             runtime.check_definition(&vm.lua, &def)?;
-            let mut skill = Skill::from_table(&vm.lua, &def, &runtime.display_path()).map_err(|e| e.to_string())?;
+            let mut skill = Skill::from_table(&vm.lua, &def, &runtime.display_path())?;
             skill.handler = Handler::External(Rc::clone(&runtime) as Rc<dyn ExternalHandler>);
             skills.push(skill);
         }
@@ -193,7 +192,7 @@ impl PackageRuntime {
     /// Creates the VM, runs the entry file, and collects its skill definitions.
     fn build_vm(&self) -> Result<(Vm, Vec<Table>), LoadError> {
         let spec = SandboxSpec { owner: self.reference.clone(), memory_bytes: self.limits.memory_bytes };
-        let lua = restricted_vm(&spec, &self.meter).map_err(|e| format!("{}: {e}", self.reference))?;
+        let lua = restricted_vm(&spec, &self.meter).map_err(|source| LoadError::Sandbox { owner: self.reference.clone(), source })?;
         let globals = lua.globals();
         let require = self.package_require(&lua).map_err(lua_err)?;
         let host_table = self.host_table(&lua).map_err(lua_err)?;
@@ -211,7 +210,7 @@ impl PackageRuntime {
             self.meter.disarm();
         }
         let returned = returned.map_err(lua_err)?;
-        let defs = skill_defs(&returned).map_err(|e| format!("{}: {e}", self.display_path()))?;
+        let defs = skill_defs(&returned).map_err(|problem| LoadError::Shape { file: self.display_path(), problem })?;
         let mut handlers = HashMap::new();
         for def in &defs {
             let name: String = def.raw_get("name").unwrap_or_default();
@@ -240,7 +239,7 @@ impl PackageRuntime {
                 && e.kind != ConvertErrorKind::NotJson
             {
                 let name: String = def.raw_get("name").unwrap_or_default();
-                return Err(format!("{}: skill {name}: {}", self.display_path(), describe(&e)));
+                return Err(LoadError::Value { file: self.display_path(), what: format!("skill {name}"), problem: describe(&e) });
             }
         }
         Ok(())
@@ -389,7 +388,7 @@ impl PackageRuntime {
 }
 
 /// A mod returns `{ package = {...}, skills = {...} }`, `{ skills = {...} }`, or a list of skill
-/// definitions.
+/// definitions. The error is the problem with the shape, for `LoadError::Shape`.
 fn skill_defs(returned: &LuaValue) -> Result<Vec<Table>, String> {
     let LuaValue::Table(t) = returned else {
         return Err(format!("a mod must return a table of skills, got {}", crate::script::lua_type_name(returned)));
@@ -418,10 +417,10 @@ fn read_manifest_value(
     text: &str,
     prepare: impl FnOnce(&Lua) -> mlua::Result<()>,
     pick: impl FnOnce(LuaValue) -> mlua::Result<Option<LuaValue>>,
-) -> Result<Option<Value>, String> {
+) -> Result<Option<Value>, LoadError> {
     let meter = Meter::new();
     let spec = SandboxSpec { owner: chunk.to_string(), memory_bytes: MANIFEST_MEMORY };
-    let lua = restricted_vm(&spec, &meter).map_err(|e| format!("{chunk}: {e}"))?;
+    let lua = restricted_vm(&spec, &meter).map_err(|source| LoadError::Sandbox { owner: chunk.to_string(), source })?;
     prepare(&lua).map_err(lua_err)?;
     lua.sandbox(true).map_err(lua_err)?;
     meter.arm(MANIFEST_CPU);
@@ -429,7 +428,7 @@ fn read_manifest_value(
     let converted = match picked {
         Ok(Some(value)) => lua_to_json_within(&lua, &value, "package", &MANIFEST_BUDGET, &mut || meter.check().map_err(|o| o.to_string()))
             .map(Some)
-            .map_err(|e| format!("{chunk}: {e}")),
+            .map_err(|e| LoadError::Value { file: chunk.to_string(), what: "package".into(), problem: e.to_string() }),
         Ok(None) => Ok(None),
         Err(e) => Err(e),
     };
@@ -438,8 +437,8 @@ fn read_manifest_value(
 }
 
 /// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
-pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
-    let (file, text) = source.files.first().ok_or("empty package")?;
+pub fn read_header(source: &Source) -> Result<Option<Value>, ManifestReadError> {
+    let (file, text) = source.files.first().ok_or_else(|| ManifestReadError::Empty { package: source.path.display().to_string() })?;
     let name = match source.kind {
         super::discover::Kind::SingleFile => source.path.display().to_string(),
         super::discover::Kind::Folder => source.path.join(file).display().to_string(),
@@ -457,11 +456,11 @@ pub fn read_header(source: &Source) -> Result<Option<Value>, String> {
             header => Ok(Some(header)),
         }
     };
-    read_manifest_value(&name, text, prepare, pick)
+    Ok(read_manifest_value(&name, text, prepare, pick)?)
 }
 
 /// Evaluates a folder package's `package.luau` (pure data) in a throwaway restricted VM.
-pub fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, String> {
+pub fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, LoadError> {
     let value = read_manifest_value(&path.display().to_string(), text, |_| Ok(()), |v| Ok(Some(v)))?;
     Ok(value.unwrap_or(Value::Null))
 }

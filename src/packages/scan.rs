@@ -66,7 +66,7 @@ pub(super) fn scan(root: &Path, rules: &ScanRules<'_>) -> Scan {
                 let enabled = !disabled.contains(&manifest.name);
                 candidates.push(Candidate { manifest, source, enabled });
             }
-            Err(reason) => unreadable.push(refused(source, Refusal::ManifestInvalid, reason)),
+            Err(e) => unreadable.push(refused(source, Refusal::ManifestInvalid, e.to_string())),
         }
     }
     let gate = |i: usize, m: &Manifest| {

@@ -23,7 +23,7 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    pub fn start(root: &Path) -> Result<Self, String> {
+    pub fn start(root: &Path) -> Result<Self, super::StateError> {
         let (tx, events) = mpsc::channel();
         let handler = move |event: notify::Result<notify::Event>| {
             if let Ok(event) = event {
@@ -36,8 +36,9 @@ impl Watcher {
             }
         };
         let config = notify::Config::default().with_follow_symlinks(false);
-        let mut inner = notify::RecommendedWatcher::new(handler, config).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
-        inner.watch(root, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+        let mut inner = notify::RecommendedWatcher::new(handler, config)
+            .map_err(|source| super::StateError::Watch { path: root.to_path_buf(), source })?;
+        inner.watch(root, RecursiveMode::Recursive).map_err(|source| super::StateError::Watch { path: root.to_path_buf(), source })?;
         Ok(Self { _inner: inner, events, pending: BTreeSet::new(), last: None })
     }
 

@@ -90,6 +90,8 @@ declare limina: {{
 	tick: () -> number,
 	world_hash: () -> string,
 	seed: () -> number,
+	provider: () -> string,
+	scripted_policy: (name: string, policy: (request: {{ [string]: any }}) -> {{ {{ tool: string, input: {{ [string]: any }}? }} }}) -> (),
 	quit: () -> (),
 	profile: () -> {{ name: string, permissions: {{ string }} }},
 	policy: {{

@@ -80,20 +80,31 @@ impl Effects {
 
     /// The registration-time check: a skill that needs a write permission cannot declare itself
     /// read-only, and a read-only skill cannot claim to be destructive.
-    pub fn check(self, permissions: &[Permission]) -> Result<(), String> {
+    pub fn check(self, permissions: &[Permission]) -> Result<(), EffectsError> {
         if self.bits == 0 {
-            return Err("`effects` must name at least one of read, write, destructive, filesystem, network".into());
+            return Err(EffectsError::None);
         }
         if let Some(p) = permissions.iter().find(|p| p.is_write())
             && self.read_only()
         {
-            return Err(format!("it needs {p}, a write permission, but declares only read effects ({})", self.names().join(", ")));
+            return Err(EffectsError::WriteBehindReadOnly { permission: *p, declared: self.names().join(", ") });
         }
         if self.contains(Effect::Destructive) && !self.contains(Effect::Write) {
-            return Err("a destructive skill also writes: declare `write` too".into());
+            return Err(EffectsError::DestructiveWithoutWrite);
         }
         Ok(())
     }
+}
+
+/// Why a skill's declared effects contradict themselves or its permissions.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EffectsError {
+    #[error("`effects` must name at least one of read, write, destructive, filesystem, network")]
+    None,
+    #[error("it needs {permission}, a write permission, but declares only read effects ({declared})")]
+    WriteBehindReadOnly { permission: Permission, declared: String },
+    #[error("a destructive skill also writes: declare `write` too")]
+    DestructiveWithoutWrite,
 }
 
 #[cfg(test)]
@@ -103,7 +114,7 @@ mod tests {
     #[test]
     fn a_write_permission_cannot_hide_behind_read_effects() {
         let read = Effects::of(&[Effect::Read], true);
-        assert!(read.check(&[Permission::SceneWrite]).unwrap_err().contains("scene.write"));
+        assert!(read.check(&[Permission::SceneWrite]).unwrap_err().to_string().contains("scene.write"));
         assert!(read.check(&[Permission::SceneRead]).is_ok());
         assert!(Effects::of(&[Effect::Write], false).check(&[Permission::SceneWrite]).is_ok());
         assert!(Effects::default().check(&[]).is_err());

@@ -32,6 +32,9 @@ pub struct Caller {
     pub permissions: PermissionSet,
     /// Set when the call comes from a package (`name@version`), for provenance and policy.
     pub package: Option<Rc<str>>,
+    /// The event that made this call happen (an agent action's `agent.decision.completed`):
+    /// the call's policy decision and outcome events name it as a cause.
+    pub cause: Option<Rc<str>>,
 }
 
 impl Caller {
@@ -42,6 +45,7 @@ impl Caller {
             profile: profile.into(),
             permissions: crate::policy::profile_permissions(profile),
             package: None,
+            cause: None,
         }
     }
 }
@@ -140,7 +144,7 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     // the call may have partly applied.
     let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, &mut decision_id))
         .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
-    let causes: Vec<String> = decision_id.into_iter().collect();
+    let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let (success, result, error) = match outcome {
         Ok((skill, result)) => {
             let payload = Executed { input: &input, skill: &skill.name, tick: env.tick, version: &skill.version };
@@ -240,7 +244,8 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
     let decision = policy.borrow_mut().evaluate(&ctx);
     let event_type =
         if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
-    let id = emit(env, caller, event_type, &decision.payload(&ctx), Vec::new());
+    let cause: Vec<String> = caller.cause.as_deref().map(str::to_string).into_iter().collect();
+    let id = emit(env, caller, event_type, &decision.payload(&ctx), cause);
     if decision.allow {
         return Ok(Some(id));
     }
@@ -348,6 +353,17 @@ fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller, decision_id: Option<&str>) -> 
     ctx.raw_set("tick", env.tick)?;
     ctx.raw_set("fail", env.fail_fn.clone())?;
     Ok(ctx)
+}
+
+/// Applies a skill's input defaults and validates the result, as the pipeline's first stage
+/// does: for callers that must check a call before queueing it (agent tool calls). The error
+/// names up to three problems.
+pub fn check_input(skill: &Skill, input: &mut Value) -> Result<(), String> {
+    if input.is_null() {
+        *input = Value::Object(Default::default());
+    }
+    apply_defaults(&skill.input_schema, input);
+    if skill.input_validator.is_valid(input) { Ok(()) } else { Err(describe(&skill.input_validator, input, "input")) }
 }
 
 /// Up to three validation errors, each as `path: message`.

@@ -14,8 +14,8 @@ pub mod schema;
 
 pub use core::CORE_SKILL_FILES;
 pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, is_valid_skill_name};
-pub use effects::{Effect, Effects};
-pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, invoke};
+pub use effects::{Effect, Effects, EffectsError};
+pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 
 use serde::Serialize;

@@ -210,7 +210,10 @@ pub fn apply_defaults(schema: &Value, value: &mut Value) {
                         Some(v) => apply_defaults(prop, v),
                         None => {
                             if let Some(default) = prop.get("default") {
-                                fields.insert(name.clone(), default.clone());
+                                // A default object gets its own fields' defaults too.
+                                let mut value = default.clone();
+                                apply_defaults(prop, &mut value);
+                                fields.insert(name.clone(), value);
                             }
                         }
                     }

@@ -35,6 +35,18 @@ pub enum EventKind {
     DevSkillReloadCompleted,
     /// A changed package could not be reloaded (the last good version keeps running).
     DevSkillReloadFailed,
+    /// An agent whose decision was due perceived the world.
+    AgentPerceptionUpdated,
+    /// An agent's provider answered; its valid tool calls were queued.
+    AgentDecisionCompleted,
+    /// An agent's provider failed or timed out; the agent idles until its next turn.
+    AgentDecisionFailed,
+    /// A provider's answer came after its decision was abandoned (or its agent left): dropped.
+    AgentDecisionDiscarded,
+    /// A tool call from a decision was refused before queueing (unknown tool, invalid input).
+    AgentToolcallRejected,
+    /// A scheduler budget cut something (decision starts, actions, queue depth, tool calls).
+    AgentSchedulerCapped,
 }
 
 impl EventKind {
@@ -55,6 +67,12 @@ impl EventKind {
             EventKind::PackageLoadDenied => "package.load.denied",
             EventKind::DevSkillReloadCompleted => "dev.skill.reload.completed",
             EventKind::DevSkillReloadFailed => "dev.skill.reload.failed",
+            EventKind::AgentPerceptionUpdated => "agent.perception.updated",
+            EventKind::AgentDecisionCompleted => "agent.decision.completed",
+            EventKind::AgentDecisionFailed => "agent.decision.failed",
+            EventKind::AgentDecisionDiscarded => "agent.decision.discarded",
+            EventKind::AgentToolcallRejected => "agent.toolcall.rejected",
+            EventKind::AgentSchedulerCapped => "agent.scheduler.capped",
         }
     }
 

@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -50,6 +50,8 @@ pub struct CoreParts {
     pub packages: Rc<dyn PackageDoor>,
     /// The live policy engine the governance skills change.
     pub policy: Rc<RefCell<crate::policy::PolicyEngine>>,
+    /// The live agents the `agent.*` skills change.
+    pub agents: Rc<RefCell<crate::agents::table::Agents>>,
     /// The project: `assets/` models load from it, `traces/` exports go under it.
     pub project: PathBuf,
 }
@@ -74,6 +76,25 @@ pub enum CoreError {
     Register { file: String, error: super::RegistryError },
 }
 
+/// Why `dev.reload` could not re-evaluate a core skill (the running version stays).
+#[derive(Debug, thiserror::Error)]
+pub enum ReloadError {
+    #[error("no skill named '{name}'")]
+    NoSkill { name: String },
+    #[error("skill {name} was registered from {file}, which has no source this engine can reload")]
+    NoSource { name: String, file: String },
+    #[error("the core skills are not ready")]
+    NotReady,
+    #[error("{}", error.message)]
+    Script { file: String, error: ScriptError },
+    #[error(transparent)]
+    Definition(#[from] super::DefinitionError),
+    #[error(transparent)]
+    Registry(#[from] super::RegistryError),
+    #[error("{file} no longer defines {name}")]
+    Gone { file: String, name: String },
+}
+
 /// Evaluates a core file with the DSL and ops as its chunk arguments; returns its definitions.
 fn eval_core_file(lua: &Lua, env: &Table, args: &MultiValue, name: &str, source: &str) -> mlua::Result<Table> {
     lua.load(source).set_name(format!("@limina/{name}")).set_environment(env.clone()).call(args.clone())
@@ -96,33 +117,35 @@ pub fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) -> Result
         let registry = Rc::clone(&parts.registry);
         let args_cell = Rc::clone(&args_cell);
         let env = env.clone();
-        Rc::new(move |lua: &Lua, name: &str| -> Result<Vec<String>, String> {
-            let source = registry.borrow().get(name).map(|s| s.source.clone()).ok_or_else(|| format!("no skill named '{name}'"))?;
+        Rc::new(move |lua: &Lua, name: &str| -> Result<Vec<String>, ReloadError> {
+            let source = registry.borrow().get(name).map(|s| s.source.clone()).ok_or_else(|| ReloadError::NoSkill { name: name.into() })?;
             let (file, text) = CORE_SKILL_FILES
                 .iter()
                 .find(|(file, _)| *file == source)
-                .ok_or_else(|| format!("skill {name} was registered from {source}, which has no source this engine can reload"))?;
-            let args = args_cell.borrow().clone().ok_or("the core skills are not ready")?;
-            let defs = eval_core_file(lua, &env, &args, file, text).map_err(|e| ScriptError::from(e).message)?;
+                .ok_or_else(|| ReloadError::NoSource { name: name.into(), file: source.clone() })?;
+            let args = args_cell.borrow().clone().ok_or(ReloadError::NotReady)?;
+            let script = |e: mlua::Error| ReloadError::Script { file: file.to_string(), error: ScriptError::from(e) };
+            let defs = eval_core_file(lua, &env, &args, file, text).map_err(script)?;
             for def in defs.sequence_values::<Table>() {
-                let def = def.map_err(|e| e.to_string())?;
+                let def = def.map_err(script)?;
                 if def.raw_get::<Option<String>>("name").ok().flatten().as_deref() == Some(name) {
-                    let skill = Skill::from_table(lua, &def, file).map_err(|e| e.to_string())?;
-                    registry.borrow_mut().replace(skill).map_err(|e| e.to_string())?;
+                    let skill = Skill::from_table(lua, &def, file)?;
+                    registry.borrow_mut().replace(skill)?;
                     return Ok(vec![name.to_string()]);
                 }
             }
-            Err(format!("{file} no longer defines {name}"))
+            Err(ReloadError::Gone { file: file.to_string(), name: name.into() })
         })
     };
     let args = (
         dsl.clone(),
-        ops::world::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
+        ops::world::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents)).map_err(ops_err)?,
         ops::registry::create(lua, Rc::clone(&parts.registry), reloader).map_err(ops_err)?,
         ops::trace::create(lua, Rc::clone(&parts.trace), parts.project.join("traces")).map_err(ops_err)?,
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
         ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace)).map_err(ops_err)?,
+        ops::agents::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

@@ -1,6 +1,7 @@
 //! The native ops core skill handlers call, one file per ops table. Inputs arrive validated
 //! against the calling skill's schema, so ops check only what a schema cannot express.
 
+pub(crate) mod agents;
 pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;

@@ -149,7 +149,7 @@ impl CollisionFeed {
 }
 
 /// Builds the `world` ops table over a shared world.
-pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
+pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<crate::agents::table::Agents>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     ops.set("limits", limits(lua)?)?;
 
@@ -365,7 +365,7 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
                 .collect();
             let out = serde_json::json!({
                 "page": {"limit": limit, "totalEntities": total, "nextAfterEntity": next.map(|n| n.to_string())},
-                "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": world.hash()},
+                "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": crate::agents::table::world_hash(&world, &agents.borrow())},
                 "entities": entities,
             });
             crate::script::convert::blob(lua, out)

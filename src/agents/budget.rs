@@ -1,0 +1,92 @@
+//! Scheduler budgets, as the reference's `AgentScheduler`: how many decisions may start per tick
+//! and how many actions run per tick across all agents, and per agent a weight (its share of the
+//! action budget), a queue depth, a cap on tool calls per decision, actions per tick and a
+//! decision timeout. Every cap that bites is traced by the systems (`agent.scheduler.capped`).
+//!
+//! Fairness is a deficit order: each tick every agent with queued actions earns `weight` credit;
+//! agents act in order of credit (then id), each up to its actions per tick, spending one credit
+//! per action, until the global actions per tick run out. An agent the global cap skipped keeps
+//! its credit and goes first next tick, and a heavier agent earns its place sooner. The order is
+//! a pure function of the records, so it is deterministic.
+
+use serde::Serialize;
+
+/// Per-agent limits (the reference's `AgentBudget`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentBudget {
+    /// Share of the global action budget relative to other agents (1 = equal share).
+    pub weight: f64,
+    /// Validated actions waiting at most; calls beyond are dropped and traced.
+    pub max_queue_depth: usize,
+    /// Tool calls kept from one decision; the rest are dropped and traced.
+    pub max_tool_calls_per_decision: usize,
+    pub max_actions_per_tick: usize,
+    /// A decision still running after this long is abandoned (its late answer is discarded).
+    pub decision_timeout_ms: u64,
+}
+
+impl Default for AgentBudget {
+    fn default() -> Self {
+        Self { weight: 1.0, max_queue_depth: 16, max_tool_calls_per_decision: 8, max_actions_per_tick: 4, decision_timeout_ms: 10_000 }
+    }
+}
+
+/// Bounds a spawn call may set budgets within (a client cannot ask for an unbounded queue).
+pub struct BudgetBounds;
+
+impl BudgetBounds {
+    pub const WEIGHT: (f64, f64) = (0.01, 100.0);
+    pub const QUEUE_DEPTH: usize = 256;
+    pub const TOOL_CALLS: usize = 64;
+    pub const ACTIONS_PER_TICK: usize = 64;
+    pub const TIMEOUT_MS: (u64, u64) = (1, 600_000);
+}
+
+/// Engine-wide limits (the reference's `SchedulerBudget`), set by the operator.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchedulerBudget {
+    pub max_decision_starts_per_tick: usize,
+    pub max_global_actions_per_tick: usize,
+    /// Live agents at most (spawning past it fails with `capacity_exceeded`).
+    pub max_agents: usize,
+    pub default_agent_budget: AgentBudget,
+}
+
+impl Default for SchedulerBudget {
+    fn default() -> Self {
+        Self {
+            max_decision_starts_per_tick: 64,
+            max_global_actions_per_tick: 512,
+            max_agents: 4096,
+            default_agent_budget: AgentBudget::default(),
+        }
+    }
+}
+
+/// One agent's claim in a tick's fair ordering.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Claim<'a> {
+    pub id: &'a str,
+    pub deficit: f64,
+}
+
+/// Agents in the order they act this tick: most credit first, ties by id.
+pub fn fair_order<'a>(claims: &mut [Claim<'a>]) {
+    claims.sort_by(|a, b| b.deficit.total_cmp(&a.deficit).then_with(|| a.id.cmp(b.id)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_credit_goes_first_and_ties_go_by_id() {
+        let mut claims =
+            vec![Claim { id: "agt_b", deficit: 1.0 }, Claim { id: "agt_c", deficit: 3.0 }, Claim { id: "agt_a", deficit: 1.0 }];
+        fair_order(&mut claims);
+        let ids: Vec<&str> = claims.iter().map(|c| c.id).collect();
+        assert_eq!(ids, ["agt_c", "agt_a", "agt_b"]);
+    }
+}

@@ -1,0 +1,52 @@
+//! What an agent sees when its decision is due: the reference's envelope
+//! `{selfId, selfEntity?, position?, nearby[{id, position, distance}], recentEvents[{type}], tick}`.
+//! `nearby` comes from the world's batched spatial query (one per tick for all due agents),
+//! sorted by distance then entity id, self excluded. `recentEvents` is a short tail of what
+//! happened to or around the agent since it last looked.
+
+use serde::Serialize;
+
+use crate::trace::Event;
+
+/// Nearby entities kept in one perception (nearest first); the rest are cut, so one agent in a
+/// crowd cannot make its own perception (and the decision request) unbounded.
+pub const MAX_NEARBY: usize = 64;
+/// Recent event types kept in one perception.
+pub const RECENT_EVENTS: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PerceivedEntity {
+    pub id: String,
+    pub position: [f64; 3],
+    pub distance: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecentEvent {
+    #[serde(rename = "type")]
+    pub event_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Perception {
+    pub self_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_entity: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<[f64; 3]>,
+    pub nearby: Vec<PerceivedEntity>,
+    pub recent_events: Vec<RecentEvent>,
+    pub tick: u64,
+}
+
+/// Whether an event belongs in an agent's recent events: what it did itself (its calls and
+/// their outcomes), signals and speech in the world, and collisions. Other agents' bookkeeping
+/// (their perceptions and decisions) is theirs.
+pub fn is_recent_for(event: &Event, agent_id: &str) -> bool {
+    let t = &*event.event_type;
+    if &*event.actor_id == agent_id {
+        return !t.starts_with("agent.perception.") && t != "policy.decision";
+    }
+    t.starts_with("agent.signal.") || t.starts_with("social.") || t.starts_with("physics.collision")
+}

@@ -1,0 +1,186 @@
+//! The agent record: who an agent is (id, kind, body, profile, session, provider) and its
+//! runtime state (latest perception, the decision in flight, the queue of validated actions).
+//! Records are world state: the `agent.*` skills are the only writers, and the deterministic
+//! part of every record is folded into the world hash.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::budget::AgentBudget;
+use super::perception::Perception;
+use crate::policy::Profile;
+use crate::world::EntityId;
+
+/// `builder` agents drive the world from outside (they are recorded for inspection and
+/// governance, and are never scheduled); `player` agents perceive, decide and act in the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Builder,
+    Player,
+}
+
+impl AgentKind {
+    pub fn parse(text: &str) -> Option<AgentKind> {
+        match text {
+            "builder" => Some(AgentKind::Builder),
+            "player" => Some(AgentKind::Player),
+            _ => None,
+        }
+    }
+}
+
+/// Which decision provider an agent's `llm.provider` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// A Luau function registered by the host script (`limina.scripted_policy`); `model` names it.
+    Scripted,
+    /// A local Ollama server (`/api/chat`).
+    Ollama,
+    /// Any OpenAI-compatible chat-completions endpoint.
+    #[serde(rename = "openai")]
+    OpenAi,
+}
+
+impl ProviderKind {
+    pub const NAMES: [&'static str; 3] = ["scripted", "ollama", "openai"];
+
+    pub fn parse(text: &str) -> Option<ProviderKind> {
+        match text {
+            "scripted" => Some(ProviderKind::Scripted),
+            "ollama" => Some(ProviderKind::Ollama),
+            "openai" => Some(ProviderKind::OpenAi),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Scripted => "scripted",
+            ProviderKind::Ollama => "ollama",
+            ProviderKind::OpenAi => "openai",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LlmConfig {
+    pub provider: ProviderKind,
+    pub model: String,
+    pub system_prompt: String,
+}
+
+/// A validated tool call waiting for the action system, with the decision that produced it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueuedAction {
+    pub tool: String,
+    pub input: Value,
+    /// The `agent.decision.completed` event the call came from (the action's cause).
+    pub decision_event: Rc<str>,
+}
+
+/// A decision running off the loop. `generation` tells a late answer from the current one.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    pub generation: u64,
+    pub started: Instant,
+    pub deadline: Instant,
+    /// The `agent.perception.updated` event the decision was given.
+    pub perception_event: Rc<str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AgentRecord {
+    pub id: Rc<str>,
+    pub kind: AgentKind,
+    /// The entity it inhabits, if any.
+    pub entity: Option<EntityId>,
+    pub perception_radius: f64,
+    pub decision_interval_ticks: u64,
+    pub profile: Profile,
+    pub session_id: Rc<str>,
+    pub llm: LlmConfig,
+    pub budget: AgentBudget,
+    /// Who spawned it (agent id), for audit.
+    pub spawned_by: Rc<str>,
+    pub spawned_tick: u64,
+    // Runtime state.
+    pub perception: Option<Perception>,
+    pub in_flight: Option<InFlight>,
+    /// The tick of the last decision start (None: never decided; due at once).
+    pub last_decision_tick: Option<u64>,
+    pub queue: VecDeque<QueuedAction>,
+    /// Outcomes of its latest actions, handed to the next decision (`previousResults`).
+    pub previous_results: VecDeque<Value>,
+    /// Bumped whenever a decision starts or is abandoned.
+    pub generation: u64,
+    /// Weighted-fair scheduling credit (see `budget::fair_order`).
+    pub deficit: f64,
+    /// Trace sequence number the last perception looked at (recent events are newer).
+    pub seen_seq: u64,
+}
+
+/// How many outcomes `previousResults` keeps.
+pub const PREVIOUS_RESULTS: usize = 8;
+
+impl AgentRecord {
+    /// Due when it has never decided, or `decisionIntervalTicks` have passed since it last did,
+    /// and no decision is in flight. Builders are never due.
+    pub fn is_due(&self, tick: u64) -> bool {
+        self.kind == AgentKind::Player
+            && self.in_flight.is_none()
+            && self.last_decision_tick.is_none_or(|last| tick.saturating_sub(last) >= self.decision_interval_ticks)
+    }
+
+    pub fn remember_result(&mut self, result: Value) {
+        if self.previous_results.len() == PREVIOUS_RESULTS {
+            self.previous_results.pop_front();
+        }
+        self.previous_results.push_back(result);
+    }
+
+    /// The row `agent.list` shows (and the world hash folds in, minus the wall-clock state).
+    pub fn summary(&self) -> Value {
+        serde_json::json!({
+            "id": &*self.id,
+            "type": self.kind,
+            "entity": self.entity.map(|e| e.to_string()),
+            "perceptionRadius": self.perception_radius,
+            "decisionIntervalTicks": self.decision_interval_ticks,
+            "profile": self.profile.as_str(),
+            "sessionId": &*self.session_id,
+            "llm": {"provider": self.llm.provider, "model": self.llm.model},
+            "budget": self.budget,
+            "spawnedBy": &*self.spawned_by,
+            "inFlight": self.in_flight.is_some(),
+            "lastDecisionTick": self.last_decision_tick,
+            "queueDepth": self.queue.len(),
+        })
+    }
+
+    /// The deterministic state for the world hash: identity, configuration, cadence and queue.
+    /// Wall-clock state (when a decision started) is left out, so the same inputs give the same
+    /// hash on any machine.
+    pub fn hash_state(&self) -> Value {
+        serde_json::json!({
+            "id": &*self.id,
+            "type": self.kind,
+            "entity": self.entity.map(|e| e.to_string()),
+            "perceptionRadius": self.perception_radius,
+            "decisionIntervalTicks": self.decision_interval_ticks,
+            "profile": self.profile.as_str(),
+            "sessionId": &*self.session_id,
+            "llm": &self.llm,
+            "budget": self.budget,
+            "lastDecisionTick": self.last_decision_tick,
+            "queue": &self.queue,
+        })
+    }
+}

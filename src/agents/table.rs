@@ -1,0 +1,136 @@
+//! The live agents, by id (a `BTreeMap`, so every system visits them in the same order on every
+//! machine), with the scheduler budget the operator set and the scripted policies the host
+//! script registered. Only the `agent.*` skills add or remove records.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use mlua::Function;
+use sha2::{Digest, Sha256};
+
+use super::budget::SchedulerBudget;
+use super::record::AgentRecord;
+use crate::digest::sha256_text;
+
+/// Why an agent could not be added.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentTableError {
+    #[error("agent capacity exceeded: {live} live agents is the maximum ({max})")]
+    CapacityExceeded { live: usize, max: usize },
+    #[error("agent id '{id}' is already in use")]
+    Taken { id: String },
+}
+
+#[derive(Default)]
+pub struct Agents {
+    records: BTreeMap<Rc<str>, AgentRecord>,
+    /// The number in the next generated id (`agt_0001`, `agt_0002`, ...); never reused.
+    next: u64,
+    pub scheduler: SchedulerBudget,
+    /// Decision functions of `scripted` agents, by the name their `llm.model` gives.
+    scripted: BTreeMap<String, Function>,
+}
+
+impl std::fmt::Debug for Agents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agents").field("live", &self.records.len()).field("scripted", &self.scripted.keys()).finish()
+    }
+}
+
+impl Agents {
+    pub fn new(scheduler: SchedulerBudget) -> Self {
+        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new() }
+    }
+
+    /// The next free generated id.
+    pub fn next_id(&self) -> String {
+        let mut n = self.next.max(1);
+        loop {
+            let id = format!("agt_{n:04}");
+            if !self.records.contains_key(id.as_str()) {
+                return id;
+            }
+            n += 1;
+        }
+    }
+
+    /// Checks that `id` could be added now.
+    pub fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
+        if self.records.contains_key(id) {
+            return Err(AgentTableError::Taken { id: id.into() });
+        }
+        if self.records.len() >= self.scheduler.max_agents {
+            return Err(AgentTableError::CapacityExceeded { live: self.records.len(), max: self.scheduler.max_agents });
+        }
+        Ok(())
+    }
+
+    pub fn insert(&mut self, record: AgentRecord) -> Result<(), AgentTableError> {
+        self.check_room(&record.id)?;
+        if let Some(n) = record.id.strip_prefix("agt_").and_then(|n| n.parse::<u64>().ok()) {
+            self.next = self.next.max(n + 1);
+        }
+        self.records.insert(Rc::clone(&record.id), record);
+        Ok(())
+    }
+
+    pub fn remove(&mut self, id: &str) -> Option<AgentRecord> {
+        self.records.remove(id)
+    }
+
+    pub fn get(&self, id: &str) -> Option<&AgentRecord> {
+        self.records.get(id)
+    }
+
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut AgentRecord> {
+        self.records.get_mut(id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &AgentRecord> {
+        self.records.values()
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut AgentRecord> {
+        self.records.values_mut()
+    }
+
+    pub fn set_scripted(&mut self, name: &str, policy: Function) {
+        self.scripted.insert(name.to_string(), policy);
+    }
+
+    pub fn scripted(&self, name: &str) -> Option<Function> {
+        self.scripted.get(name).cloned()
+    }
+
+    pub fn scripted_names(&self) -> Vec<&str> {
+        self.scripted.keys().map(String::as_str).collect()
+    }
+
+    /// `sha256:` over every record's deterministic state, in id order; None with no agents (so a
+    /// world without agents hashes exactly as before agents existed).
+    pub fn hash(&self) -> Option<String> {
+        if self.records.is_empty() {
+            return None;
+        }
+        let states: Vec<serde_json::Value> = self.records.values().map(AgentRecord::hash_state).collect();
+        Some(sha256_text(&Sha256::digest(serde_json::to_string(&states).unwrap_or_default().as_bytes())))
+    }
+}
+
+/// The world hash: the entities' hash alone when there are no agents (so a world without agents
+/// hashes exactly as it did before agents existed), else sha256 over it and the agents' hash.
+pub fn world_hash(world: &crate::world::World, agents: &Agents) -> String {
+    let entities = world.hash();
+    match agents.hash() {
+        None => entities,
+        Some(agents) => sha256_text(&Sha256::digest(format!("{entities}\n{agents}").as_bytes())),
+    }
+}

@@ -1,0 +1,644 @@
+//! The agent systems of the fixed step (SPEC §3, §9): the action system drains validated tool
+//! calls through the skill registry at the start of a step, under each agent's own session and
+//! profile; after physics, the perception system builds the perception of every agent whose
+//! decision is due (one batched spatial query for all of them) and the decision system asks
+//! their providers. A scripted provider is Luau and runs here, on the loop, deterministically;
+//! HTTP providers run on a tokio runtime off the loop and their answers are picked up at a later
+//! tick boundary, so the loop never waits on a model.
+//!
+//! Causality: `agent.perception.updated` → `agent.decision.completed` (caused by the
+//! perception) → the action's policy decision and `skill.executed` (caused by the decision).
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::engine::Shared;
+use crate::agents::budget::{Claim, fair_order};
+use crate::agents::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
+use crate::agents::provider::{DecideRequest, Decision, Provider, ProviderError, ToolCall, ToolSpec};
+use crate::agents::record::{AgentRecord, InFlight, ProviderKind, QueuedAction};
+use crate::policy::Profile;
+use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::skills::{Caller, check_input};
+use crate::trace::{EventDraft, EventKind};
+use crate::world::{EntityId, World};
+
+/// An answer from an off-loop provider.
+struct Answer {
+    agent: String,
+    generation: u64,
+    result: Result<Decision, ProviderError>,
+}
+
+/// The tokio runtime decisions run on, made when the first HTTP decision starts.
+struct OffLoop {
+    runtime: tokio::runtime::Runtime,
+    tx: mpsc::Sender<Answer>,
+    rx: mpsc::Receiver<Answer>,
+}
+
+impl Drop for OffLoop {
+    fn drop(&mut self) {
+        // Requests still running are abandoned, not awaited: an engine shuts down at once.
+        let runtime =
+            std::mem::replace(&mut self.runtime, tokio::runtime::Builder::new_current_thread().build().expect("an empty runtime"));
+        runtime.shutdown_background();
+    }
+}
+
+/// Tool lists offered to providers, per profile, for one registry generation.
+struct Tools {
+    generation: u64,
+    specs: Rc<Vec<ToolSpec>>,
+    /// The same list as a Lua table for scripted policies (built once, shared read-only).
+    lua: Option<Table>,
+}
+
+/// Recent events kept per agent (and for the world) between perceptions.
+#[derive(Default)]
+struct RecentRing(VecDeque<(u64, Rc<str>)>);
+
+impl RecentRing {
+    fn push(&mut self, seq: u64, event_type: Rc<str>) {
+        if self.0.len() == RECENT_EVENTS {
+            self.0.pop_front();
+        }
+        self.0.push_back((seq, event_type));
+    }
+}
+
+/// State the agent systems keep between steps (none of it is world state).
+#[derive(Default)]
+pub(crate) struct AgentSystems {
+    offloop: RefCell<Option<OffLoop>>,
+    providers: RefCell<HashMap<&'static str, Arc<dyn Provider>>>,
+    tools: RefCell<HashMap<Profile, Tools>>,
+    /// The last trace sequence number sorted into the rings below.
+    scanned: std::cell::Cell<u64>,
+    own: RefCell<HashMap<Rc<str>, RecentRing>>,
+    world: RefCell<RecentRing>,
+}
+
+impl std::fmt::Debug for AgentSystems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentSystems").field("offloop", &self.offloop.borrow().is_some()).finish()
+    }
+}
+
+/// How long one step's phases took, for the density benchmark.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AgentTimings {
+    pub action: Duration,
+    pub perception: Duration,
+    pub decision: Duration,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Capped<'a> {
+    cap: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_id: Option<&'a str>,
+    dropped: usize,
+    limit: usize,
+    tick: u64,
+}
+
+impl Shared {
+    fn agent_event<P: Serialize>(&self, kind: EventKind, actor: &str, thread: &str, causes: Vec<String>, payload: &P) -> String {
+        let draft = EventDraft::new(kind.as_str(), actor).thread(thread).caused_by(causes);
+        self.trace.borrow_mut().emit(draft, self.tick.get(), payload).id.clone()
+    }
+
+    fn capped(&self, cap: &str, agent: Option<&AgentRecord>, dropped: usize, limit: usize) {
+        let payload = Capped { cap, agent_id: agent.map(|a| &*a.id), dropped, limit, tick: self.tick.get() };
+        let (actor, thread) = agent.map(|a| (&*a.id, &*a.session_id)).unwrap_or(("scheduler", "scheduler"));
+        self.agent_event(EventKind::AgentSchedulerCapped, actor, thread, Vec::new(), &payload);
+    }
+
+    /// The action system: runs queued tool calls, most scheduling credit first, within each
+    /// agent's actions per tick and the global actions per tick.
+    pub(crate) fn act(&self, lua: &Lua) {
+        if self.agents.borrow().is_empty() {
+            return;
+        }
+        let mut plan: Vec<(Caller, QueuedAction)> = Vec::new();
+        {
+            let mut agents = self.agents.borrow_mut();
+            let global = agents.scheduler.max_global_actions_per_tick;
+            for record in agents.iter_mut() {
+                if record.queue.is_empty() {
+                    record.deficit = 0.0;
+                } else {
+                    record.deficit += record.budget.weight;
+                }
+            }
+            let mut claims: Vec<Claim<'_>> =
+                agents.iter().filter(|r| !r.queue.is_empty()).map(|r| Claim { id: &r.id, deficit: r.deficit }).collect();
+            fair_order(&mut claims);
+            let order: Vec<Rc<str>> = claims.iter().map(|c| Rc::from(c.id)).collect();
+            let mut left = global;
+            let mut global_capped = 0;
+            let mut agent_caps: Vec<(Rc<str>, usize, usize)> = Vec::new();
+            for id in order {
+                let Some(record) = agents.get_mut(&id) else { continue };
+                let wanted = record.queue.len().min(record.budget.max_actions_per_tick);
+                let take = wanted.min(left);
+                global_capped += wanted - take;
+                if record.queue.len() > record.budget.max_actions_per_tick {
+                    agent_caps.push((
+                        Rc::clone(&record.id),
+                        record.queue.len() - record.budget.max_actions_per_tick,
+                        record.budget.max_actions_per_tick,
+                    ));
+                }
+                // Served agents spend credit; those the global cap skipped keep theirs and go
+                // first next tick.
+                record.deficit -= take as f64;
+                left -= take;
+                let caller = Caller::new(&record.id, &record.session_id, record.profile.as_str());
+                for action in record.queue.drain(..take) {
+                    let mut caller = caller.clone();
+                    caller.cause = Some(Rc::clone(&action.decision_event));
+                    plan.push((caller, action));
+                }
+            }
+            drop(agents);
+            for (id, waiting, limit) in agent_caps {
+                let agents = self.agents.borrow();
+                self.capped("maxActionsPerTick", agents.get(&id), waiting, limit);
+            }
+            if global_capped > 0 {
+                self.capped("maxGlobalActionsPerTick", None, global_capped, global);
+            }
+        }
+        for (caller, action) in plan {
+            // An earlier action this tick may have despawned the agent: its calls stop with it.
+            if self.agents.borrow().get(&caller.agent_id).is_none() {
+                continue;
+            }
+            let response = self.invoke(lua, &caller, &action.tool, action.input);
+            let outcome = match (&response.result, &response.error) {
+                (Some(result), _) => json!({"tool": action.tool, "success": true, "result": result}),
+                (_, Some(e)) => json!({"tool": action.tool, "success": false, "error": {"code": e.code.as_str(), "message": e.message}}),
+                _ => json!({"tool": action.tool, "success": response.success}),
+            };
+            if let Some(record) = self.agents.borrow_mut().get_mut(&caller.agent_id) {
+                record.remember_result(outcome);
+            }
+        }
+    }
+
+    /// Perception and decision, after physics: answers that arrived, timeouts, then the agents
+    /// whose decision is due.
+    pub(crate) fn think(&self, lua: &Lua) -> AgentTimings {
+        let mut timings = AgentTimings::default();
+        if self.agents.borrow().is_empty() && self.agent_systems.offloop.borrow().is_none() {
+            return timings;
+        }
+        let started = Instant::now();
+        self.collect_answers();
+        self.expire_decisions();
+        self.sort_recent_events();
+        let due = self.due_agents();
+        let perceived = self.perceive(&due);
+        timings.perception = started.elapsed();
+        let started = Instant::now();
+        for (id, perception_event) in perceived {
+            self.start_decision(lua, &id, perception_event);
+        }
+        timings.decision = started.elapsed();
+        timings
+    }
+
+    /// Agents due this tick, oldest decision first (then id), at most the scheduler's decision
+    /// starts per tick.
+    fn due_agents(&self) -> Vec<Rc<str>> {
+        let tick = self.tick.get();
+        let agents = self.agents.borrow();
+        let mut due: Vec<(Option<u64>, Rc<str>)> =
+            agents.iter().filter(|r| r.is_due(tick)).map(|r| (r.last_decision_tick, Rc::clone(&r.id))).collect();
+        due.sort();
+        let limit = agents.scheduler.max_decision_starts_per_tick;
+        if due.len() > limit {
+            let deferred = due.len() - limit;
+            due.truncate(limit);
+            drop(agents);
+            self.capped("maxDecisionStartsPerTick", None, deferred, limit);
+        }
+        due.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Sorts the events emitted since the last tick into each agent's recent events (its own
+    /// calls and their outcomes) and the world's (signals, speech, collisions).
+    fn sort_recent_events(&self) {
+        let agents = self.agents.borrow();
+        let trace = self.trace.borrow();
+        let systems = &self.agent_systems;
+        let mut own = systems.own.borrow_mut();
+        let mut world = systems.world.borrow_mut();
+        for event in trace.since(systems.scanned.get()) {
+            if let Some(record) = agents.get(&event.actor_id) {
+                if is_recent_for(event, &record.id) {
+                    own.entry(Rc::clone(&record.id)).or_default().push(event.seq, Rc::clone(&event.event_type));
+                }
+            } else if is_recent_for(event, "") {
+                world.push(event.seq, Rc::clone(&event.event_type));
+            }
+        }
+        systems.scanned.set(trace.len() as u64);
+        own.retain(|id, _| agents.get(id).is_some());
+    }
+
+    /// Builds the perception of every due agent with one batched spatial query, stores it on the
+    /// record and traces `agent.perception.updated`. Returns each agent with its event id.
+    fn perceive(&self, due: &[Rc<str>]) -> Vec<(Rc<str>, Rc<str>)> {
+        if due.is_empty() {
+            return Vec::new();
+        }
+        let tick = self.tick.get();
+        let world = self.world.borrow();
+        // Where each due agent is (agents without a body perceive nothing nearby).
+        let places: Vec<Option<(crate::world::EntityId, [f64; 3], f64)>> = {
+            let agents = self.agents.borrow();
+            due.iter()
+                .map(|id| {
+                    let record = agents.get(id)?;
+                    let entity = record.entity?;
+                    let t = world.transform(entity)?;
+                    Some((entity, t.position.map(f64::from), record.perception_radius))
+                })
+                .collect()
+        };
+        let queries: Vec<NearQuery> = places
+            .iter()
+            .flatten()
+            .map(|(entity, center, radius)| NearQuery { center: *center, radius: *radius, exclude: Some(*entity) })
+            .collect();
+        let mut answers = near_batch(&world, &queries).into_iter();
+        let mut out = Vec::with_capacity(due.len());
+        let systems = &self.agent_systems;
+        for (id, place) in due.iter().zip(&places) {
+            let nearby: Vec<PerceivedEntity> = match place {
+                Some(_) => answers
+                    .next()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .take(MAX_NEARBY)
+                    .map(|hit| PerceivedEntity { id: hit.id.to_string(), position: hit.position.map(f64::from), distance: hit.distance })
+                    .collect(),
+                None => Vec::new(),
+            };
+            let mut agents = self.agents.borrow_mut();
+            let Some(record) = agents.get_mut(id) else { continue };
+            let seen = record.seen_seq;
+            let mut recent: Vec<(u64, Rc<str>)> = systems.own.borrow().get(id).map(|r| r.0.iter().cloned().collect()).unwrap_or_default();
+            recent.extend(systems.world.borrow().0.iter().cloned());
+            recent.retain(|(seq, _)| *seq > seen);
+            recent.sort();
+            let skip = recent.len().saturating_sub(RECENT_EVENTS);
+            let perception = Perception {
+                self_id: id.to_string(),
+                self_entity: place.map(|(e, _, _)| e.to_string()),
+                position: place.map(|(_, p, _)| p),
+                nearby,
+                recent_events: recent.into_iter().skip(skip).map(|(_, t)| RecentEvent { event_type: t.to_string() }).collect(),
+                tick,
+            };
+            let count = perception.nearby.len();
+            record.perception = Some(perception);
+            record.last_decision_tick = Some(tick);
+            let (actor, thread) = (Rc::clone(&record.id), Rc::clone(&record.session_id));
+            drop(agents);
+            let payload = json!({"agentId": &*actor, "nearby": count, "tick": tick});
+            let event = self.agent_event(EventKind::AgentPerceptionUpdated, &actor, &thread, Vec::new(), &payload);
+            if let Some(record) = self.agents.borrow_mut().get_mut(id) {
+                record.seen_seq = self.trace.borrow().len() as u64;
+            }
+            out.push((Rc::clone(id), Rc::from(event)));
+        }
+        out
+    }
+
+    /// The skills an agent's profile may call, as tool definitions (cached per registry
+    /// generation).
+    fn tools_for(&self, lua: Option<&Lua>, profile: Profile) -> (Rc<Vec<ToolSpec>>, Option<Table>) {
+        let generation = self.registry.borrow().generation();
+        let mut cache = self.agent_systems.tools.borrow_mut();
+        let entry = cache.entry(profile).or_insert_with(|| Tools { generation: u64::MAX, specs: Rc::new(Vec::new()), lua: None });
+        if entry.generation != generation {
+            let granted = profile.permissions();
+            let specs: Vec<ToolSpec> = self
+                .registry
+                .borrow()
+                .list()
+                .filter(|s| s.permissions.iter().all(|p| granted.contains(*p)))
+                .map(|s| ToolSpec { name: s.name.clone(), description: s.description.clone(), input_schema: s.input_schema.clone() })
+                .collect();
+            *entry = Tools { generation, specs: Rc::new(specs), lua: None };
+        }
+        if let Some(lua) = lua
+            && entry.lua.is_none()
+        {
+            let list: Vec<Value> =
+                entry.specs.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
+            if let Ok(LuaValue::Table(t)) = json_to_lua(lua, &Value::Array(list)) {
+                t.set_readonly(true);
+                entry.lua = Some(t);
+            }
+        }
+        (Rc::clone(&entry.specs), entry.lua.clone())
+    }
+
+    /// Starts the decision of a due agent whose perception was just built.
+    fn start_decision(&self, lua: &Lua, id: &str, perception_event: Rc<str>) {
+        let (kind, model, system_prompt, profile, perception, previous, timeout) = {
+            let agents = self.agents.borrow();
+            let Some(r) = agents.get(id) else { return };
+            (
+                r.llm.provider,
+                r.llm.model.clone(),
+                r.llm.system_prompt.clone(),
+                r.profile,
+                serde_json::to_value(&r.perception).unwrap_or(Value::Null),
+                r.previous_results.iter().cloned().collect::<Vec<_>>(),
+                Duration::from_millis(r.budget.decision_timeout_ms),
+            )
+        };
+        match kind {
+            ProviderKind::Scripted => {
+                let result = self.run_scripted(lua, id, &model, &system_prompt, profile, &perception, &previous);
+                self.finish_decision(id, &perception_event, kind, result.map(|tool_calls| Decision { tool_calls, total_tokens: None }));
+            }
+            ProviderKind::Ollama | ProviderKind::OpenAi => {
+                let provider = match self.http_provider(kind) {
+                    Ok(p) => p,
+                    Err(e) => return self.finish_decision(id, &perception_event, kind, Err(e)),
+                };
+                let (tools, _) = self.tools_for(None, profile);
+                let request = DecideRequest {
+                    agent_id: id.to_string(),
+                    model,
+                    system_prompt,
+                    perception,
+                    tools: (*tools).clone(),
+                    previous_results: previous,
+                };
+                let now = Instant::now();
+                let generation = {
+                    let mut agents = self.agents.borrow_mut();
+                    let Some(r) = agents.get_mut(id) else { return };
+                    r.generation += 1;
+                    r.in_flight = Some(InFlight {
+                        generation: r.generation,
+                        started: now,
+                        deadline: now + timeout,
+                        perception_event: Rc::clone(&perception_event),
+                    });
+                    r.generation
+                };
+                let mut offloop = self.agent_systems.offloop.borrow_mut();
+                let offloop = offloop.get_or_insert_with(OffLoop::new);
+                let tx = offloop.tx.clone();
+                let agent = id.to_string();
+                offloop.runtime.spawn(async move {
+                    // The provider's own timeout ends the request; this one guarantees it.
+                    let result = match tokio::time::timeout(timeout + Duration::from_millis(250), provider.decide(request)).await {
+                        Ok(result) => result,
+                        Err(_) => Err(ProviderError::Timeout { url: String::new(), after_ms: timeout.as_millis() as u64 }),
+                    };
+                    let _ = tx.send(Answer { agent, generation, result });
+                });
+            }
+        }
+    }
+
+    /// The provider for an HTTP kind, configured from the operator's environment.
+    fn http_provider(&self, kind: ProviderKind) -> Result<Arc<dyn Provider>, ProviderError> {
+        let name = kind.as_str();
+        if let Some(p) = self.agent_systems.providers.borrow().get(name) {
+            return Ok(Arc::clone(p));
+        }
+        let provider = crate::agents::provider::http_provider(name)?;
+        self.agent_systems.providers.borrow_mut().insert(name, Arc::clone(&provider));
+        Ok(provider)
+    }
+
+    /// Calls a scripted policy: `policy(request) -> { {tool = ..., input = {...}}, ... }`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_scripted(
+        &self,
+        lua: &Lua,
+        id: &str,
+        model: &str,
+        system_prompt: &str,
+        profile: Profile,
+        perception: &Value,
+        previous: &[Value],
+    ) -> Result<Vec<ToolCall>, ProviderError> {
+        let not_found = || ProviderError::NotConfigured { provider: "scripted".into(), missing: format!("a policy named '{model}'") };
+        let policy: Function = self.agents.borrow().scripted(model).ok_or_else(not_found)?;
+        let script_error = |e: mlua::Error| ProviderError::Script { detail: crate::script::error_message_and_traceback(&e).0 };
+        let (_, tools) = self.tools_for(Some(lua), profile);
+        let request = lua.create_table().map_err(script_error)?;
+        request.raw_set("agentId", id).map_err(script_error)?;
+        request.raw_set("systemPrompt", system_prompt).map_err(script_error)?;
+        request.raw_set("perception", json_to_lua(lua, perception).map_err(script_error)?).map_err(script_error)?;
+        request.raw_set("tools", tools).map_err(script_error)?;
+        request
+            .raw_set("previousResults", json_to_lua(lua, &Value::Array(previous.to_vec())).map_err(script_error)?)
+            .map_err(script_error)?;
+        request.raw_set("tick", self.tick.get()).map_err(script_error)?;
+        let returned: LuaValue = policy.call(request).map_err(script_error)?;
+        let returned = lua_to_json(lua, &returned, "decision").map_err(|e| ProviderError::Script { detail: e.to_string() })?;
+        parse_scripted(&returned)
+    }
+
+    /// Validates a decision's tool calls and queues them, tracing the decision and every
+    /// rejection and cap; a failed decision is traced and the agent idles until its next turn.
+    fn finish_decision(&self, id: &str, perception_event: &str, kind: ProviderKind, result: Result<Decision, ProviderError>) {
+        let (actor, thread, budget) = {
+            let agents = self.agents.borrow();
+            let Some(r) = agents.get(id) else { return };
+            (Rc::clone(&r.id), Rc::clone(&r.session_id), r.budget)
+        };
+        let causes = vec![perception_event.to_string()];
+        let decision = match result {
+            Ok(d) => d,
+            Err(e) => {
+                let payload = json!({"agentId": id, "provider": kind.as_str(), "reason": e.to_string(), "tick": self.tick.get()});
+                self.agent_event(EventKind::AgentDecisionFailed, &actor, &thread, causes, &payload);
+                return;
+            }
+        };
+        let mut calls = decision.tool_calls;
+        let payload = json!({"agentId": id, "provider": kind.as_str(), "toolCalls": calls.len(), "totalTokens": decision.total_tokens, "tick": self.tick.get()});
+        let decision_event: Rc<str> = self.agent_event(EventKind::AgentDecisionCompleted, &actor, &thread, causes, &payload).into();
+        if calls.len() > budget.max_tool_calls_per_decision {
+            let dropped = calls.len() - budget.max_tool_calls_per_decision;
+            calls.truncate(budget.max_tool_calls_per_decision);
+            let agents = self.agents.borrow();
+            self.capped("maxToolCallsPerDecision", agents.get(id), dropped, budget.max_tool_calls_per_decision);
+        }
+        let mut queue_dropped = 0;
+        for call in calls {
+            let rejected = |reason: String| {
+                let payload = json!({"agentId": id, "tool": call.tool, "reason": reason, "tick": self.tick.get()});
+                self.agent_event(EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
+            };
+            if let Some(reason) = &call.invalid {
+                rejected(reason.clone());
+                continue;
+            }
+            let Some(skill) = self.registry.borrow().get(&call.tool) else {
+                rejected(format!("unknown tool '{}': no skill has that name", call.tool));
+                continue;
+            };
+            let mut input = call.input.clone();
+            if let Err(problem) = check_input(&skill, &mut input) {
+                rejected(format!("invalid input for {}: {problem}", call.tool));
+                continue;
+            }
+            let mut agents = self.agents.borrow_mut();
+            let Some(record) = agents.get_mut(id) else { return };
+            if record.queue.len() >= budget.max_queue_depth {
+                queue_dropped += 1;
+                continue;
+            }
+            record.queue.push_back(QueuedAction { tool: call.tool.clone(), input, decision_event: Rc::clone(&decision_event) });
+        }
+        if queue_dropped > 0 {
+            let agents = self.agents.borrow();
+            self.capped("maxQueueDepth", agents.get(id), queue_dropped, budget.max_queue_depth);
+        }
+    }
+
+    /// Off-loop answers that arrived since the last tick. An answer for a decision that timed
+    /// out or whose agent is gone is discarded (and traced).
+    fn collect_answers(&self) {
+        let answers: Vec<Answer> = match &*self.agent_systems.offloop.borrow() {
+            Some(o) => o.rx.try_iter().collect(),
+            None => return,
+        };
+        for answer in answers {
+            let current = {
+                let mut agents = self.agents.borrow_mut();
+                match agents.get_mut(&answer.agent) {
+                    Some(r) if r.in_flight.as_ref().is_some_and(|f| f.generation == answer.generation) => {
+                        let flight = r.in_flight.take().expect("checked");
+                        Some((r.llm.provider, flight.perception_event))
+                    }
+                    _ => None,
+                }
+            };
+            match current {
+                Some((kind, perception_event)) => self.finish_decision(&answer.agent, &perception_event, kind, answer.result),
+                None => {
+                    let reason = if self.agents.borrow().get(&answer.agent).is_some() {
+                        "late: the decision had timed out"
+                    } else {
+                        "the agent is gone"
+                    };
+                    let payload = json!({"agentId": answer.agent, "generation": answer.generation, "reason": reason, "ok": answer.result.is_ok(), "tick": self.tick.get()});
+                    self.agent_event(
+                        EventKind::AgentDecisionDiscarded,
+                        &answer.agent,
+                        &format!("ses_{}", answer.agent),
+                        Vec::new(),
+                        &payload,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Abandons decisions past their agent's `decisionTimeoutMs`; their answers, if they ever
+    /// come, are discarded by generation.
+    fn expire_decisions(&self) {
+        let now = Instant::now();
+        struct Expired {
+            id: Rc<str>,
+            thread: Rc<str>,
+            perception_event: Rc<str>,
+            kind: ProviderKind,
+            ms: u64,
+        }
+        let expired: Vec<Expired> = {
+            let mut agents = self.agents.borrow_mut();
+            agents
+                .iter_mut()
+                .filter_map(|r| {
+                    let flight = r.in_flight.as_ref().filter(|f| now >= f.deadline)?;
+                    let out = Expired {
+                        id: Rc::clone(&r.id),
+                        thread: Rc::clone(&r.session_id),
+                        perception_event: Rc::clone(&flight.perception_event),
+                        kind: r.llm.provider,
+                        ms: r.budget.decision_timeout_ms,
+                    };
+                    r.in_flight = None;
+                    Some(out)
+                })
+                .collect()
+        };
+        for Expired { id, thread, perception_event, kind, ms } in expired {
+            let reason = format!("timed out after {ms} ms (decisionTimeoutMs); a late answer will be discarded");
+            let payload = json!({"agentId": &*id, "provider": kind.as_str(), "reason": reason, "tick": self.tick.get()});
+            self.agent_event(EventKind::AgentDecisionFailed, &id, &thread, vec![perception_event.to_string()], &payload);
+        }
+    }
+}
+
+impl OffLoop {
+    fn new() -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("limina-decisions")
+            .enable_all()
+            .build()
+            .expect("a tokio runtime for agent decisions");
+        let (tx, rx) = mpsc::channel();
+        Self { runtime, tx, rx }
+    }
+}
+
+/// Reads a scripted policy's answer: a list of `{tool, input}` (an empty list or nil is a
+/// decision to do nothing).
+fn parse_scripted(value: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+    let items = match value {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(items) => items,
+        Value::Object(o) if o.is_empty() => return Ok(Vec::new()),
+        other => return Err(ProviderError::Script { detail: format!("a policy must return a list of {{tool, input}}, got {other}") }),
+    };
+    Ok(items
+        .iter()
+        .map(|item| match (item.get("tool").and_then(Value::as_str), item.get("input")) {
+            (Some(tool), input) => ToolCall { tool: tool.to_string(), input: input.cloned().unwrap_or(json!({})), invalid: None },
+            (None, _) => {
+                ToolCall { tool: String::new(), input: Value::Null, invalid: Some(format!("not a tool call (needs `tool`): {item}")) }
+            }
+        })
+        .collect())
+}
+
+// TEMPORARY until the batched spatial query lands.
+struct NearQuery {
+    center: [f64; 3],
+    radius: f64,
+    exclude: Option<EntityId>,
+}
+
+fn near_batch(world: &World, queries: &[NearQuery]) -> Vec<Vec<crate::world::QueryHit>> {
+    queries
+        .iter()
+        .map(|q| world.query(Some(q.center), Some(q.radius), None).into_iter().filter(|h| Some(h.id) != q.exclude).collect())
+        .collect()
+}

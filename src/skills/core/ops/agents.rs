@@ -1,0 +1,226 @@
+//! The native ops behind the `agent.*` skills: spawning and removing agents (records are world
+//! state, so these are the only writers), listing them, and reading an agent's perception.
+//!
+//! `spawn` checks everything before it changes anything, so a refused spawn leaves no body and
+//! no record behind: the profile may not grant more than the caller holds, a scripted agent's
+//! policy must exist, the id must be free and under the agent cap, and an inhabited entity must
+//! exist and not be inhabited already.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use mlua::{Lua, Table, Value as LuaValue};
+use serde_json::{Value, json};
+
+use super::invalid;
+use super::world::{entity_spec, world_failure};
+use crate::agents::budget::{AgentBudget, BudgetBounds};
+use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, ProviderKind};
+use crate::agents::table::{AgentTableError, Agents};
+use crate::policy::{Permission, PermissionSet, Profile};
+use crate::script::convert::{blob, lua_to_json};
+use crate::skills::{ErrorCode, HandlerFailure};
+use crate::world::{RenderShape, World};
+
+fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
+    HandlerFailure::new(code, message).into_lua()
+}
+
+/// The caller's effective permissions, from `ctx.permissions`.
+fn caller_permissions(ctx: &Table) -> mlua::Result<PermissionSet> {
+    let mut set = PermissionSet::EMPTY;
+    let names: Table = ctx.get("permissions")?;
+    for name in names.sequence_values::<String>() {
+        if let Some(p) = Permission::parse(&name?) {
+            set.insert(p);
+        }
+    }
+    Ok(set)
+}
+
+/// A spawn's budget: the engine default, with the fields the call gave (already within the
+/// schema's bounds, re-checked here because the bounds are this module's).
+fn budget(input: &Value, default: AgentBudget) -> mlua::Result<AgentBudget> {
+    let mut b = default;
+    let Some(given) = input.get("budget").and_then(Value::as_object) else { return Ok(b) };
+    let count = |field: &str, max: usize| -> mlua::Result<Option<usize>> {
+        match given.get(field).and_then(Value::as_u64) {
+            Some(n) if n >= 1 && n as usize <= max => Ok(Some(n as usize)),
+            Some(n) => Err(invalid(format!("budget.{field}: {n} is outside 1..={max}"))),
+            None => Ok(None),
+        }
+    };
+    if let Some(w) = given.get("weight").and_then(Value::as_f64) {
+        let (lo, hi) = BudgetBounds::WEIGHT;
+        if !(lo..=hi).contains(&w) {
+            return Err(invalid(format!("budget.weight: {w} is outside {lo}..={hi}")));
+        }
+        b.weight = w;
+    }
+    b.max_queue_depth = count("maxQueueDepth", BudgetBounds::QUEUE_DEPTH)?.unwrap_or(b.max_queue_depth);
+    b.max_tool_calls_per_decision = count("maxToolCallsPerDecision", BudgetBounds::TOOL_CALLS)?.unwrap_or(b.max_tool_calls_per_decision);
+    b.max_actions_per_tick = count("maxActionsPerTick", BudgetBounds::ACTIONS_PER_TICK)?.unwrap_or(b.max_actions_per_tick);
+    if let Some(ms) = given.get("decisionTimeoutMs").and_then(Value::as_u64) {
+        let (lo, hi) = BudgetBounds::TIMEOUT_MS;
+        if !(lo..=hi).contains(&ms) {
+            return Err(invalid(format!("budget.decisionTimeoutMs: {ms} is outside {lo}..={hi}")));
+        }
+        b.decision_timeout_ms = ms;
+    }
+    Ok(b)
+}
+
+fn text<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
+    value.get(field).and_then(Value::as_str)
+}
+
+/// Builds the `agents` ops table.
+pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
+    let ops = lua.create_table()?;
+
+    let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
+    ops.set(
+        "spawn",
+        lua.create_function(move |lua, (input, ctx): (Table, Table)| {
+            let value = lua_to_json(lua, &LuaValue::Table(input.clone()), "input").map_err(|e| invalid(e.to_string()))?;
+            let tick: u64 = ctx.get("tick")?;
+            let spawned_by: String = ctx.get("agentId")?;
+            // The profile: never more than the caller holds.
+            let profile_name = text(&value, "profile").unwrap_or("player.limited");
+            let profile = Profile::parse(profile_name).ok_or_else(|| {
+                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+                invalid(format!("profile: unknown profile '{profile_name}' (profiles: {})", names.join(", ")))
+            })?;
+            let held = caller_permissions(&ctx)?;
+            let excess: Vec<&str> = profile.permissions().iter().filter(|p| !held.contains(*p)).map(|p| p.as_str()).collect();
+            if !excess.is_empty() {
+                return Err(fail(
+                    ErrorCode::Forbidden,
+                    format!(
+                        "profile {profile} grants {}, which the caller does not hold: an agent cannot be given more than its spawner has",
+                        excess.join(", ")
+                    ),
+                ));
+            }
+            let kind = AgentKind::parse(text(&value, "type").unwrap_or("player")).ok_or_else(|| invalid("type: must be player or builder"))?;
+            // The provider.
+            let llm = value.get("llm").cloned().unwrap_or(Value::Null);
+            let provider_name = text(&llm, "provider").unwrap_or("scripted");
+            let provider = ProviderKind::parse(provider_name).ok_or_else(|| {
+                invalid(format!("llm.provider: unknown provider '{provider_name}' (providers: {})", ProviderKind::NAMES.join(", ")))
+            })?;
+            let model = text(&llm, "model").unwrap_or_default().to_string();
+            let system_prompt = text(&llm, "systemPrompt").unwrap_or_default().to_string();
+            if provider == ProviderKind::Scripted && a.borrow().scripted(&model).is_none() {
+                let names = a.borrow().scripted_names().join(", ");
+                return Err(invalid(format!(
+                    "llm.model: no scripted policy named '{model}' (registered: {}); the host script registers one with limina.scripted_policy(name, fn)",
+                    if names.is_empty() { "none" } else { &names }
+                )));
+            }
+            let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
+            // The id and the room for it.
+            let id = match text(&value, "id") {
+                Some(id) => id.to_string(),
+                None => a.borrow().next_id(),
+            };
+            a.borrow().check_room(&id).map_err(|e| {
+                let code = match e {
+                    AgentTableError::CapacityExceeded { .. } => ErrorCode::CapacityExceeded,
+                    AgentTableError::Taken { .. } => ErrorCode::InvalidInput,
+                };
+                fail(code, e.to_string())
+            })?;
+            // The body: an existing entity, or a new dynamic one.
+            let given_entity = text(&value, "entity").map(str::to_string);
+            let body: Option<Table> = input.get("body")?;
+            let entity = match (given_entity, body) {
+                (Some(_), Some(_)) => return Err(invalid("entity and body cannot both be given: inhabit an entity, or have one made")),
+                (Some(e), None) => {
+                    let id = w.borrow().resolve(&e).ok_or_else(|| fail(ErrorCode::NotFound, format!("entity: no entity '{e}'")))?;
+                    if let Some(other) = a.borrow().iter().find(|r| r.entity == Some(id)) {
+                        return Err(invalid(format!("entity: {e} is already inhabited by {}", other.id)));
+                    }
+                    Some(id)
+                }
+                (None, Some(body)) => {
+                    let shape: String = body.get::<Option<String>>("shape")?.unwrap_or_else(|| "capsule".into());
+                    let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("body.shape: unknown shape '{shape}'")))?;
+                    body.set("dynamic", true)?;
+                    let spec = entity_spec(&body, shape)?;
+                    Some(w.borrow_mut().create_entity(&spec).map_err(world_failure)?)
+                }
+                (None, None) => None,
+            };
+            let perception_radius = value.get("perceptionRadius").and_then(Value::as_f64).unwrap_or(15.0);
+            let decision_interval_ticks = value.get("decisionIntervalTicks").and_then(Value::as_u64).unwrap_or(30).max(1);
+            let id: Rc<str> = id.into();
+            let session_id: Rc<str> = format!("ses_{id}").into();
+            let record = AgentRecord {
+                id: Rc::clone(&id),
+                kind,
+                entity,
+                perception_radius,
+                decision_interval_ticks,
+                profile,
+                session_id: Rc::clone(&session_id),
+                llm: LlmConfig { provider, model, system_prompt },
+                budget,
+                spawned_by: spawned_by.into(),
+                spawned_tick: tick,
+                perception: None,
+                in_flight: None,
+                last_decision_tick: None,
+                queue: VecDeque::new(),
+                previous_results: VecDeque::new(),
+                generation: 0,
+                deficit: 0.0,
+                seen_seq: 0,
+            };
+            // Checked above with no change in between, so this cannot fail.
+            a.borrow_mut().insert(record).map_err(|e| invalid(e.to_string()))?;
+            let out = lua.create_table()?;
+            out.set("agentId", &*id)?;
+            out.set("sessionId", &*session_id)?;
+            if let Some(e) = entity {
+                out.set("entity", e.to_string())?;
+            }
+            Ok(out)
+        })?,
+    )?;
+
+    let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
+    ops.set(
+        "despawn",
+        lua.create_function(move |_, (id, remove_body): (String, bool)| {
+            let Some(record) = a.borrow_mut().remove(&id) else { return Ok(false) };
+            if remove_body && let Some(entity) = record.entity {
+                w.borrow_mut().destroy_entity(entity);
+            }
+            Ok(true)
+        })?,
+    )?;
+
+    let a = Rc::clone(&agents);
+    ops.set(
+        "list",
+        lua.create_function(move |lua, ()| {
+            let rows: Vec<Value> = a.borrow().iter().map(|r| r.summary()).collect();
+            blob(lua, json!({"agents": rows}))
+        })?,
+    )?;
+
+    let a = Rc::clone(&agents);
+    ops.set(
+        "perception",
+        lua.create_function(move |lua, id: String| {
+            let perception =
+                a.borrow().get(&id).and_then(|r| r.perception.as_ref()).map(|p| serde_json::to_value(p).unwrap_or(Value::Null));
+            blob(lua, json!({"perception": perception}))
+        })?,
+    )?;
+
+    ops.set_readonly(true);
+    Ok(ops)
+}

@@ -1,0 +1,246 @@
+//! Agents that live in the world (issue 10): records changed only through skills, perception
+//! for due agents only, decisions validated before queueing, actions through the registry under
+//! the agent's own session and profile, the causal chain, scheduler caps, determinism.
+
+use limina::host::{Engine, EngineConfig, Output};
+use limina::skills::Caller;
+use serde_json::{Value, json};
+
+fn engine() -> Engine {
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap()
+}
+
+fn call(e: &Engine, skill: &str, input: Value) -> Value {
+    let r = e.call(&e.script_caller().clone(), skill, input.clone());
+    assert!(r.success, "{skill} {input}: {r:?}");
+    r.result.unwrap()
+}
+
+/// Events of one type, as (id, payload, causes).
+fn events(e: &Engine, kind: &str) -> Vec<(String, Value, Vec<String>)> {
+    e.trace()
+        .durable()
+        .filter(|ev| &*ev.event_type == kind)
+        .map(|ev| (ev.id.clone(), serde_json::from_str(ev.payload.get()).unwrap(), ev.caused_by.clone()))
+        .collect()
+}
+
+/// Registers a scripted policy from Luau source: `function(request) ... end`.
+fn policy(e: &Engine, name: &str, body: &str) {
+    e.run_source(&format!("limina.scripted_policy({name:?}, function(request) {body} end)"), "policy.lua").unwrap();
+}
+
+fn spawn(e: &Engine, input: Value) -> Value {
+    call(e, "agent.spawn", input)
+}
+
+#[test]
+fn spawn_list_and_despawn_are_skills_and_change_the_world_hash() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    let before = e.world_hash();
+    let made = spawn(&e, json!({"body": {"position": [1, 0.5, 2]}, "llm": {"model": "idle"}}));
+    assert_eq!(made["agentId"], "agt_0001");
+    assert_eq!(made["sessionId"], "ses_agt_0001");
+    assert!(made["entity"].as_str().unwrap().starts_with("ent_"));
+    assert_ne!(e.world_hash(), before, "agents are world state");
+    let listed = call(&e, "agent.list", json!({}));
+    let row = &listed["agents"][0];
+    assert_eq!(
+        (row["id"].as_str(), row["profile"].as_str(), row["perceptionRadius"].as_f64()),
+        (Some("agt_0001"), Some("player.limited"), Some(15.0))
+    );
+    assert_eq!(row["decisionIntervalTicks"], 30);
+    assert_eq!(row["llm"], json!({"provider": "scripted", "model": "idle"}));
+    let gone = call(&e, "agent.despawn", json!({"agentId": "agt_0001", "removeBody": true}));
+    assert_eq!(gone["removed"], true);
+    assert_eq!(e.world_hash(), before, "despawning with the body restores the world");
+    assert_eq!(call(&e, "agent.despawn", json!({"agentId": "agt_0001"}))["removed"], false);
+}
+
+#[test]
+fn a_spawn_cannot_grant_more_than_the_caller_holds_and_a_refused_spawn_leaves_nothing() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    let before = (e.world_hash(), e.world().entity_count());
+    // The script (builder.readWrite) does not hold social.act.
+    let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"profile": "social.actor", "body": {}, "llm": {"model": "idle"}}));
+    assert!(!r.success);
+    let error = r.error.unwrap();
+    assert_eq!(error.code.as_str(), "forbidden");
+    assert!(error.message.contains("social.act"), "{}", error.message);
+    // A player.limited caller cannot spawn at all (spawning needs scene.write too)...
+    let player = Caller::new("agt_p", "ses_p", "player.limited");
+    let r = e.call(&player, "agent.spawn", json!({"profile": "player.limited", "llm": {"model": "idle"}}));
+    assert_eq!(r.error.map(|f| f.code.as_str()), Some("forbidden"));
+    // ...and a system.readonly one neither.
+    let reader = Caller::new("agt_r", "ses_r", "system.readonly");
+    assert!(!e.call(&reader, "agent.spawn", json!({"llm": {"model": "idle"}})).success);
+    // A scripted agent needs an existing policy; a body and an entity together are refused.
+    let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"body": {}, "llm": {"model": "nope"}}));
+    assert!(r.error.unwrap().message.contains("no scripted policy named 'nope'"));
+    let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"body": {}, "entity": "ent_0001", "llm": {"model": "idle"}}));
+    assert!(!r.success);
+    assert_eq!((e.world_hash(), e.world().entity_count()), before, "nothing half-made");
+    assert_eq!(call(&e, "agent.list", json!({}))["agents"], json!([]));
+}
+
+#[test]
+fn only_due_agents_perceive_and_the_chain_runs_perceive_decide_act() {
+    let e = engine();
+    let target = call(&e, "scene.createEntity", json!({"position": [3, 0.5, 0]}))["entity"].as_str().unwrap().to_string();
+    policy(
+        &e,
+        "push",
+        r#"local p = request.perception
+           if not p.selfEntity then return {} end
+           return { { tool = "physics.applyImpulse", input = { entity = p.selfEntity, impulse = { 0.5, 0, 0 } } } }"#,
+    );
+    let a = spawn(&e, json!({"body": {"position": [0, 0.5, 0]}, "decisionIntervalTicks": 10, "llm": {"model": "push"}}));
+    spawn(&e, json!({"body": {"position": [50, 0.5, 0]}, "decisionIntervalTicks": 1000, "llm": {"model": "push"}}));
+    e.step(25).unwrap();
+    // Agent 1 decided at ticks 0, 10, 20; agent 2 only at tick 0 (not due since).
+    let perceptions = events(&e, "agent.perception.updated");
+    let by = |id: &str| perceptions.iter().filter(|(_, p, _)| p["agentId"] == id).count();
+    assert_eq!((by("agt_0001"), by("agt_0002")), (3, 1), "agents not due build nothing");
+    // Agent 1 sees the target and not itself.
+    let seen = call(&e, "agent.list", json!({}));
+    assert_eq!(seen["agents"][0]["lastDecisionTick"], 20);
+    let me = Caller::new("agt_0001", "ses_agt_0001", "player.limited");
+    let r = e.call(&me, "agent.getPerception", json!({}));
+    let perception = &r.result.unwrap()["perception"];
+    assert_eq!(perception["selfId"], "agt_0001");
+    assert_eq!(perception["selfEntity"], a["entity"]);
+    let ids: Vec<&str> = perception["nearby"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&target.as_str()), "{perception}");
+    assert!(!ids.contains(&a["entity"].as_str().unwrap()), "self is excluded");
+    assert_eq!(perception["tick"], 20);
+    // The action ran as the agent, and its trace links decision and perception.
+    let executed = events(&e, "skill.executed");
+    let action = executed.iter().find(|(_, p, _)| p["skill"] == "physics.applyImpulse").expect("an action ran");
+    let explained = call(&e, "trace.explainEvent", json!({"eventId": action.0}));
+    assert_eq!(explained["event"]["actorId"], "agt_0001");
+    assert_eq!(explained["event"]["threadId"], "ses_agt_0001");
+    let parents: Vec<&str> = explained["parents"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert!(parents.contains(&"agent.decision.completed"), "{parents:?}");
+    let decision = explained["parents"].as_array().unwrap().iter().find(|p| p["type"] == "agent.decision.completed").unwrap();
+    let explained = call(&e, "trace.explainEvent", json!({"eventId": decision["id"]}));
+    let parents: Vec<&str> = explained["parents"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert_eq!(parents, ["agent.perception.updated"]);
+    // And the body moved.
+    let moved = e.world().transform(e.world().resolve(a["entity"].as_str().unwrap()).unwrap()).unwrap();
+    assert!(moved.position[0] > 0.05, "{:?}", moved.position);
+}
+
+#[test]
+fn a_hallucinated_or_invalid_tool_call_is_rejected_and_never_runs() {
+    let e = engine();
+    policy(
+        &e,
+        "liar",
+        r#"return {
+             { tool = "scene.teleportEverything", input = {} },
+             { tool = "physics.applyImpulse", input = { entity = request.perception.selfEntity, impulse = "far" } },
+             { input = {} },
+           }"#,
+    );
+    spawn(&e, json!({"body": {}, "llm": {"model": "liar"}}));
+    let before = e.world_hash();
+    e.step(3).unwrap();
+    let rejected = events(&e, "agent.toolcall.rejected");
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(rejected[0].1["reason"].as_str().unwrap().contains("unknown tool 'scene.teleportEverything'"));
+    assert!(rejected[1].1["reason"].as_str().unwrap().contains("impulse"), "{}", rejected[1].1);
+    assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "physics.applyImpulse"));
+    let decision = events(&e, "agent.decision.completed");
+    assert_eq!(rejected[0].2, vec![decision[0].0.clone()], "a rejection names its decision");
+    // Only the agent's cadence state changed.
+    assert_ne!(e.world_hash(), before);
+    assert_eq!(call(&e, "agent.list", json!({}))["agents"][0]["queueDepth"], 0);
+}
+
+#[test]
+fn a_player_limited_agent_creating_entities_is_denied_by_policy_with_zero_effect() {
+    let e = engine();
+    policy(&e, "builder", r#"return { { tool = "scene.createEntity", input = { position = { 1, 1, 1 } } } }"#);
+    spawn(&e, json!({"body": {}, "llm": {"model": "builder"}}));
+    let entities = e.world().entity_count();
+    e.step(3).unwrap();
+    assert_eq!(e.world().entity_count(), entities, "no entity was made");
+    let denied = events(&e, "policy.denied");
+    assert_eq!(denied.len(), 1, "{denied:?}");
+    assert_eq!(denied[0].1["context"]["agentId"], "agt_0001");
+    let decision = events(&e, "agent.decision.completed");
+    assert_eq!(denied[0].2, vec![decision[0].0.clone()], "the denial is linked to the decision");
+    let last = call(&e, "agent.list", json!({}));
+    assert_eq!(last["agents"][0]["queueDepth"], 0);
+}
+
+#[test]
+fn scheduler_caps_bite_and_are_traced() {
+    let config = EngineConfig {
+        output: Output::Silent,
+        scheduler: limina::agents::budget::SchedulerBudget {
+            max_decision_starts_per_tick: 2,
+            max_global_actions_per_tick: 3,
+            ..Default::default()
+        },
+        ..EngineConfig::new(crate::root())
+    };
+    let e = Engine::new(config).unwrap();
+    // A flood: 100 calls per decision.
+    policy(
+        &e,
+        "flood",
+        r#"local calls = {}
+           for i = 1, 100 do calls[i] = { tool = "agent.emitEvent", input = { type = "ping" } } end
+           return calls"#,
+    );
+    for _ in 0..3 {
+        spawn(
+            &e,
+            json!({"llm": {"model": "flood"}, "budget": {"maxToolCallsPerDecision": 10, "maxQueueDepth": 6, "maxActionsPerTick": 2}}),
+        );
+    }
+    e.step(1).unwrap();
+    let capped = events(&e, "agent.scheduler.capped");
+    let caps: Vec<&str> = capped.iter().map(|(_, p, _)| p["cap"].as_str().unwrap()).collect();
+    assert!(caps.contains(&"maxDecisionStartsPerTick"), "3 due, 2 start: {caps:?}");
+    assert!(caps.contains(&"maxToolCallsPerDecision"), "{caps:?}");
+    assert!(caps.contains(&"maxQueueDepth"), "{caps:?}");
+    let depth = |e: &Engine| -> Vec<u64> {
+        call(e, "agent.list", json!({}))["agents"].as_array().unwrap().iter().map(|a| a["queueDepth"].as_u64().unwrap()).collect()
+    };
+    assert_eq!(depth(&e), [6, 6, 0], "queues hold at most maxQueueDepth; the third agent waits its turn");
+    // Next tick: the third agent starts; actions run within the global cap of 3.
+    e.step(1).unwrap();
+    let signals = events(&e, "agent.signal.ping").len();
+    assert_eq!(signals, 3, "maxGlobalActionsPerTick");
+    let caps: Vec<String> = events(&e, "agent.scheduler.capped").iter().map(|(_, p, _)| p["cap"].as_str().unwrap().to_string()).collect();
+    assert!(caps.iter().any(|c| c == "maxGlobalActionsPerTick"), "{caps:?}");
+    // Later ticks keep within the caps and serve every agent.
+    e.step(20).unwrap();
+    let pings_by_agent = |id: &str| e.trace().durable().filter(|ev| &*ev.event_type == "agent.signal.ping" && &*ev.actor_id == id).count();
+    assert_eq!(pings_by_agent("agt_0001") + pings_by_agent("agt_0002") + pings_by_agent("agt_0003"), events(&e, "agent.signal.ping").len());
+    assert!(pings_by_agent("agt_0003") > 0, "weighted-fair order serves every agent");
+}
+
+#[test]
+fn the_player_demo_is_deterministic_and_matches_its_golden_hash() {
+    let run = || {
+        let e = engine();
+        e.run_file(&crate::root().join("demos/player.lua")).unwrap();
+        e.step(600).unwrap();
+        (e.world_hash(), events(&e, "skill.executed").iter().filter(|(_, p, _)| p["skill"] == "physics.applyImpulse").count())
+    };
+    let (a, actions) = run();
+    let (b, _) = run();
+    assert_eq!(a, b, "same script, same seed, same world hash with agents in it");
+    assert!(actions > 10, "the pursuer acted ({actions} impulses)");
+    let golden_path = crate::root().join("tests/rust/golden/player_seed0_600.world_hash");
+    if std::env::var_os("LIMINA_BLESS").is_some() {
+        std::fs::write(&golden_path, format!("{a}\n")).unwrap();
+    }
+    let golden = std::fs::read_to_string(&golden_path).expect("golden hash (LIMINA_BLESS=1 writes it)");
+    assert_eq!(a, golden.trim(), "the player demo drifted from its committed golden hash");
+}
