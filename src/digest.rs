@@ -2,7 +2,7 @@
 //! anchors, package content hashes): `sha256:` and 64 lowercase hex digits.
 
 /// `sha256:<hex>` of a finished sha256 digest.
-pub fn sha256_text(digest: &[u8]) -> String {
+pub(crate) fn sha256_text(digest: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(7 + 2 * digest.len());
     out.push_str("sha256:");

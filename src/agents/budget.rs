@@ -33,14 +33,14 @@ impl Default for AgentBudget {
 }
 
 /// Bounds a spawn call may set budgets within (a client cannot ask for an unbounded queue).
-pub struct BudgetBounds;
+pub(crate) struct BudgetBounds;
 
 impl BudgetBounds {
-    pub const WEIGHT: (f64, f64) = (0.01, 100.0);
-    pub const QUEUE_DEPTH: usize = 256;
-    pub const TOOL_CALLS: usize = 64;
-    pub const ACTIONS_PER_TICK: usize = 64;
-    pub const TIMEOUT_MS: (u64, u64) = (1, 600_000);
+    pub(crate) const WEIGHT: (f64, f64) = (0.01, 100.0);
+    pub(crate) const QUEUE_DEPTH: usize = 256;
+    pub(crate) const TOOL_CALLS: usize = 64;
+    pub(crate) const ACTIONS_PER_TICK: usize = 64;
+    pub(crate) const TIMEOUT_MS: (u64, u64) = (1, 600_000);
 }
 
 /// Engine-wide limits (the reference's `SchedulerBudget`), set by the operator.
@@ -67,13 +67,13 @@ impl Default for SchedulerBudget {
 
 /// One agent's claim in a tick's fair ordering.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Claim<'a> {
+pub(crate) struct Claim<'a> {
     pub id: &'a str,
     pub deficit: f64,
 }
 
 /// Agents in the order they act this tick: most credit first, ties by id.
-pub fn fair_order<'a>(claims: &mut [Claim<'a>]) {
+pub(crate) fn fair_order<'a>(claims: &mut [Claim<'a>]) {
     claims.sort_by(|a, b| b.deficit.total_cmp(&a.deficit).then_with(|| a.id.cmp(b.id)));
 }
 

@@ -10,9 +10,9 @@ use crate::trace::Event;
 
 /// Nearby entities kept in one perception (nearest first); the rest are cut, so one agent in a
 /// crowd cannot make its own perception (and the decision request) unbounded.
-pub const MAX_NEARBY: usize = 64;
+pub(crate) const MAX_NEARBY: usize = 64;
 /// Recent event types kept in one perception.
-pub const RECENT_EVENTS: usize = 8;
+pub(crate) const RECENT_EVENTS: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PerceivedEntity {
@@ -43,7 +43,7 @@ pub struct Perception {
 /// Whether an event belongs in an agent's recent events: what it did itself (its calls and
 /// their outcomes), signals and speech in the world, and collisions. Other agents' bookkeeping
 /// (their perceptions and decisions) is theirs.
-pub fn is_recent_for(event: &Event, agent_id: &str) -> bool {
+pub(crate) fn is_recent_for(event: &Event, agent_id: &str) -> bool {
     let t = &*event.event_type;
     if &*event.actor_id == agent_id {
         return !t.starts_with("agent.perception.") && t != "policy.decision";

@@ -48,7 +48,7 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
-    pub const NAMES: [&'static str; 3] = ["scripted", "ollama", "openai"];
+    pub(crate) const NAMES: [&'static str; 3] = ["scripted", "ollama", "openai"];
 
     pub fn parse(text: &str) -> Option<ProviderKind> {
         match text {
@@ -128,18 +128,18 @@ pub struct AgentRecord {
 }
 
 /// How many outcomes `previousResults` keeps.
-pub const PREVIOUS_RESULTS: usize = 8;
+pub(crate) const PREVIOUS_RESULTS: usize = 8;
 
 impl AgentRecord {
     /// Due when it has never decided, or `decisionIntervalTicks` have passed since it last did,
     /// and no decision is in flight. Builders are never due.
-    pub fn is_due(&self, tick: u64) -> bool {
+    pub(crate) fn is_due(&self, tick: u64) -> bool {
         self.kind == AgentKind::Player
             && self.in_flight.is_none()
             && self.last_decision_tick.is_none_or(|last| tick.saturating_sub(last) >= self.decision_interval_ticks)
     }
 
-    pub fn remember_result(&mut self, result: Value) {
+    pub(crate) fn remember_result(&mut self, result: Value) {
         if self.previous_results.len() == PREVIOUS_RESULTS {
             self.previous_results.pop_front();
         }
@@ -168,7 +168,7 @@ impl AgentRecord {
     /// The deterministic state for the world hash: identity, configuration, cadence and queue.
     /// Wall-clock state (when a decision started) is left out, so the same inputs give the same
     /// hash on any machine.
-    pub fn hash_state(&self) -> Value {
+    pub(crate) fn hash_state(&self) -> Value {
         serde_json::json!({
             "id": &*self.id,
             "type": self.kind,

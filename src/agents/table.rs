@@ -43,7 +43,7 @@ impl Agents {
     }
 
     /// The next free generated id.
-    pub fn next_id(&self) -> String {
+    pub(crate) fn next_id(&self) -> String {
         let mut n = self.next.max(1);
         loop {
             let id = format!("agt_{n:04}");
@@ -55,7 +55,7 @@ impl Agents {
     }
 
     /// Checks that `id` could be added now.
-    pub fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
+    pub(crate) fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
         if self.records.contains_key(id) {
             return Err(AgentTableError::Taken { id: id.into() });
         }
@@ -82,7 +82,7 @@ impl Agents {
         self.records.get(id)
     }
 
-    pub fn get_mut(&mut self, id: &str) -> Option<&mut AgentRecord> {
+    pub(crate) fn get_mut(&mut self, id: &str) -> Option<&mut AgentRecord> {
         self.records.get_mut(id)
     }
 
@@ -98,11 +98,11 @@ impl Agents {
         self.records.values()
     }
 
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut AgentRecord> {
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut AgentRecord> {
         self.records.values_mut()
     }
 
-    pub fn set_scripted(&mut self, name: &str, policy: Function) {
+    pub(crate) fn set_scripted(&mut self, name: &str, policy: Function) {
         self.scripted.insert(name.to_string(), policy);
     }
 
@@ -110,7 +110,7 @@ impl Agents {
         self.scripted.get(name).cloned()
     }
 
-    pub fn scripted_names(&self) -> Vec<&str> {
+    pub(crate) fn scripted_names(&self) -> Vec<&str> {
         self.scripted.keys().map(String::as_str).collect()
     }
 

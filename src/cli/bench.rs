@@ -15,7 +15,7 @@ use crate::host::{Engine, EngineConfig, Output};
 use crate::script::ScriptError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Section {
+pub(crate) enum Section {
     /// One `limina.call` from Luau vs a no-op Lua->Rust call.
     Calls,
     /// One fixed step at 2000 entities + 256 awake dynamic bodies.
@@ -33,7 +33,7 @@ pub enum Section {
 }
 
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Skill calls to time.
     #[arg(long, default_value_t = 200_000)]
     pub calls: u64,

@@ -9,7 +9,7 @@ use crate::mcp::stdio::{self, StdioOptions};
 use crate::mcp::ws::{self, WsOptions};
 
 #[derive(Debug, Args)]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     /// Serve one client over stdin/stdout (newline-delimited JSON-RPC).
     #[arg(long, conflicts_with = "ws")]
     pub stdio: bool,

@@ -26,9 +26,9 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FAILURE: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
+pub(crate) const EXIT_OK: i32 = 0;
+pub(crate) const EXIT_FAILURE: i32 = 1;
+pub(crate) const EXIT_USAGE: i32 = 2;
 
 #[derive(Debug, Parser)]
 #[command(name = "limina", version, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
@@ -69,7 +69,7 @@ pub fn main() -> i32 {
     main_with(std::env::args_os())
 }
 
-pub fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
+pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
     init_logging();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -120,7 +120,7 @@ pub(crate) fn report_error(message: &str, traceback: Option<&str>) {
 /// `--profile`: one of the reference's profiles. A typo is a usage error that lists the names,
 /// never a silent grant of nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProfileArg {
+pub(crate) enum ProfileArg {
     #[value(name = "builder.readWrite")]
     BuilderReadWrite,
     #[value(name = "player.limited")]
@@ -149,7 +149,7 @@ impl ProfileArg {
 
 /// `--provider`: the decision provider a demo's agents use (`limina.provider()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProviderArg {
+pub(crate) enum ProviderArg {
     Scripted,
     Ollama,
     #[value(name = "openai")]

@@ -19,7 +19,7 @@ use crate::packages::{InstalledPackage, Status, admission, set_enabled, survey};
 use crate::policy::profile_permissions;
 
 #[derive(Debug, Args)]
-pub struct PackagesArgs {
+pub(crate) struct PackagesArgs {
     #[command(subcommand)]
     pub command: Option<PackagesCommand>,
     /// Mods and packages root (default: ./scripts).
@@ -28,7 +28,7 @@ pub struct PackagesArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum PackagesCommand {
+pub(crate) enum PackagesCommand {
     /// One line per package: ref, kind, trust tier, status (the default).
     List,
     /// A package's manifest, trust, resolved capabilities, limits and status, as JSON.
@@ -51,7 +51,7 @@ pub enum PackagesCommand {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TierArg {
+pub(crate) enum TierArg {
     Verified,
     Local,
 }

@@ -10,10 +10,10 @@ use crate::host::{Engine, EngineConfig, EngineError};
 use crate::script::ScriptError;
 
 /// Frames a headless run takes when the script registered callbacks but set no count.
-pub const DEFAULT_HEADLESS_FRAMES: u64 = 600;
+pub(crate) const DEFAULT_HEADLESS_FRAMES: u64 = 600;
 
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// The Luau script to run (e.g. demos/billiards.lua).
     pub file: PathBuf,
     /// Exit after N frames (headless: one fixed step per frame).

@@ -8,13 +8,13 @@ use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
 use crate::host::{Engine, EngineConfig, Output};
 
 #[derive(Debug, Args)]
-pub struct SkillsArgs {
+pub(crate) struct SkillsArgs {
     #[command(subcommand)]
     pub command: Option<SkillsCommand>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum SkillsCommand {
+pub(crate) enum SkillsCommand {
     /// One line per skill: name, permissions, description (the default).
     List,
     /// A skill's metadata and input/output JSON Schemas, as JSON.

@@ -15,13 +15,13 @@ use super::{EXIT_FAILURE, EXIT_OK, report_error};
 use crate::trace::{Anchor, VerifyReason, verify_chain, verify_sealed};
 
 #[derive(Debug, Args)]
-pub struct TraceArgs {
+pub(crate) struct TraceArgs {
     #[command(subcommand)]
     pub command: TraceCommand,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum TraceCommand {
+pub(crate) enum TraceCommand {
     /// Verify a JSONL trace: prints `ok: N events, sealed (anchor sha256:…)` or the first broken
     /// line and why.
     Verify {

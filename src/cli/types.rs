@@ -7,7 +7,7 @@ use crate::host::{Engine, EngineConfig, Output};
 use crate::script::typedefs::luau_definitions;
 
 #[derive(Debug, Args)]
-pub struct TypesArgs {}
+pub(crate) struct TypesArgs {}
 
 pub fn run(_: &TypesArgs) -> i32 {
     match Engine::new(EngineConfig {

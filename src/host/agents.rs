@@ -94,7 +94,7 @@ impl std::fmt::Debug for AgentSystems {
 
 /// How long one step's phases took, for the density benchmark.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct AgentTimings {
+pub(crate) struct AgentTimings {
     pub action: Duration,
     pub perception: Duration,
     pub decision: Duration,

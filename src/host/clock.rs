@@ -52,7 +52,7 @@ impl FixedStepClock {
         FramePlan { steps, alpha: (self.accumulator / FIXED_DT).min(1.0 - f64::EPSILON) }
     }
 
-    pub fn accumulator(&self) -> f64 {
+    pub(crate) fn accumulator(&self) -> f64 {
         self.accumulator
     }
 }

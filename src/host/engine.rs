@@ -390,11 +390,11 @@ impl Engine {
         Ok(self.shared.frame(alpha)?)
     }
 
-    pub fn has_callbacks(&self) -> bool {
+    pub(crate) fn has_callbacks(&self) -> bool {
         !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
     }
 
-    pub fn quit_requested(&self) -> bool {
+    pub(crate) fn quit_requested(&self) -> bool {
         self.shared.quit.get()
     }
 
@@ -448,7 +448,7 @@ impl Engine {
     }
 
     /// Claims a session id for a client; None when another client or the script holds it.
-    pub fn claim_session(&self, id: &str) -> Option<Rc<super::SessionClaim>> {
+    pub(crate) fn claim_session(&self, id: &str) -> Option<Rc<super::SessionClaim>> {
         self.sessions.claim(id)
     }
 

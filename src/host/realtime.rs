@@ -47,25 +47,25 @@ impl RealTimeDriver {
     }
 
     /// The same driver with another call budget per step.
-    pub fn with_call_budget(mut self, budget: Duration) -> Self {
+    pub(crate) fn with_call_budget(mut self, budget: Duration) -> Self {
         self.call_budget = budget;
         self
     }
 
     /// Whether one more call may run at `now`: always the first since the last step; after that,
     /// while the step's budget lasts and no step is due.
-    pub fn may_call(&self, now: Instant) -> bool {
+    pub(crate) fn may_call(&self, now: Instant) -> bool {
         self.calls == 0 || (self.call_time < self.call_budget && now < self.next_due)
     }
 
     /// Records one call that took `elapsed`.
-    pub fn called(&mut self, elapsed: Duration) {
+    pub(crate) fn called(&mut self, elapsed: Duration) {
         self.calls = self.calls.saturating_add(1);
         self.charge(elapsed);
     }
 
     /// Charges work done on behalf of calls (their deltas) to this step's budget.
-    pub fn charge(&mut self, elapsed: Duration) {
+    pub(crate) fn charge(&mut self, elapsed: Duration) {
         self.call_time = self.call_time.saturating_add(elapsed);
     }
 

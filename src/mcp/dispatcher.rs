@@ -19,15 +19,15 @@ use crate::policy::profile_permissions;
 use crate::skills::{Caller, ErrorCode, SkillResponse};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
-pub const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+pub(crate) const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /// The stateless revision (`server/discover`, per-request `_meta`).
-pub const STATELESS_VERSION: &str = "2026-07-28";
+pub(crate) const STATELESS_VERSION: &str = "2026-07-28";
 /// Largest message a transport accepts.
-pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Tools per `tools/list` page.
-pub const TOOLS_PAGE: usize = 100;
+pub(crate) const TOOLS_PAGE: usize = 100;
 
-pub const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. Start with skills.list or tools/list, read a tool's inputSchema, then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
+pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. Start with skills.list or tools/list, read a tool's inputSchema, then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mode {
@@ -90,10 +90,6 @@ impl McpSession {
     fn default_caller(&self) -> Caller {
         self.caller(&format!("agt_mcp{}", self.connection), &format!("ses_mcp{}", self.connection), &self.granted_profile)
     }
-
-    pub fn is_initialized(&self) -> bool {
-        self.caller.is_some()
-    }
 }
 
 /// Handles raw text (one message or a batch). Returns the messages to send, in order.
@@ -128,7 +124,7 @@ pub fn handle_text(engine: &Engine, session: &mut McpSession, text: &str) -> Vec
 }
 
 /// Notifications the client should get now (the tool list changed since it last looked).
-pub fn pending_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
+pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
     let generation = engine.registry().generation();
     if generation == session.seen_generation {
         return Vec::new();
@@ -160,7 +156,7 @@ pub fn handle_message(engine: &Engine, session: &mut McpSession, message: &Value
 
 /// A JSON-RPC error reply.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
+pub(crate) struct RpcError {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
@@ -176,7 +172,7 @@ fn invalid_params(message: impl Into<String>) -> RpcError {
 
 /// Answers one request (transports that do their own framing, like the WebSocket server, call
 /// this directly).
-pub fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming) -> Result<Value, RpcError> {
+pub(crate) fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming) -> Result<Value, RpcError> {
     let method = req.method.as_str();
     if method.starts_with("notifications/") {
         // notifications/initialized, cancelled, progress...: nothing to answer.
@@ -362,7 +358,7 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
 }
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.
-pub fn standard_call_result(response: &SkillResponse) -> Value {
+pub(crate) fn standard_call_result(response: &SkillResponse) -> Value {
     // An image result (render.capture) is also an image block, so the agent sees it.
     if let Some(result) = &response.result
         && let (Some("image/png"), Some(data)) =

@@ -5,19 +5,19 @@ use serde_json::{Map, Value, json};
 
 use crate::skills::ErrorCode;
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const INTERNAL_ERROR: i64 = -32603;
-pub const FORBIDDEN: i64 = -32001;
-pub const CAPACITY_EXCEEDED: i64 = -32002;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const FORBIDDEN: i64 = -32001;
+pub(crate) const CAPACITY_EXCEEDED: i64 = -32002;
 /// The server has no room for the call right now (a WebSocket connection over its queue limits);
 /// the message names the limit. Nothing was done: retry later.
-pub const BUSY: i64 = -32003;
+pub(crate) const BUSY: i64 = -32003;
 
 /// The reference's map from skill error codes to JSON-RPC codes (native mode).
-pub fn skill_error_code(code: ErrorCode) -> i64 {
+pub(crate) fn skill_error_code(code: ErrorCode) -> i64 {
     match code {
         ErrorCode::NotFound => METHOD_NOT_FOUND,
         ErrorCode::InvalidInput => INVALID_PARAMS,
@@ -29,7 +29,7 @@ pub fn skill_error_code(code: ErrorCode) -> i64 {
 
 /// A well-formed request or notification.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Incoming {
+pub(crate) struct Incoming {
     /// None for a notification.
     pub id: Option<Value>,
     pub method: String,
@@ -39,13 +39,13 @@ pub struct Incoming {
 
 /// Why a message is not a valid request (answered with -32600).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Invalid {
+pub(crate) struct Invalid {
     pub id: Value,
     pub message: String,
 }
 
 /// Classifies one JSON-RPC message (not a batch).
-pub fn classify(message: &Value) -> Result<Incoming, Invalid> {
+pub(crate) fn classify(message: &Value) -> Result<Incoming, Invalid> {
     let Value::Object(m) = message else {
         return Err(Invalid { id: Value::Null, message: "a JSON-RPC message must be an object".into() });
     };

@@ -41,7 +41,7 @@ pub struct StdioOptions {
 
 /// One line of input.
 #[derive(Debug, PartialEq)]
-pub enum Line {
+pub(crate) enum Line {
     Text(String),
     /// A line longer than the limit (its length, as far as it was read).
     TooLong(usize),
@@ -49,7 +49,7 @@ pub enum Line {
 }
 
 /// Reads one line of at most `max` bytes; longer lines are consumed and reported, not kept.
-pub fn read_line_bounded(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
+pub(crate) fn read_line_bounded(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut total = 0usize;
     let mut saw_any = false;

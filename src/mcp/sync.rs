@@ -13,7 +13,7 @@ use crate::world::{EntityId, Renderable, Tags, Transform, World};
 
 /// A client's area of interest: only entities within `radius` of `center` are sent.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Aoi {
+pub(crate) struct Aoi {
     pub center: [f64; 3],
     pub radius: f64,
 }
@@ -55,14 +55,14 @@ fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: O
 
 /// What one subscriber has been sent.
 #[derive(Debug, Default)]
-pub struct Baseline {
+pub(crate) struct Baseline {
     sent: HashMap<EntityId, Pose>,
     pub aoi: Option<Aoi>,
 }
 
 /// A computed update and the baseline it would establish once delivered.
 #[derive(Debug)]
-pub struct Update {
+pub(crate) struct Update {
     pub message: Value,
     next: HashMap<EntityId, Pose>,
 }
@@ -117,12 +117,12 @@ impl Baseline {
     }
 
     /// Records that `update` reached the client.
-    pub fn delivered(&mut self, update: Update) {
+    pub(crate) fn delivered(&mut self, update: Update) {
         self.sent = update.next;
     }
 
     /// Forgets what was sent (after the area of interest changes, the next delta re-describes it).
-    pub fn set_aoi(&mut self, aoi: Option<Aoi>) {
+    pub(crate) fn set_aoi(&mut self, aoi: Option<Aoi>) {
         self.aoi = aoi;
     }
 }

@@ -39,7 +39,7 @@ pub fn annotations(skill: &Skill) -> Value {
     })
 }
 
-pub fn standard_tool(skill: &Skill) -> Value {
+pub(crate) fn standard_tool(skill: &Skill) -> Value {
     json!({
         "name": skill.name,
         "title": title(&skill.name),
@@ -50,7 +50,7 @@ pub fn standard_tool(skill: &Skill) -> Value {
     })
 }
 
-pub fn native_tool(skill: &Skill) -> Value {
+pub(crate) fn native_tool(skill: &Skill) -> Value {
     json!({"name": skill.name, "description": skill.description, "input_schema": skill.input_schema})
 }
 

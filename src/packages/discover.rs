@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 
 /// Largest script file discovery reads (far beyond any real mod; a guard against reading a
 /// multi-gigabyte file into memory).
-pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_SCRIPT_BYTES: u64 = 16 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -65,7 +65,7 @@ impl Source {
     }
 
     /// What this package is called before its manifest is read (the file stem or folder name).
-    pub fn default_name(&self) -> String {
+    pub(crate) fn default_name(&self) -> String {
         let stem = self.path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         stem.to_lowercase().replace(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'), "_")
     }
@@ -211,7 +211,7 @@ fn folder_files(dir: &Path, base: &Path, real_root: &Path, out: &mut Vec<(String
 
 /// The manifest file of a package folder, if `dir` is one (a link named `package.luau` counts:
 /// reading the folder then applies the link rules to it).
-pub fn manifest_file(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn manifest_file(dir: &Path) -> Option<PathBuf> {
     ["package.luau", "package.lua"].iter().map(|n| dir.join(n)).find(|p| p.symlink_metadata().is_ok_and(|m| !m.is_dir()))
 }
 

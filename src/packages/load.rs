@@ -166,7 +166,7 @@ impl LoadOutcome {
     }
 
     /// Why it was rejected, for a refusal.
-    pub fn reject_reason(&self) -> Option<&'static str> {
+    pub(crate) fn reject_reason(&self) -> Option<&'static str> {
         match self {
             LoadOutcome::Refused { at_startup: true, .. } => Some("refused"),
             LoadOutcome::Refused { rule: Refusal::ProfileDenied, .. } => Some("over-claim"),

@@ -51,7 +51,7 @@ impl Trust {
 
     /// The limits of this tier: what a package gets by default, and the range its manifest may
     /// choose within.
-    pub fn limit_bounds(self) -> LimitBounds {
+    pub(crate) fn limit_bounds(self) -> LimitBounds {
         const MIB: usize = 1 << 20;
         let untrusted = LimitBounds {
             floor: Limits { memory_bytes: MIB, cpu_ms: 1.0, value_bytes: 1024, value_nodes: 100, value_depth: 2 },
@@ -97,14 +97,14 @@ pub struct Limits {
 
 impl Limits {
     /// The conversion budget these limits give each value crossing the VM boundary.
-    pub fn value_budget(&self) -> Budget {
+    pub(crate) fn value_budget(&self) -> Budget {
         Budget { bytes: self.value_bytes, nodes: self.value_nodes, depth: self.value_depth }
     }
 }
 
 /// The limits of one trust tier.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LimitBounds {
+pub(crate) struct LimitBounds {
     pub floor: Limits,
     pub default: Limits,
     pub ceiling: Limits,
@@ -154,7 +154,7 @@ fn show(n: f64, unit: &str) -> String {
 /// Reads a manifest's `limits` table over the tier's defaults. Each value must be a whole
 /// number between the tier's floor and ceiling: `0.5` is refused rather than truncated to 0
 /// (which mlua would read as "no memory limit"), and 0 is below every floor.
-pub fn parse_limits(value: Option<&Value>, trust: Trust) -> Result<Limits, LimitError> {
+pub(crate) fn parse_limits(value: Option<&Value>, trust: Trust) -> Result<Limits, LimitError> {
     let bounds = trust.limit_bounds();
     let mut limits = bounds.default;
     let Some(value) = value else { return Ok(limits) };
@@ -205,7 +205,7 @@ impl Manifest {
 
     /// The limits this package runs with in `tier`: its own `limits` over the tier's defaults,
     /// each within the tier's floor and ceiling.
-    pub fn limits_for(&self, tier: Trust) -> Result<Limits, LimitError> {
+    pub(crate) fn limits_for(&self, tier: Trust) -> Result<Limits, LimitError> {
         parse_limits(self.limits_request.as_ref(), tier)
     }
 }
@@ -225,7 +225,7 @@ const FIELDS: [&str; 12] = [
     "limits",
 ];
 
-pub fn is_valid_package_name(name: &str) -> bool {
+pub(crate) fn is_valid_package_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.starts_with(|c: char| c.is_ascii_lowercase())

@@ -51,7 +51,7 @@ use crate::skills::SkillRegistry;
 use crate::trace::EventKind;
 
 /// Skill-name prefixes only the engine may register in.
-pub const CORE_NAMESPACES: [&str; 16] = [
+pub(crate) const CORE_NAMESPACES: [&str; 16] = [
     "scene.",
     "ecs.",
     "three.",
@@ -71,10 +71,10 @@ pub const CORE_NAMESPACES: [&str; 16] = [
 ];
 
 /// Actor and thread of the events the package system records itself.
-pub const PACKAGES_ACTOR: &str = "sys_packages";
+pub(crate) const PACKAGES_ACTOR: &str = "sys_packages";
 
 /// File (under the scripts root) listing disabled packages.
-pub const DISABLED_FILE: &str = ".limina-packages.json";
+pub(crate) const DISABLED_FILE: &str = ".limina-packages.json";
 
 /// Why a package was refused (the `rule` of its `package.rejected` event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,13 +179,13 @@ impl std::fmt::Debug for ModManager {
     }
 }
 
-pub fn engine_version() -> Version {
+pub(crate) fn engine_version() -> Version {
     Version::parse(env!("CARGO_PKG_VERSION")).unwrap_or(Version::new(0, 0, 0))
 }
 
 /// Reads the manifest of a discovered package (single-file mods may have none: then the file
 /// name and version 0.0.0 are used).
-pub fn read_manifest(source: &Source) -> Result<Manifest, ManifestReadError> {
+pub(crate) fn read_manifest(source: &Source) -> Result<Manifest, ManifestReadError> {
     let path = source.path.display().to_string();
     match source.kind {
         Kind::Folder => {

@@ -24,17 +24,17 @@ use super::discover::Source;
 use super::manifest::Manifest;
 
 /// Most `extends` levels (a package, its parent, its grandparent).
-pub const MAX_EXTENDS_DEPTH: usize = 3;
+pub(crate) const MAX_EXTENDS_DEPTH: usize = 3;
 
 #[derive(Debug, Clone)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub manifest: Manifest,
     pub source: Source,
     pub enabled: bool,
 }
 
 #[derive(Debug, Default)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Indices into the candidates, dependencies first.
     pub order: Vec<usize>,
     pub rejected: Vec<(usize, Refusal, String)>,
@@ -44,7 +44,7 @@ pub struct Plan {
 
 /// A check on a candidate's effective manifest that needs no package code (the admission gate:
 /// over-claims, limits within the granted tier).
-pub type Gate<'a> = dyn Fn(usize, &Manifest) -> Result<(), super::Refused> + 'a;
+pub(crate) type Gate<'a> = dyn Fn(usize, &Manifest) -> Result<(), super::Refused> + 'a;
 
 /// Refused candidates by index, with the rule and the reason.
 type RefusedMap = BTreeMap<usize, (Refusal, String)>;
@@ -217,7 +217,7 @@ fn cascade(cands: &[Candidate], plan: &Plan, names: &BTreeMap<&str, usize>, refu
 
 /// Plans a load of `cands`. `incumbents` maps each name held by a loaded package to its path
 /// (empty at start-up); `gate` is the admission check.
-pub fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<String, PathBuf>, gate: &Gate<'_>) -> Plan {
+pub(crate) fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<String, PathBuf>, gate: &Gate<'_>) -> Plan {
     let mut refused: RefusedMap = BTreeMap::new();
     let names = claim_names(cands, incumbents, &mut refused);
     let mut plan = Plan::default();

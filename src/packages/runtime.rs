@@ -358,7 +358,7 @@ impl PackageRuntime {
     }
 
     /// Checks a VM out of the pool without calling anything (for the benchmark).
-    pub fn checkout_cost_probe(&self, skill: &str) -> bool {
+    pub(crate) fn checkout_cost_probe(&self, skill: &str) -> bool {
         self.checkout(skill).is_ok()
     }
 
@@ -437,7 +437,7 @@ fn read_manifest_value(
 }
 
 /// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
-pub fn read_header(source: &Source) -> Result<Option<Value>, ManifestReadError> {
+pub(crate) fn read_header(source: &Source) -> Result<Option<Value>, ManifestReadError> {
     let (file, text) = source.files.first().ok_or_else(|| ManifestReadError::Empty { package: source.path.display().to_string() })?;
     let name = match source.kind {
         super::discover::Kind::SingleFile => source.path.display().to_string(),
@@ -460,7 +460,7 @@ pub fn read_header(source: &Source) -> Result<Option<Value>, ManifestReadError> 
 }
 
 /// Evaluates a folder package's `package.luau` (pure data) in a throwaway restricted VM.
-pub fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, LoadError> {
+pub(crate) fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, LoadError> {
     let value = read_manifest_value(&path.display().to_string(), text, |_| Ok(()), |v| Ok(Some(v)))?;
     Ok(value.unwrap_or(Value::Null))
 }

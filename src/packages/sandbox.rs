@@ -51,9 +51,9 @@ use memchr::memmem;
 use mlua::{Function, Lua, MultiValue, Table, Value as LuaValue, VmState};
 
 /// The wall-clock backstop is this many times the CPU deadline...
-pub const WALL_BACKSTOP_FACTOR: u32 = 10;
+pub(crate) const WALL_BACKSTOP_FACTOR: u32 = 10;
 /// ...and never less than this.
-pub const WALL_BACKSTOP_FLOOR: Duration = Duration::from_secs(5);
+pub(crate) const WALL_BACKSTOP_FLOOR: Duration = Duration::from_secs(5);
 /// Least wall time between two reads of the CPU clock, so an almost-spent deadline does not make
 /// every interrupt a system call; it is also the most a deadline can be overshot by.
 const MIN_CPU_SAMPLE: Duration = Duration::from_micros(100);
@@ -61,10 +61,10 @@ const MIN_CPU_SAMPLE: Duration = Duration::from_micros(100);
 /// Most bytes one `string.rep` or `string.format` call may build (and never more than the VM's
 /// memory limit): about 15 ms of allocating and copying here, and the interrupt runs as soon
 /// as the call returns.
-pub const MAX_BUILT_STRING: usize = 16 << 20;
+pub(crate) const MAX_BUILT_STRING: usize = 16 << 20;
 /// Most items `table.sort` sorts without a comparator: its C comparisons never reach the
 /// interrupt. Sorting 2^17 numbers took 5–15 ms here; 2^20 took about 60 ms.
-pub const MAX_PLAIN_SORT: usize = 1 << 17;
+pub(crate) const MAX_PLAIN_SORT: usize = 1 << 17;
 /// Bytes a plain search scans between two polls of the meter (a few ms at worst here).
 const SEARCH_WINDOW: usize = 1 << 20;
 /// Items one call of Luau's `table.move` moves before the meter is polled (about 2 ms when
@@ -84,7 +84,7 @@ const PATTERN_SPECIALS: &[u8] = b"^$*+?.([%-";
 
 /// A call that ran past its limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Overrun {
+pub(crate) enum Overrun {
     #[error("cpu deadline of {} ms exceeded", .0.as_millis())]
     Cpu(Duration),
     #[error(
@@ -116,7 +116,7 @@ impl Overrun {
 }
 
 /// The backstop used with a CPU deadline of `cpu`.
-pub fn wall_backstop(cpu: Duration) -> Duration {
+pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
     cpu.saturating_mul(WALL_BACKSTOP_FACTOR).max(WALL_BACKSTOP_FLOOR)
 }
 
@@ -140,7 +140,7 @@ struct Armed {
 /// The deadline of the call running in a VM (see the module doc). One per VM owner, shared by
 /// the interrupt, the bounded library functions and the host code working for the call.
 #[derive(Debug, Default)]
-pub struct Meter {
+pub(crate) struct Meter {
     armed: Cell<Option<Armed>>,
     overrun: Cell<Option<Overrun>>,
 }
@@ -151,28 +151,28 @@ impl Meter {
     }
 
     /// Starts a deadline of `cpu` of this thread's CPU time, with the usual wall backstop.
-    pub fn arm(&self, cpu: Duration) {
+    pub(crate) fn arm(&self, cpu: Duration) {
         self.arm_with_backstop(cpu, wall_backstop(cpu));
     }
 
     /// Starts a deadline with an explicit backstop (tests use a short one).
-    pub fn arm_with_backstop(&self, cpu: Duration, backstop: Duration) {
+    pub(crate) fn arm_with_backstop(&self, cpu: Duration, backstop: Duration) {
         let now = Instant::now();
         self.overrun.set(None);
         self.armed.set(Some(Armed { cpu, cpu_start: thread_cpu(), wall_start: now, backstop, next_sample: now }));
     }
 
     /// Ends the deadline; checks pass until the next `arm`. The overrun, if any, stays readable.
-    pub fn disarm(&self) {
+    pub(crate) fn disarm(&self) {
         self.armed.set(None);
     }
 
-    pub fn is_armed(&self) -> bool {
+    pub(crate) fn is_armed(&self) -> bool {
         self.armed.get().is_some()
     }
 
     /// The limit this call ran past, if it did (kept until the next `arm`).
-    pub fn overrun(&self) -> Option<Overrun> {
+    pub(crate) fn overrun(&self) -> Option<Overrun> {
         self.overrun.get()
     }
 
@@ -226,7 +226,7 @@ impl Meter {
 
 /// Who a restricted VM is for, and its memory limit.
 #[derive(Debug, Clone)]
-pub struct SandboxSpec {
+pub(crate) struct SandboxSpec {
     /// Prefixes `print` output: a package reference, or the file whose header is read.
     pub owner: String,
     pub memory_bytes: usize,
@@ -241,7 +241,7 @@ pub enum SandboxError {
 }
 
 /// Builds a restricted VM whose calls are ended by `meter` (see the module doc).
-pub fn restricted_vm(spec: &SandboxSpec, meter: &Rc<Meter>) -> Result<Lua, SandboxError> {
+pub(crate) fn restricted_vm(spec: &SandboxSpec, meter: &Rc<Meter>) -> Result<Lua, SandboxError> {
     if spec.memory_bytes == 0 {
         return Err(SandboxError::NoMemoryLimit);
     }

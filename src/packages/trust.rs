@@ -28,19 +28,19 @@ use super::discover::Source;
 use super::manifest::{Manifest, Trust};
 
 /// The trust file's name, in the folder that holds the scripts root.
-pub const TRUST_FILE: &str = ".limina-trust.json";
+pub(crate) const TRUST_FILE: &str = ".limina-trust.json";
 
 /// The `format` the trust file declares.
 const FORMAT: &str = "limina-trust/1";
 
 /// What `package.list` says an attestation means.
-pub const ATTESTATION_MEANS: &str =
+pub(crate) const ATTESTATION_MEANS: &str =
     "integrity only: the manifest pins its own code hash, computed by its author; that is not trust, which only an operator grant gives";
 
 /// One operator grant, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Grant {
+pub(crate) struct Grant {
     /// The package's name when granted.
     pub name: String,
     /// `verified` or `local`.
@@ -60,7 +60,7 @@ struct TrustFile {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TrustError {
+pub(crate) enum TrustError {
     #[error("the scripts root {0} has no parent folder to keep the trust file in")]
     NoPlace(String),
     #[error("{path}: {message}; until it is fixed every package runs untrusted")]
@@ -91,7 +91,7 @@ impl TrustDecision {
 
 /// The operator's grants for one scripts root.
 #[derive(Debug, Clone)]
-pub struct Grants {
+pub(crate) struct Grants {
     /// The trust file (`None` when the scripts root has no parent folder).
     file: Option<PathBuf>,
     grants: BTreeMap<String, Grant>,
@@ -100,7 +100,7 @@ pub struct Grants {
 }
 
 /// Where the trust file of `scripts_root` lives.
-pub fn trust_file(scripts_root: &Path) -> Option<PathBuf> {
+pub(crate) fn trust_file(scripts_root: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(scripts_root).unwrap_or_else(|_| scripts_root.to_path_buf());
     absolute.parent().map(|p| p.join(TRUST_FILE))
 }
@@ -127,15 +127,6 @@ impl Grants {
         grants
     }
 
-    /// Why the trust file could not be read, if it could not.
-    pub fn problem(&self) -> Option<&TrustError> {
-        self.problem.as_ref()
-    }
-
-    pub fn file(&self) -> Option<&Path> {
-        self.file.as_deref()
-    }
-
     /// A package's key: its path relative to the trust file's folder.
     fn key(&self, package: &Path) -> String {
         let absolute = std::path::absolute(package).unwrap_or_else(|_| package.to_path_buf());
@@ -144,13 +135,8 @@ impl Grants {
         relative.to_string_lossy().replace('\\', "/")
     }
 
-    /// The grant recorded for the package at `path`, whatever files it covered.
-    pub fn recorded(&self, path: &Path) -> Option<&Grant> {
-        self.grants.get(&self.key(path))
-    }
-
     /// The tier the package in `source`, with `manifest`, runs in.
-    pub fn decide(&self, source: &Source, manifest: &Manifest) -> TrustDecision {
+    pub(crate) fn decide(&self, source: &Source, manifest: &Manifest) -> TrustDecision {
         let requested = manifest.requested_trust;
         let name = &manifest.name;
         let untrusted = |why: String| TrustDecision { requested, granted: None, effective: Trust::Untrusted, why };

@@ -15,7 +15,7 @@ use notify::{RecursiveMode, Watcher as _};
 /// How long a file must be quiet before it is reloaded.
 const SETTLE: Duration = Duration::from_millis(80);
 
-pub struct Watcher {
+pub(crate) struct Watcher {
     _inner: notify::RecommendedWatcher,
     events: mpsc::Receiver<PathBuf>,
     pending: BTreeSet<PathBuf>,
@@ -43,7 +43,7 @@ impl Watcher {
     }
 
     /// Paths changed and quiet for a moment; empty while a burst is still going on.
-    pub fn settled_changes(&mut self) -> Vec<PathBuf> {
+    pub(crate) fn settled_changes(&mut self) -> Vec<PathBuf> {
         while let Ok(path) = self.events.try_recv() {
             let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.') && n != super::DISABLED_FILE);
             if !hidden {

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use rapier3d::prelude::*;
 
 /// Pending events kept when nobody drains them; older ones are dropped first.
-pub const MAX_PENDING_EVENTS: usize = 4096;
+pub(crate) const MAX_PENDING_EVENTS: usize = 4096;
 
 /// A collision start or stop between two colliders.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,10 +38,6 @@ impl EventCollector {
     pub(super) fn drain(&mut self) -> Vec<ContactEvent> {
         let pending = self.inner.get_mut().unwrap_or_else(|poison| poison.into_inner());
         pending.events.drain(..).collect()
-    }
-
-    pub(super) fn dropped(&self) -> u64 {
-        self.inner.lock().map(|p| p.dropped).unwrap_or(0)
     }
 }
 

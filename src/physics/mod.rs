@@ -17,7 +17,7 @@ use events::EventCollector;
 
 /// Opaque handle of a rigid body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct BodyHandle {
+pub(crate) struct BodyHandle {
     index: u32,
     generation: u32,
 }
@@ -46,7 +46,7 @@ pub enum BodyKind {
 
 /// Collider geometry before scaling.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ColliderShape {
+pub(crate) enum ColliderShape {
     Box {
         half_extents: [f32; 3],
     },
@@ -87,7 +87,7 @@ impl ColliderShape {
 
 /// Everything needed to create a body with one collider.
 #[derive(Debug, Clone, Copy)]
-pub struct BodySpec {
+pub(crate) struct BodySpec {
     pub kind: BodyKind,
     pub shape: ColliderShape,
     pub position: [f32; 3],
@@ -99,7 +99,7 @@ pub struct BodySpec {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RayHit {
+pub(crate) struct RayHit {
     pub user: u128,
     pub distance: f32,
     pub point: [f32; 3],
@@ -107,14 +107,14 @@ pub struct RayHit {
 
 /// Why a physics step did not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PhysicsFault {
+pub(crate) enum PhysicsFault {
     /// Rapier panicked in this step; the physics is halted from now on.
     #[error("the physics step panicked ({0}); physics is halted for this world")]
     Panicked(String),
 }
 
 /// The physics of one world.
-pub struct PhysicsWorld {
+pub(crate) struct PhysicsWorld {
     world: rapier3d::prelude::PhysicsWorld,
     events: EventCollector,
     /// Bodies added, moved or reshaped by hand since the last step. Rapier's query tree only
@@ -163,15 +163,15 @@ impl PhysicsWorld {
     }
 
     /// Dynamic bodies awake after the last step (the ones the solver actually works on).
-    pub fn awake_count(&self) -> usize {
+    pub(crate) fn awake_count(&self) -> usize {
         self.world.islands.active_bodies().count()
     }
 
-    pub fn body_count(&self) -> usize {
+    pub(crate) fn body_count(&self) -> usize {
         self.world.bodies.len()
     }
 
-    pub fn add_body(&mut self, spec: BodySpec) -> BodyHandle {
+    pub(crate) fn add_body(&mut self, spec: BodySpec) -> BodyHandle {
         let builder = match spec.kind {
             BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
             BodyKind::Fixed => RigidBodyBuilder::fixed(),
@@ -188,17 +188,13 @@ impl PhysicsWorld {
         BodyHandle::from_rapier(handle)
     }
 
-    pub fn remove_body(&mut self, handle: BodyHandle) -> bool {
+    pub(crate) fn remove_body(&mut self, handle: BodyHandle) -> bool {
         // A removed body's stale tree entry resolves to no collider, so queries skip it.
         self.world.remove_body(handle.to_rapier()).is_some()
     }
 
-    pub fn is_dynamic(&self, handle: BodyHandle) -> bool {
-        self.world.bodies.get(handle.to_rapier()).is_some_and(|b| b.is_dynamic())
-    }
-
     /// Teleports a body (and stops it, so a moved ball does not keep its old momentum).
-    pub fn set_pose(&mut self, handle: BodyHandle, position: [f32; 3], rotation: [f32; 4]) {
+    pub(crate) fn set_pose(&mut self, handle: BodyHandle, position: [f32; 3], rotation: [f32; 4]) {
         if let Some(body) = self.world.bodies.get_mut(handle.to_rapier()) {
             body.set_position(Pose::from_parts(vec(position), quat(rotation)), true);
             if body.is_dynamic() {
@@ -209,7 +205,7 @@ impl PhysicsWorld {
         }
     }
 
-    pub fn set_shape(&mut self, handle: BodyHandle, shape: ColliderShape) {
+    pub(crate) fn set_shape(&mut self, handle: BodyHandle, shape: ColliderShape) {
         let Some(body) = self.world.bodies.get(handle.to_rapier()) else {
             return;
         };
@@ -224,7 +220,7 @@ impl PhysicsWorld {
     }
 
     /// Applies an impulse to a dynamic body and wakes it. False for fixed or missing bodies.
-    pub fn apply_impulse(&mut self, handle: BodyHandle, impulse: [f32; 3]) -> bool {
+    pub(crate) fn apply_impulse(&mut self, handle: BodyHandle, impulse: [f32; 3]) -> bool {
         match self.world.bodies.get_mut(handle.to_rapier()) {
             Some(body) if body.is_dynamic() => {
                 body.apply_impulse(vec(impulse), true);
@@ -234,7 +230,8 @@ impl PhysicsWorld {
         }
     }
 
-    pub fn linear_velocity(&self, handle: BodyHandle) -> Option<[f32; 3]> {
+    #[cfg(test)]
+    pub(crate) fn linear_velocity(&self, handle: BodyHandle) -> Option<[f32; 3]> {
         self.world.bodies.get(handle.to_rapier()).map(|b| b.linvel().to_array())
     }
 
@@ -270,6 +267,7 @@ impl PhysicsWorld {
     }
 
     /// Why the physics halted, if a step panicked.
+    #[cfg(test)]
     pub fn fault(&self) -> Option<&str> {
         self.fault.as_deref()
     }
@@ -281,7 +279,7 @@ impl PhysicsWorld {
 
     /// Calls `f(user, position, rotation)` for every awake dynamic body: the bodies whose
     /// transforms can have changed this step.
-    pub fn for_each_moved(&self, mut f: impl FnMut(u128, [f32; 3], [f32; 4])) {
+    pub(crate) fn for_each_moved(&self, mut f: impl FnMut(u128, [f32; 3], [f32; 4])) {
         if self.fault.is_some() {
             return;
         }
@@ -332,13 +330,8 @@ impl PhysicsWorld {
     }
 
     /// Takes the collision events gathered since the last drain, oldest first.
-    pub fn drain_events(&mut self) -> Vec<ContactEvent> {
+    pub(crate) fn drain_events(&mut self) -> Vec<ContactEvent> {
         self.events.drain()
-    }
-
-    /// Events dropped because nobody drained them and the buffer was full.
-    pub fn dropped_events(&self) -> u64 {
-        self.events.dropped()
     }
 }
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::trace::EventKind;
 use crate::trace::{Event, TraceLog};
 
-pub fn is_decision(e: &Event) -> bool {
+pub(crate) fn is_decision(e: &Event) -> bool {
     EventKind::PolicyDecision.is(&e.event_type) || EventKind::PolicyDenied.is(&e.event_type)
 }
 
@@ -63,7 +63,7 @@ fn ancestry<'a>(trace: &'a TraceLog, event: &'a Event) -> Vec<&'a Event> {
 
 /// `audit.explain`: the governing decision, provenance and causal chain of an event. None when
 /// the id is not in the trace.
-pub fn explain(trace: &TraceLog, event_id: &str) -> Option<Value> {
+pub(crate) fn explain(trace: &TraceLog, event_id: &str) -> Option<Value> {
     let event = trace.get(event_id)?;
     let ancestors = ancestry(trace, event);
     let decision = if is_decision(event) { Some(event) } else { ancestors.iter().copied().find(|e| is_decision(e)) };

@@ -59,7 +59,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 8] = [
+    pub(crate) const ALL: [Rule; 8] = [
         Rule::SessionRevoked,
         Rule::Revoked,
         Rule::ProfileDenied,
@@ -236,49 +236,45 @@ impl PolicyEngine {
         Self::default()
     }
 
-    pub fn revoke_session(&mut self, session_id: &str) {
+    pub(crate) fn revoke_session(&mut self, session_id: &str) {
         self.revoked_sessions.insert(session_id.to_string());
     }
 
-    pub fn restore_session(&mut self, session_id: &str) -> bool {
+    pub(crate) fn restore_session(&mut self, session_id: &str) -> bool {
         self.revoked_sessions.remove(session_id)
     }
 
-    pub fn revoke_agent(&mut self, agent_id: &str) {
+    pub(crate) fn revoke_agent(&mut self, agent_id: &str) {
         self.revoked_agents.insert(agent_id.to_string());
     }
 
-    pub fn restore_agent(&mut self, agent_id: &str) -> bool {
+    pub(crate) fn restore_agent(&mut self, agent_id: &str) -> bool {
         self.revoked_agents.remove(agent_id)
     }
 
-    pub fn revoke_cap(&mut self, revocation: CapRevocation) {
+    pub(crate) fn revoke_cap(&mut self, revocation: CapRevocation) {
         self.revoked_caps.insert(revocation);
     }
 
-    pub fn restore_cap(&mut self, revocation: &CapRevocation) -> bool {
+    pub(crate) fn restore_cap(&mut self, revocation: &CapRevocation) -> bool {
         self.revoked_caps.remove(revocation)
     }
 
-    pub fn add_quota(&mut self, rule: QuotaRule) {
+    pub(crate) fn add_quota(&mut self, rule: QuotaRule) {
         self.quotas.push(Quota { rule, used: BTreeMap::new() });
     }
 
-    pub fn clear_quotas(&mut self) {
+    pub(crate) fn clear_quotas(&mut self) {
         self.quotas.clear();
     }
 
     /// Sets a session's limits, keeping what it has used so far.
-    pub fn set_budget(&mut self, session_id: &str, limits: BudgetLimits) {
+    pub(crate) fn set_budget(&mut self, session_id: &str, limits: BudgetLimits) {
         self.budgets.entry(session_id.to_string()).or_default().limits = limits;
     }
 
-    pub fn clear_budget(&mut self, session_id: &str) -> bool {
-        self.budgets.remove(session_id).is_some()
-    }
-
     /// Decides one call. An allow commits the call against matching quotas and the budget.
-    pub fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
+    pub(crate) fn evaluate(&mut self, ctx: &DecisionContext<'_>) -> Decision {
         let deny = |rule: Rule, reason: String, cap: Cow<'static, str>| Decision {
             allow: false,
             rule,
@@ -424,12 +420,12 @@ impl PolicyEngine {
     }
 
     /// Whether any session has a budget (callers skip measuring usage when none does).
-    pub fn has_budgets(&self) -> bool {
+    pub(crate) fn has_budgets(&self) -> bool {
         !self.budgets.is_empty()
     }
 
     /// Charges what an allowed call actually used.
-    pub fn record_usage(&mut self, session_id: &str, cpu_ms: f64, memory_bytes: u64) {
+    pub(crate) fn record_usage(&mut self, session_id: &str, cpu_ms: f64, memory_bytes: u64) {
         if let Some(b) = self.budgets.get_mut(session_id) {
             b.cpu_ms += cpu_ms;
             b.memory_bytes += memory_bytes;

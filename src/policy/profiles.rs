@@ -26,7 +26,7 @@ pub enum Permission {
 }
 
 impl Permission {
-    pub const ALL: [Permission; 14] = [
+    pub(crate) const ALL: [Permission; 14] = [
         Permission::SceneRead,
         Permission::SceneWrite,
         Permission::EcsRead,
@@ -63,7 +63,7 @@ impl Permission {
     }
 
     /// Whether holding it lets a caller change the world (as opposed to read it).
-    pub fn is_write(self) -> bool {
+    pub(crate) fn is_write(self) -> bool {
         !matches!(
             self,
             Permission::SceneRead | Permission::EcsRead | Permission::PhysicsRead | Permission::AgentRead | Permission::TraceRead
@@ -90,7 +90,7 @@ impl fmt::Display for Permission {
 pub struct PermissionSet(u16);
 
 impl PermissionSet {
-    pub const EMPTY: PermissionSet = PermissionSet(0);
+    pub(crate) const EMPTY: PermissionSet = PermissionSet(0);
 
     pub fn of(perms: &[Permission]) -> Self {
         PermissionSet(perms.iter().fold(0, |acc, p| acc | p.bit()))
@@ -100,7 +100,7 @@ impl PermissionSet {
         self.0 & p.bit() != 0
     }
 
-    pub fn intersect(self, other: PermissionSet) -> PermissionSet {
+    pub(crate) fn intersect(self, other: PermissionSet) -> PermissionSet {
         PermissionSet(self.0 & other.0)
     }
 
@@ -109,7 +109,7 @@ impl PermissionSet {
     }
 
     /// The first permission of `required` (in declaration order) this set lacks.
-    pub fn first_missing(self, required: &[Permission]) -> Option<Permission> {
+    pub(crate) fn first_missing(self, required: &[Permission]) -> Option<Permission> {
         required.iter().copied().find(|p| !self.contains(*p))
     }
 
@@ -159,7 +159,7 @@ pub enum Profile {
 }
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [Profile::BuilderReadWrite, Profile::PlayerLimited, Profile::SocialActor, Profile::SystemReadonly];
+    pub(crate) const ALL: [Profile; 4] = [Profile::BuilderReadWrite, Profile::PlayerLimited, Profile::SocialActor, Profile::SystemReadonly];
 
     pub fn as_str(self) -> &'static str {
         PROFILES[self as usize].0

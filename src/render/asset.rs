@@ -112,7 +112,7 @@ fn decode_png(id: &str, bytes: &[u8]) -> Result<Image, AssetError> {
 }
 
 /// Loads a model by asset id from `root` (the project's `assets/` folder).
-pub fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, AssetError> {
+pub(crate) fn load_gltf(root: &Path, project: &Path, id: &str) -> Result<LoadedAsset, AssetError> {
     let path = resolve(root, id)?;
     let file = std::fs::read(&path).map_err(|e| AssetError::Malformed(id.to_string(), e.to_string()))?;
     let bytes = file.len() as u64;

@@ -12,8 +12,8 @@ use super::math::{self, Mat4};
 use super::mesh::{self, MeshData, Vertex};
 use super::scene::{Instance, RenderList, RenderStats, linear_rgb, srgb_byte, unit_byte};
 
-pub const SAMPLES: u32 = 4;
-pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub(crate) const SAMPLES: u32 = 4;
+pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 #[derive(Debug, thiserror::Error)]
@@ -59,7 +59,7 @@ struct Target {
     resolve_view: wgpu::TextureView,
 }
 
-pub struct Gpu {
+pub(crate) struct Gpu {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
     pub(super) adapter_name: String,
@@ -572,7 +572,7 @@ impl Gpu {
     }
 
     /// Renders offscreen and reads the pixels back (RGBA8, sRGB, rows top to bottom).
-    pub fn render_image(&mut self, list: &RenderList, width: u32, height: u32) -> Result<(Vec<u8>, RenderStats), RenderError> {
+    pub(crate) fn render_image(&mut self, list: &RenderList, width: u32, height: u32) -> Result<(Vec<u8>, RenderStats), RenderError> {
         if !(1..=8192).contains(&width) || !(1..=8192).contains(&height) {
             return Err(RenderError::Size(width, height));
         }
@@ -670,7 +670,7 @@ fn shadow_resources(
 }
 
 /// A headless instance (Vulkan only: lavapipe on machines without a GPU).
-pub fn instance() -> wgpu::Instance {
+pub(crate) fn instance() -> wgpu::Instance {
     wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::VULKAN,
         ..wgpu::InstanceDescriptor::new_without_display_handle()

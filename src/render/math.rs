@@ -1,10 +1,10 @@
 //! The little matrix math the renderer needs (column-major, wgpu's 0..1 depth range).
 
-pub type Mat4 = [[f32; 4]; 4];
+pub(crate) type Mat4 = [[f32; 4]; 4];
 
-pub const IDENTITY: Mat4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+pub(crate) const IDENTITY: Mat4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
 
-pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
+pub(crate) fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
     let mut out = [[0.0; 4]; 4];
     for (c, col) in out.iter_mut().enumerate() {
         for (r, cell) in col.iter_mut().enumerate() {
@@ -26,13 +26,13 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-pub fn normalize(a: [f32; 3]) -> [f32; 3] {
+pub(crate) fn normalize(a: [f32; 3]) -> [f32; 3] {
     let len = dot(a, a).sqrt();
     if len > 1e-9 { [a[0] / len, a[1] / len, a[2] / len] } else { [0.0, -1.0, 0.0] }
 }
 
 /// Right-handed view matrix.
-pub fn look_at(eye: [f32; 3], target: [f32; 3], up: [f32; 3]) -> Mat4 {
+pub(crate) fn look_at(eye: [f32; 3], target: [f32; 3], up: [f32; 3]) -> Mat4 {
     let f = normalize(sub(target, eye));
     let mut s = cross(f, up);
     if dot(s, s) < 1e-10 {
@@ -43,19 +43,19 @@ pub fn look_at(eye: [f32; 3], target: [f32; 3], up: [f32; 3]) -> Mat4 {
     [[s[0], u[0], -f[0], 0.0], [s[1], u[1], -f[1], 0.0], [s[2], u[2], -f[2], 0.0], [-dot(s, eye), -dot(u, eye), dot(f, eye), 1.0]]
 }
 
-pub fn perspective(fov_y_rad: f32, aspect: f32, near: f32, far: f32) -> Mat4 {
+pub(crate) fn perspective(fov_y_rad: f32, aspect: f32, near: f32, far: f32) -> Mat4 {
     let f = 1.0 / (fov_y_rad / 2.0).tan();
     let r = far / (near - far);
     [[f / aspect, 0.0, 0.0, 0.0], [0.0, f, 0.0, 0.0], [0.0, 0.0, r, -1.0], [0.0, 0.0, r * near, 0.0]]
 }
 
-pub fn orthographic(half: f32, near: f32, far: f32) -> Mat4 {
+pub(crate) fn orthographic(half: f32, near: f32, far: f32) -> Mat4 {
     let r = 1.0 / (near - far);
     [[1.0 / half, 0.0, 0.0, 0.0], [0.0, 1.0 / half, 0.0, 0.0], [0.0, 0.0, r, 0.0], [0.0, 0.0, near * r, 1.0]]
 }
 
 /// Translation * rotation (unit quaternion x,y,z,w) * scale.
-pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
+pub(crate) fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     let [x, y, z, w] = q;
     let (x2, y2, z2) = (x + x, y + y, z + z);
     let (xx, xy, xz) = (x * x2, x * y2, x * z2);
@@ -70,12 +70,12 @@ pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
 }
 
 /// The top three rows of an affine (column-major) matrix.
-pub fn affine_rows(m: &Mat4) -> [[f32; 4]; 3] {
+pub(crate) fn affine_rows(m: &Mat4) -> [[f32; 4]; 3] {
     std::array::from_fn(|r| [m[0][r], m[1][r], m[2][r], m[3][r]])
 }
 
 /// Normalized linear interpolation of quaternions (shortest way), for render interpolation.
-pub fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+pub(crate) fn nlerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let sign = if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
     let q: [f32; 4] = std::array::from_fn(|i| a[i] + (sign * b[i] - a[i]) * t);
     let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();

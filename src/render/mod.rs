@@ -16,7 +16,7 @@ pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, li
 pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.
-pub struct WindowRenderer {
+pub(crate) struct WindowRenderer {
     gpu: gpu::Gpu,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
@@ -94,7 +94,7 @@ impl WindowRenderer {
 
 /// An offscreen renderer.
 #[derive(Debug)]
-pub struct Renderer {
+pub(crate) struct Renderer {
     gpu: gpu::Gpu,
     last: RenderStats,
 }
@@ -105,25 +105,25 @@ impl Renderer {
         Ok(Self { gpu: gpu::Gpu::new(&instance, None, gpu::COLOR_FORMAT)?, last: RenderStats::default() })
     }
 
-    pub fn adapter_name(&self) -> &str {
+    pub(crate) fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
     }
 
     /// Renders a frame and returns its RGBA8 pixels (sRGB, top row first).
-    pub fn render_rgba(&mut self, list: &RenderList, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+    pub(crate) fn render_rgba(&mut self, list: &RenderList, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
         let (rgba, stats) = self.gpu.render_image(list, width, height)?;
         self.last = stats;
         Ok(rgba)
     }
 
     /// Renders a frame as a PNG.
-    pub fn render_png(&mut self, list: &RenderList, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+    pub(crate) fn render_png(&mut self, list: &RenderList, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
         let rgba = self.render_rgba(list, width, height)?;
         encode_png(&rgba, width, height)
     }
 
     /// Encodes a frame without submitting or waiting: the CPU cost of a frame (benchmarks).
-    pub fn encode_only(&mut self, list: &RenderList, width: u32, height: u32) -> RenderStats {
+    pub(crate) fn encode_only(&mut self, list: &RenderList, width: u32, height: u32) -> RenderStats {
         let (encoder, stats) = self.gpu.encode(list, (width, height), None, gpu::COLOR_FORMAT);
         drop(encoder);
         self.last = stats;

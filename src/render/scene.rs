@@ -13,7 +13,7 @@ pub enum MeshKey {
     Capsule,
 }
 
-pub const MESHES: [MeshKey; 3] = [MeshKey::Cube, MeshKey::Sphere, MeshKey::Capsule];
+pub(crate) const MESHES: [MeshKey; 3] = [MeshKey::Cube, MeshKey::Sphere, MeshKey::Capsule];
 
 /// Per-instance GPU data, 56 bytes: render-sync writes and uploads one per entity per frame, so
 /// it is kept compact (an affine 3x4 matrix and two packed bytes-quads).
@@ -72,7 +72,7 @@ impl RenderList {
         }
     }
 
-    pub fn push_asset(&mut self, handle: u32, asset: &std::sync::Arc<super::asset::LoadedAsset>, instance: Instance) {
+    pub(crate) fn push_asset(&mut self, handle: u32, asset: &std::sync::Arc<super::asset::LoadedAsset>, instance: Instance) {
         let at = handle as usize;
         if self.assets.len() <= at {
             self.assets.resize_with(at + 1, Default::default);
@@ -108,12 +108,12 @@ pub fn linear_rgb(color: u32) -> [f32; 3] {
 }
 
 /// A 0..1 value as a byte (0..=255), for packed instance fields.
-pub fn unit_byte(v: f32) -> u8 {
+pub(crate) fn unit_byte(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
 /// A linear channel value as an sRGB byte (the inverse of `linear_rgb`, per channel).
-pub fn srgb_byte(linear: f32) -> u8 {
+pub(crate) fn srgb_byte(linear: f32) -> u8 {
     let c = linear.clamp(0.0, 1.0);
     let s = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
     (s * 255.0 + 0.5) as u8

@@ -71,7 +71,7 @@ impl RenderState {
     }
 
     /// Fills `list` from the world with this state's models.
-    pub fn fill(&self, world: &World, alpha: f32, list: &mut RenderList) {
+    pub(crate) fn fill(&self, world: &World, alpha: f32, list: &mut RenderList) {
         fill_render_list(world, &self.models, alpha, list);
     }
 

@@ -23,17 +23,17 @@ use mlua::{AnyUserData, Lua, LuaSerdeExt, MetaMethod, Table, UserData, UserDataM
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting accepted; deeper (or cyclic) tables are refused instead of overflowing.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// Nodes converted between two calls of a conversion's `check`.
-pub const CHECK_EVERY: usize = 1024;
+pub(crate) const CHECK_EVERY: usize = 1024;
 
 /// Longest table key shown in an error path; longer keys are cut (they can be megabytes).
 const PATH_KEY_CHARS: usize = 40;
 
 /// How much one conversion may produce. Each counter is charged at every visit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
+pub(crate) struct Budget {
     /// Bytes of text: string values and object keys.
     pub bytes: usize,
     /// Values of any kind (tables, strings, numbers, booleans, nulls).
@@ -44,12 +44,12 @@ pub struct Budget {
 
 impl Budget {
     /// What `lua_to_json` and `json_to_lua` allow: nesting up to `MAX_DEPTH`, nothing else bounded.
-    pub const DEPTH_ONLY: Budget = Budget { bytes: usize::MAX, nodes: usize::MAX, depth: MAX_DEPTH };
+    pub(crate) const DEPTH_ONLY: Budget = Budget { bytes: usize::MAX, nodes: usize::MAX, depth: MAX_DEPTH };
 }
 
 /// Which budget a conversion ran out of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BudgetLimit {
+pub(crate) enum BudgetLimit {
     Bytes,
     Nodes,
     Depth,
@@ -57,7 +57,7 @@ pub enum BudgetLimit {
 
 /// Why a conversion failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConvertErrorKind {
+pub(crate) enum ConvertErrorKind {
     /// The value has no faithful JSON form (a function, NaN, a mixed table, invalid UTF-8...).
     NotJson,
     /// The value is larger than the budget allows.
@@ -68,7 +68,7 @@ pub enum ConvertErrorKind {
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("{path}: {message}")]
-pub struct ConvertError {
+pub(crate) struct ConvertError {
     pub path: String,
     pub message: String,
     pub kind: ConvertErrorKind,
@@ -82,7 +82,7 @@ fn fail(path: &str, message: impl Into<String>) -> ConvertError {
 /// pages, audit answers) this way. Lua can still read it (`blob.field`, `blob[1]`, `#blob`);
 /// returning it from a handler passes the JSON through untouched, nulls included.
 #[derive(Debug, Clone)]
-pub struct JsonBlob(pub Value);
+pub(crate) struct JsonBlob(pub Value);
 
 impl UserData for JsonBlob {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -115,19 +115,19 @@ impl UserData for JsonBlob {
 }
 
 /// Wraps a JSON value for Lua (see `JsonBlob`).
-pub fn blob(lua: &Lua, value: Value) -> mlua::Result<AnyUserData> {
+pub(crate) fn blob(lua: &Lua, value: Value) -> mlua::Result<AnyUserData> {
     lua.create_userdata(JsonBlob(value))
 }
 
 /// Converts a Lua value to JSON; `root` names the value in error paths (e.g. `input`). Only the
 /// depth is limited: code converting values for untrusted packages uses `lua_to_json_within`.
-pub fn lua_to_json(lua: &Lua, value: &LuaValue, root: &str) -> Result<Value, ConvertError> {
+pub(crate) fn lua_to_json(lua: &Lua, value: &LuaValue, root: &str) -> Result<Value, ConvertError> {
     lua_to_json_within(lua, value, root, &Budget::DEPTH_ONLY, &mut || Ok(()))
 }
 
 /// Converts a Lua value to JSON within `budget`, calling `check` every `CHECK_EVERY` nodes; an
 /// `Err` from `check` stops the conversion with that message (`ConvertErrorKind::Interrupted`).
-pub fn lua_to_json_within(
+pub(crate) fn lua_to_json_within(
     lua: &Lua,
     value: &LuaValue,
     root: &str,
@@ -140,7 +140,7 @@ pub fn lua_to_json_within(
 
 /// Converts JSON to a Lua value within `budget` (see `lua_to_json_within`). Budget and check
 /// failures are `mlua::Error::external(ConvertError)`; Lua errors (out of memory) pass through.
-pub fn json_to_lua_within(
+pub(crate) fn json_to_lua_within(
     lua: &Lua,
     value: &Value,
     root: &str,
@@ -444,7 +444,7 @@ fn describe_key(k: &LuaValue) -> String {
 /// Converts JSON to a Lua value. Arrays get mlua's array metatable so they round-trip as arrays
 /// even when empty; JSON null becomes nil. Nothing is bounded: code converting values into an
 /// untrusted package's VM uses `json_to_lua_within`.
-pub fn json_to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
+pub(crate) fn json_to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     Ok(match value {
         Value::Null => LuaValue::Nil,
         Value::Bool(b) => LuaValue::Boolean(*b),

@@ -13,7 +13,7 @@ pub mod typedefs;
 pub use require::{ScriptRoots, install_require};
 
 /// The `limina test` kit (describe/it/expect), installed into test VMs only.
-pub const TESTKIT: &str = include_str!("testkit.luau");
+pub(crate) const TESTKIT: &str = include_str!("testkit.luau");
 
 /// A script failure, ready to print: a one-line message (`file:line: what`) and, when there is
 /// one, the Lua traceback.
@@ -45,7 +45,7 @@ fn root_cause(e: &mlua::Error) -> &mlua::Error {
 }
 
 /// Splits an mlua error into the message a user reads first and the traceback.
-pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) {
+pub(crate) fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) {
     let traceback = match e {
         mlua::Error::CallbackError { traceback, .. } => Some(traceback.clone()),
         _ => None,
@@ -71,7 +71,7 @@ pub fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<String>) 
 }
 
 /// The type name a Luau user knows (`number`, not mlua's `integer`).
-pub fn lua_type_name(v: &mlua::Value) -> &'static str {
+pub(crate) fn lua_type_name(v: &mlua::Value) -> &'static str {
     match v {
         mlua::Value::Integer(_) | mlua::Value::Number(_) => "number",
         mlua::Value::LightUserData(_) | mlua::Value::UserData(_) => "userdata",
@@ -93,7 +93,7 @@ fn syntax_message(message: &str) -> String {
 }
 
 /// `(short_src, line)` of the nearest Lua frame calling into Rust, for error prefixes.
-pub fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
+pub(crate) fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
     for level in 1..32 {
         let frame = lua.inspect_stack(level, |d| {
             let s = d.source();
@@ -107,7 +107,7 @@ pub fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
 }
 
 /// A runtime error prefixed with the calling script's `file:line`, like Lua's own `error`.
-pub fn located_error(lua: &mlua::Lua, message: impl std::fmt::Display) -> mlua::Error {
+pub(crate) fn located_error(lua: &mlua::Lua, message: impl std::fmt::Display) -> mlua::Error {
     match caller_location(lua) {
         Some((file, line)) => mlua::Error::runtime(format!("{file}:{line}: {message}")),
         None => mlua::Error::runtime(message.to_string()),

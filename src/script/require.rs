@@ -27,7 +27,7 @@ pub struct ScriptRoots {
 impl ScriptRoots {
     /// The project's standard script folders that exist, plus `extra` (e.g. the running script's
     /// folder when it lives elsewhere).
-    pub fn for_project(project: &Path, extra: &[PathBuf]) -> Self {
+    pub(crate) fn for_project(project: &Path, extra: &[PathBuf]) -> Self {
         let project = project.canonicalize().unwrap_or_else(|_| project.to_path_buf());
         let mut roots: Vec<PathBuf> =
             ["scripts", "demos", "scenes", "tests/lua"].iter().filter_map(|d| project.join(d).canonicalize().ok()).collect();

@@ -16,7 +16,7 @@ pub struct SkillSignature<'a> {
 }
 
 /// The whole definitions file: type aliases, then `declare` statements.
-pub fn luau_definitions<'a>(skills: impl IntoIterator<Item = SkillSignature<'a>>) -> String {
+pub(crate) fn luau_definitions<'a>(skills: impl IntoIterator<Item = SkillSignature<'a>>) -> String {
     let (types, calls) = skill_types(skills);
     let mut out = String::new();
     out.push_str("-- limina.d.luau: Luau definitions for the limina script API and its skills.\n");

@@ -20,7 +20,7 @@ pub enum Effect {
 }
 
 impl Effect {
-    pub const ALL: [Effect; 5] = [Effect::Read, Effect::Write, Effect::Destructive, Effect::Filesystem, Effect::Network];
+    pub(crate) const ALL: [Effect; 5] = [Effect::Read, Effect::Write, Effect::Destructive, Effect::Filesystem, Effect::Network];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -56,7 +56,7 @@ impl Effects {
 
     /// What a skill that declares nothing is taken to do: `write` if any of its permissions is
     /// a write permission, else `read`.
-    pub fn implied_by(permissions: &[Permission]) -> Self {
+    pub(crate) fn implied_by(permissions: &[Permission]) -> Self {
         if permissions.iter().any(|p| p.is_write()) { Effects::of(&[Effect::Write], false) } else { Effects::of(&[Effect::Read], true) }
     }
 
@@ -65,7 +65,7 @@ impl Effects {
     }
 
     /// Changes nothing outside the call: read-only.
-    pub fn read_only(self) -> bool {
+    pub(crate) fn read_only(self) -> bool {
         !(self.contains(Effect::Write) || self.contains(Effect::Destructive) || self.contains(Effect::Filesystem))
     }
 

@@ -88,13 +88,13 @@ impl HandlerFailure {
         Self { code, message: message.into() }
     }
 
-    pub fn into_lua(self) -> mlua::Error {
+    pub(crate) fn into_lua(self) -> mlua::Error {
         mlua::Error::external(self)
     }
 
     /// `ctx.fail(code, message)` from Luau: an unknown code is itself reported, by name, as a
     /// handler error (never silently taken for another code).
-    pub fn from_script(code: &str, message: String) -> Self {
+    pub(crate) fn from_script(code: &str, message: String) -> Self {
         match ErrorCode::parse(code) {
             Some(code) => Self::new(code, message),
             None => Self::new(

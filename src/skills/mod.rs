@@ -21,7 +21,7 @@ pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 use serde::Serialize;
 
 /// The schema DSL source, loaded into every VM that declares skills.
-pub const SCHEMA_DSL: &str = include_str!("schema.luau");
+pub(crate) const SCHEMA_DSL: &str = include_str!("schema.luau");
 
 /// The error codes of a failed call (also the MCP error codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

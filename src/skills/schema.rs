@@ -7,11 +7,11 @@
 
 use serde_json::{Map, Value, json};
 
-pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+pub(crate) const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 #[error("schema error at {path}: {message}")]
-pub struct SchemaError {
+pub(crate) struct SchemaError {
     pub path: String,
     pub message: String,
 }
@@ -21,7 +21,7 @@ fn err(path: &str, message: impl Into<String>) -> SchemaError {
 }
 
 /// Compiles a root descriptor to a draft-07 schema with `$schema` set.
-pub fn compile(descriptor: &Value) -> Result<Value, SchemaError> {
+pub(crate) fn compile(descriptor: &Value) -> Result<Value, SchemaError> {
     let mut schema = compile_node(descriptor, "")?;
     if let Value::Object(map) = &mut schema {
         map.insert("$schema".into(), Value::String(DRAFT_07.into()));
@@ -180,7 +180,7 @@ fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
 }
 
-pub fn type_name(v: &Value) -> &'static str {
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -193,7 +193,7 @@ pub fn type_name(v: &Value) -> &'static str {
 
 /// Fills in declared defaults for absent fields (recursively), and turns an empty `{}` into `[]`
 /// where the schema wants an array (and back), because Lua cannot tell the two apart.
-pub fn apply_defaults(schema: &Value, value: &mut Value) {
+pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
     let Value::Object(s) = schema else { return };
     if is_empty_container(value) {
         match s.get("type").and_then(Value::as_str) {
@@ -250,7 +250,7 @@ fn is_empty_container(v: &Value) -> bool {
 }
 
 /// Renders a JSON pointer (`/position/1`) as a field path (`position[1]`); the root is `input`.
-pub fn field_path(pointer: &str, root: &str) -> String {
+pub(crate) fn field_path(pointer: &str, root: &str) -> String {
     let mut out = String::new();
     for part in pointer.split('/').skip(1) {
         let part = part.replace("~1", "/").replace("~0", "~");

@@ -115,7 +115,7 @@ impl<W: Write> ChainWriter<W> {
         Self { out, previous, events: 0, bytes: 0, scratch: Vec::with_capacity(512), sealed: false }
     }
 
-    pub fn write_event(&mut self, event: &Event) -> io::Result<()> {
+    pub(crate) fn write_event(&mut self, event: &Event) -> io::Result<()> {
         self.scratch.clear();
         serde_json::to_writer(&mut self.scratch, event)?;
         let canonical = std::mem::take(&mut self.scratch);
@@ -125,7 +125,7 @@ impl<W: Write> ChainWriter<W> {
     }
 
     /// Appends one event given as its canonical JSON object (`{...}`, no integrity).
-    pub fn write_canonical(&mut self, canonical: &[u8]) -> io::Result<()> {
+    pub(crate) fn write_canonical(&mut self, canonical: &[u8]) -> io::Result<()> {
         if self.sealed {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "the trace is sealed: nothing can follow its seal"));
         }
@@ -184,15 +184,13 @@ impl<W: Write> ChainWriter<W> {
         self.bytes
     }
 
-    pub fn last_hash(&self) -> Option<&str> {
-        self.previous.as_deref()
-    }
-
-    pub fn is_sealed(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_sealed(&self) -> bool {
         self.sealed
     }
 
-    pub fn into_inner(self) -> W {
+    #[cfg(test)]
+    pub(crate) fn into_inner(self) -> W {
         self.out
     }
 }

@@ -35,7 +35,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 /// Default number of events `trace.tail` can page through.
-pub const DEFAULT_TAIL_CAPACITY: usize = 8192;
+pub(crate) const DEFAULT_TAIL_CAPACITY: usize = 8192;
 
 /// Counts of an export, and its anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl TraceLog {
         Self::with_tail_capacity(thread_id, DEFAULT_TAIL_CAPACITY)
     }
 
-    pub fn with_tail_capacity(thread_id: impl Into<String>, tail_capacity: usize) -> Self {
+    pub(crate) fn with_tail_capacity(thread_id: impl Into<String>, tail_capacity: usize) -> Self {
         Self {
             thread_id: Rc::from(thread_id.into()),
             durable: Vec::new(),
@@ -110,7 +110,7 @@ impl TraceLog {
     /// Appends an event and returns it. The payload is serialized once, here (a payload that
     /// cannot be serialized, which JSON values and our payload structs never are, is recorded
     /// as null with a warning).
-    pub fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
+    pub(crate) fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
         // Verification reads a line of this type as the seal; an event carrying it would make
         // every export of this log fail as `seal_mismatch`. No emitter takes a type verbatim.
         debug_assert_ne!(draft.event_type, chain::SEAL_TYPE, "the seal's type is reserved");
@@ -152,7 +152,7 @@ impl TraceLog {
 
     /// Turns on append-on-emit: from now on every event is chained into `path` as it is
     /// emitted. Events emitted before are written first, so the file holds the whole history.
-    pub fn append_to(&mut self, path: &Path) -> io::Result<()> {
+    pub(crate) fn append_to(&mut self, path: &Path) -> io::Result<()> {
         let writer = AppendWriter::create(path)?;
         for event in &self.durable {
             writer.send(serde_json::to_vec(&**event)?);
@@ -165,7 +165,8 @@ impl TraceLog {
     /// Ends append-on-emit: writes the seal after every event emitted so far and returns the
     /// file's anchor (None when append-on-emit was off). Later events stay in memory only.
     /// Dropping the log seals the file too, without reporting the anchor.
-    pub fn seal_append(&mut self) -> io::Result<Option<Anchor>> {
+    #[cfg(test)]
+    pub(crate) fn seal_append(&mut self) -> io::Result<Option<Anchor>> {
         match self.append.take() {
             Some(mut writer) => writer.seal().map(Some),
             None => Ok(None),
@@ -189,10 +190,6 @@ impl TraceLog {
         self.tail.iter().map(|e| &**e)
     }
 
-    pub fn tail_capacity(&self) -> usize {
-        self.tail_capacity
-    }
-
     pub fn len(&self) -> usize {
         self.durable.len()
     }
@@ -201,15 +198,15 @@ impl TraceLog {
         self.durable.is_empty()
     }
 
-    pub fn thread_id(&self) -> &str {
+    pub(crate) fn thread_id(&self) -> &str {
         &self.thread_id
     }
 
-    pub fn actors(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn actors(&self) -> impl Iterator<Item = &str> {
         self.actors.iter().map(String::as_str)
     }
 
-    pub fn by_seq(&self, seq: u64) -> Option<&Event> {
+    pub(crate) fn by_seq(&self, seq: u64) -> Option<&Event> {
         let index = usize::try_from(seq).ok()?.checked_sub(1)?;
         self.durable.get(index).map(|e| &**e)
     }
@@ -220,7 +217,7 @@ impl TraceLog {
     }
 
     /// Events that name `id` as a parent or cause, in emit order.
-    pub fn children(&self, id: &str) -> Vec<&Event> {
+    pub(crate) fn children(&self, id: &str) -> Vec<&Event> {
         let Some(event) = self.get(id) else {
             return Vec::new();
         };
@@ -248,7 +245,7 @@ impl TraceLog {
     }
 
     /// Exports to a file atomically (written beside it, then renamed into place).
-    pub fn export_to(&self, path: &Path) -> io::Result<ExportStats> {
+    pub(crate) fn export_to(&self, path: &Path) -> io::Result<ExportStats> {
         let partial = path.with_extension("jsonl.partial");
         let stats = self.export(io::BufWriter::new(std::fs::File::create(&partial)?))?;
         std::fs::rename(&partial, path)?;

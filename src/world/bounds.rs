@@ -29,22 +29,22 @@ use std::fmt;
 use super::Transform;
 
 /// Each position coordinate lies within ±this (world units).
-pub const POSITION_LIMIT: f64 = 1e6;
-pub const SCALE_MIN: f64 = 1e-3;
-pub const SCALE_MAX: f64 = 1e3;
+pub(crate) const POSITION_LIMIT: f64 = 1e6;
+pub(crate) const SCALE_MIN: f64 = 1e-3;
+pub(crate) const SCALE_MAX: f64 = 1e3;
 /// Bounds on `scale[0] * scale[1] * scale[2]`.
-pub const SCALE_PRODUCT_MIN: f64 = 1e-6;
-pub const SCALE_PRODUCT_MAX: f64 = 1e6;
-pub const SIZE_MIN: f64 = 1e-3;
-pub const SIZE_MAX: f64 = 50.0;
+pub(crate) const SCALE_PRODUCT_MIN: f64 = 1e-6;
+pub(crate) const SCALE_PRODUCT_MAX: f64 = 1e6;
+pub(crate) const SIZE_MIN: f64 = 1e-3;
+pub(crate) const SIZE_MAX: f64 = 50.0;
 /// Each impulse component lies within ±this.
-pub const IMPULSE_LIMIT: f64 = 1e6;
+pub(crate) const IMPULSE_LIMIT: f64 = 1e6;
 /// Each Euler angle lies within ±this (radians).
-pub const ANGLE_LIMIT: f64 = 1e6;
+pub(crate) const ANGLE_LIMIT: f64 = 1e6;
 /// Shortest quaternion or direction that still has a direction.
-pub const MIN_LENGTH: f64 = 1e-6;
+pub(crate) const MIN_LENGTH: f64 = 1e-6;
 /// Longest ray, farthest shadow camera plane.
-pub const DISTANCE_MAX: f64 = 1e7;
+pub(crate) const DISTANCE_MAX: f64 = 1e7;
 /// How far a stored rotation may drift from unit length (f32 round-off) and still be accepted.
 const UNIT_TOLERANCE: f64 = 1e-3;
 
@@ -88,7 +88,7 @@ fn indexed(field: &str, i: usize) -> String {
 }
 
 /// `value` as f32 if it lies in [min, max] (and is finite).
-pub fn in_range(field: &str, value: f64, min: f64, max: f64) -> Result<f32, BoundsError> {
+pub(crate) fn in_range(field: &str, value: f64, min: f64, max: f64) -> Result<f32, BoundsError> {
     if !value.is_finite() {
         return Err(BoundsError::NotFinite { field: field.to_string(), value: Num(value) });
     }
@@ -136,7 +136,7 @@ pub fn rotation(field: &str, q: [f64; 4]) -> Result<[f32; 4], BoundsError> {
 }
 
 /// XYZ Euler angles in radians.
-pub fn euler(field: &str, v: [f64; 3]) -> Result<[f32; 3], BoundsError> {
+pub(crate) fn euler(field: &str, v: [f64; 3]) -> Result<[f32; 3], BoundsError> {
     each(field, v, -ANGLE_LIMIT, ANGLE_LIMIT)
 }
 
@@ -170,7 +170,7 @@ pub fn restitution(field: &str, v: f64) -> Result<f32, BoundsError> {
 }
 
 /// A ray length or a camera plane distance.
-pub fn distance(field: &str, v: f64) -> Result<f32, BoundsError> {
+pub(crate) fn distance(field: &str, v: f64) -> Result<f32, BoundsError> {
     if v <= 0.0 {
         return Err(BoundsError::OutOfRange { field: field.to_string(), value: Num(v), min: Num(MIN_LENGTH), max: Num(DISTANCE_MAX) });
     }
@@ -180,7 +180,7 @@ pub fn distance(field: &str, v: f64) -> Result<f32, BoundsError> {
 /// The backstop `World` runs on an edit before storing it: the parts of `after` that differ
 /// from `before` must lie in the same ranges (on f32 values). Unchanged parts are not judged: the
 /// simulation may carry a body past the ±1e6 a caller may place it at.
-pub fn check_edit(before: &Transform, after: &Transform) -> Result<(), BoundsError> {
+pub(crate) fn check_edit(before: &Transform, after: &Transform) -> Result<(), BoundsError> {
     if after.position != before.position {
         position("position", after.position.map(f64::from))?;
     }

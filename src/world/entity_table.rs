@@ -79,7 +79,7 @@ impl<H: Copy> EntityTable<H> {
 
     /// Checks there is room for one more entity. Callers check before building anything so a
     /// refused create leaves nothing half-made.
-    pub fn ensure_room(&self) -> Result<(), EntityTableError> {
+    pub(crate) fn ensure_room(&self) -> Result<(), EntityTableError> {
         if self.live.len() >= self.capacity {
             return Err(EntityTableError::CapacityExceeded { live: self.live.len(), max: self.capacity });
         }
@@ -87,7 +87,7 @@ impl<H: Copy> EntityTable<H> {
     }
 
     /// The id the next `insert` will allocate.
-    pub fn peek_next(&self) -> EntityId {
+    pub(crate) fn peek_next(&self) -> EntityId {
         EntityId(self.next)
     }
 
@@ -102,10 +102,6 @@ impl<H: Copy> EntityTable<H> {
 
     pub fn get(&self, id: EntityId) -> Option<H> {
         self.live.get(&id).copied()
-    }
-
-    pub fn get_mut(&mut self, id: EntityId) -> Option<&mut H> {
-        self.live.get_mut(&id)
     }
 
     /// Resolves an id string; anything malformed or retired resolves to `None`.
@@ -128,10 +124,6 @@ impl<H: Copy> EntityTable<H> {
 
     pub fn is_empty(&self) -> bool {
         self.live.is_empty()
-    }
-
-    pub fn capacity(&self) -> usize {
-        self.capacity
     }
 
     pub fn version(&self) -> u64 {

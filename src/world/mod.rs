@@ -69,7 +69,7 @@ pub struct EntitySpec {
 
 /// The physics side of an entity: its body and unscaled collider.
 #[derive(Component, Debug, Clone, Copy)]
-pub struct PhysicsBinding {
+pub(crate) struct PhysicsBinding {
     pub body: BodyHandle,
     pub shape: ColliderShape,
 }
@@ -103,7 +103,7 @@ pub struct QueryHit {
 
 /// A collision event with entities resolved.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Collision {
+pub(crate) struct Collision {
     pub event: ContactEvent,
     pub entity_a: Option<EntityId>,
     pub entity_b: Option<EntityId>,
@@ -111,7 +111,7 @@ pub struct Collision {
 
 /// What the inspector shows of one entity.
 #[derive(Debug, Clone, PartialEq)]
-pub struct EntityView {
+pub(crate) struct EntityView {
     pub id: EntityId,
     pub eid: u32,
     pub generation: u32,
@@ -122,7 +122,7 @@ pub struct EntityView {
 
 /// One entity's plain data, as `World::for_each_entity` shows it.
 #[derive(Debug, Clone, Copy)]
-pub struct EntityState<'a> {
+pub(crate) struct EntityState<'a> {
     pub id: EntityId,
     pub transform: &'a Transform,
     pub renderable: Option<&'a Renderable>,
@@ -206,16 +206,16 @@ impl World {
         self.entities.len()
     }
 
-    pub fn awake_body_count(&self) -> usize {
+    pub(crate) fn awake_body_count(&self) -> usize {
         self.physics.awake_count()
     }
 
-    pub fn body_count(&self) -> usize {
+    pub(crate) fn body_count(&self) -> usize {
         self.physics.body_count()
     }
 
     /// Visits every live entity in id order with its plain data.
-    pub fn for_each_entity(&self, mut visit: impl FnMut(EntityState<'_>)) {
+    pub(crate) fn for_each_entity(&self, mut visit: impl FnMut(EntityState<'_>)) {
         for (id, e) in self.entities.iter() {
             let Some(transform) = self.ecs.get::<Transform>(e) else { continue };
             visit(EntityState { id, transform, renderable: self.ecs.get::<Renderable>(e), tags: self.ecs.get::<Tags>(e) });
@@ -238,7 +238,7 @@ impl World {
 
     /// Creates an entity, with a body when asked. Bounds and capacity are checked first, so a
     /// refused create leaves nothing behind.
-    pub fn create_entity(&mut self, spec: &EntitySpec) -> Result<EntityId, WorldError> {
+    pub(crate) fn create_entity(&mut self, spec: &EntitySpec) -> Result<EntityId, WorldError> {
         spec.check()?;
         self.entities.ensure_room()?;
         let id = self.entities.peek_next();
@@ -285,7 +285,7 @@ impl World {
     }
 
     /// Destroys an entity and its body. False when the id is unknown or already destroyed.
-    pub fn destroy_entity(&mut self, id: EntityId) -> bool {
+    pub(crate) fn destroy_entity(&mut self, id: EntityId) -> bool {
         let Some(entity) = self.entities.remove(id) else {
             return false;
         };
@@ -304,19 +304,16 @@ impl World {
         self.entities.get(id).and_then(|e| self.ecs.get::<Transform>(e).copied())
     }
 
-    pub fn tags(&self, id: EntityId) -> Option<&Tags> {
-        self.entities.get(id).and_then(|e| self.ecs.get::<Tags>(e))
-    }
-
     /// Edits an entity's transform and keeps its body in step: moved bodies are teleported,
     /// rescaled bodies get a rescaled collider. False when the id is unknown or the edit would
     /// store a value outside `bounds` (then nothing changes; `try_edit_transform` says why).
-    pub fn edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> bool {
+    #[cfg(test)]
+    pub(crate) fn edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> bool {
         self.try_edit_transform(id, edit).unwrap_or(false)
     }
 
     /// `edit_transform` that reports an out-of-bounds edit: `Ok(false)` when the id is unknown.
-    pub fn try_edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> Result<bool, WorldError> {
+    pub(crate) fn try_edit_transform(&mut self, id: EntityId, edit: impl FnOnce(&mut Transform)) -> Result<bool, WorldError> {
         let Some(entity) = self.entities.get(id) else {
             return Ok(false);
         };
@@ -341,13 +338,13 @@ impl World {
     }
 
     /// Adds a tag; `None` when the id is unknown, else whether it was newly added.
-    pub fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
+    pub(crate) fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
         let entity = self.entities.get(id)?;
         self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.insert(tag))
     }
 
     /// Removes a tag; `None` when the id is unknown, else whether it was there.
-    pub fn remove_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
+    pub(crate) fn remove_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
         let entity = self.entities.get(id)?;
         self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.remove(tag))
     }
@@ -357,20 +354,12 @@ impl World {
     }
 
     /// True when the entity has a dynamic body and the impulse was applied.
-    pub fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> Result<bool, WorldError> {
+    pub(crate) fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> Result<bool, WorldError> {
         bounds::impulse("impulse", impulse.map(f64::from))?;
         Ok(match self.binding(id) {
             Some(b) => self.physics.apply_impulse(b.body, impulse),
             None => false,
         })
-    }
-
-    pub fn has_dynamic_body(&self, id: EntityId) -> bool {
-        self.binding(id).is_some_and(|b| self.physics.is_dynamic(b.body))
-    }
-
-    pub fn linear_velocity(&self, id: EntityId) -> Option<[f32; 3]> {
-        self.binding(id).and_then(|b| self.physics.linear_velocity(b.body))
     }
 
     pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RaycastHit> {
@@ -380,7 +369,7 @@ impl World {
         Some(RaycastHit { entity, distance: hit.distance, point: hit.point })
     }
 
-    pub fn drain_collisions(&mut self) -> Vec<Collision> {
+    pub(crate) fn drain_collisions(&mut self) -> Vec<Collision> {
         let live = |user: Option<u128>| user.map(|u| unpack(u).0).filter(|id| self.entities.get(*id).is_some());
         self.physics
             .drain_events()
@@ -420,7 +409,7 @@ impl World {
 
     /// Start of a step: remember every transform, so rendering can interpolate from here to the
     /// end of the step whatever moves the entity (scripts, skills or physics).
-    pub fn begin_step(&mut self) {
+    pub(crate) fn begin_step(&mut self) {
         for (current, mut previous) in self.remember_previous.iter_mut(&mut self.ecs) {
             previous.0 = *current;
         }
@@ -429,7 +418,7 @@ impl World {
     /// One physics step, then the poses of moved bodies are copied back into the ECS. A panic
     /// inside rapier halts the physics (see `PhysicsWorld::step`): this step reports it, later
     /// steps leave every body where it is.
-    pub fn step_physics(&mut self) -> Result<(), PhysicsFault> {
+    pub(crate) fn step_physics(&mut self) -> Result<(), PhysicsFault> {
         self.physics.step()?;
         let ecs = &mut self.ecs;
         self.physics.for_each_moved(|user, position, rotation| {
@@ -443,7 +432,8 @@ impl World {
     }
 
     /// Why the physics halted, if a step panicked.
-    pub fn physics_fault(&self) -> Option<&str> {
+    #[cfg(test)]
+    pub(crate) fn physics_fault(&self) -> Option<&str> {
         self.physics.fault()
     }
 
@@ -456,7 +446,7 @@ impl World {
 
     /// One page of entities in id order after `after` (exclusive), for inspection; also returns
     /// the total count and the id to continue after, if more remain.
-    pub fn page(&self, after: Option<EntityId>, limit: usize) -> (Vec<EntityView>, usize, Option<EntityId>) {
+    pub(crate) fn page(&self, after: Option<EntityId>, limit: usize) -> (Vec<EntityView>, usize, Option<EntityId>) {
         let start = after.map_or(std::ops::Bound::Unbounded, std::ops::Bound::Excluded);
         let mut views = Vec::new();
         let mut next = None;
@@ -478,7 +468,7 @@ impl World {
     }
 
     /// Edits an entity's material (created with defaults on first use). False for unknown ids.
-    pub fn edit_material(&mut self, id: EntityId, edit: impl FnOnce(&mut Material, &mut u32)) -> bool {
+    pub(crate) fn edit_material(&mut self, id: EntityId, edit: impl FnOnce(&mut Material, &mut u32)) -> bool {
         let Some(entity) = self.entities.get(id) else { return false };
         let mut material = self.ecs.get::<Material>(entity).copied().unwrap_or_default();
         let Some(mut renderable) = self.ecs.get_mut::<Renderable>(entity) else { return false };

@@ -55,7 +55,7 @@ pub(super) enum Busy {
 }
 
 impl Busy {
-    pub fn to_rpc_error(self) -> RpcError {
+    pub(crate) fn to_rpc_error(self) -> RpcError {
         let (message, data) = match self {
             Busy::Calls { limit } => (
                 format!(
@@ -89,12 +89,12 @@ pub(super) struct CallPermit {
 }
 
 impl Admission {
-    pub fn with_limits(calls_per_connection: usize, bytes_per_connection: usize, bytes_total: usize) -> Self {
+    pub(crate) fn with_limits(calls_per_connection: usize, bytes_per_connection: usize, bytes_total: usize) -> Self {
         Self { bytes: AtomicUsize::new(0), calls_per_connection, bytes_per_connection, bytes_total }
     }
 
     /// Admits a call of `bytes` request bytes from the connection whose load is `conn`.
-    pub fn admit(self: &Arc<Self>, conn: &Arc<Load>, bytes: usize) -> Result<CallPermit, Busy> {
+    pub(crate) fn admit(self: &Arc<Self>, conn: &Arc<Load>, bytes: usize) -> Result<CallPermit, Busy> {
         // Add first, then check what we added to: racing calls can be refused early, never let
         // in over a limit.
         if conn.calls.fetch_add(1, Ordering::AcqRel) >= self.calls_per_connection {

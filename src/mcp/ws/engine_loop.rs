@@ -27,7 +27,7 @@ use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline};
 
 /// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
-pub const STALL_TICKS: u64 = 180;
+pub(crate) const STALL_TICKS: u64 = 180;
 
 /// Work items the engine queue holds per client. Admission keeps a connection well under this
 /// (its calls in flight are bounded first); this bound only guards the engine's own memory.

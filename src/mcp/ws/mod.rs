@@ -35,10 +35,10 @@ use crate::policy::PROFILES;
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 
 /// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).
-pub const SEND_QUEUE: u32 = 64;
+pub(crate) const SEND_QUEUE: u32 = 64;
 
 #[derive(Debug, Clone)]
-pub struct WsOptions {
+pub(crate) struct WsOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
     pub bind: String,
@@ -56,7 +56,7 @@ pub struct WsOptions {
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
-pub fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, String>> {
+pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, String>> {
     let mut tokens = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -77,7 +77,7 @@ pub fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, St
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
-pub fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
+pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
     let tokens = match &options.tokens {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;

@@ -34,7 +34,7 @@ const METHODS: [&str; 9] =
 
 /// How long an answer may wait for room in its connection's send buffer before the client is
 /// taken to have stopped reading. Matches the subscribers' `STALL_TICKS` (3 s of world time).
-pub const STALL_TIME: Duration = Duration::from_secs(3);
+pub(crate) const STALL_TIME: Duration = Duration::from_secs(3);
 
 /// Shuts one client's socket from our side. Shutting the socket (not just dropping our handles)
 /// wakes every task blocked on it, including one stuck writing to a peer that never reads.

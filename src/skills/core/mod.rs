@@ -41,7 +41,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 10] = [
 ];
 
 /// What the core skills act on.
-pub struct CoreParts {
+pub(crate) struct CoreParts {
     pub world: Rc<RefCell<World>>,
     pub registry: Rc<RefCell<SkillRegistry>>,
     pub trace: Rc<RefCell<TraceLog>>,
@@ -63,7 +63,7 @@ impl std::fmt::Debug for CoreParts {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum CoreError {
+pub(crate) enum CoreError {
     #[error("core ops: {0}")]
     Ops(ScriptError),
     #[error("{file}: {error}")]
@@ -78,7 +78,7 @@ pub enum CoreError {
 
 /// Why `dev.reload` could not re-evaluate a core skill (the running version stays).
 #[derive(Debug, thiserror::Error)]
-pub enum ReloadError {
+pub(crate) enum ReloadError {
     #[error("no skill named '{name}'")]
     NoSkill { name: String },
     #[error("skill {name} was registered from {file}, which has no source this engine can reload")]
@@ -101,7 +101,7 @@ fn eval_core_file(lua: &Lua, env: &Table, args: &MultiValue, name: &str, source:
 }
 
 /// Builds the ops over `parts`, evaluates every core file and registers its skills.
-pub fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) -> Result<(), CoreError> {
+pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) -> Result<(), CoreError> {
     let ops_err = |e: mlua::Error| CoreError::Ops(ScriptError::from(e));
     // A core file's own accidental globals land in this table, not in the shared globals.
     let env = lua.create_table().map_err(ops_err)?;

@@ -12,7 +12,7 @@ use crate::script::convert::{blob, json_to_lua};
 use crate::skills::SkillRegistry;
 
 /// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
-pub type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, crate::skills::core::ReloadError>>;
+pub(crate) type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, crate::skills::core::ReloadError>>;
 
 pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: Reloader) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
