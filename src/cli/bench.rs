@@ -30,6 +30,8 @@ pub(crate) enum Section {
     Packages,
     /// CPU cost of render-sync + encoding at 1k/10k/20k entities.
     Render,
+    /// The density capstone: 200 agents + 256 bodies + 2000 entities, and ten times it.
+    Agents,
 }
 
 #[derive(Debug, Args)]
@@ -66,7 +68,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages, Section::Render] {
+    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages, Section::Render, Section::Agents] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
             .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])
@@ -84,6 +86,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Trace => bench_trace(),
         Section::Mcp => super::bench_mcp::run(),
         Section::Packages => super::bench_packages::run(),
+        Section::Agents => super::bench_agents::run(),
         #[cfg(feature = "render")]
         Section::Render => super::bench_render::run(),
         #[cfg(not(feature = "render"))]
@@ -368,6 +371,6 @@ fn peak_rss_kib() -> Option<u64> {
 }
 
 /// VmRSS: current resident set, KiB.
-fn current_rss_kib() -> Option<u64> {
+pub(super) fn current_rss_kib() -> Option<u64> {
     status_field("VmRSS:")
 }

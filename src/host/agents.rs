@@ -94,8 +94,9 @@ impl std::fmt::Debug for AgentSystems {
 
 /// How long one step's phases took, for the density benchmark.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct AgentTimings {
+pub struct StepTimings {
     pub action: Duration,
+    pub physics: Duration,
     pub perception: Duration,
     pub decision: Duration,
 }
@@ -198,8 +199,8 @@ impl Shared {
 
     /// Perception and decision, after physics: answers that arrived, timeouts, then the agents
     /// whose decision is due.
-    pub(crate) fn think(&self, lua: &Lua) -> AgentTimings {
-        let mut timings = AgentTimings::default();
+    pub(crate) fn think(&self, lua: &Lua) -> StepTimings {
+        let mut timings = StepTimings::default();
         if self.agents.borrow().is_empty() && self.agent_systems.offloop.borrow().is_none() {
             return timings;
         }

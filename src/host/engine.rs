@@ -7,7 +7,7 @@ use std::rc::Rc;
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
-use super::agents::{AgentSystems, AgentTimings};
+use super::agents::{AgentSystems, StepTimings};
 use super::clock::FIXED_DT;
 use super::limina_api;
 use super::sessions::SessionClaims;
@@ -150,8 +150,8 @@ pub(crate) struct Shared {
     pub agents: Rc<RefCell<Agents>>,
     /// What the agent systems keep between steps.
     pub agent_systems: AgentSystems,
-    /// The last step's agent phase timings (for the density benchmark).
-    pub agent_timings: Cell<AgentTimings>,
+    /// The last step's phase timings (for the density benchmark).
+    pub step_timings: Cell<StepTimings>,
     /// `limina.provider()`.
     pub provider: crate::agents::record::ProviderKind,
 }
@@ -218,14 +218,17 @@ impl Shared {
             callback.call::<()>((tick, FIXED_DT))?;
         }
         // 3-4. Physics step and body -> ECS sync.
+        let started = std::time::Instant::now();
         let physics = self.world.borrow_mut().step_physics();
+        let physics_time = started.elapsed();
         if let Err(fault) = physics {
             return Err(self.step_panicked(tick, &fault.to_string(), true));
         }
         // 5. Agent systems: answers in, perception of the due agents, their decisions.
         let mut timings = self.think(lua);
         timings.action = action;
-        self.agent_timings.set(timings);
+        timings.physics = physics_time;
+        self.step_timings.set(timings);
         self.tick.set(tick + 1);
         Ok(())
     }
@@ -309,7 +312,7 @@ impl Engine {
             render: Rc::new(RefCell::new(RenderState::default())),
             agents: Rc::new(RefCell::new(Agents::new(config.scheduler))),
             agent_systems: AgentSystems::default(),
-            agent_timings: Cell::new(AgentTimings::default()),
+            step_timings: Cell::new(StepTimings::default()),
             provider: config.provider,
         });
 
@@ -400,6 +403,11 @@ impl Engine {
 
     pub fn tick(&self) -> u64 {
         self.shared.tick.get()
+    }
+
+    /// How long the last step's phases took (actions, physics, perception, decisions).
+    pub fn step_timings(&self) -> StepTimings {
+        self.shared.step_timings.get()
     }
 
     pub fn world_hash(&self) -> String {

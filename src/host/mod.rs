@@ -6,6 +6,7 @@
 //! `RefCell`s that are never borrowed across a call into Lua.
 
 mod agents;
+pub use agents::StepTimings;
 mod clock;
 mod engine;
 mod limina_api;

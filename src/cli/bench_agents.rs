@@ -1,0 +1,135 @@
+//! `limina bench --only agents`: the reference's density capstone and ten times it. Every agent
+//! inhabits a dynamic body and decides every 30 ticks with a scripted policy (Luau, on the
+//! loop) that steers it away from its nearest neighbour through `physics.applyImpulse`, so each
+//! decision is a real perceive → decide → act cycle through the registry, traced. Reported: the
+//! whole fixed step's p50/p95/max over 400 ticks after 60 warm-up ticks, its breakdown
+//! (actions, physics, perception, decisions), and resident memory.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::bench::{current_rss_kib, percentile};
+use crate::agents::budget::SchedulerBudget;
+use crate::host::{Engine, EngineConfig, Output};
+
+const WARM_UP: u64 = 60;
+const MEASURED: u64 = 400;
+
+struct Density {
+    agents: usize,
+    bodies: usize,
+    entities: usize,
+    /// Side of the square the world is spread over, metres.
+    side: f64,
+}
+
+pub(super) fn run() -> anyhow::Result<()> {
+    let rss_empty = current_rss_kib();
+    measure(&Density { agents: 200, bodies: 256, entities: 2000, side: 100.0 }, 4.0)?;
+    measure(&Density { agents: 2000, bodies: 2560, entities: 20_000, side: 316.0 }, 0.0)?;
+    let mib = |k: Option<u64>| k.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0));
+    outln!("agents       baseline: an empty engine's RSS was {} MiB", mib(rss_empty));
+    Ok(())
+}
+
+/// Spreads `n` points over the square deterministically (a low-discrepancy lattice).
+fn spot(i: usize, n: usize, side: f64, y: f64) -> [f64; 3] {
+    let golden = 0.618_033_988_749_895;
+    let u = (i as f64 + 0.5) / n as f64;
+    let v = (i as f64 * golden).fract();
+    [(u - 0.5) * side, y, (v - 0.5) * side]
+}
+
+fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
+    let scheduler = SchedulerBudget { max_agents: d.agents, max_decision_starts_per_tick: d.agents, ..SchedulerBudget::default() };
+    let e = Engine::new(EngineConfig { output: Output::Silent, scheduler, ..EngineConfig::new(super::project_root()) })?;
+    let caller = e.script_caller().clone();
+    let build = Instant::now();
+    let floor = e.call(&caller, "scene.createEntity", json!({"shape": "box", "size": 1, "position": [0, -0.5, 0], "static": true}));
+    anyhow::ensure!(floor.success, "floor: {:?}", floor.error);
+    let floor = floor.result.and_then(|r| r["entity"].as_str().map(str::to_string)).unwrap_or_default();
+    e.call(&caller, "ecs.updateComponent", json!({"entity": floor, "component": "scale", "value": [d.side + 20.0, 1, d.side + 20.0]}));
+    let scenery = d.entities - 1 - d.bodies - d.agents;
+    for i in 0..scenery {
+        let r = e.call(&caller, "scene.createEntity", json!({"shape": "box", "size": 0.5, "position": spot(i, scenery, d.side, 0.25)}));
+        anyhow::ensure!(r.success, "scenery {i}: {:?}", r.error);
+    }
+    for i in 0..d.bodies {
+        let mut p = spot(i, d.bodies, d.side * 0.9, 0.5);
+        p[0] += 0.37;
+        let r = e.call(&caller, "scene.createEntity", json!({"shape": "sphere", "size": 1, "dynamic": true, "restitution": 0.3, "position": p}));
+        anyhow::ensure!(r.success, "body {i}: {:?}", r.error);
+    }
+    e.run_source(
+        r#"
+        -- Steer away from the nearest thing seen, or wander when alone.
+        limina.scripted_policy("mill", function(request)
+            local p = request.perception
+            if not p.selfEntity then return {} end
+            local near = p.nearby[1]
+            local dx, dz
+            if near then
+                dx, dz = p.position[1] - near.position[1], p.position[3] - near.position[3]
+            else
+                dx, dz = math.sin(p.tick * 0.1), math.cos(p.tick * 0.1)
+            end
+            local len = math.sqrt(dx * dx + dz * dz) + 1e-6
+            return { { tool = "physics.applyImpulse", input = { entity = p.selfEntity, impulse = { dx / len * 0.4, 0, dz / len * 0.4 } } } }
+        end)
+        "#,
+        "bench/agents.lua",
+    )?;
+    // Agents join over one decision interval (30 ticks), as agents that arrived at different
+    // times would: about a thirtieth of them decide on any tick.
+    let per_tick = d.agents.div_ceil(30);
+    for i in 0..d.agents {
+        let mut p = spot(i, d.agents, d.side * 0.8, 0.5);
+        p[2] += 0.61;
+        let r = e.call(&caller, "agent.spawn", json!({"body": {"shape": "capsule", "position": p}, "llm": {"model": "mill"}}));
+        anyhow::ensure!(r.success, "agent {i}: {:?}", r.error);
+        if (i + 1) % per_tick == 0 {
+            e.step(1)?;
+        }
+    }
+    anyhow::ensure!(e.world().entity_count() == d.entities, "expected {} entities, have {}", d.entities, e.world().entity_count());
+    let built_ms = build.elapsed().as_secs_f64() * 1e3;
+    e.step(WARM_UP)?;
+    let mut step = Vec::with_capacity(MEASURED as usize);
+    let (mut action, mut physics, mut perception, mut decision) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let events_before = e.trace().len();
+    for _ in 0..MEASURED {
+        let t = Instant::now();
+        e.step(1)?;
+        step.push(t.elapsed().as_secs_f64() * 1e3);
+        let timings = e.step_timings();
+        action.push(timings.action.as_secs_f64() * 1e3);
+        physics.push(timings.physics.as_secs_f64() * 1e3);
+        perception.push(timings.perception.as_secs_f64() * 1e3);
+        decision.push(timings.decision.as_secs_f64() * 1e3);
+    }
+    let events = e.trace().len() - events_before;
+    let actions = e.trace().since(events_before as u64).iter().filter(|ev| &*ev.event_type == "skill.executed").count();
+    for v in [&mut step, &mut action, &mut physics, &mut perception, &mut decision] {
+        v.sort_by(f64::total_cmp);
+    }
+    let p = |v: &[f64]| format!("p50 {:.3} / p95 {:.3} / max {:.3} ms", percentile(v, 0.5), percentile(v, 0.95), v.last().copied().unwrap_or(0.0));
+    let mib = |k: Option<u64>| k.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0));
+    let reference = if reference_p95_ms > 0.0 { format!("; reference sim step p95 {reference_p95_ms} ms") } else { String::new() };
+    outln!(
+        "agents       {} agents (each inhabiting a dynamic body) + {} other dynamic bodies, {} entities in all (built in {built_ms:.0} ms), {MEASURED} ticks after {WARM_UP}: step {}{reference}",
+        d.agents,
+        d.bodies,
+        d.entities,
+        p(&step),
+    );
+    outln!(
+        "               actions {}; physics {}; perception {}; decisions {}; {actions} actions and {events} events traced; RSS {} MiB",
+        p(&action),
+        p(&physics),
+        p(&perception),
+        p(&decision),
+        mib(current_rss_kib())
+    );
+    Ok(())
+}
