@@ -244,3 +244,33 @@ fn the_player_demo_is_deterministic_and_matches_its_golden_hash() {
     let golden = std::fs::read_to_string(&golden_path).expect("golden hash (LIMINA_BLESS=1 writes it)");
     assert_eq!(a, golden.trim(), "the player demo drifted from its committed golden hash");
 }
+
+#[test]
+fn a_builder_over_mcp_puts_a_player_into_the_world_within_its_own_grants() {
+    use limina::mcp::{McpSession, handle_message};
+    let e = engine();
+    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    let mut rpc = |id: u64, method: &str, params: Value| {
+        handle_message(&e, &mut s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).expect("an answer")
+    };
+    rpc(1, "initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
+    let listed = rpc(2, "tools/list", json!({}));
+    let names: Vec<&str> = listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for tool in ["agent.spawn", "agent.despawn", "agent.list", "agent.getPerception"] {
+        assert!(names.contains(&tool), "{tool} is listed");
+    }
+    let made = rpc(3, "tools/call", json!({"name": "agent.spawn", "arguments": {"body": {}, "llm": {"provider": "ollama", "model": "qwen2.5:7b"}}}));
+    assert_eq!(made["result"]["isError"], false, "{made}");
+    let text = made["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("agt_0001"), "{text}");
+    // More than the builder holds: refused, nothing made.
+    let entities = e.world().entity_count();
+    let refused = rpc(4, "tools/call", json!({"name": "agent.spawn", "arguments": {"body": {}, "profile": "social.actor", "llm": {"provider": "ollama"}}}));
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(e.world().entity_count(), entities);
+    let listed = rpc(5, "tools/call", json!({"name": "agent.list", "arguments": {}}));
+    let text = listed["result"]["content"][0]["text"].as_str().unwrap();
+    let rows: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(rows["agents"].as_array().unwrap().len(), 1);
+    assert_eq!(rows["agents"][0]["spawnedBy"], "agt_mcp1");
+}
