@@ -4,6 +4,7 @@
 //! `script`} → {`world`, `physics`}. Every world mutation is a skill call through
 //! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
 
+pub mod agents;
 pub mod cli;
 pub mod digest;
 pub mod host;
