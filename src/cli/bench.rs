@@ -68,7 +68,9 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let exe = std::env::current_exe()?;
-    for section in [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages, Section::Render, Section::Agents] {
+    for section in
+        [Section::Calls, Section::Step, Section::Memory, Section::Trace, Section::Mcp, Section::Packages, Section::Render, Section::Agents]
+    {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
             .args(["bench", "--only", &name, "--calls", &args.calls.to_string(), "--steps", &args.steps.to_string()])

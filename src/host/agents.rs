@@ -22,7 +22,9 @@ use serde_json::{Value, json};
 use super::engine::Shared;
 use crate::agents::budget::{Claim, fair_order};
 use crate::agents::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
-use crate::agents::provider::{DecideRequest, Decision, Provider, ProviderError, ToolCall, ToolSpec};
+use crate::agents::provider::{
+    self, DecideRequest, Decision, Provider, ProviderError, ProvidersConfig, RejectReason, RejectedCall, ToolCall, ToolSpec,
+};
 use crate::agents::record::{AgentRecord, InFlight, ProviderKind, QueuedAction};
 use crate::policy::Profile;
 use crate::script::convert::{json_to_lua, lua_to_json};
@@ -35,6 +37,17 @@ struct Answer {
     agent: String,
     generation: u64,
     result: Result<Decision, ProviderError>,
+}
+
+/// Why a decision gave no tool calls to queue.
+#[derive(Debug, thiserror::Error)]
+enum DecisionFailure {
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+    #[error("no scripted policy named '{0}' (the host script registers one with limina.scripted_policy)")]
+    NoPolicy(String),
+    #[error("the scripted policy '{policy}' failed: {detail}")]
+    Script { policy: String, detail: String },
 }
 
 /// The tokio runtime decisions run on, made when the first HTTP decision starts.
@@ -78,6 +91,8 @@ impl RecentRing {
 #[derive(Default)]
 pub(crate) struct AgentSystems {
     offloop: RefCell<Option<OffLoop>>,
+    /// Endpoints and keys, read from the operator's environment when first needed.
+    config: RefCell<Option<ProvidersConfig>>,
     providers: RefCell<HashMap<&'static str, Arc<dyn Provider>>>,
     tools: RefCell<HashMap<Profile, Tools>>,
     /// The last trace sequence number sorted into the rings below.
@@ -376,12 +391,12 @@ impl Shared {
         match kind {
             ProviderKind::Scripted => {
                 let result = self.run_scripted(lua, id, &model, &system_prompt, profile, &perception, &previous);
-                self.finish_decision(id, &perception_event, kind, result.map(|tool_calls| Decision { tool_calls, total_tokens: None }));
+                self.finish_decision(id, &perception_event, kind, result);
             }
             ProviderKind::Ollama | ProviderKind::OpenAi => {
                 let provider = match self.http_provider(kind) {
                     Ok(p) => p,
-                    Err(e) => return self.finish_decision(id, &perception_event, kind, Err(e)),
+                    Err(e) => return self.finish_decision(id, &perception_event, kind, Err(e.into())),
                 };
                 let (tools, _) = self.tools_for(None, profile);
                 let request = DecideRequest {
@@ -391,6 +406,7 @@ impl Shared {
                     perception,
                     tools: (*tools).clone(),
                     previous_results: previous,
+                    timeout: Some(timeout),
                 };
                 let now = Instant::now();
                 let generation = {
@@ -427,7 +443,13 @@ impl Shared {
         if let Some(p) = self.agent_systems.providers.borrow().get(name) {
             return Ok(Arc::clone(p));
         }
-        let provider = crate::agents::provider::http_provider(name)?;
+        let http = match kind {
+            ProviderKind::Ollama => provider::ProviderKind::Ollama,
+            ProviderKind::OpenAi | ProviderKind::Scripted => provider::ProviderKind::OpenAi,
+        };
+        let mut config = self.agent_systems.config.borrow_mut();
+        let config = config.get_or_insert_with(ProvidersConfig::from_env);
+        let provider = provider::http_provider(http, config)?;
         self.agent_systems.providers.borrow_mut().insert(name, Arc::clone(&provider));
         Ok(provider)
     }
@@ -443,10 +465,12 @@ impl Shared {
         profile: Profile,
         perception: &Value,
         previous: &[Value],
-    ) -> Result<Vec<ToolCall>, ProviderError> {
-        let not_found = || ProviderError::NotConfigured { provider: "scripted".into(), missing: format!("a policy named '{model}'") };
-        let policy: Function = self.agents.borrow().scripted(model).ok_or_else(not_found)?;
-        let script_error = |e: mlua::Error| ProviderError::Script { detail: crate::script::error_message_and_traceback(&e).0 };
+    ) -> Result<Decision, DecisionFailure> {
+        let policy: Function = self.agents.borrow().scripted(model).ok_or_else(|| DecisionFailure::NoPolicy(model.to_string()))?;
+        let script_error = |e: mlua::Error| DecisionFailure::Script {
+            policy: model.to_string(),
+            detail: crate::script::error_message_and_traceback(&e).0,
+        };
         let (_, tools) = self.tools_for(Some(lua), profile);
         let request = lua.create_table().map_err(script_error)?;
         request.raw_set("agentId", id).map_err(script_error)?;
@@ -458,13 +482,14 @@ impl Shared {
             .map_err(script_error)?;
         request.raw_set("tick", self.tick.get()).map_err(script_error)?;
         let returned: LuaValue = policy.call(request).map_err(script_error)?;
-        let returned = lua_to_json(lua, &returned, "decision").map_err(|e| ProviderError::Script { detail: e.to_string() })?;
-        parse_scripted(&returned)
+        let returned = lua_to_json(lua, &returned, "decision")
+            .map_err(|e| DecisionFailure::Script { policy: model.to_string(), detail: e.to_string() })?;
+        parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: model.to_string(), detail })
     }
 
     /// Validates a decision's tool calls and queues them, tracing the decision and every
     /// rejection and cap; a failed decision is traced and the agent idles until its next turn.
-    fn finish_decision(&self, id: &str, perception_event: &str, kind: ProviderKind, result: Result<Decision, ProviderError>) {
+    fn finish_decision(&self, id: &str, perception_event: &str, kind: ProviderKind, result: Result<Decision, DecisionFailure>) {
         let (actor, thread, budget) = {
             let agents = self.agents.borrow();
             let Some(r) = agents.get(id) else { return };
@@ -480,7 +505,13 @@ impl Shared {
             }
         };
         let mut calls = decision.tool_calls;
-        let payload = json!({"agentId": id, "provider": kind.as_str(), "toolCalls": calls.len(), "totalTokens": decision.total_tokens, "tick": self.tick.get()});
+        let payload = json!({
+            "agentId": id,
+            "provider": kind.as_str(),
+            "toolCalls": calls.len() + decision.rejected.len(),
+            "totalTokens": decision.total_tokens,
+            "tick": self.tick.get(),
+        });
         let decision_event: Rc<str> = self.agent_event(EventKind::AgentDecisionCompleted, &actor, &thread, causes, &payload).into();
         if calls.len() > budget.max_tool_calls_per_decision {
             let dropped = calls.len() - budget.max_tool_calls_per_decision;
@@ -488,16 +519,17 @@ impl Shared {
             let agents = self.agents.borrow();
             self.capped("maxToolCallsPerDecision", agents.get(id), dropped, budget.max_tool_calls_per_decision);
         }
+        let reject = |tool: &str, reason: String| {
+            let payload = json!({"agentId": id, "tool": tool, "reason": reason, "tick": self.tick.get()});
+            self.agent_event(EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
+        };
+        // Calls the provider could not even parse are reported in the order given, first.
+        for bad in &decision.rejected {
+            reject(&bad.tool, format!("{} (sent: {})", bad.reason, bad.arguments));
+        }
         let mut queue_dropped = 0;
         for call in calls {
-            let rejected = |reason: String| {
-                let payload = json!({"agentId": id, "tool": call.tool, "reason": reason, "tick": self.tick.get()});
-                self.agent_event(EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
-            };
-            if let Some(reason) = &call.invalid {
-                rejected(reason.clone());
-                continue;
-            }
+            let rejected = |reason: String| reject(&call.tool, reason);
             let Some(skill) = self.registry.borrow().get(&call.tool) else {
                 rejected(format!("unknown tool '{}': no skill has that name", call.tool));
                 continue;
@@ -540,7 +572,9 @@ impl Shared {
                 }
             };
             match current {
-                Some((kind, perception_event)) => self.finish_decision(&answer.agent, &perception_event, kind, answer.result),
+                Some((kind, perception_event)) => {
+                    self.finish_decision(&answer.agent, &perception_event, kind, answer.result.map_err(DecisionFailure::from))
+                }
                 None => {
                     let reason = if self.agents.borrow().get(&answer.agent).is_some() {
                         "late: the decision had timed out"
@@ -611,23 +645,27 @@ impl OffLoop {
 }
 
 /// Reads a scripted policy's answer: a list of `{tool, input}` (an empty list or nil is a
-/// decision to do nothing).
-fn parse_scripted(value: &Value) -> Result<Vec<ToolCall>, ProviderError> {
+/// decision to do nothing). An entry without a `tool` is reported as a rejected call.
+fn parse_scripted(value: &Value) -> Result<Decision, String> {
     let items = match value {
-        Value::Null => return Ok(Vec::new()),
+        Value::Null => return Ok(Decision::default()),
         Value::Array(items) => items,
-        Value::Object(o) if o.is_empty() => return Ok(Vec::new()),
-        other => return Err(ProviderError::Script { detail: format!("a policy must return a list of {{tool, input}}, got {other}") }),
+        Value::Object(o) if o.is_empty() => return Ok(Decision::default()),
+        other => return Err(format!("a policy must return a list of {{tool, input}}, got {other}")),
     };
-    Ok(items
-        .iter()
-        .map(|item| match (item.get("tool").and_then(Value::as_str), item.get("input")) {
-            (Some(tool), input) => ToolCall { tool: tool.to_string(), input: input.cloned().unwrap_or(json!({})), invalid: None },
-            (None, _) => {
-                ToolCall { tool: String::new(), input: Value::Null, invalid: Some(format!("not a tool call (needs `tool`): {item}")) }
+    let mut decision = Decision::default();
+    for item in items {
+        match item.get("tool").and_then(Value::as_str) {
+            Some(tool) => {
+                decision.tool_calls.push(ToolCall { tool: tool.to_string(), input: item.get("input").cloned().unwrap_or(json!({})) })
             }
-        })
-        .collect())
+            None => {
+                let text: String = item.to_string().chars().take(200).collect();
+                decision.rejected.push(RejectedCall { tool: String::new(), arguments: text, reason: RejectReason::NoName });
+            }
+        }
+    }
+    Ok(decision)
 }
 
 // TEMPORARY until the batched spatial query lands.

@@ -149,8 +149,10 @@ fn a_hallucinated_or_invalid_tool_call_is_rejected_and_never_runs() {
     e.step(3).unwrap();
     let rejected = events(&e, "agent.toolcall.rejected");
     assert_eq!(rejected.len(), 3, "{rejected:?}");
-    assert!(rejected[0].1["reason"].as_str().unwrap().contains("unknown tool 'scene.teleportEverything'"));
-    assert!(rejected[1].1["reason"].as_str().unwrap().contains("impulse"), "{}", rejected[1].1);
+    let reasons: Vec<&str> = rejected.iter().map(|(_, p, _)| p["reason"].as_str().unwrap()).collect();
+    assert!(reasons.iter().any(|r| r.contains("unknown tool 'scene.teleportEverything'")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("invalid input for physics.applyImpulse") && r.contains("impulse")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("names no function")), "{reasons:?}");
     assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "physics.applyImpulse"));
     let decision = events(&e, "agent.decision.completed");
     assert_eq!(rejected[0].2, vec![decision[0].0.clone()], "a rejection names its decision");
@@ -259,13 +261,21 @@ fn a_builder_over_mcp_puts_a_player_into_the_world_within_its_own_grants() {
     for tool in ["agent.spawn", "agent.despawn", "agent.list", "agent.getPerception"] {
         assert!(names.contains(&tool), "{tool} is listed");
     }
-    let made = rpc(3, "tools/call", json!({"name": "agent.spawn", "arguments": {"body": {}, "llm": {"provider": "ollama", "model": "qwen2.5:7b"}}}));
+    let made = rpc(
+        3,
+        "tools/call",
+        json!({"name": "agent.spawn", "arguments": {"body": {}, "llm": {"provider": "ollama", "model": "qwen2.5:7b"}}}),
+    );
     assert_eq!(made["result"]["isError"], false, "{made}");
     let text = made["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("agt_0001"), "{text}");
     // More than the builder holds: refused, nothing made.
     let entities = e.world().entity_count();
-    let refused = rpc(4, "tools/call", json!({"name": "agent.spawn", "arguments": {"body": {}, "profile": "social.actor", "llm": {"provider": "ollama"}}}));
+    let refused = rpc(
+        4,
+        "tools/call",
+        json!({"name": "agent.spawn", "arguments": {"body": {}, "profile": "social.actor", "llm": {"provider": "ollama"}}}),
+    );
     assert_eq!(refused["result"]["isError"], true, "{refused}");
     assert_eq!(e.world().entity_count(), entities);
     let listed = rpc(5, "tools/call", json!({"name": "agent.list", "arguments": {}}));
