@@ -54,6 +54,8 @@ pub struct EngineConfig {
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
     pub watch_scripts: bool,
+    /// Live entities the world holds at most (`capacity_exceeded` beyond).
+    pub entity_capacity: usize,
 }
 
 impl EngineConfig {
@@ -74,6 +76,7 @@ impl EngineConfig {
             trace_append: None,
             scripts: None,
             watch_scripts: false,
+            entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
         }
     }
 }
@@ -235,7 +238,7 @@ fn startup(what: &str) -> impl Fn(mlua::Error) -> EngineError + '_ {
 impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
         let lua = Lua::new();
-        let world = Rc::new(RefCell::new(World::default()));
+        let world = Rc::new(RefCell::new(World::with_capacity(config.entity_capacity)));
         let trace = Rc::new(RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))));
         if let Some(path) = &config.trace_append {
             trace.borrow_mut().append_to(path).map_err(|e| EngineError::File {
