@@ -15,6 +15,7 @@ mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
+mod bench_spatial;
 mod mcp;
 mod packages;
 mod run;
@@ -61,7 +62,7 @@ enum Command {
     Skills(skills::SkillsArgs),
     /// Print Luau type definitions for the script API and every skill (limina.d.luau).
     Types(types::TypesArgs),
-    /// Measure skill-call and step speed, and memory at 16384 entities.
+    /// Measure skill-call and step speed, memory at 65536 entities, batched radius queries.
     Bench(bench::BenchArgs),
 }
 

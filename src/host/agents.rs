@@ -30,7 +30,7 @@ use crate::policy::Profile;
 use crate::script::convert::{json_to_lua, lua_to_json};
 use crate::skills::{Caller, check_input};
 use crate::trace::{EventDraft, EventKind};
-use crate::world::{EntityId, World};
+use crate::world::NearQuery;
 
 /// An answer from an off-loop provider.
 struct Answer {
@@ -298,7 +298,16 @@ impl Shared {
             .flatten()
             .map(|(entity, center, radius)| NearQuery { center: *center, radius: *radius, exclude: Some(*entity) })
             .collect();
-        let mut answers = near_batch(&world, &queries).into_iter();
+        // Radii are bounded by agent.spawn and centres by the world's bounds, so the grid cannot
+        // refuse these queries; if it ever did, the agents would perceive nothing rather than
+        // stop the step.
+        let mut answers = world
+            .query_near_batch(&queries)
+            .unwrap_or_else(|e| {
+                tracing::warn!("perception query refused: {e}");
+                vec![Vec::new(); queries.len()]
+            })
+            .into_iter();
         let mut out = Vec::with_capacity(due.len());
         let systems = &self.agent_systems;
         for (id, place) in due.iter().zip(&places) {
@@ -308,7 +317,10 @@ impl Shared {
                     .unwrap_or_default()
                     .into_iter()
                     .take(MAX_NEARBY)
-                    .map(|hit| PerceivedEntity { id: hit.id.to_string(), position: hit.position.map(f64::from), distance: hit.distance })
+                    .filter_map(|hit| {
+                        let position = world.transform(hit.id)?.position.map(f64::from);
+                        Some(PerceivedEntity { id: hit.id.to_string(), position, distance: hit.distance })
+                    })
                     .collect(),
                 None => Vec::new(),
             };
@@ -666,18 +678,4 @@ fn parse_scripted(value: &Value) -> Result<Decision, String> {
         }
     }
     Ok(decision)
-}
-
-// TEMPORARY until the batched spatial query lands.
-struct NearQuery {
-    center: [f64; 3],
-    radius: f64,
-    exclude: Option<EntityId>,
-}
-
-fn near_batch(world: &World, queries: &[NearQuery]) -> Vec<Vec<crate::world::QueryHit>> {
-    queries
-        .iter()
-        .map(|q| world.query(Some(q.center), Some(q.radius), None).into_iter().filter(|h| Some(h.id) != q.exclude).collect())
-        .collect()
 }

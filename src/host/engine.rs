@@ -61,6 +61,8 @@ pub struct EngineConfig {
     pub scheduler: crate::agents::budget::SchedulerBudget,
     /// The provider scripts' agents are asked to use (`limina.provider()`; `--provider`).
     pub provider: crate::agents::record::ProviderKind,
+    /// Live entities the world holds at most (`capacity_exceeded` beyond).
+    pub entity_capacity: usize,
 }
 
 impl EngineConfig {
@@ -83,6 +85,7 @@ impl EngineConfig {
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
             provider: crate::agents::record::ProviderKind::Scripted,
+            entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
         }
     }
 }
@@ -267,7 +270,7 @@ fn startup(what: &str) -> impl Fn(mlua::Error) -> EngineError + '_ {
 impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
         let lua = Lua::new();
-        let world = Rc::new(RefCell::new(World::default()));
+        let world = Rc::new(RefCell::new(World::with_capacity(config.entity_capacity)));
         let trace = Rc::new(RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))));
         if let Some(path) = &config.trace_append {
             trace.borrow_mut().append_to(path).map_err(|e| EngineError::File {

@@ -9,8 +9,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Live entities a world may hold at once (the reference's `MAX_ENTITIES`).
-pub const MAX_ENTITIES: usize = 16384;
+/// Live entities a world holds at most unless built with another capacity (`World::with_capacity`,
+/// `EngineConfig::entity_capacity`). Four times the reference's `MAX_ENTITIES` (16384), for
+/// worlds with in-world agents; the table is a map, so an unused capacity costs no memory.
+pub const DEFAULT_ENTITY_CAPACITY: usize = 65_536;
 
 /// The numeric part of an `ent_` id. Ordered by creation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -68,7 +70,7 @@ pub struct EntityTable<H: Copy> {
 
 impl<H: Copy> Default for EntityTable<H> {
     fn default() -> Self {
-        Self::with_capacity(MAX_ENTITIES)
+        Self::with_capacity(DEFAULT_ENTITY_CAPACITY)
     }
 }
 
@@ -124,6 +126,10 @@ impl<H: Copy> EntityTable<H> {
 
     pub fn is_empty(&self) -> bool {
         self.live.is_empty()
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
     }
 
     pub fn version(&self) -> u64 {
@@ -203,13 +209,13 @@ mod tests {
     }
 
     #[test]
-    fn default_capacity_is_at_least_16384() {
+    fn default_capacity_is_65536() {
         let mut t = EntityTable::<u32>::default();
-        for i in 0..16384 {
+        for i in 0..65_536 {
             t.insert(i).unwrap();
         }
-        assert!(t.insert(0).is_err());
-        assert_eq!(t.len(), 16384);
+        assert_eq!(t.insert(0), Err(EntityTableError::CapacityExceeded { live: 65_536, max: 65_536 }));
+        assert_eq!(t.len(), 65_536);
     }
 
     #[test]
@@ -220,7 +226,7 @@ mod tests {
         }
         t.remove(EntityId(2));
         let snap = t.snapshot();
-        let mut restored = EntityTable::restore(&snap, MAX_ENTITIES);
+        let mut restored = EntityTable::restore(&snap, DEFAULT_ENTITY_CAPACITY);
         assert_eq!(restored.snapshot(), snap);
         assert_eq!(restored.insert(9).unwrap(), t.insert(9).unwrap());
         assert_eq!(restored.version(), t.version());

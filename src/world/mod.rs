@@ -6,18 +6,21 @@
 //! entity's body is teleported, a rescaled entity's collider is rescaled) and computes the
 //! world hash. Everything it stores from a caller is first held to the ranges in `bounds`, so no
 //! value a skill can send reaches rapier out of range. Hot per tick: `step_physics`
-//! (previous-transform copy, rapier step, sync).
+//! (previous-transform copy, rapier step, sync) and `query_near_batch` (every due agent's
+//! perception in one `spatial` grid query).
 
 pub mod bounds;
 mod components;
 mod entity_table;
 mod hash;
 mod scene;
+pub mod spatial;
 
 pub use bounds::BoundsError;
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
-pub use entity_table::{EntityId, EntityTable, EntityTableError, EntityTableSnapshot, MAX_ENTITIES};
+pub use entity_table::{DEFAULT_ENTITY_CAPACITY, EntityId, EntityTable, EntityTableError, EntityTableSnapshot};
 pub use scene::{Camera, Lighting};
+pub use spatial::{NearHit, NearQuery, SpatialError, SpatialIndex};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -160,6 +163,14 @@ pub struct World {
     remember_previous: QueryState<(&'static Transform, &'static mut PreviousTransform)>,
     /// Everything render-sync reads, walked in storage order (no per-entity lookups).
     render_query: std::cell::RefCell<RenderQuery>,
+    /// The radius-query grid and its gathered points, kept so a tick's rebuild reuses them.
+    near: std::cell::RefCell<NearScratch>,
+}
+
+#[derive(Debug, Default)]
+struct NearScratch {
+    index: SpatialIndex,
+    points: Vec<(EntityId, [f64; 3])>,
 }
 
 impl std::fmt::Debug for World {
@@ -170,7 +181,7 @@ impl std::fmt::Debug for World {
 
 impl Default for World {
     fn default() -> Self {
-        Self::with_capacity(MAX_ENTITIES)
+        Self::with_capacity(DEFAULT_ENTITY_CAPACITY)
     }
 }
 
@@ -186,6 +197,8 @@ fn unpack(user: u128) -> (EntityId, Option<Entity>) {
 }
 
 impl World {
+    /// A world that holds at most `capacity` live entities. Nothing is preallocated per
+    /// capacity: the table, the ECS and the query grid grow with the entities actually made.
     pub fn with_capacity(capacity: usize) -> Self {
         let mut ecs = bevy_ecs::world::World::new();
         let remember_previous = ecs.query();
@@ -199,7 +212,13 @@ impl World {
             physics: PhysicsWorld::default(),
             remember_previous,
             render_query,
+            near: std::cell::RefCell::default(),
         }
+    }
+
+    /// Live entities a world may hold at once.
+    pub fn capacity(&self) -> usize {
+        self.entities.capacity()
     }
 
     pub fn entity_count(&self) -> usize {
@@ -379,8 +398,26 @@ impl World {
     }
 
     /// Entities in id order, optionally filtered by tag and by distance to `near`; with `near`,
-    /// sorted nearest first (ties keep id order, so results are deterministic).
+    /// sorted nearest first (ties keep id order, so results are deterministic). With `near` and a
+    /// valid radius this is one query of the `spatial` grid, so `scene.queryEntities` and agent
+    /// perception see the same set; any other radius takes the plain scan, whose answer for
+    /// those (NaN: everything, negative: nothing) is kept as it always was.
     pub fn query(&self, near: Option<[f64; 3]>, radius: Option<f64>, tag: Option<&str>) -> Vec<QueryHit> {
+        if let (Some(center), Some(radius)) = (near, radius) {
+            let mut out = Vec::new();
+            if self.query_near_into(&[NearQuery { center, radius, exclude: None }], tag, &mut out).is_ok() {
+                let hits = out.pop().unwrap_or_default();
+                return hits
+                    .into_iter()
+                    .filter_map(|h| Some(QueryHit { id: h.id, position: self.transform(h.id)?.position, distance: h.distance }))
+                    .collect();
+            }
+        }
+        self.query_scan(near, radius, tag)
+    }
+
+    /// `query` by visiting every entity.
+    pub(crate) fn query_scan(&self, near: Option<[f64; 3]>, radius: Option<f64>, tag: Option<&str>) -> Vec<QueryHit> {
         let mut hits = Vec::new();
         for (id, entity) in self.entities.iter() {
             let (Some(t), Some(tags)) = (self.ecs.get::<Transform>(entity), self.ecs.get::<Tags>(entity)) else {
@@ -390,10 +427,7 @@ impl World {
                 continue;
             }
             let distance = match near {
-                Some(n) => {
-                    let d: [f64; 3] = std::array::from_fn(|i| f64::from(t.position[i]) - n[i]);
-                    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
-                }
+                Some(n) => spatial::distance(t.position.map(f64::from), n),
                 None => 0.0,
             };
             if radius.is_some_and(|r| distance > r) {
@@ -405,6 +439,37 @@ impl World {
             hits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
         }
         hits
+    }
+
+    /// Every query of a batch against every live entity at once (one grid build, queries in
+    /// parallel): `result[i]` holds the entities within `queries[i].radius` of its center,
+    /// nearest first, exact ties by id, its `exclude` left out. Distances are f64 from the f32
+    /// positions, exactly as `query` reports them.
+    pub fn query_near_batch(&self, queries: &[NearQuery]) -> Result<Vec<Vec<NearHit>>, SpatialError> {
+        let mut out = Vec::new();
+        self.query_near_into(queries, None, &mut out)?;
+        Ok(out)
+    }
+
+    /// `query_near_batch` into `out`, reusing its vectors (a caller keeping `out` across ticks
+    /// allocates nothing once warmed up); only entities tagged `tag`, when given.
+    pub fn query_near_into(&self, queries: &[NearQuery], tag: Option<&str>, out: &mut Vec<Vec<NearHit>>) -> Result<(), SpatialError> {
+        let mut near = self.near.borrow_mut();
+        let NearScratch { index, points } = &mut *near;
+        points.clear();
+        // Id order is not needed for the answer (hits are sorted by distance then id), but it
+        // keeps the grid's own layout a function of the world's ids, not of ECS storage. Every
+        // entity is spawned with `Tags`, so only a tag filter needs to look at them.
+        for (id, entity) in self.entities.iter() {
+            let Some(t) = self.ecs.get::<Transform>(entity) else { continue };
+            if let Some(tag) = tag
+                && !self.ecs.get::<Tags>(entity).is_some_and(|tags| tags.contains(tag))
+            {
+                continue;
+            }
+            points.push((id, t.position.map(f64::from)));
+        }
+        index.query_batch_into(points, queries, out)
     }
 
     /// Start of a step: remember every transform, so rendering can interpolate from here to the
@@ -556,6 +621,65 @@ mod tests {
         assert_eq!(all.iter().map(|h| h.id).collect::<Vec<_>>(), vec![near, far]);
         assert_eq!(w.query(Some([0.0; 3]), Some(5.0), None).len(), 1);
         assert_eq!(w.query(None, None, Some("target"))[0].id, far);
+    }
+
+    /// A world of `n` entities on a coarse lattice (many exact distance ties and a stack of
+    /// duplicates at (5, 0, 5)), every third one tagged `target`.
+    fn crowded_world(n: usize) -> World {
+        let mut w = World::default();
+        for i in 0..n {
+            let p = if i % 10 == 0 { [5.0, 0.0, 5.0] } else { [(i * 7 % 41) as f32 - 20.0, (i % 3) as f32, (i * 13 % 37) as f32 - 18.0] };
+            let id = w.create_entity(&spec(p, None)).unwrap();
+            if i % 3 == 0 {
+                w.add_tag(id, "target");
+            }
+        }
+        w
+    }
+
+    #[test]
+    fn query_by_grid_answers_exactly_as_the_plain_scan() {
+        let w = crowded_world(700);
+        for (center, radius) in
+            [([5.0, 0.0, 5.0], 0.0), ([0.0; 3], 5.0), ([0.5, 1.0, -0.5], 12.0), ([-20.0, 0.0, -18.0], 3.0), ([1e5, 0.0, 0.0], 1e7)]
+        {
+            for tag in [None, Some("target"), Some("nothing")] {
+                let grid = w.query(Some(center), Some(radius), tag);
+                assert_eq!(grid, w.query_scan(Some(center), Some(radius), tag), "{center:?} r {radius} tag {tag:?}");
+            }
+        }
+        assert_eq!(w.query(Some([0.0; 3]), Some(1e7), None).len(), 700);
+    }
+
+    #[test]
+    fn a_radius_the_grid_refuses_keeps_the_scan_answer() {
+        let w = crowded_world(20);
+        assert_eq!(w.query(Some([0.0; 3]), Some(f64::NAN), None).len(), 20, "NaN compared false: nothing was ever cut");
+        assert!(w.query(Some([0.0; 3]), Some(-1.0), None).is_empty());
+        assert_eq!(w.query(Some([0.0; 3]), Some(f64::INFINITY), None).len(), 20);
+        let bad = NearQuery { center: [0.0; 3], radius: f64::NAN, exclude: None };
+        assert!(matches!(w.query_near_batch(&[bad]), Err(SpatialError::BadRadius { index: 0, .. })));
+    }
+
+    #[test]
+    fn a_batch_answers_each_agent_as_its_own_query_would_without_itself() {
+        let w = crowded_world(500);
+        let agents: Vec<EntityId> = w.entities.iter().map(|(id, _)| id).step_by(7).collect();
+        let queries: Vec<NearQuery> = agents
+            .iter()
+            .map(|&id| NearQuery { center: w.transform(id).unwrap().position.map(f64::from), radius: 6.0, exclude: Some(id) })
+            .collect();
+        let batch = w.query_near_batch(&queries).unwrap();
+        for (q, hits) in queries.iter().zip(&batch) {
+            let alone: Vec<(EntityId, f64)> = w
+                .query_scan(Some(q.center), Some(q.radius), None)
+                .into_iter()
+                .filter(|h| Some(h.id) != q.exclude)
+                .map(|h| (h.id, h.distance))
+                .collect();
+            assert_eq!(hits.iter().map(|h| (h.id, h.distance)).collect::<Vec<_>>(), alone);
+        }
+        assert!(batch.iter().map(Vec::len).sum::<usize>() > 1000, "the agents see each other");
     }
 
     #[test]
