@@ -88,7 +88,6 @@ impl RecentRing {
 }
 
 /// State the agent systems keep between steps (none of it is world state).
-#[derive(Default)]
 pub(crate) struct AgentSystems {
     offloop: RefCell<Option<OffLoop>>,
     /// Endpoints and keys, read from the operator's environment when first needed.
@@ -99,6 +98,20 @@ pub(crate) struct AgentSystems {
     scanned: std::cell::Cell<u64>,
     own: RefCell<HashMap<Rc<str>, RecentRing>>,
     world: RefCell<RecentRing>,
+}
+
+impl AgentSystems {
+    pub(crate) fn new(config: Option<ProvidersConfig>) -> Self {
+        Self {
+            offloop: RefCell::default(),
+            config: RefCell::new(config),
+            providers: RefCell::default(),
+            tools: RefCell::default(),
+            scanned: std::cell::Cell::default(),
+            own: RefCell::default(),
+            world: RefCell::default(),
+        }
+    }
 }
 
 impl std::fmt::Debug for AgentSystems {
@@ -212,7 +225,7 @@ impl Shared {
         }
     }
 
-    /// Perception and decision, after physics: answers that arrived, timeouts, then the agents
+    /// Perception and decision, after physics: timeouts, answers that arrived, then the agents
     /// whose decision is due.
     pub(crate) fn think(&self, lua: &Lua) -> StepTimings {
         let mut timings = StepTimings::default();
@@ -220,8 +233,9 @@ impl Shared {
             return timings;
         }
         let started = Instant::now();
-        self.collect_answers();
+        // Expiry first: a decision past its deadline is over, whatever arrived meanwhile.
         self.expire_decisions();
+        self.collect_answers();
         self.sort_recent_events();
         let due = self.due_agents();
         let perceived = self.perceive(&due);
@@ -418,7 +432,10 @@ impl Shared {
                     perception,
                     tools: (*tools).clone(),
                     previous_results: previous,
-                    timeout: Some(timeout),
+                    // The engine abandons the decision at `timeout`; the request may run on for
+                    // a grace period so an answer that comes late is seen, traced and
+                    // discarded rather than silently cut off.
+                    timeout: Some(http_timeout(timeout)),
                 };
                 let now = Instant::now();
                 let generation = {
@@ -439,10 +456,11 @@ impl Shared {
                 let agent = id.to_string();
                 offloop.runtime.spawn(async move {
                     // The provider's own timeout ends the request; this one guarantees it.
-                    let result = match tokio::time::timeout(timeout + Duration::from_millis(250), provider.decide(request)).await {
-                        Ok(result) => result,
-                        Err(_) => Err(ProviderError::Timeout { url: String::new(), after_ms: timeout.as_millis() as u64 }),
-                    };
+                    let result =
+                        match tokio::time::timeout(http_timeout(timeout) + Duration::from_millis(250), provider.decide(request)).await {
+                            Ok(result) => result,
+                            Err(_) => Err(ProviderError::Timeout { url: String::new(), after_ms: timeout.as_millis() as u64 }),
+                        };
                     let _ = tx.send(Answer { agent, generation, result });
                 });
             }
@@ -654,6 +672,13 @@ impl OffLoop {
         let (tx, rx) = mpsc::channel();
         Self { runtime, tx, rx }
     }
+}
+
+/// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of
+/// the same length (at least 1 s, at most 60 s) in which a late answer is still received, so it
+/// can be traced as discarded.
+fn http_timeout(decision: Duration) -> Duration {
+    decision + decision.clamp(Duration::from_secs(1), Duration::from_secs(60))
 }
 
 /// Reads a scripted policy's answer: a list of `{tool, input}` (an empty list or nil is a

@@ -61,6 +61,9 @@ pub struct EngineConfig {
     pub scheduler: crate::agents::budget::SchedulerBudget,
     /// The provider scripts' agents are asked to use (`limina.provider()`; `--provider`).
     pub provider: crate::agents::record::ProviderKind,
+    /// Provider endpoints and keys; None reads the operator's environment when an HTTP
+    /// decision first needs them (tests pass local servers here).
+    pub providers: Option<crate::agents::provider::ProvidersConfig>,
     /// Live entities the world holds at most (`capacity_exceeded` beyond).
     pub entity_capacity: usize,
 }
@@ -85,6 +88,7 @@ impl EngineConfig {
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
             provider: crate::agents::record::ProviderKind::Scripted,
+            providers: None,
             entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
         }
     }
@@ -314,7 +318,7 @@ impl Engine {
             host: RefCell::new(None),
             render: Rc::new(RefCell::new(RenderState::default())),
             agents: Rc::new(RefCell::new(Agents::new(config.scheduler))),
-            agent_systems: AgentSystems::default(),
+            agent_systems: AgentSystems::new(config.providers.clone()),
             step_timings: Cell::new(StepTimings::default()),
             provider: config.provider,
         });

@@ -284,3 +284,148 @@ fn a_builder_over_mcp_puts_a_player_into_the_world_within_its_own_grants() {
     assert_eq!(rows["agents"].as_array().unwrap().len(), 1);
     assert_eq!(rows["agents"][0]["spawnedBy"], "agt_mcp1");
 }
+
+mod off_loop {
+    //! HTTP decisions run off the loop: a provider that holds its answer never holds a step, a
+    //! decision past its timeout is abandoned, and its late answer is discarded, never run.
+
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    use limina::agents::provider::{OllamaConfig, ProvidersConfig};
+    use limina::host::{Engine, EngineConfig, Output};
+    use serde_json::{Value, json};
+
+    use super::{call, events};
+    use crate::http_stub::{Reply, StubServer, dead_base_url};
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap()
+    }
+
+    fn engine_with_ollama(base_url: &str) -> Engine {
+        let providers = ProvidersConfig {
+            ollama: OllamaConfig { base_url: base_url.to_string(), default_model: Some("qwen2.5:7b".into()), ..OllamaConfig::default() },
+            ..ProvidersConfig::default()
+        };
+        Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), ..EngineConfig::new(crate::root()) }).unwrap()
+    }
+
+    /// An Ollama `/api/chat` answer calling `physics.applyImpulse` on `entity`.
+    fn impulse_answer(entity: &str) -> Value {
+        json!({
+            "model": "qwen2.5:7b",
+            "message": {"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": "physics__applyImpulse", "arguments": {"entity": entity, "impulse": [1, 0, 0]}}}
+            ]},
+            "done": true,
+            "prompt_eval_count": 10,
+            "eval_count": 5,
+        })
+    }
+
+    /// Steps (and sleeps a little) until `kind` has been traced `count` times; generous bound.
+    fn step_until(e: &Engine, kind: &str, count: usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while events(e, kind).len() < count {
+            if Instant::now() >= deadline {
+                let kinds: Vec<String> = e.trace().durable().map(|ev| ev.event_type.to_string()).collect();
+                panic!("no {kind} within 30 s; traced: {kinds:?}");
+            }
+            e.step(1).unwrap();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_held_answer_never_holds_the_loop_and_a_late_one_is_discarded() {
+        let rt = runtime();
+        let (open, gate) = tokio::sync::watch::channel(false);
+        // The answer names the entity the agent will inhabit (the first one made).
+        let server = rt.block_on(StubServer::start(Reply::Gated { gate, then: Box::new(Reply::json(&impulse_answer("ent_0001"))) }));
+        let e = engine_with_ollama(&server.base_url);
+        let made = call(
+            &e,
+            "agent.spawn",
+            json!({"body": {}, "decisionIntervalTicks": 1, "llm": {"provider": "ollama"}, "budget": {"decisionTimeoutMs": 200}}),
+        );
+        assert_eq!(made["entity"], "ent_0001");
+        // A watchdog opens the gate after a minute unless the steps finished first, so a loop
+        // that waited on the provider shows up as a failure below instead of a hang.
+        let stepped = Arc::new(AtomicBool::new(false));
+        let watchdog = {
+            let (open, stepped) = (open.clone(), Arc::clone(&stepped));
+            std::thread::spawn(move || {
+                let until = Instant::now() + Duration::from_secs(60);
+                while Instant::now() < until {
+                    if stepped.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                let _ = open.send(true);
+            })
+        };
+        e.step(120).unwrap();
+        stepped.store(true, Ordering::SeqCst);
+        assert_eq!(e.tick(), 120, "the loop ran every step while the provider held its answer");
+        assert!(!*open.borrow(), "the steps ran before the gate opened: nothing waited on the provider");
+        // Past its 200 ms the decision is abandoned (by generation) and reported.
+        std::thread::sleep(Duration::from_millis(250));
+        step_until(&e, "agent.decision.failed", 1);
+        let failed = events(&e, "agent.decision.failed");
+        assert!(failed[0].1["reason"].as_str().unwrap().contains("timed out after 200 ms"), "{}", failed[0].1);
+        // The answer comes late: it is discarded, and its impulse never runs.
+        open.send(true).unwrap();
+        step_until(&e, "agent.decision.discarded", 1);
+        let discarded = events(&e, "agent.decision.discarded");
+        assert!(discarded[0].1["reason"].as_str().unwrap().contains("late"), "{}", discarded[0].1);
+        watchdog.join().unwrap();
+        // With the gate open, a fresh decision answers in time and its action runs as the agent.
+        step_until(&e, "agent.decision.completed", 1);
+        e.step(2).unwrap();
+        let executed: Vec<_> = events(&e, "skill.executed").into_iter().filter(|(_, p, _)| p["skill"] == "physics.applyImpulse").collect();
+        assert!(!executed.is_empty(), "the timely decision's action ran");
+        let late_generation = discarded[0].1["generation"].as_u64().unwrap();
+        let completed = events(&e, "agent.decision.completed");
+        assert!(executed.iter().all(|(_, _, causes)| causes.iter().any(|c| completed.iter().any(|(id, _, _)| id == c))));
+        assert!(late_generation >= 1);
+        // The request the server saw speaks Ollama's tool-calling dialect.
+        let first = server.received()[0].json();
+        assert_eq!(first["stream"], false);
+        assert!(first["tools"].as_array().unwrap().iter().any(|t| t["function"]["name"] == "physics__applyImpulse"));
+        assert!(
+            !first["tools"].as_array().unwrap().iter().any(|t| t["function"]["name"] == "scene__createEntity"),
+            "a player.limited agent is offered only the skills its profile allows"
+        );
+        drop(rt);
+    }
+
+    #[test]
+    fn a_dead_provider_is_reported_and_the_agent_idles() {
+        let rt = runtime();
+        let dead = rt.block_on(dead_base_url());
+        let e = engine_with_ollama(&dead);
+        call(&e, "agent.spawn", json!({"body": {}, "llm": {"provider": "ollama"}}));
+        let before = e.world().entity_count();
+        step_until(&e, "agent.decision.failed", 1);
+        let failed = events(&e, "agent.decision.failed");
+        assert!(failed[0].1["reason"].as_str().unwrap().contains("unreachable"), "{}", failed[0].1);
+        assert_eq!(failed[0].1["provider"], "ollama");
+        assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "physics.applyImpulse"), "nothing made up");
+        assert_eq!(e.world().entity_count(), before);
+    }
+
+    #[test]
+    fn an_http_500_fails_the_decision_with_the_status() {
+        let rt = runtime();
+        let server = rt.block_on(StubServer::start(Reply::status(500, "model exploded")));
+        let e = engine_with_ollama(&server.base_url);
+        call(&e, "agent.spawn", json!({"body": {}, "llm": {"provider": "ollama"}}));
+        step_until(&e, "agent.decision.failed", 1);
+        let failed = events(&e, "agent.decision.failed");
+        let reason = failed[0].1["reason"].as_str().unwrap();
+        assert!(reason.contains("500") && reason.contains("model exploded"), "{reason}");
+    }
+}

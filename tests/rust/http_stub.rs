@@ -21,6 +21,8 @@ pub enum Reply {
     Stall(Duration),
     /// A 200 with `Transfer-Encoding: chunked` and no length: `total` bytes of filler.
     Chunked { total: usize },
+    /// Holds every request until the gate opens (the test sends `true`), then answers `then`.
+    Gated { gate: tokio::sync::watch::Receiver<bool>, then: Box<Reply> },
 }
 
 impl Reply {
@@ -94,9 +96,13 @@ pub async fn dead_base_url() -> String {
     format!("http://{address}")
 }
 
-async fn serve(mut socket: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Received>>>) {
+async fn serve(mut socket: TcpStream, mut reply: Reply, log: Arc<Mutex<Vec<Received>>>) {
     let Some(request) = read_request(&mut socket).await else { return };
     log.lock().unwrap().push(request);
+    if let Reply::Gated { mut gate, then } = reply {
+        let _ = gate.wait_for(|open| *open).await;
+        reply = *then;
+    }
     // Write errors are expected: the client under test hangs up on purpose in several cases.
     match reply {
         Reply::Body { status, body } => {
@@ -114,6 +120,7 @@ async fn serve(mut socket: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Received>
         Reply::Stall(quiet) => {
             tokio::time::sleep(quiet).await;
         }
+        Reply::Gated { .. } => unreachable!("opened above"),
         Reply::Chunked { total } => {
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
             if socket.write_all(head.as_bytes()).await.is_err() {
