@@ -51,6 +51,9 @@ pub struct SchedulerBudget {
     pub max_global_actions_per_tick: usize,
     /// Live agents at most (spawning past it fails with `capacity_exceeded`).
     pub max_agents: usize,
+    /// HTTP decisions running at once, across all agents: what any client that may spawn
+    /// agents can make the engine spend on the operator's model endpoint.
+    pub max_in_flight_decisions: usize,
     pub default_agent_budget: AgentBudget,
 }
 
@@ -60,6 +63,7 @@ impl Default for SchedulerBudget {
             max_decision_starts_per_tick: 64,
             max_global_actions_per_tick: 512,
             max_agents: 4096,
+            max_in_flight_decisions: 16,
             default_agent_budget: AgentBudget::default(),
         }
     }

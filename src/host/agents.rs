@@ -249,21 +249,41 @@ impl Shared {
     }
 
     /// Agents due this tick, oldest decision first (then id), at most the scheduler's decision
-    /// starts per tick.
+    /// starts per tick, and HTTP decisions only while fewer than the in-flight cap are running.
     fn due_agents(&self) -> Vec<Rc<str>> {
         let tick = self.tick.get();
         let agents = self.agents.borrow();
-        let mut due: Vec<(Option<u64>, Rc<str>)> =
-            agents.iter().filter(|r| r.is_due(tick)).map(|r| (r.last_decision_tick, Rc::clone(&r.id))).collect();
+        let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
+            .iter()
+            .filter(|r| r.is_due(tick))
+            .map(|r| (r.last_decision_tick, Rc::clone(&r.id), r.llm.provider != ProviderKind::Scripted))
+            .collect();
         due.sort();
+        let cap = agents.scheduler.max_in_flight_decisions;
+        let mut running = agents.iter().filter(|r| r.in_flight.is_some()).count();
+        let mut waiting = 0;
+        due.retain(|(_, _, http)| {
+            if !*http {
+                return true;
+            }
+            if running < cap {
+                running += 1;
+                return true;
+            }
+            waiting += 1;
+            false
+        });
         let limit = agents.scheduler.max_decision_starts_per_tick;
-        if due.len() > limit {
-            let deferred = due.len() - limit;
-            due.truncate(limit);
-            drop(agents);
+        let deferred = due.len().saturating_sub(limit);
+        due.truncate(limit);
+        drop(agents);
+        if deferred > 0 {
             self.capped("maxDecisionStartsPerTick", None, deferred, limit);
         }
-        due.into_iter().map(|(_, id)| id).collect()
+        if waiting > 0 {
+            self.capped("maxInFlightDecisions", None, waiting, cap);
+        }
+        due.into_iter().map(|(_, id, _)| id).collect()
     }
 
     /// Sorts the events emitted since the last tick into each agent's recent events (its own

@@ -220,6 +220,7 @@ fn scheduler_caps_bite_and_are_traced() {
     assert_eq!(signals, 3, "maxGlobalActionsPerTick");
     let caps: Vec<String> = events(&e, "agent.scheduler.capped").iter().map(|(_, p, _)| p["cap"].as_str().unwrap().to_string()).collect();
     assert!(caps.iter().any(|c| c == "maxGlobalActionsPerTick"), "{caps:?}");
+    assert!(caps.iter().any(|c| c == "maxActionsPerTick"), "6 queued, 2 per tick: {caps:?}");
     // Later ticks keep within the caps and serve every agent.
     e.step(20).unwrap();
     let pings_by_agent = |id: &str| e.trace().durable().filter(|ev| &*ev.event_type == "agent.signal.ping" && &*ev.actor_id == id).count();
@@ -399,6 +400,32 @@ mod off_loop {
             !first["tools"].as_array().unwrap().iter().any(|t| t["function"]["name"] == "scene__createEntity"),
             "a player.limited agent is offered only the skills its profile allows"
         );
+        drop(rt);
+    }
+
+    #[test]
+    fn http_decisions_in_flight_are_capped_for_the_whole_engine() {
+        let rt = runtime();
+        let (open, gate) = tokio::sync::watch::channel(false);
+        let server = rt.block_on(StubServer::start(Reply::Gated { gate, then: Box::new(Reply::json(&impulse_answer("ent_0001"))) }));
+        let providers = ProvidersConfig {
+            ollama: OllamaConfig { base_url: server.base_url.clone(), default_model: Some("m".into()), ..OllamaConfig::default() },
+            ..ProvidersConfig::default()
+        };
+        let scheduler = limina::agents::budget::SchedulerBudget { max_in_flight_decisions: 2, ..Default::default() };
+        let e =
+            Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), scheduler, ..EngineConfig::new(crate::root()) })
+                .unwrap();
+        for _ in 0..5 {
+            call(&e, "agent.spawn", json!({"llm": {"provider": "ollama"}}));
+        }
+        e.step(3).unwrap();
+        let listed = call(&e, "agent.list", json!({}));
+        let flying = listed["agents"].as_array().unwrap().iter().filter(|a| a["inFlight"] == true).count();
+        assert_eq!(flying, 2, "{listed}");
+        let capped = events(&e, "agent.scheduler.capped");
+        assert!(capped.iter().any(|(_, p, _)| p["cap"] == "maxInFlightDecisions" && p["dropped"] == 3 && p["limit"] == 2), "{capped:?}");
+        open.send(true).unwrap();
         drop(rt);
     }
 
