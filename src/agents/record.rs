@@ -119,7 +119,7 @@ pub struct AgentRecord {
     pub queue: VecDeque<QueuedAction>,
     /// Outcomes of its latest actions, handed to the next decision (`previousResults`).
     pub previous_results: VecDeque<Value>,
-    /// Bumped whenever a decision starts or is abandoned.
+    /// The generation of its latest off-loop decision (unique across the engine).
     pub generation: u64,
     /// Weighted-fair scheduling credit (see `budget::fair_order`).
     pub deficit: f64,

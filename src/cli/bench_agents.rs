@@ -28,6 +28,7 @@ pub(super) fn run() -> anyhow::Result<()> {
     let rss_empty = current_rss_kib();
     measure(&Density { agents: 200, bodies: 256, entities: 2000, side: 100.0 }, 4.0)?;
     measure(&Density { agents: 2000, bodies: 2560, entities: 20_000, side: 316.0 }, 0.0)?;
+    stalled_provider()?;
     let mib = |k: Option<u64>| k.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0));
     outln!("agents       baseline: an empty engine's RSS was {} MiB", mib(rss_empty));
     Ok(())
@@ -136,6 +137,65 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
         p(&perception),
         p(&decision),
         mib(current_rss_kib())
+    );
+    Ok(())
+}
+
+/// The loop under a provider that stalls: 20 Ollama agents whose server holds every request for
+/// 3 s, while the loop runs in real time (60 Hz, sleeping to each step's deadline) for 3 s.
+/// Prints the steps it managed: 180 means nothing waited on the model.
+fn stalled_provider() -> anyhow::Result<()> {
+    use std::io::Read;
+    use std::time::Duration;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let base_url = format!("http://{}", listener.local_addr()?);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf);
+                std::thread::sleep(Duration::from_secs(3));
+            });
+        }
+    });
+    let providers = crate::agents::provider::ProvidersConfig {
+        ollama: crate::agents::provider::OllamaConfig { base_url, default_model: Some("stalled".into()), ..Default::default() },
+        ..Default::default()
+    };
+    let e = Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), ..EngineConfig::new(super::project_root()) })?;
+    let caller = e.script_caller().clone();
+    for _ in 0..20 {
+        let r = e.call(
+            &caller,
+            "agent.spawn",
+            json!({"body": {}, "decisionIntervalTicks": 1, "llm": {"provider": "ollama"}, "budget": {"decisionTimeoutMs": 5000}}),
+        );
+        anyhow::ensure!(r.success, "agent: {:?}", r.error);
+    }
+    let dt = Duration::from_secs_f64(crate::host::FIXED_DT);
+    let started = Instant::now();
+    let mut next = started;
+    let mut worst = Duration::ZERO;
+    while started.elapsed() < Duration::from_secs(3) {
+        let t = Instant::now();
+        e.step(1)?;
+        worst = worst.max(t.elapsed());
+        next += dt;
+        if let Some(wait) = next.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+    }
+    let in_flight = e
+        .trace()
+        .durable()
+        .filter(|ev| &*ev.event_type == "agent.scheduler.capped" && ev.payload.get().contains("maxInFlightDecisions"))
+        .count();
+    outln!(
+        "agents       a provider stalled 3 s under 20 Ollama agents: the real-time loop ran {} steps in 3 s (60 Hz: 180), slowest step {:.2} ms; {} ticks had decisions waiting for an in-flight slot",
+        e.tick(),
+        worst.as_secs_f64() * 1e3,
+        in_flight
     );
     Ok(())
 }

@@ -94,6 +94,8 @@ pub(crate) struct AgentSystems {
     config: RefCell<Option<ProvidersConfig>>,
     providers: RefCell<HashMap<&'static str, Arc<dyn Provider>>>,
     tools: RefCell<HashMap<Profile, Tools>>,
+    /// The last decision generation handed out.
+    generations: std::cell::Cell<u64>,
     /// The last trace sequence number sorted into the rings below.
     scanned: std::cell::Cell<u64>,
     own: RefCell<HashMap<Rc<str>, RecentRing>>,
@@ -107,6 +109,7 @@ impl AgentSystems {
             config: RefCell::new(config),
             providers: RefCell::default(),
             tools: RefCell::default(),
+            generations: std::cell::Cell::default(),
             scanned: std::cell::Cell::default(),
             own: RefCell::default(),
             world: RefCell::default(),
@@ -458,10 +461,14 @@ impl Shared {
                     timeout: Some(http_timeout(timeout)),
                 };
                 let now = Instant::now();
+                // Generations are unique across agents and their lifetimes, so an answer for a
+                // despawned agent can never be taken for a new agent that reuses its id.
+                let generation = self.agent_systems.generations.get() + 1;
+                self.agent_systems.generations.set(generation);
                 let generation = {
                     let mut agents = self.agents.borrow_mut();
                     let Some(r) = agents.get_mut(id) else { return };
-                    r.generation += 1;
+                    r.generation = generation;
                     r.in_flight = Some(InFlight {
                         generation: r.generation,
                         started: now,
