@@ -354,10 +354,7 @@ impl Shared {
                     .unwrap_or_default()
                     .into_iter()
                     .take(MAX_NEARBY)
-                    .filter_map(|hit| {
-                        let position = world.transform(hit.id)?.position.map(f64::from);
-                        Some(PerceivedEntity { id: hit.id.to_string(), position, distance: hit.distance })
-                    })
+                    .map(|hit| PerceivedEntity { id: hit.id.to_string(), position: hit.position, distance: hit.distance })
                     .collect(),
                 None => Vec::new(),
             };
@@ -424,11 +421,15 @@ impl Shared {
 
     /// Starts the decision of a due agent whose perception was just built.
     fn start_decision(&self, lua: &Lua, id: &str, perception_event: Rc<str>) {
-        let (kind, model, system_prompt, profile, perception, previous, timeout) = {
+        let Some(kind) = self.agents.borrow().get(id).map(|r| r.llm.provider) else { return };
+        if kind == ProviderKind::Scripted {
+            let result = self.run_scripted(lua, id);
+            return self.finish_decision(id, &perception_event, kind, result);
+        }
+        let (model, system_prompt, profile, perception, previous, timeout) = {
             let agents = self.agents.borrow();
             let Some(r) = agents.get(id) else { return };
             (
-                r.llm.provider,
                 r.llm.model.clone(),
                 r.llm.system_prompt.clone(),
                 r.profile,
@@ -438,10 +439,7 @@ impl Shared {
             )
         };
         match kind {
-            ProviderKind::Scripted => {
-                let result = self.run_scripted(lua, id, &model, &system_prompt, profile, &perception, &previous);
-                self.finish_decision(id, &perception_event, kind, result);
-            }
+            ProviderKind::Scripted => {}
             ProviderKind::Ollama | ProviderKind::OpenAi => {
                 let provider = match self.http_provider(kind) {
                     Ok(p) => p,
@@ -511,37 +509,31 @@ impl Shared {
         Ok(provider)
     }
 
-    /// Calls a scripted policy: `policy(request) -> { {tool = ..., input = {...}}, ... }`.
-    #[allow(clippy::too_many_arguments)]
-    fn run_scripted(
-        &self,
-        lua: &Lua,
-        id: &str,
-        model: &str,
-        system_prompt: &str,
-        profile: Profile,
-        perception: &Value,
-        previous: &[Value],
-    ) -> Result<Decision, DecisionFailure> {
-        let policy: Function = self.agents.borrow().scripted(model).ok_or_else(|| DecisionFailure::NoPolicy(model.to_string()))?;
+    /// Calls a scripted policy: `policy(request) -> { {tool = ..., input = {...}}, ... }`. The
+    /// request is built straight from the record (no JSON in between: this runs for every
+    /// scripted decision), then the record's borrow ends before the policy runs, so a policy may
+    /// call skills that read agents.
+    fn run_scripted(&self, lua: &Lua, id: &str) -> Result<Decision, DecisionFailure> {
+        let (policy_name, profile) = {
+            let agents = self.agents.borrow();
+            let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
+            (r.llm.model.clone(), r.profile)
+        };
         let script_error = |e: mlua::Error| DecisionFailure::Script {
-            policy: model.to_string(),
+            policy: policy_name.clone(),
             detail: crate::script::error_message_and_traceback(&e).0,
         };
+        let policy: Function = self.agents.borrow().scripted(&policy_name).ok_or_else(|| DecisionFailure::NoPolicy(policy_name.clone()))?;
         let (_, tools) = self.tools_for(Some(lua), profile);
-        let request = lua.create_table().map_err(script_error)?;
-        request.raw_set("agentId", id).map_err(script_error)?;
-        request.raw_set("systemPrompt", system_prompt).map_err(script_error)?;
-        request.raw_set("perception", json_to_lua(lua, perception).map_err(script_error)?).map_err(script_error)?;
-        request.raw_set("tools", tools).map_err(script_error)?;
-        request
-            .raw_set("previousResults", json_to_lua(lua, &Value::Array(previous.to_vec())).map_err(script_error)?)
-            .map_err(script_error)?;
-        request.raw_set("tick", self.tick.get()).map_err(script_error)?;
+        let request = {
+            let agents = self.agents.borrow();
+            let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
+            scripted_request(lua, r, tools, self.tick.get()).map_err(script_error)?
+        };
         let returned: LuaValue = policy.call(request).map_err(script_error)?;
         let returned = lua_to_json(lua, &returned, "decision")
-            .map_err(|e| DecisionFailure::Script { policy: model.to_string(), detail: e.to_string() })?;
-        parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: model.to_string(), detail })
+            .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: e.to_string() })?;
+        parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail })
     }
 
     /// Validates a decision's tool calls and queues them, tracing the decision and every
@@ -699,6 +691,51 @@ impl OffLoop {
         let (tx, rx) = mpsc::channel();
         Self { runtime, tx, rx }
     }
+}
+
+/// A scripted policy's request: `{agentId, systemPrompt, perception, tools, previousResults,
+/// tick}`, the perception built as Lua tables directly.
+fn scripted_request(lua: &Lua, r: &AgentRecord, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
+    let vec3 = |p: [f64; 3]| lua.create_sequence_from(p);
+    let request = lua.create_table_with_capacity(0, 6)?;
+    request.raw_set("agentId", &*r.id)?;
+    request.raw_set("systemPrompt", r.llm.system_prompt.as_str())?;
+    if let Some(p) = &r.perception {
+        let t = lua.create_table_with_capacity(0, 6)?;
+        t.raw_set("selfId", p.self_id.as_str())?;
+        if let Some(e) = &p.self_entity {
+            t.raw_set("selfEntity", e.as_str())?;
+        }
+        if let Some(pos) = p.position {
+            t.raw_set("position", vec3(pos)?)?;
+        }
+        let nearby = lua.create_table_with_capacity(p.nearby.len(), 0)?;
+        for (i, n) in p.nearby.iter().enumerate() {
+            let e = lua.create_table_with_capacity(0, 3)?;
+            e.raw_set("id", n.id.as_str())?;
+            e.raw_set("position", vec3(n.position)?)?;
+            e.raw_set("distance", n.distance)?;
+            nearby.raw_set(i + 1, e)?;
+        }
+        t.raw_set("nearby", nearby)?;
+        let recent = lua.create_table_with_capacity(p.recent_events.len(), 0)?;
+        for (i, ev) in p.recent_events.iter().enumerate() {
+            let e = lua.create_table_with_capacity(0, 1)?;
+            e.raw_set("type", ev.event_type.as_str())?;
+            recent.raw_set(i + 1, e)?;
+        }
+        t.raw_set("recentEvents", recent)?;
+        t.raw_set("tick", p.tick)?;
+        request.raw_set("perception", t)?;
+    }
+    request.raw_set("tools", tools)?;
+    let previous = lua.create_table_with_capacity(r.previous_results.len(), 0)?;
+    for (i, result) in r.previous_results.iter().enumerate() {
+        previous.raw_set(i + 1, json_to_lua(lua, result)?)?;
+    }
+    request.raw_set("previousResults", previous)?;
+    request.raw_set("tick", tick)?;
+    Ok(request)
 }
 
 /// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of

@@ -51,6 +51,8 @@ pub struct NearQuery {
 pub struct NearHit {
     pub id: EntityId,
     pub distance: f64,
+    /// Where the entity is (as indexed), so a caller needs no second lookup.
+    pub position: [f64; 3],
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -104,7 +106,7 @@ pub fn brute_force(points: &[(EntityId, [f64; 3])], queries: &[NearQuery]) -> Re
             let mut hits: Vec<NearHit> = points
                 .iter()
                 .filter(|(id, _)| Some(*id) != q.exclude)
-                .map(|&(id, p)| NearHit { id, distance: distance(p, q.center) })
+                .map(|&(id, p)| NearHit { id, distance: distance(p, q.center), position: p })
                 .filter(|h| h.distance <= q.radius)
                 .collect();
             // Its own order, not `sort_hits`, so a wrong order there cannot hide here.
@@ -323,7 +325,7 @@ fn scan(q: &NearQuery, r2: f64, ids: &[EntityId], positions: &[[f64; 3]], out: &
         if d2 <= r2 {
             let distance = d2.sqrt();
             if distance <= q.radius && Some(id) != q.exclude {
-                out.push(NearHit { id, distance });
+                out.push(NearHit { id, distance, position: p });
             }
         }
     }
@@ -546,7 +548,7 @@ mod tests {
         let points = vec![(EntityId(1), [1.0, 2.0, 3.0]), (EntityId(2), [1.0, 2.0, 3.0]), (EntityId(3), [1.0, 2.0, 3.000001])];
         let q = NearQuery { center: [1.0, 2.0, 3.0], radius: 0.0, exclude: Some(EntityId(1)) };
         let hits = &grid(&points, &[q])[0];
-        assert_eq!(hits, &vec![NearHit { id: EntityId(2), distance: 0.0 }]);
+        assert_eq!(hits.iter().map(|h| (h.id, h.distance)).collect::<Vec<_>>(), vec![(EntityId(2), 0.0)]);
     }
 
     #[test]
@@ -614,7 +616,7 @@ mod tests {
         let points = [extremes[0], extremes[1], (EntityId(3), [beyond, 0.0, 0.0])];
         let q = NearQuery { center: [center, 0.0, 0.0], radius: 0.0, exclude: None };
         let out = index.query_batch(&points, &[q]).unwrap();
-        assert_eq!(out[0], vec![NearHit { id: EntityId(3), distance: 0.0 }], "boundary {boundary:e}");
+        assert_eq!(out[0].iter().map(|h| (h.id, h.distance)).collect::<Vec<_>>(), vec![(EntityId(3), 0.0)], "boundary {boundary:e}");
         assert_eq!(out, brute_force(&points, &[q]).unwrap());
     }
 
