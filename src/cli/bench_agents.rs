@@ -58,7 +58,11 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
     for i in 0..d.bodies {
         let mut p = spot(i, d.bodies, d.side * 0.9, 0.5);
         p[0] += 0.37;
-        let r = e.call(&caller, "scene.createEntity", json!({"shape": "sphere", "size": 1, "dynamic": true, "restitution": 0.3, "position": p}));
+        let r = e.call(
+            &caller,
+            "scene.createEntity",
+            json!({"shape": "sphere", "size": 1, "dynamic": true, "restitution": 0.3, "position": p}),
+        );
         anyhow::ensure!(r.success, "body {i}: {:?}", r.error);
     }
     e.run_source(
@@ -113,7 +117,9 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
     for v in [&mut step, &mut action, &mut physics, &mut perception, &mut decision] {
         v.sort_by(f64::total_cmp);
     }
-    let p = |v: &[f64]| format!("p50 {:.3} / p95 {:.3} / max {:.3} ms", percentile(v, 0.5), percentile(v, 0.95), v.last().copied().unwrap_or(0.0));
+    let p = |v: &[f64]| {
+        format!("p50 {:.3} / p95 {:.3} / max {:.3} ms", percentile(v, 0.5), percentile(v, 0.95), v.last().copied().unwrap_or(0.0))
+    };
     let mib = |k: Option<u64>| k.map_or("?".into(), |k| format!("{:.1}", k as f64 / 1024.0));
     let reference = if reference_p95_ms > 0.0 { format!("; reference sim step p95 {reference_p95_ms} ms") } else { String::new() };
     outln!(
