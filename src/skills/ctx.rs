@@ -34,6 +34,17 @@ struct TemplateKey {
     permissions: PermissionSet,
 }
 
+impl TemplateKey {
+    /// True when `caller` holds these very names (same allocations, so the same text) and
+    /// permissions; false says nothing (an equal caller may hold copies).
+    fn is_for(&self, caller: &Caller) -> bool {
+        Rc::ptr_eq(&self.agent_id, &caller.agent_id)
+            && Rc::ptr_eq(&self.session_id, &caller.session_id)
+            && Rc::ptr_eq(&self.profile, &caller.profile)
+            && self.permissions == caller.permissions
+    }
+}
+
 /// `make(template, tick, decisionId)`: a clone of the template with the call's fields.
 const MAKE_CTX: &str = r#"
 local clone = table.clone
@@ -51,6 +62,9 @@ pub(crate) struct CallContexts {
     make: Function,
     fail: Function,
     templates: RefCell<HashMap<TemplateKey, Table>>,
+    /// The last template handed out: a caller making call after call finds it by pointer,
+    /// without hashing its names.
+    last: RefCell<Option<(TemplateKey, Table)>>,
     /// Frozen `permissions` lists, one per permission set.
     permissions: RefCell<HashMap<PermissionSet, Table>>,
 }
@@ -62,6 +76,7 @@ impl CallContexts {
             make: lua.load(MAKE_CTX).set_name("=limina.ctx").eval()?,
             fail,
             templates: RefCell::new(HashMap::new()),
+            last: RefCell::new(None),
             permissions: RefCell::new(HashMap::new()),
         })
     }
@@ -73,15 +88,27 @@ impl CallContexts {
     }
 
     fn template(&self, lua: &Lua, caller: &Caller) -> mlua::Result<Table> {
+        if let Some((key, t)) = &*self.last.borrow()
+            && key.is_for(caller)
+        {
+            return Ok(t.clone());
+        }
         let key = TemplateKey {
             agent_id: Rc::clone(&caller.agent_id),
             session_id: Rc::clone(&caller.session_id),
             profile: Rc::clone(&caller.profile),
             permissions: caller.permissions,
         };
-        if let Some(t) = self.templates.borrow().get(&key) {
-            return Ok(t.clone());
-        }
+        let cached = self.templates.borrow().get(&key).cloned();
+        let t = match cached {
+            Some(t) => t,
+            None => self.build(lua, caller, key.clone())?,
+        };
+        *self.last.borrow_mut() = Some((key, t.clone()));
+        Ok(t)
+    }
+
+    fn build(&self, lua: &Lua, caller: &Caller, key: TemplateKey) -> mlua::Result<Table> {
         let t = lua.create_table_with_capacity(0, 7)?;
         t.raw_set("agentId", &*caller.agent_id)?;
         t.raw_set("sessionId", &*caller.session_id)?;
@@ -183,6 +210,12 @@ mod tests {
         // Asking again (now from the cache) gives the same answers.
         assert_eq!(describe(&lua, &contexts.make(&lua, &a, 5, None).unwrap()), ctx_a);
         assert_eq!(describe(&lua, &contexts.make(&lua, &b, 6, Some("evt_b")).unwrap()), ctx_b);
+        // The same names (the very same strings) with other permissions: not the last template.
+        let mut narrowed = a.clone();
+        narrowed.permissions = b.permissions;
+        let _ = contexts.make(&lua, &a, 5, None).unwrap();
+        let ctx = describe(&lua, &contexts.make(&lua, &narrowed, 6, Some("evt_b")).unwrap());
+        assert_eq!(ctx, ctx_b);
     }
 
     #[test]
