@@ -392,8 +392,8 @@ impl LuaResponses {
             Some(e) => (Some(e.code.as_str()), Some(e.message.as_str())),
             None => (None, None),
         };
-        let events = r.metadata.events_emitted.iter().map(|e| self.event_type(lua, e)).collect::<mlua::Result<Vec<_>>>()?;
-        self.build.call((r.success, result, code, message, r.metadata.execution_time_ms, mlua::Variadic::from_iter(events)))
+        let events = r.metadata.events_emitted.iter().map(|e| self.event_type(lua, e)).collect::<mlua::Result<mlua::Variadic<_>>>()?;
+        self.build.call((r.success, result, code, message, r.metadata.execution_time_ms, events))
     }
 
     fn event_type(&self, lua: &Lua, name: &Rc<str>) -> mlua::Result<LuaString> {

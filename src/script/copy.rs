@@ -80,7 +80,8 @@ fn number_to_lua_value(json: &Value) -> LuaValue {
 enum Entries {
     Empty,
     Array(Vec<(i64, Value, LuaValue)>),
-    Object(Vec<(LuaString, Value, LuaValue)>),
+    /// Key text, key, value as JSON, value copied.
+    Object(Vec<(String, LuaString, Value, LuaValue)>),
 }
 
 fn table(lua: &Lua, t: &Table, depth: usize, array_mt: &Table) -> Option<(Value, LuaValue)> {
@@ -92,12 +93,12 @@ fn table(lua: &Lua, t: &Table, depth: usize, array_mt: &Table) -> Option<(Value,
         let stop = || mlua::Error::runtime("not a plain value");
         let (json, copy) = fast(lua, v, depth + 1, array_mt).ok_or_else(stop)?;
         match (&mut entries, k) {
-            (Entries::Object(items), LuaValue::String(key)) => items.push((key, json, copy)),
+            (Entries::Object(items), LuaValue::String(key)) => items.push((key_text(&key).ok_or_else(stop)?, key, json, copy)),
             (Entries::Array(items), LuaValue::Integer(i)) => items.push((i, json, copy)),
             (Entries::Array(items), LuaValue::Number(n)) if n.fract() == 0.0 && n >= 1.0 && n <= i64::MAX as f64 => {
                 items.push((n as i64, json, copy))
             }
-            (Entries::Empty, LuaValue::String(key)) => entries = Entries::Object(vec![(key, json, copy)]),
+            (Entries::Empty, LuaValue::String(key)) => entries = Entries::Object(vec![(key_text(&key).ok_or_else(stop)?, key, json, copy)]),
             (Entries::Empty, LuaValue::Integer(i)) => entries = Entries::Array(vec![(i, json, copy)]),
             (Entries::Empty, LuaValue::Number(n)) if n.fract() == 0.0 && n >= 1.0 && n <= i64::MAX as f64 => {
                 entries = Entries::Array(vec![(n as i64, json, copy)])
@@ -136,24 +137,24 @@ fn table(lua: &Lua, t: &Table, depth: usize, array_mt: &Table) -> Option<(Value,
             copy.set_metatable(Some(array_mt.clone())).ok()?;
             Some((Value::Array(json), LuaValue::Table(copy)))
         }
-        Entries::Object(items) => {
-            let mut keyed = Vec::with_capacity(items.len());
-            for (key, value, lua_value) in items {
-                let text = std::str::from_utf8(&key.as_bytes()).ok()?.to_string();
-                keyed.push((text, key, value, lua_value));
-            }
+        Entries::Object(mut items) => {
             // The JSON map iterates in sorted order and `json_to_lua` inserts in that order;
             // doing the same gives the copy the same layout (and `pairs` order).
-            keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let copy = lua.create_table_with_capacity(0, keyed.len()).ok()?;
+            items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let copy = lua.create_table_with_capacity(0, items.len()).ok()?;
             let mut json = Map::new();
-            for (text, key, value, lua_value) in keyed {
+            for (text, key, value, lua_value) in items {
                 copy.raw_set(key, lua_value).ok()?;
                 json.insert(text, value);
             }
             Some((Value::Object(json), LuaValue::Table(copy)))
         }
     }
+}
+
+/// A key's text, when it is UTF-8 (else the general path names it).
+fn key_text(key: &LuaString) -> Option<String> {
+    std::str::from_utf8(&key.as_bytes()).ok().map(str::to_string)
 }
 
 #[cfg(test)]

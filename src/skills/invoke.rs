@@ -222,9 +222,26 @@ struct PermissionDenied<'a> {
     skill: &'a str,
 }
 
-fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
+/// Records one of the pipeline's events.
+fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) {
+    emit_with(env, caller, event_type, payload, caused_by, |_| ());
+}
+
+/// `emit`, returning the event's id (a copy is made only for the events something names).
+fn emit_for_id<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
+    emit_with(env, caller, event_type, payload, caused_by, |e| e.id.clone())
+}
+
+fn emit_with<P: Serialize, R>(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    event_type: &str,
+    payload: &P,
+    caused_by: Vec<String>,
+    read: impl FnOnce(&crate::trace::Event) -> R,
+) -> R {
     let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(caused_by);
-    env.trace.borrow_mut().emit(draft, env.tick, payload).id.clone()
+    read(env.trace.borrow_mut().emit(draft, env.tick, payload))
 }
 
 #[derive(Serialize)]
@@ -273,7 +290,7 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
     let event_type =
         if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
     let cause: Vec<String> = caller.cause.as_deref().map(str::to_string).into_iter().collect();
-    let id = emit(env, caller, event_type, &decision.payload(&ctx), cause);
+    let id = emit_for_id(env, caller, event_type, &decision.payload(&ctx), cause);
     if decision.allow {
         return Ok(Some(id));
     }

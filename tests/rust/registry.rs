@@ -205,12 +205,8 @@ fn a_handler_cannot_change_its_callers_tables_or_the_next_callers_ctx() {
     );
     let kept: Vec<f64> = e.lua().load("return KEPT[1].list").eval().unwrap();
     assert_eq!(kept, [1.0, 2.0, 3.0], "the caller got a copy of the result");
-    let inputs: Vec<serde_json::Value> = e
-        .trace()
-        .durable()
-        .filter(|ev| &*ev.event_type == "skill.executed")
-        .map(|ev| ev.payload_value()["input"].clone())
-        .collect();
+    let inputs: Vec<serde_json::Value> =
+        e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed").map(|ev| ev.payload_value()["input"].clone()).collect();
     assert_eq!(inputs, vec![json!({"value": [1, 2, 3], "name": "orig"}); 3]);
 }
 
