@@ -120,8 +120,9 @@ fn engine() -> anyhow::Result<Engine> {
 }
 
 fn bench_calls(calls: u64) -> anyhow::Result<()> {
-    let with_policy = time_calls(calls, true)?;
-    let without = time_calls(calls, false)?;
+    let with_policy = time_calls(calls, true, false)?;
+    let without = time_calls(calls, false, false)?;
+    let staged = time_calls(calls, true, true)?;
     outln!(
         "skill call   limina.call(\"ecs.updateComponent\"): median {:.2} µs, p95 {:.2} µs = {:.0} calls/s; baseline no-op Lua->Rust call {:.3} µs (the pipeline costs ×{:.0}); engine start-up {:.1} ms",
         with_policy.median,
@@ -136,6 +137,14 @@ fn bench_calls(calls: u64) -> anyhow::Result<()> {
         without.median,
         with_policy.median - without.median
     );
+    if let Some(stages) = staged.stages {
+        let total: f64 = stages.iter().map(|(_, us)| us).sum();
+        let parts: Vec<String> = stages.iter().map(|(stage, us)| format!("{} {us:.2}", stage.as_str())).collect();
+        outln!(
+            "stages       µs per call, the same call in a third run with a clock read at each stage boundary (the reads included, {total:.2} µs in all): {}",
+            parts.join("; ")
+        );
+    }
     Ok(())
 }
 
@@ -144,11 +153,14 @@ struct CallTiming {
     p95: f64,
     baseline: f64,
     startup_ms: f64,
+    /// With stage timing on: µs per call in each stage.
+    stages: Option<Vec<(crate::skills::Stage, f64)>>,
 }
 
-fn time_calls(calls: u64, policy: bool) -> anyhow::Result<CallTiming> {
+fn time_calls(calls: u64, policy: bool, stage_timing: bool) -> anyhow::Result<CallTiming> {
     let started = Instant::now();
-    let e = Engine::new(EngineConfig { output: Output::Silent, policy, ..EngineConfig::new(super::project_root()) })?;
+    let config = EngineConfig { output: Output::Silent, policy, stage_timing, ..EngineConfig::new(super::project_root()) };
+    let e = Engine::new(config)?;
     let startup_ms = started.elapsed().as_secs_f64() * 1e3;
     e.run_source(
         r#"
@@ -181,10 +193,13 @@ fn time_calls(calls: u64, policy: bool) -> anyhow::Result<CallTiming> {
         per_call.push(t.elapsed().as_secs_f64() * 1e6 / batch as f64);
     }
     per_call.sort_by(f64::total_cmp);
+    // Every call so far (the warm-up too; the set-up's one call is negligible against them).
+    let made = (1000 + per_call.len() as u64 * batch) as f64;
+    let stages = e.call_stages().map(|totals| totals.iter().map(|(s, d)| (*s, d.as_secs_f64() * 1e6 / made)).collect());
     let t = Instant::now();
     baseline.call::<()>(calls).map_err(ScriptError::from)?;
     let base_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
-    Ok(CallTiming { median: percentile(&per_call, 0.5), p95: percentile(&per_call, 0.95), baseline: base_us, startup_ms })
+    Ok(CallTiming { median: percentile(&per_call, 0.5), p95: percentile(&per_call, 0.95), baseline: base_us, startup_ms, stages })
 }
 
 fn bench_trace() -> anyhow::Result<()> {

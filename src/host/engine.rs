@@ -16,7 +16,7 @@ use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
 use crate::skills::core::{CoreParts, RenderState, register_core_skills};
-use crate::skills::{self, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse};
+use crate::skills::{self, CallContexts, CallInput, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse, StageClock};
 use crate::trace::TraceLog;
 use crate::world::World;
 
@@ -66,6 +66,9 @@ pub struct EngineConfig {
     pub providers: Option<crate::agents::provider::ProvidersConfig>,
     /// Live entities the world holds at most (`capacity_exceeded` beyond).
     pub entity_capacity: usize,
+    /// Read a clock at each stage of every skill call from a script (the bench's breakdown,
+    /// `Engine::call_stages`); off, a call pays one branch per stage.
+    pub stage_timing: bool,
 }
 
 impl EngineConfig {
@@ -90,6 +93,7 @@ impl EngineConfig {
             provider: crate::agents::record::ProviderKind::Scripted,
             providers: None,
             entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
+            stage_timing: false,
         }
     }
 }
@@ -144,7 +148,12 @@ pub(crate) struct Shared {
     pub quit: Cell<bool>,
     pub seed: u64,
     pub caller: Caller,
-    pub fail_fn: Function,
+    /// Builds handlers' `ctx` tables.
+    pub contexts: CallContexts,
+    /// Builds the response tables `limina.call` returns.
+    pub responses: super::limina_api::LuaResponses,
+    /// Set only by the bench's stage breakdown (see `skills::StageClock`).
+    pub stage_clock: Option<StageClock>,
     pub session_counter: Cell<u64>,
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
@@ -170,15 +179,25 @@ impl Shared {
     }
 
     pub fn invoke(&self, lua: &Lua, caller: &Caller, name: &str, input: Value) -> SkillResponse {
-        let env = InvokeEnv {
+        skills::invoke(&self.invoke_env(lua), caller, name, input)
+    }
+
+    /// `invoke` for a script in this VM: the input comes with a private Lua copy, and a VM
+    /// handler's result comes back as one (see `skills::invoke_call`).
+    pub(crate) fn invoke_from_lua(&self, lua: &Lua, caller: &Caller, name: &str, input: CallInput) -> (SkillResponse, Option<LuaValue>) {
+        skills::invoke_call(&self.invoke_env(lua), caller, name, input, true)
+    }
+
+    fn invoke_env<'a>(&'a self, lua: &'a Lua) -> InvokeEnv<'a> {
+        InvokeEnv {
             lua,
             registry: &self.registry,
             trace: &self.trace,
             policy: self.policy_enabled.then_some(&*self.policy),
             tick: self.tick.get(),
-            fail_fn: &self.fail_fn,
-        };
-        skills::invoke(&env, caller, name, input)
+            contexts: &self.contexts,
+            clock: self.stage_clock.as_ref(),
+        }
     }
 
     /// One fixed step, in SPEC §3 order. Errors from script callbacks abort the step (the tick
@@ -291,6 +310,8 @@ impl Engine {
                 Err(HandlerFailure::from_script(&code, message).into_lua())
             })
             .map_err(startup("ctx.fail"))?;
+        let contexts = CallContexts::new(&lua, fail_fn).map_err(startup("ctx"))?;
+        let responses = super::limina_api::LuaResponses::new(&lua).map_err(startup("responses"))?;
 
         let shared = Rc::new(Shared {
             world: Rc::clone(&world),
@@ -311,7 +332,9 @@ impl Engine {
                 }
                 caller
             },
-            fail_fn,
+            contexts,
+            responses,
+            stage_clock: config.stage_timing.then(StageClock::default),
             session_counter: Cell::new(0),
             traces_dir: config.project_root.join("traces"),
             mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
@@ -423,6 +446,11 @@ impl Engine {
 
     pub fn world(&self) -> std::cell::Ref<'_, World> {
         self.shared.world.borrow()
+    }
+
+    /// Time spent in each stage of the skill calls made so far, when `stage_timing` is on.
+    pub(crate) fn call_stages(&self) -> Option<[(skills::Stage, std::time::Duration); 8]> {
+        self.shared.stage_clock.as_ref().map(StageClock::totals)
     }
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {

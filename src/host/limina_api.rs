@@ -5,15 +5,18 @@
 //! code. Misusing the API itself (a non-string skill name, a bad step count) does raise, with the
 //! script's file and line.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
-use mlua::{Lua, Table, UserData, UserDataMethods, Value as LuaValue};
+use mlua::{Lua, LuaString, Table, UserData, UserDataMethods, Value as LuaValue};
 
 use super::engine::Shared;
 use crate::policy::profile_permissions;
-use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::script::convert::json_to_lua;
+use crate::script::copy::lua_to_json_with_copy;
 use crate::script::located_error;
-use crate::skills::{Caller, ErrorCode, SkillResponse};
+use crate::skills::{CallInput, Caller, ErrorCode, SkillResponse, Stage, lap};
 
 /// Most steps one `limina.step(n)` may run (a typo like 1e12 must not hang the engine).
 const MAX_STEPS_PER_CALL: u64 = 10_000_000;
@@ -327,34 +330,160 @@ fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input
             format!("limina.call: the skill name must be a string, got {}", crate::script::lua_type_name(&name)),
         ));
     };
-    let name = name.to_str()?.to_string();
-    let response = match lua_to_json(lua, &input, "input") {
-        Ok(input) => shared.invoke(lua, caller, &name, input),
+    let clock = shared.stage_clock.as_ref();
+    if let Some(clock) = clock {
+        clock.start();
+    }
+    let name = name.to_str()?;
+    // One walk makes the JSON to validate and trace and a private copy for a handler in this VM.
+    let converted = lua_to_json_with_copy(lua, &input, "input");
+    lap(clock, Stage::Input);
+    let (response, result) = match converted {
+        Ok((json, copy)) => shared.invoke_from_lua(lua, caller, &name, CallInput { json, lua: Some(copy) }),
         // Input that cannot become JSON is the caller's mistake, reported like any invalid input.
-        Err(e) => SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {e}")),
+        Err(e) => (SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {}: {e}", &*name)), None),
     };
-    response_to_lua(lua, &response)
+    let table = shared.responses.to_lua(lua, &response, result);
+    lap(clock, Stage::Response);
+    table
 }
 
-pub(crate) fn response_to_lua(lua: &Lua, r: &SkillResponse) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 4)?;
-    t.raw_set("success", r.success)?;
-    if let Some(result) = &r.result {
-        t.raw_set("result", json_to_lua(lua, result)?)?;
+/// Builds the response tables `limina.call` returns:
+/// `{success, result?, error?{code, message}, metadata{executionTimeMs, eventsEmitted}}`.
+///
+/// Hot (one per call): the tables are made by one small Luau function, in the order and sizes
+/// they always had, instead of a dozen table writes through the API; event type names are Lua
+/// strings made once. The tables are new each time (a script may keep or change its response).
+pub(crate) struct LuaResponses {
+    build: mlua::Function,
+    /// Event types seen so far, as Lua strings (an open set: bounded by starting over).
+    event_types: RefCell<HashMap<Rc<str>, LuaString>>,
+}
+
+/// `build(success, result, code, message, executionTimeMs, eventType...)`.
+const BUILD_RESPONSE: &str = r#"
+return function(success, result, code, message, ms, ...)
+    local err = nil
+    if code ~= nil then
+        err = { code = code, message = message }
+    end
+    return { success = success, result = result, error = err, metadata = { executionTimeMs = ms, eventsEmitted = { ... } } }
+end
+"#;
+
+/// Most event type names `LuaResponses` keeps.
+const MAX_EVENT_TYPES: usize = 1024;
+
+impl LuaResponses {
+    /// Call before scripts run in `lua`.
+    pub(crate) fn new(lua: &Lua) -> mlua::Result<Self> {
+        Ok(Self { build: lua.load(BUILD_RESPONSE).set_name("=limina.response").eval()?, event_types: RefCell::new(HashMap::new()) })
     }
-    if let Some(error) = &r.error {
-        let e = lua.create_table_with_capacity(0, 2)?;
-        e.raw_set("code", error.code.as_str())?;
-        e.raw_set("message", error.message.as_str())?;
-        t.raw_set("error", e)?;
+
+    /// The response as a table; `result` is the handler's result already copied into this VM
+    /// (else the JSON result is converted).
+    pub(crate) fn to_lua(&self, lua: &Lua, r: &SkillResponse, result: Option<LuaValue>) -> mlua::Result<Table> {
+        let result = match (&r.result, result) {
+            (None, _) => LuaValue::Nil,
+            (Some(_), Some(copy)) => copy,
+            (Some(json), None) => json_to_lua(lua, json)?,
+        };
+        let (code, message) = match &r.error {
+            Some(e) => (Some(e.code.as_str()), Some(e.message.as_str())),
+            None => (None, None),
+        };
+        let events = r.metadata.events_emitted.iter().map(|e| self.event_type(lua, e)).collect::<mlua::Result<mlua::Variadic<_>>>()?;
+        self.build.call((r.success, result, code, message, r.metadata.execution_time_ms, events))
     }
-    let m = lua.create_table_with_capacity(0, 2)?;
-    m.raw_set("executionTimeMs", r.metadata.execution_time_ms)?;
-    let events = lua.create_table_with_capacity(r.metadata.events_emitted.len(), 0)?;
-    for (i, e) in r.metadata.events_emitted.iter().enumerate() {
-        events.raw_set(i + 1, &**e)?;
+
+    fn event_type(&self, lua: &Lua, name: &Rc<str>) -> mlua::Result<LuaString> {
+        if let Some(s) = self.event_types.borrow().get(name) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(&**name)?;
+        let mut types = self.event_types.borrow_mut();
+        if types.len() >= MAX_EVENT_TYPES {
+            types.clear();
+        }
+        types.insert(Rc::clone(name), s.clone());
+        Ok(s)
     }
-    m.raw_set("eventsEmitted", events)?;
-    t.raw_set("metadata", m)?;
-    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skills::{ResponseMetadata, SkillFailure};
+    use serde_json::json;
+
+    /// The table as the Rust-built response had it: keys in `pairs` order, values, metatables.
+    fn describe(lua: &Lua, t: &Table) -> String {
+        let f: mlua::Function = lua
+            .load(
+                r#"
+                local function d(v)
+                    if type(v) ~= "table" then return type(v) .. ":" .. tostring(v) end
+                    local parts = {}
+                    for k, x in pairs(v) do table.insert(parts, tostring(k) .. "=" .. d(x)) end
+                    return (getmetatable(v) and "[mt]" or "") .. "{" .. table.concat(parts, ",") .. "}"
+                end
+                return d
+                "#,
+            )
+            .eval()
+            .unwrap();
+        f.call(t.clone()).unwrap()
+    }
+
+    /// The response table as it was built before, through the API, field by field.
+    fn reference(lua: &Lua, r: &SkillResponse) -> Table {
+        let t = lua.create_table_with_capacity(0, 4).unwrap();
+        t.raw_set("success", r.success).unwrap();
+        if let Some(result) = &r.result {
+            t.raw_set("result", json_to_lua(lua, result).unwrap()).unwrap();
+        }
+        if let Some(error) = &r.error {
+            let e = lua.create_table_with_capacity(0, 2).unwrap();
+            e.raw_set("code", error.code.as_str()).unwrap();
+            e.raw_set("message", error.message.as_str()).unwrap();
+            t.raw_set("error", e).unwrap();
+        }
+        let m = lua.create_table_with_capacity(0, 2).unwrap();
+        m.raw_set("executionTimeMs", r.metadata.execution_time_ms).unwrap();
+        let events = lua.create_table_with_capacity(r.metadata.events_emitted.len(), 0).unwrap();
+        for (i, e) in r.metadata.events_emitted.iter().enumerate() {
+            events.raw_set(i + 1, &**e).unwrap();
+        }
+        m.raw_set("eventsEmitted", events).unwrap();
+        t.raw_set("metadata", m).unwrap();
+        t
+    }
+
+    #[test]
+    fn responses_are_the_tables_they_always_were() {
+        let lua = Lua::new();
+        let responses = LuaResponses::new(&lua).unwrap();
+        let events = |names: &[&str]| names.iter().map(|n| Rc::from(*n)).collect::<Vec<Rc<str>>>();
+        let ok = SkillResponse {
+            success: true,
+            result: Some(json!({"ok": true, "list": [1, 2], "empty": []})),
+            error: None,
+            metadata: ResponseMetadata { execution_time_ms: 0.25, events_emitted: events(&["policy.decision", "skill.executed"]) },
+        };
+        let failed = SkillResponse {
+            success: false,
+            result: None,
+            error: Some(SkillFailure { code: ErrorCode::Forbidden, message: "missing permission: ecs.modify".into() }),
+            metadata: ResponseMetadata { execution_time_ms: 0.0, events_emitted: events(&["policy.denied", "security.permission.denied"]) },
+        };
+        let silent = SkillResponse::failure(ErrorCode::NotFound, "no skill named 'x'");
+        for r in [&ok, &failed, &silent] {
+            let built = responses.to_lua(&lua, r, None).unwrap();
+            assert_eq!(describe(&lua, &built), describe(&lua, &reference(&lua, r)));
+        }
+        // A result already copied into the VM is used as it is.
+        let copy = lua.create_table().unwrap();
+        let built = responses.to_lua(&lua, &ok, Some(LuaValue::Table(copy.clone()))).unwrap();
+        assert_eq!(built.raw_get::<Table>("result").unwrap().to_pointer(), copy.to_pointer());
+    }
 }

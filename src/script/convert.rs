@@ -235,7 +235,7 @@ impl<'a> Walk<'a> {
             LuaValue::Nil => Ok(Value::Null),
             LuaValue::Boolean(b) => Ok(Value::Bool(*b)),
             LuaValue::Integer(i) => Ok(Value::Number(Number::from(*i))),
-            LuaValue::Number(n) => number(&self.path(), *n),
+            LuaValue::Number(n) => number(*n).map_err(|message| self.fail(message)),
             LuaValue::String(s) => {
                 let bytes = s.as_bytes();
                 self.charge_bytes(bytes.len())?;
@@ -414,18 +414,20 @@ impl<'a> Walk<'a> {
     }
 }
 
-fn number(path: &str, n: f64) -> Result<Value, ConvertError> {
+/// A Lua number as JSON, or why it has none (the caller adds the path: building it for every
+/// number would cost an allocation per number on the hot path).
+pub(crate) fn number(n: f64) -> Result<Value, String> {
     if !n.is_finite() {
-        return Err(fail(path, format!("{n} is not a finite number (JSON cannot carry NaN or infinity)")));
+        return Err(format!("{n} is not a finite number (JSON cannot carry NaN or infinity)"));
     }
     // Whole numbers that fit exactly become integers, so `color = 0xffffff` satisfies "integer".
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
         return Ok(Value::Number(Number::from(n as i64)));
     }
-    Number::from_f64(n).map(Value::Number).ok_or_else(|| fail(path, format!("{n} is not representable in JSON")))
+    Number::from_f64(n).map(Value::Number).ok_or_else(|| format!("{n} is not representable in JSON"))
 }
 
-fn number_to_lua(n: &Number) -> LuaValue {
+pub(crate) fn number_to_lua(n: &Number) -> LuaValue {
     match n.as_i64() {
         Some(i) => LuaValue::Integer(i),
         None => LuaValue::Number(n.as_f64().unwrap_or(f64::NAN)),

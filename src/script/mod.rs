@@ -7,6 +7,7 @@
 //! `demos/billiards.lua:12: message`.
 
 pub mod convert;
+pub(crate) mod copy;
 mod require;
 pub mod typedefs;
 

@@ -12,15 +12,18 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
-use mlua::{Function, Lua, Table, Value as LuaValue};
+use mlua::{Lua, Value as LuaValue};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::ctx::CallContexts;
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, field_path};
+use super::stages::{Stage, StageClock, lap};
 use super::{CallInfo, ErrorCode, Handler, Skill};
 use crate::policy::{DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
+use crate::script::copy::lua_to_json_with_copy;
 use crate::trace::{EventDraft, TraceLog};
 
 /// Who is calling: attribution for the trace and the permissions the call runs under.
@@ -125,15 +128,37 @@ pub struct InvokeEnv<'a> {
     pub registry: &'a RefCell<SkillRegistry>,
     pub trace: &'a RefCell<TraceLog>,
     pub tick: u64,
-    /// `ctx.fail`, created once per engine.
-    pub fail_fn: &'a Function,
+    /// Builds handlers' `ctx` tables (per-caller templates, created once per engine).
+    pub(crate) contexts: &'a CallContexts,
+    /// On only for the bench's stage breakdown.
+    pub(crate) clock: Option<&'a StageClock>,
     /// The live policy; without one, the static profile check applies.
     pub policy: Option<&'a RefCell<PolicyEngine>>,
 }
 
 /// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
 /// is a `SkillResponse`.
-pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value) -> SkillResponse {
+pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, input: Value) -> SkillResponse {
+    invoke_call(env, caller, name, CallInput { json: input, lua: None }, false).0
+}
+
+/// A call's input: the JSON the pipeline validates and traces and, from a caller in the engine
+/// VM, a private Lua copy of it (`script::copy`) that a VM handler gets instead of a second
+/// conversion.
+pub(crate) struct CallInput {
+    pub json: Value,
+    pub lua: Option<LuaValue>,
+}
+
+/// `invoke` for a caller in the engine VM: with `lua_result`, a VM handler's result also comes
+/// back as a private Lua copy (the second value), so the caller need not convert the JSON back.
+pub(crate) fn invoke_call(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    name: &str,
+    mut input: CallInput,
+    lua_result: bool,
+) -> (SkillResponse, Option<LuaValue>) {
     let started = Instant::now();
     let first_seq = env.trace.borrow().len() as u64;
     let mut decision_id = None;
@@ -142,30 +167,33 @@ pub fn invoke(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: Value
     // by the unwind; the world keeps whatever the call changed before it panicked (no stage
     // before the handler writes, and the ops check before they write), so the caller is told
     // the call may have partly applied.
-    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, &mut decision_id))
+    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id))
         .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
+    let clock = env.clock;
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
-    let (success, result, error) = match outcome {
-        Ok((skill, result)) => {
-            let payload = Executed { input: &input, skill: &skill.name, tick: env.tick, version: &skill.version };
+    let (success, result, error, lua_copy) = match outcome {
+        Ok((skill, result, lua_copy)) => {
+            let payload = Executed { input: &input.json, skill: &skill.name, tick: env.tick, version: &skill.version };
             emit(env, caller, crate::trace::EventKind::SkillExecuted.as_str(), &payload, causes);
-            (true, Some(result), None)
+            (true, Some(result), None, lua_copy)
         }
         Err(failure) => {
             if failure.code != ErrorCode::Forbidden {
                 let payload = Failed { code: failure.code, message: &failure.message, skill: name, tick: env.tick };
                 emit(env, caller, crate::trace::EventKind::SkillFailed.as_str(), &payload, causes);
             }
-            (false, None, Some(failure))
+            (false, None, Some(failure), None)
         }
     };
     let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| Rc::clone(&e.event_type)).collect();
-    SkillResponse {
+    lap(clock, Stage::Outcome);
+    let response = SkillResponse {
         success,
         result,
         error,
         metadata: ResponseMetadata { execution_time_ms: started.elapsed().as_secs_f64() * 1000.0, events_emitted },
-    }
+    };
+    (response, lua_copy)
 }
 
 // Event payloads of the pipeline, serialized straight into the log. Fields are in sorted order
@@ -194,9 +222,26 @@ struct PermissionDenied<'a> {
     skill: &'a str,
 }
 
-fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
+/// Records one of the pipeline's events.
+fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) {
+    emit_with(env, caller, event_type, payload, caused_by, |_| ());
+}
+
+/// `emit`, returning the event's id (a copy is made only for the events something names).
+fn emit_for_id<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
+    emit_with(env, caller, event_type, payload, caused_by, |e| e.id.clone())
+}
+
+fn emit_with<P: Serialize, R>(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    event_type: &str,
+    payload: &P,
+    caused_by: Vec<String>,
+    read: impl FnOnce(&crate::trace::Event) -> R,
+) -> R {
     let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(caused_by);
-    env.trace.borrow_mut().emit(draft, env.tick, payload).id.clone()
+    read(env.trace.borrow_mut().emit(draft, env.tick, payload))
 }
 
 #[derive(Serialize)]
@@ -245,7 +290,7 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
     let event_type =
         if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
     let cause: Vec<String> = caller.cause.as_deref().map(str::to_string).into_iter().collect();
-    let id = emit(env, caller, event_type, &decision.payload(&ctx), cause);
+    let id = emit_for_id(env, caller, event_type, &decision.payload(&ctx), cause);
     if decision.allow {
         return Ok(Some(id));
     }
@@ -256,13 +301,18 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
     Err(failure(ErrorCode::Forbidden, decision.reason))
 }
 
+/// A successful call: the skill, its validated output, and (when asked for and the handler ran
+/// in the VM) a private Lua copy of that output.
+type Ran = (Rc<Skill>, Value, Option<LuaValue>);
+
 fn run(
     env: &InvokeEnv<'_>,
     caller: &Caller,
     name: &str,
-    input: &mut Value,
+    input: &mut CallInput,
+    lua_result: bool,
     decision_id: &mut Option<String>,
-) -> Result<(Rc<Skill>, Value), SkillFailure> {
+) -> Result<Ran, SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
     let skill = env
         .registry
@@ -270,48 +320,59 @@ fn run(
         .get(name)
         .ok_or_else(|| failure(ErrorCode::NotFound, format!("no skill named '{name}' (skills.list shows what exists)")))?;
 
-    // validate input, defaults first
-    if input.is_null() {
-        *input = Value::Object(Default::default());
+    // validate input, defaults first; a Lua copy that no longer matches the JSON is dropped
+    // (the handler then gets the JSON converted, as before)
+    if input.json.is_null() {
+        input.json = Value::Object(Default::default());
+        input.lua = None;
     }
-    apply_defaults(&skill.input_schema, input);
-    if !skill.input_validator.is_valid(input) {
+    if apply_defaults(&skill.input_schema, &mut input.json) {
+        input.lua = None;
+    }
+    if !skill.input_validator.is_valid(&input.json) {
         return Err(failure(
             ErrorCode::InvalidInput,
-            format!("invalid input for {name}: {}", describe(&skill.input_validator, input, "input")),
+            format!("invalid input for {name}: {}", describe(&skill.input_validator, &input.json, "input")),
         ));
     }
+    lap(env.clock, Stage::Validate);
 
     // permission / policy
     *decision_id = authorize(env, caller, &skill)?;
+    lap(env.clock, Stage::Policy);
 
     let lua = env.lua;
     // Usage is measured only when some session has a budget to charge it to.
     let metered = env.policy.filter(|p| p.borrow().has_budgets());
     let memory_before = metered.map(|_| lua.used_memory());
     let handler_started = Instant::now();
-    let result = run_handler(env, caller, &skill, input, decision_id.as_deref());
+    let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref());
     if let (Some(policy), Some(before)) = (metered, memory_before) {
         let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
         policy.borrow_mut().record_usage(&caller.session_id, cpu_ms, lua.used_memory().saturating_sub(before) as u64);
     }
-    result.map(|output| (skill, output))
+    result.map(|(output, copy)| (skill, output, copy))
 }
 
 fn run_handler(
     env: &InvokeEnv<'_>,
     caller: &Caller,
     skill: &Skill,
-    input: &Value,
+    input: &mut CallInput,
+    lua_result: bool,
     decision_id: Option<&str>,
-) -> Result<Value, SkillFailure> {
+) -> Result<(Value, Option<LuaValue>), SkillFailure> {
     let name = skill.name.as_str();
-    let mut output = match &skill.handler {
+    let (mut output, mut copy) = match &skill.handler {
         Handler::Vm { handler, before, after } => {
             let lua = env.lua;
             let lua_failure = |stage: &str, e: mlua::Error| lua_error_to_failure(name, stage, &e);
-            let lua_input = json_to_lua(lua, input).map_err(|e| lua_failure("input conversion", e))?;
-            let ctx = make_ctx(env, caller, decision_id).map_err(|e| lua_failure("context", e))?;
+            let lua_input = match input.lua.take() {
+                Some(copy) => copy,
+                None => json_to_lua(lua, &input.json).map_err(|e| lua_failure("input conversion", e))?,
+            };
+            let ctx = env.contexts.make(lua, caller, env.tick, decision_id).map_err(|e| lua_failure("context", e))?;
+            lap(env.clock, Stage::Context);
             if let Some(before) = before {
                 before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
             }
@@ -319,40 +380,33 @@ fn run_handler(
             if let Some(after) = after {
                 after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
             }
-            lua_to_json(lua, &raw, "result")
-                .map_err(|e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}")))?
+            lap(env.clock, Stage::Handler);
+            let not_json = |e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}"));
+            if lua_result {
+                let (json, copy) = lua_to_json_with_copy(lua, &raw, "result").map_err(not_json)?;
+                (json, Some(copy))
+            } else {
+                (lua_to_json(lua, &raw, "result").map_err(not_json)?, None)
+            }
         }
-        Handler::External(external) => external.call(name, input, &CallInfo { caller, tick: env.tick, decision_id })?,
+        Handler::External(external) => (external.call(name, &input.json, &CallInfo { caller, tick: env.tick, decision_id })?, None),
     };
 
     // validate output
     if output.is_null() {
         return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }
-    apply_defaults(&skill.output_schema, &mut output);
+    if apply_defaults(&skill.output_schema, &mut output) {
+        copy = None;
+    }
     if !skill.output_validator.is_valid(&output) {
         return Err(failure(
             ErrorCode::HandlerError,
             format!("{name} returned invalid output: {}", describe(&skill.output_validator, &output, "result")),
         ));
     }
-    Ok(output)
-}
-
-fn make_ctx(env: &InvokeEnv<'_>, caller: &Caller, decision_id: Option<&str>) -> mlua::Result<Table> {
-    let ctx = env.lua.create_table_with_capacity(0, 7)?;
-    if let Some(id) = decision_id {
-        ctx.raw_set("decisionId", id)?;
-    }
-    ctx.raw_set("agentId", &*caller.agent_id)?;
-    ctx.raw_set("sessionId", &*caller.session_id)?;
-    ctx.raw_set("profile", &*caller.profile)?;
-    // What the caller actually holds (its profile cut down by the transport, plus operator
-    // grants): checks inside handlers use this, never the profile's name.
-    ctx.raw_set("permissions", env.lua.create_sequence_from(caller.permissions.names())?)?;
-    ctx.raw_set("tick", env.tick)?;
-    ctx.raw_set("fail", env.fail_fn.clone())?;
-    Ok(ctx)
+    lap(env.clock, Stage::Result);
+    Ok((output, copy))
 }
 
 /// Applies a skill's input defaults and validates the result, as the pipeline's first stage

@@ -6,17 +6,22 @@
 //! binary (`core/`) and reach the world only through the native ops beside them (`core/ops/`).
 
 pub mod core;
+mod ctx;
 mod definition;
 mod effects;
 mod invoke;
 mod registry;
 pub mod schema;
+mod stages;
 
 pub use core::CORE_SKILL_FILES;
+pub(crate) use ctx::CallContexts;
 pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, is_valid_skill_name};
 pub use effects::{Effect, Effects, EffectsError};
+pub(crate) use invoke::{CallInput, invoke_call};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
+pub(crate) use stages::{Stage, StageClock, lap};
 
 use serde::Serialize;
 

@@ -192,13 +192,21 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
 }
 
 /// Fills in declared defaults for absent fields (recursively), and turns an empty `{}` into `[]`
-/// where the schema wants an array (and back), because Lua cannot tell the two apart.
-pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
-    let Value::Object(s) = schema else { return };
+/// where the schema wants an array (and back), because Lua cannot tell the two apart. Returns
+/// whether anything changed (a copy of the value made before is then stale).
+pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) -> bool {
+    let Value::Object(s) = schema else { return false };
+    let mut changed = false;
     if is_empty_container(value) {
-        match s.get("type").and_then(Value::as_str) {
-            Some("array") => *value = Value::Array(Vec::new()),
-            Some("object") => *value = Value::Object(Map::new()),
+        match (s.get("type").and_then(Value::as_str), &*value) {
+            (Some("array"), Value::Object(_)) => {
+                *value = Value::Array(Vec::new());
+                changed = true;
+            }
+            (Some("object"), Value::Array(_)) => {
+                *value = Value::Object(Map::new());
+                changed = true;
+            }
             _ => {}
         }
     }
@@ -207,13 +215,14 @@ pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
             if let Some(Value::Object(props)) = s.get("properties") {
                 for (name, prop) in props {
                     match fields.get_mut(name) {
-                        Some(v) => apply_defaults(prop, v),
+                        Some(v) => changed |= apply_defaults(prop, v),
                         None => {
                             if let Some(default) = prop.get("default") {
                                 // A default object gets its own fields' defaults too.
                                 let mut value = default.clone();
                                 apply_defaults(prop, &mut value);
                                 fields.insert(name.clone(), value);
+                                changed = true;
                             }
                         }
                     }
@@ -221,14 +230,14 @@ pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
             }
             if let Some(extra @ Value::Object(_)) = s.get("additionalProperties") {
                 for v in fields.values_mut() {
-                    apply_defaults(extra, v);
+                    changed |= apply_defaults(extra, v);
                 }
             }
         }
         Value::Array(items) => {
             if let Some(item_schema) = s.get("items") {
                 for v in items {
-                    apply_defaults(item_schema, v);
+                    changed |= apply_defaults(item_schema, v);
                 }
             }
         }
@@ -239,10 +248,11 @@ pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) {
         // shape we have.
         if is_empty_container(value) {
             for o in options {
-                apply_defaults(o, value);
+                changed |= apply_defaults(o, value);
             }
         }
     }
+    changed
 }
 
 fn is_empty_container(v: &Value) -> bool {
@@ -317,8 +327,11 @@ mod tests {
         }}))
         .unwrap();
         let mut v = json!({"lines": {}, "inner": {}});
-        apply_defaults(&schema, &mut v);
+        assert!(apply_defaults(&schema, &mut v));
         assert_eq!(v, json!({"size": 1, "lines": [], "inner": {"flag": false}}));
+        assert!(!apply_defaults(&schema, &mut v), "nothing left to fill in");
+        let mut v = json!({"size": 2, "lines": ["a"]});
+        assert!(!apply_defaults(&schema, &mut v), "a complete value is unchanged");
     }
 
     #[test]

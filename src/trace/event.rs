@@ -116,30 +116,35 @@ pub fn seq_of(id: &str) -> Option<u64> {
 /// (this runs for every event).
 fn event_id(actor: &str, seq: u64, discriminator: u64) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut id = String::with_capacity(4 + actor.len() + 1 + 20 + 1 + 16);
-    id.push_str("evt_");
-    id.push_str(actor);
-    id.push('_');
-    let digits = if seq == 0 { 1 } else { seq.ilog10() as usize + 1 };
-    for _ in digits..12 {
-        id.push('0');
+    // Seq (at least 12 digits, zero-padded), '_', 16 hex digits, built right to left in one
+    // buffer and appended at once: in a dev build each `push` is a real call.
+    let mut tail = [b'0'; 20 + 1 + 16];
+    let mut at = tail.len();
+    let mut d = discriminator;
+    for _ in 0..16 {
+        at -= 1;
+        tail[at] = HEX[(d & 15) as usize];
+        d >>= 4;
     }
-    let mut buf = [0u8; 20];
+    at -= 1;
+    tail[at] = b'_';
+    let digits_end = at;
     let mut n = seq;
-    let mut at = buf.len();
     loop {
         at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
+        tail[at] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    buf[at..].iter().for_each(|b| id.push(*b as char));
+    // The buffer is pre-filled with '0', so padding is only moving the start.
+    at = at.min(digits_end - 12);
+    let mut id = String::with_capacity(4 + actor.len() + 1 + tail.len() - at);
+    id.push_str("evt_");
+    id.push_str(actor);
     id.push('_');
-    for shift in (0..16).rev() {
-        id.push(HEX[((discriminator >> (shift * 4)) & 15) as usize] as char);
-    }
+    id.push_str(std::str::from_utf8(&tail[at..]).unwrap_or_default());
     id
 }
 
@@ -155,15 +160,25 @@ fn discriminator(seq: u64, event_type: &str, actor_id: &str, payload: &[u8]) -> 
     h.feed(&[0]);
     h.feed(actor_id.as_bytes());
     h.feed(&[0]);
-    let mut lanes = [0xcbf2_9ce4_8422_2325u64; 8];
-    let mut chunks = payload.chunks_exact(8);
-    for chunk in &mut chunks {
-        for (lane, b) in lanes.iter_mut().zip(chunk) {
-            *lane = (*lane ^ u64::from(*b)).wrapping_mul(FNV_PRIME);
-        }
+    // Byte i goes to lane i % 8. Written as a plain index loop, unrolled: the same result as
+    // iterating lane by lane, without the iterator adapters a dev build runs as calls.
+    let mut lanes = [FNV_OFFSET; 8];
+    let whole = payload.len() - payload.len() % 8;
+    let mut i = 0;
+    while i < whole {
+        lanes[0] = (lanes[0] ^ payload[i] as u64).wrapping_mul(FNV_PRIME);
+        lanes[1] = (lanes[1] ^ payload[i + 1] as u64).wrapping_mul(FNV_PRIME);
+        lanes[2] = (lanes[2] ^ payload[i + 2] as u64).wrapping_mul(FNV_PRIME);
+        lanes[3] = (lanes[3] ^ payload[i + 3] as u64).wrapping_mul(FNV_PRIME);
+        lanes[4] = (lanes[4] ^ payload[i + 4] as u64).wrapping_mul(FNV_PRIME);
+        lanes[5] = (lanes[5] ^ payload[i + 5] as u64).wrapping_mul(FNV_PRIME);
+        lanes[6] = (lanes[6] ^ payload[i + 6] as u64).wrapping_mul(FNV_PRIME);
+        lanes[7] = (lanes[7] ^ payload[i + 7] as u64).wrapping_mul(FNV_PRIME);
+        i += 8;
     }
-    for (lane, b) in lanes.iter_mut().zip(chunks.remainder()) {
-        *lane = (*lane ^ u64::from(*b)).wrapping_mul(FNV_PRIME);
+    while i < payload.len() {
+        lanes[i % 8] = (lanes[i % 8] ^ payload[i] as u64).wrapping_mul(FNV_PRIME);
+        i += 1;
     }
     for lane in lanes {
         h.feed(&lane.to_le_bytes());
@@ -171,6 +186,7 @@ fn discriminator(seq: u64, event_type: &str, actor_id: &str, payload: &[u8]) -> 
     h.0
 }
 
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// 64-bit FNV-1a of a byte string.
@@ -184,15 +200,16 @@ struct Fnv1a64(u64);
 
 impl Default for Fnv1a64 {
     fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
+        Self(FNV_OFFSET)
     }
 }
 
 impl Fnv1a64 {
     fn feed(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        let mut i = 0;
+        while i < bytes.len() {
+            self.0 = (self.0 ^ bytes[i] as u64).wrapping_mul(FNV_PRIME);
+            i += 1;
         }
     }
 }
@@ -234,6 +251,39 @@ mod tests {
         // Different payloads get different discriminators, the same payload the same one.
         assert_ne!(discriminator(1, "t", "a", b"{\"x\":1}"), discriminator(1, "t", "a", b"{\"x\":2}"));
         assert_eq!(discriminator(1, "t", "a", b"{\"x\":1}"), discriminator(1, "t", "a", b"{\"x\":1}"));
+    }
+
+    /// The id as first written (formatting machinery, iterator lanes): the fast versions must
+    /// agree with it bit for bit, or ids in old traces would stop matching new ones.
+    fn reference_id(actor: &str, seq: u64, event_type: &str, payload: &[u8]) -> String {
+        let mut h = Fnv1a64::default();
+        for part in [&seq.to_le_bytes()[..], event_type.as_bytes(), &[0], actor.as_bytes(), &[0]] {
+            for &b in part {
+                h.0 = (h.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+            }
+        }
+        let mut lanes = [0xcbf2_9ce4_8422_2325u64; 8];
+        for (i, b) in payload.iter().enumerate() {
+            lanes[i % 8] = (lanes[i % 8] ^ u64::from(*b)).wrapping_mul(FNV_PRIME);
+        }
+        for lane in lanes {
+            for b in lane.to_le_bytes() {
+                h.0 = (h.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+            }
+        }
+        format!("evt_{actor}_{seq:012}_{:016x}", h.0)
+    }
+
+    #[test]
+    fn ids_match_the_reference_formula_bit_for_bit() {
+        let payload: Vec<u8> = (0..300u32).map(|i| (i * 37 % 251) as u8).collect();
+        for len in (0..40).chain([63, 64, 65, 299, 300]) {
+            for seq in [0, 1, 9, 10, 999_999_999_999, 1_000_000_000_000, u64::MAX] {
+                let (actor, kind) = ("agt_x", "skill.executed");
+                let fast = event_id(actor, seq, discriminator(seq, kind, actor, &payload[..len]));
+                assert_eq!(fast, reference_id(actor, seq, kind, &payload[..len]), "len {len}, seq {seq}");
+            }
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub use verify::{Verified, VerifyFailure, VerifyReason, verify_chain, verify_jso
 use event::Names;
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
@@ -53,8 +53,9 @@ pub struct ExportStats {
 pub struct TraceLog {
     thread_id: Rc<str>,
     /// Every event in emit order; `durable[seq - 1]` is the event with that seq.
-    durable: Vec<Rc<Event>>,
-    tail: VecDeque<Rc<Event>>,
+    durable: Vec<Event>,
+    /// How many of the newest events `tail` shows (the history is complete, so the tail is a
+    /// view of its end, not a second list to maintain on every emit).
     tail_capacity: usize,
     /// (parent seq, child seq) for every causal link, in emit order. Flat on purpose: emitting
     /// a caused event costs no allocation, and `children` (a read path) scans.
@@ -76,7 +77,6 @@ impl TraceLog {
         Self {
             thread_id: Rc::from(thread_id.into()),
             durable: Vec::new(),
-            tail: VecDeque::with_capacity(tail_capacity.min(1024)),
             tail_capacity: tail_capacity.max(1),
             links: Vec::new(),
             actors: BTreeSet::new(),
@@ -130,22 +130,18 @@ impl TraceLog {
             tracing::warn!(event = draft.event_type, "event payload could not be serialized ({e}); recorded as null");
             RawValue::NULL.to_owned()
         });
-        let event = Rc::new(Event::new(seq, draft, names, tick, raw));
+        let event = Event::new(seq, draft, names, tick, raw);
         for parent in event.parents() {
             if let Some(p) = seq_of(parent) {
                 self.links.push((p, seq));
             }
         }
         if let Some(append) = &self.append
-            && let Ok(canonical) = serde_json::to_vec(&*event)
+            && let Ok(canonical) = serde_json::to_vec(&event)
             && !append.send(canonical)
         {
             tracing::warn!(path = %append.path().display(), "trace append writer stopped; events are kept in memory only");
         }
-        if self.tail.len() == self.tail_capacity {
-            self.tail.pop_front();
-        }
-        self.tail.push_back(Rc::clone(&event));
         self.durable.push(event);
         &self.durable[self.durable.len() - 1]
     }
@@ -155,7 +151,7 @@ impl TraceLog {
     pub(crate) fn append_to(&mut self, path: &Path) -> io::Result<()> {
         let writer = AppendWriter::create(path)?;
         for event in &self.durable {
-            writer.send(serde_json::to_vec(&**event)?);
+            writer.send(serde_json::to_vec(event)?);
         }
         writer.flush()?;
         self.append = Some(writer);
@@ -182,12 +178,12 @@ impl TraceLog {
     }
 
     pub fn durable(&self) -> impl ExactSizeIterator<Item = &Event> {
-        self.durable.iter().map(|e| &**e)
+        self.durable.iter()
     }
 
     /// The bounded tail, oldest first.
     pub fn tail(&self) -> impl DoubleEndedIterator<Item = &Event> {
-        self.tail.iter().map(|e| &**e)
+        self.durable[self.durable.len().saturating_sub(self.tail_capacity)..].iter()
     }
 
     pub fn len(&self) -> usize {
@@ -208,7 +204,7 @@ impl TraceLog {
 
     pub(crate) fn by_seq(&self, seq: u64) -> Option<&Event> {
         let index = usize::try_from(seq).ok()?.checked_sub(1)?;
-        self.durable.get(index).map(|e| &**e)
+        self.durable.get(index)
     }
 
     /// Looks an event up by id (the id carries its seq, so no index is needed).
@@ -228,7 +224,7 @@ impl TraceLog {
     }
 
     /// Events with a sequence number above `after_seq`, oldest first (the whole history).
-    pub fn since(&self, after_seq: u64) -> &[Rc<Event>] {
+    pub fn since(&self, after_seq: u64) -> &[Event] {
         let start = usize::try_from(after_seq).unwrap_or(usize::MAX).min(self.durable.len());
         &self.durable[start..]
     }

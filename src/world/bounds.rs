@@ -83,6 +83,21 @@ pub enum BoundsError {
     ZeroDirection { field: String, length: Num },
 }
 
+impl BoundsError {
+    /// The same error for the field named `field`.
+    fn at(mut self, field: &str) -> Self {
+        match &mut self {
+            BoundsError::NotFinite { field: f, .. }
+            | BoundsError::OutOfRange { field: f, .. }
+            | BoundsError::ScaleProduct { field: f, .. }
+            | BoundsError::ZeroQuaternion { field: f, .. }
+            | BoundsError::NotUnit { field: f, .. }
+            | BoundsError::ZeroDirection { field: f, .. } => *f = field.to_string(),
+        }
+        self
+    }
+}
+
 fn indexed(field: &str, i: usize) -> String {
     format!("{field}[{i}]")
 }
@@ -101,7 +116,8 @@ pub(crate) fn in_range(field: &str, value: f64, min: f64, max: f64) -> Result<f3
 fn each<const N: usize>(field: &str, v: [f64; N], min: f64, max: f64) -> Result<[f32; N], BoundsError> {
     let mut out = [0.0; N];
     for (i, (slot, value)) in out.iter_mut().zip(v).enumerate() {
-        *slot = in_range(&indexed(field, i), value, min, max)?;
+        // The indexed name is built only for an error: this runs on every transform edit.
+        *slot = in_range("", value, min, max).map_err(|e| e.at(&indexed(field, i)))?;
     }
     Ok(out)
 }

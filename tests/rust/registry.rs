@@ -147,3 +147,98 @@ fn bad_definitions_are_refused_with_the_reason() {
     }
     assert!(!e.registry().has("test.echo"));
 }
+
+/// A handler that tries everything a handler should not be able to do with what it is given:
+/// change its caller's input, its `ctx` (for the next call), the shared permissions list, and
+/// the result after returning it.
+const VANDAL: &str = r#"
+    local s = limina.schema
+    KEPT = {}
+    return {
+        name = "test.vandal", version = "1.0.0", category = "system", description = "Changes what it is given.",
+        permissions = {},
+        input = s.object({ value = s.array(s.number()), name = s.string() }),
+        output = s.object({ agent = s.string(), tick = s.number(), permissions = s.integer(), wrote = s.boolean(), list = s.array(s.number()) }),
+        handler = function(input, ctx)
+            local seen = { agent = ctx.agentId, tick = ctx.tick, permissions = #ctx.permissions, list = { table.unpack(input.value) } }
+            seen.wrote = pcall(function() table.insert(ctx.permissions, "policy.govern") end)
+            input.value[1] = 99; input.name = "changed"; input.extra = true
+            ctx.agentId = "agt_evil"; ctx.tick = -1; ctx.permissions = {}
+            table.insert(KEPT, seen)
+            return seen
+        end,
+    }"#;
+
+#[test]
+fn a_handler_cannot_change_its_callers_tables_or_the_next_callers_ctx() {
+    let e = engine();
+    e.register_skill(&def(&e, VANDAL), "test").unwrap();
+    let out: Vec<String> = e
+        .run_source(
+            r#"
+            local input = { value = {1, 2, 3}, name = "orig" }
+            local a = limina.call("test.vandal", input)
+            assert(a.success, a.error and a.error.message)
+            -- The caller's table is as it was, and what the trace recorded is what was validated.
+            assert(input.value[1] == 1 and input.name == "orig" and input.extra == nil, "the caller's input changed")
+            local b = limina.call("test.vandal", input)
+            local guest = limina.session({ agentId = "agt_guest", sessionId = "ses_guest", profile = "player.limited" })
+            local c = guest:call("test.vandal", input)
+            -- The caller changing its result does not reach the table the handler returned.
+            a.result.list[2] = 77
+            local function show(r)
+                local res = r.result
+                return string.format("%s|%d|%s|%s", res.agent, res.permissions, tostring(res.wrote), table.concat(res.list, ","))
+            end
+            return { show(b), show(c), tostring(a.result.tick == limina.tick()) }
+            "#,
+            "test/vandal.lua",
+        )
+        .map(|v| e.lua().unpack::<Vec<String>>(v).unwrap())
+        .unwrap();
+    let script_perms = e.script_caller().permissions.names().len();
+    let guest_perms = limina::policy::profile_permissions("player.limited").names().len();
+    assert_eq!(
+        out,
+        [format!("agt_script|{script_perms}|false|1,2,3"), format!("agt_guest|{guest_perms}|false|1,2,3"), "true".to_string()],
+        "every call sees its own caller's ctx, untouched by the calls before it"
+    );
+    let kept: Vec<f64> = e.lua().load("return KEPT[1].list").eval().unwrap();
+    assert_eq!(kept, [1.0, 2.0, 3.0], "the caller got a copy of the result");
+    let inputs: Vec<serde_json::Value> =
+        e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed").map(|ev| ev.payload_value()["input"].clone()).collect();
+    assert_eq!(inputs, vec![json!({"value": [1, 2, 3], "name": "orig"}); 3]);
+}
+
+#[test]
+fn calls_from_scripts_leave_a_chain_that_verifies_event_for_event() {
+    let e = engine();
+    e.register_skill(&def(&e, ECHO), "test").unwrap();
+    e.run_source(
+        r#"
+        local id = limina.call("scene.createEntity", { shape = "box" }).result.entity
+        for i = 1, 300 do
+            assert(limina.call("ecs.updateComponent", { entity = id, component = "position", value = {i, 0, 0} }).success)
+            assert(limina.call("test.echo", { text = "x" .. i }).success)
+            assert(not limina.call("test.echo", { text = "" }).success)
+        end
+        "#,
+        "test/chain.lua",
+    )
+    .unwrap();
+    let trace = e.trace();
+    let mut exported = Vec::new();
+    let stats = trace.export(&mut exported).unwrap();
+    assert_eq!(stats.events, trace.len() as u64);
+    assert_eq!(limina::trace::verify_jsonl(&exported), Ok(trace.len()));
+    // Every line is the event as the log holds it (ids included), in order.
+    for (line, event) in exported.split(|b| *b == b'\n').zip(trace.durable()) {
+        let parsed: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert_eq!(parsed["id"], json!(event.id));
+        assert_eq!(parsed["seq"], json!(event.seq));
+    }
+    // The tail is the newest events of the history, oldest first.
+    let tail: Vec<u64> = trace.tail().map(|ev| ev.seq).collect();
+    let expected: Vec<u64> = trace.durable().map(|ev| ev.seq).skip(trace.len().saturating_sub(tail.len())).collect();
+    assert_eq!(tail, expected);
+}
