@@ -123,6 +123,9 @@ fn only_due_agents_perceive_and_the_chain_runs_perceive_decide_act() {
     assert_eq!(explained["event"]["threadId"], "ses_agt_0001");
     let parents: Vec<&str> = explained["parents"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
     assert!(parents.contains(&"agent.decision.completed"), "{parents:?}");
+    // One call shows the whole chain: action ← policy decision, decision ← perception.
+    let chain: Vec<&str> = explained["ancestors"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert!(chain.contains(&"agent.decision.completed") && chain.contains(&"agent.perception.updated"), "{chain:?}");
     let decision = explained["parents"].as_array().unwrap().iter().find(|p| p["type"] == "agent.decision.completed").unwrap();
     let explained = call(&e, "trace.explainEvent", json!({"eventId": decision["id"]}));
     let parents: Vec<&str> = explained["parents"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();

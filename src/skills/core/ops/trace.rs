@@ -77,7 +77,20 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
             let event = need_event(&trace, &id)?;
             let parents: Vec<Value> = event.parents().filter_map(|p| trace.get(p)).map(event_json).collect();
             let children: Vec<Value> = trace.children(&id).into_iter().map(event_json).collect();
-            blob(lua, json!({"event": event_json(event), "parents": parents, "children": children}))
+            // The whole causal chain above the event (an agent's action → its decision → the
+            // perception that fed it), nearest first, each event once, at most 64.
+            let mut ancestors: Vec<&Event> = Vec::new();
+            let mut frontier: Vec<&Event> = vec![event];
+            while let Some(next) = frontier.pop() {
+                for parent in next.parents().filter_map(|p| trace.get(p)) {
+                    if ancestors.len() < 64 && !ancestors.iter().any(|a| a.id == parent.id) {
+                        ancestors.push(parent);
+                        frontier.insert(0, parent);
+                    }
+                }
+            }
+            let ancestors: Vec<Value> = ancestors.into_iter().map(event_json).collect();
+            blob(lua, json!({"event": event_json(event), "parents": parents, "children": children, "ancestors": ancestors}))
         })?,
     )?;
 
