@@ -6,7 +6,14 @@
 //!
 //! A failure at any stage returns a response with a code and a message naming the problem; the
 //! stages before the handler have no effect on the world, so a denied or invalid call changes
-//! nothing. Hot: this runs for every call, so it converts JSON only at the edges it must.
+//! nothing.
+//!
+//! Hot: this runs for every call (agents act through it), so it converts only at the edges it
+//! must. A script's call arrives with its input as JSON (to validate and trace) plus a private
+//! Lua copy made in the same walk (`invoke_call`); a VM handler gets that copy, and its result
+//! goes back the same way, so neither side is converted twice. Defaults filled in drop the copy
+//! (the handler then gets the JSON converted, as every other caller's handler does). `ctx`
+//! comes from a per-caller template (`ctx.rs`); `limina bench --only calls` times each stage.
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -3,8 +3,9 @@
 //!
 //! Emitting is on the hot path (every skill call), so it does no cryptography: the id is a
 //! sequence number plus a cheap FNV-1a discriminator computed by streaming the payload through
-//! the hasher. The log keeps the full durable history (for export and causal lookups) and a
-//! bounded tail (for `trace.tail`); the sha256 chain is computed at export time, or live on a
+//! the hasher. The log keeps the full durable history (for export and causal lookups), and the
+//! bounded tail `trace.tail` pages through is a view of its newest events (nothing to maintain
+//! per emit); the sha256 chain is computed at export time, or live on a
 //! background thread when append-on-emit is on. Every chained file ends with a seal (an export
 //! always, a live file when it is closed), so a cut-off tail is detectable, and export returns
 //! the seal's hash as the [`Anchor`] an auditor keeps to catch a full rewrite.
