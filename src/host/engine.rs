@@ -491,8 +491,18 @@ impl Engine {
     }
 
     /// Claims a session id for a client; None when another client or the script holds it.
+    /// Claims a session id for a client, unless another client, the host script or a live
+    /// agent holds it (an agent's session carries its quotas, budgets and revocations).
     pub(crate) fn claim_session(&self, id: &str) -> Option<Rc<super::SessionClaim>> {
+        if self.shared.agents.borrow().iter().any(|a| &*a.session_id == id) {
+            return None;
+        }
         self.sessions.claim(id)
+    }
+
+    /// Whether `id` names a live in-world agent (a client may not act under its name).
+    pub(crate) fn is_agent(&self, id: &str) -> bool {
+        self.shared.agents.borrow().get(id).is_some()
     }
 
     /// The caller scripts act as.

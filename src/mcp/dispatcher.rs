@@ -248,6 +248,9 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         let agent = optional_string(p, "agentId")?.map(str::to_string).unwrap_or_else(|| format!("agt_mcp{n}"));
         let sess = optional_string(p, "sessionId")?.map(str::to_string).unwrap_or_else(|| format!("ses_mcp{n}"));
         let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
+        if engine.is_agent(&agent) {
+            return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));
+        }
         // A session id names quotas, budgets, revocations and an audit trail: a client cannot
         // adopt one that another client or the host script holds.
         if session.claim.as_ref().is_none_or(|c| c.id() != sess) {

@@ -459,3 +459,16 @@ mod off_loop {
         assert!(reason.contains("500") && reason.contains("model exploded"), "{reason}");
     }
 }
+
+#[test]
+fn a_native_mcp_client_cannot_take_an_agents_name_or_session() {
+    use limina::mcp::{McpSession, handle_message};
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    spawn(&e, json!({"llm": {"model": "idle"}}));
+    for (n, params) in [json!({"agentId": "agt_0001"}), json!({"agentId": "agt_x", "sessionId": "ses_agt_0001"})].into_iter().enumerate() {
+        let mut s = McpSession::new(n as u64 + 1, "builder.readWrite", &e);
+        let r = handle_message(&e, &mut s, &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})).unwrap();
+        assert!(r["error"]["message"].as_str().is_some_and(|m| m.contains("agt_0001") || m.contains("ses_agt_0001")), "{params}: {r}");
+    }
+}
