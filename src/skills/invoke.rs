@@ -351,12 +351,11 @@ fn run(
     let lua = env.lua;
     // Usage is measured only when some session has a budget to charge it to.
     let metered = env.policy.filter(|p| p.borrow().has_budgets());
-    let memory_before = metered.map(|_| lua.used_memory());
-    let handler_started = Instant::now();
+    let before = metered.map(|_| (lua.used_memory(), Instant::now()));
     let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref());
-    if let (Some(policy), Some(before)) = (metered, memory_before) {
+    if let (Some(policy), Some((memory_before, handler_started))) = (metered, before) {
         let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
-        policy.borrow_mut().record_usage(&caller.session_id, cpu_ms, lua.used_memory().saturating_sub(before) as u64);
+        policy.borrow_mut().record_usage(&caller.session_id, cpu_ms, lua.used_memory().saturating_sub(memory_before) as u64);
     }
     result.map(|(output, copy)| (skill, output, copy))
 }
