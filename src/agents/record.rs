@@ -146,9 +146,9 @@ impl AgentRecord {
         self.previous_results.push_back(result);
     }
 
-    /// The row `agent.list` shows (and the world hash folds in, minus the wall-clock state).
-    pub fn summary(&self) -> Value {
-        serde_json::json!({
+    /// Identity, configuration and cadence: what `agent.list` and the world hash both show.
+    fn common(&self) -> serde_json::Map<String, Value> {
+        let Value::Object(fields) = serde_json::json!({
             "id": &*self.id,
             "type": self.kind,
             "entity": self.entity.map(|e| e.to_string()),
@@ -156,31 +156,31 @@ impl AgentRecord {
             "decisionIntervalTicks": self.decision_interval_ticks,
             "profile": self.profile.as_str(),
             "sessionId": &*self.session_id,
-            "llm": {"provider": self.llm.provider, "model": self.llm.model},
             "budget": self.budget,
-            "spawnedBy": &*self.spawned_by,
-            "inFlight": self.in_flight.is_some(),
             "lastDecisionTick": self.last_decision_tick,
-            "queueDepth": self.queue.len(),
-        })
+        }) else {
+            unreachable!("a JSON object literal")
+        };
+        fields
+    }
+
+    /// The row `agent.list` shows.
+    pub fn summary(&self) -> Value {
+        let mut row = self.common();
+        row.insert("llm".into(), serde_json::json!({"provider": self.llm.provider, "model": self.llm.model}));
+        row.insert("spawnedBy".into(), Value::from(&*self.spawned_by));
+        row.insert("inFlight".into(), Value::from(self.in_flight.is_some()));
+        row.insert("queueDepth".into(), Value::from(self.queue.len()));
+        Value::Object(row)
     }
 
     /// The deterministic state for the world hash: identity, configuration, cadence and queue.
     /// Wall-clock state (when a decision started) is left out, so the same inputs give the same
     /// hash on any machine.
     pub(crate) fn hash_state(&self) -> Value {
-        serde_json::json!({
-            "id": &*self.id,
-            "type": self.kind,
-            "entity": self.entity.map(|e| e.to_string()),
-            "perceptionRadius": self.perception_radius,
-            "decisionIntervalTicks": self.decision_interval_ticks,
-            "profile": self.profile.as_str(),
-            "sessionId": &*self.session_id,
-            "llm": &self.llm,
-            "budget": self.budget,
-            "lastDecisionTick": self.last_decision_tick,
-            "queue": &self.queue,
-        })
+        let mut state = self.common();
+        state.insert("llm".into(), serde_json::to_value(&self.llm).unwrap_or(Value::Null));
+        state.insert("queue".into(), serde_json::to_value(&self.queue).unwrap_or(Value::Null));
+        Value::Object(state)
     }
 }
