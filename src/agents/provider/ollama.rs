@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{Transport, check_base_url};
-use super::wire::{CallCollector, ToolNames, function_tools, messages};
+use super::wire::{CallCollector, NativeCall, ToolNames, function_tools, messages};
 use super::{BoxFuture, DecideRequest, Decision, ENV_OLLAMA_MODEL, OllamaConfig, Provider, ProviderError, ProviderKind};
 
 pub struct OllamaProvider {
@@ -83,15 +83,4 @@ struct Message {
     content: Option<String>,
     /// `null` and absent both mean none.
     tool_calls: Option<Vec<NativeCall>>,
-}
-
-#[derive(Deserialize)]
-struct NativeCall {
-    function: Function,
-}
-
-#[derive(Deserialize)]
-struct Function {
-    name: Option<String>,
-    arguments: Option<Value>,
 }

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::http::{Transport, check_base_url};
-use super::wire::{CallCollector, ToolNames, function_tools, messages};
+use super::wire::{CallCollector, NativeCall, ToolNames, function_tools, messages};
 use super::{
     BoxFuture, DecideRequest, Decision, ENV_OPENAI_API_KEY, ENV_OPENAI_MODEL, OpenAiConfig, Provider, ProviderError, ProviderKind,
 };
@@ -129,18 +129,6 @@ struct Message {
     content: Option<String>,
     refusal: Option<String>,
     tool_calls: Option<Vec<NativeCall>>,
-}
-
-#[derive(Deserialize)]
-struct NativeCall {
-    function: Function,
-}
-
-#[derive(Deserialize)]
-struct Function {
-    name: Option<String>,
-    /// A JSON string per the format; an object is accepted from lenient servers.
-    arguments: Option<Value>,
 }
 
 #[derive(Deserialize)]

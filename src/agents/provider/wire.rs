@@ -197,6 +197,19 @@ fn outermost_object(text: &str) -> Option<Value> {
     (start < end).then(|| serde_json::from_str(&text[start..=end]).ok()).flatten()
 }
 
+/// One entry of a chat reply's `tool_calls`, as both Ollama and OpenAI-compatible servers send it.
+#[derive(serde::Deserialize)]
+pub(super) struct NativeCall {
+    pub function: NativeFunction,
+}
+
+#[derive(serde::Deserialize)]
+pub(super) struct NativeFunction {
+    pub name: Option<String>,
+    /// A JSON string per the OpenAI format, an object from Ollama; both are accepted.
+    pub arguments: Option<Value>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
