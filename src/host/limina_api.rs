@@ -418,21 +418,7 @@ mod tests {
 
     /// The table as the Rust-built response had it: keys in `pairs` order, values, metatables.
     fn describe(lua: &Lua, t: &Table) -> String {
-        let f: mlua::Function = lua
-            .load(
-                r#"
-                local function d(v)
-                    if type(v) ~= "table" then return type(v) .. ":" .. tostring(v) end
-                    local parts = {}
-                    for k, x in pairs(v) do table.insert(parts, tostring(k) .. "=" .. d(x)) end
-                    return (getmetatable(v) and "[mt]" or "") .. "{" .. table.concat(parts, ",") .. "}"
-                end
-                return d
-                "#,
-            )
-            .eval()
-            .unwrap();
-        f.call(t.clone()).unwrap()
+        crate::script::copy::tests::describe(lua, &LuaValue::Table(t.clone()))
     }
 
     /// The response table as it was built before, through the API, field by field.

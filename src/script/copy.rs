@@ -158,7 +158,7 @@ fn key_text(key: &LuaString) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// `json_to_lua(lua_to_json(v))`, the reference the copy must match.
@@ -170,7 +170,7 @@ mod tests {
 
     /// A description of a Lua value precise enough to tell the copy from the reference apart:
     /// types, values, array metatables, and `pairs` order.
-    fn describe(lua: &Lua, v: &LuaValue) -> String {
+    pub(crate) fn describe(lua: &Lua, v: &LuaValue) -> String {
         let f: mlua::Function = lua
             .load(
                 r#"
