@@ -243,7 +243,9 @@ impl Shared {
         for callback in callbacks {
             callback.call::<()>((tick, FIXED_DT))?;
         }
-        // 3-4. Physics step and body -> ECS sync.
+        // 3. Agents walking toward what they approach set their ground velocity.
+        self.walk_agents(tick);
+        // 4. Physics step and body -> ECS sync.
         let started = std::time::Instant::now();
         let physics = self.world.borrow_mut().step_physics();
         let physics_time = started.elapsed();
@@ -255,6 +257,8 @@ impl Shared {
         timings.action = action;
         timings.physics = physics_time;
         self.step_timings.set(timings);
+        // 6. UI elements whose ttl ran out leave at the tick boundary.
+        self.expire_ui(tick);
         self.tick.set(tick + 1);
         Ok(())
     }

@@ -6,7 +6,9 @@ pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod render;
+pub(crate) mod social;
 pub(crate) mod trace;
+pub(crate) mod ui;
 pub(crate) mod world;
 
 use crate::skills::{ErrorCode, HandlerFailure};

@@ -1,0 +1,865 @@
+//! In-world UI elements as world state: labels, text boxes, speech and thought bubbles, callouts
+//! and HUD panels, each addressed by an opaque handle (`ui_0001`).
+//!
+//! The `ui.*` skills are the only writers. An element is plain declarative data (kind, anchor,
+//! text, style, lifecycle) plus the tick it was created and the tick its content last changed;
+//! everything time-dependent (fade, typewriter reveal, which queued line shows) is a pure
+//! function of those ticks and the current one ([`UiElement::present`]), so the world hash, a
+//! replay and a headless capture agree on what is on screen at any tick. Only expiry (ttl)
+//! removes state, at the tick boundary, through [`UiTable::expire`], which the engine traces.
+//! The renderer reads this table; it never writes it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Ticks per second of the fixed step (lifecycle times are in sim time, never wall time).
+const TICKS_PER_SECOND: f64 = 60.0;
+/// How long a queued line stays after it is fully shown, when the queue gives no hold.
+pub const DEFAULT_HOLD_MS: f64 = 2500.0;
+/// Live elements one world may hold (each costs layout and draw work every frame).
+pub const MAX_ELEMENTS: usize = 4096;
+/// Characters of text one element may carry in total (text, title and lines together).
+pub const MAX_TEXT_CHARS: usize = 8192;
+/// Lines one element may carry (body lines plus queued lines).
+pub const MAX_LINES: usize = 256;
+
+/// The element kinds of the catalog's `ui.panel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum UiKind {
+    Label,
+    TextBox,
+    SpeechBubble,
+    ThoughtBubble,
+    Callout,
+    HudPanel,
+}
+
+impl UiKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UiKind::Label => "label",
+            UiKind::TextBox => "textBox",
+            UiKind::SpeechBubble => "speechBubble",
+            UiKind::ThoughtBubble => "thoughtBubble",
+            UiKind::Callout => "callout",
+            UiKind::HudPanel => "hudPanel",
+        }
+    }
+}
+
+/// Where an element is: following an entity or at a point in the world (billboarded), or pinned
+/// to the screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Anchor {
+    World(WorldAnchor),
+    Screen(ScreenAnchor),
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorldAnchor {
+    /// The entity followed (its public id); when it is destroyed the element stops drawing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// A fixed point, used when no entity is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<[f64; 3]>,
+    /// Added to the entity's or point's position (metres).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billboard: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth_test: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_order: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Corner {
+    #[default]
+    TopLeft,
+    TopRight,
+    BottomLeft,
+    BottomRight,
+    TopCenter,
+    BottomCenter,
+    Center,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScreenAnchor {
+    #[serde(default)]
+    pub corner: Corner,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    /// Offset from the corner, in pixels (x right, y down; mirrored at right/bottom corners).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_px: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_order: Option<f64>,
+}
+
+impl Anchor {
+    pub fn render_order(&self) -> f64 {
+        match self {
+            Anchor::World(w) => w.render_order.unwrap_or(0.0),
+            Anchor::Screen(s) => s.render_order.unwrap_or(0.0),
+        }
+    }
+}
+
+/// A colour as the catalog gives it: `0xRRGGBB` or `{r, g, b, a}` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UiColor {
+    Hex(u32),
+    Rgba { r: u8, g: u8, b: u8, a: u8 },
+}
+
+impl UiColor {
+    /// sRGB bytes with alpha.
+    pub fn rgba(self) -> [u8; 4] {
+        match self {
+            UiColor::Hex(c) => [(c >> 16) as u8, (c >> 8) as u8, c as u8, 255],
+            UiColor::Rgba { r, g, b, a } => [r, g, b, a],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Top,
+    Bottom,
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GradientDirection {
+    Vertical,
+    Horizontal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Background {
+    pub color: UiColor,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Border {
+    pub width: f64,
+    pub color: UiColor,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Gradient {
+    pub from: UiColor,
+    pub to: UiColor,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<GradientDirection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Padding {
+    All(f64),
+    Sides { top: f64, right: f64, bottom: f64, left: f64 },
+}
+
+impl Padding {
+    /// (top, right, bottom, left)
+    pub fn sides(&self) -> [f64; 4] {
+        match *self {
+            Padding::All(p) => [p; 4],
+            Padding::Sides { top, right, bottom, left } => [top, right, bottom, left],
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TextRun {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<UiColor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Shadow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blur: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<UiColor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_y: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TextStyle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align: Option<Align>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<UiColor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub letter_spacing: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_height: Option<f64>,
+    /// Integer text scale (1 = the base 16 px size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<u32>,
+}
+
+/// The catalog's style object; every field optional, defaults come from the element's kind.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UiStyle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub border: Option<Border>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gradient: Option<Gradient>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_wrap: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padding: Option<Padding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<Vec<TextRun>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow: Option<Shadow>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<TextStyle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Toward {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A bubble's tail (speech) or trail of puffs (thought), in pixels.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Tail {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<Toward>,
+}
+
+/// A callout's leader: the box sits (dx, dy) pixels from the anchor, joined by a line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Leader {
+    pub dx: f64,
+    pub dy: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<UiColor>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dot: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Fade {
+    pub duration_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Feed {
+    pub max_lines: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueMode {
+    #[default]
+    Queue,
+    Replace,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LineQueue {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_hold_ms: Option<f64>,
+    #[serde(default)]
+    pub lines: Vec<String>,
+    #[serde(default)]
+    pub mode: QueueMode,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Typewriter {
+    /// Characters revealed per second.
+    pub cps: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Lifecycle {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fade: Option<Fade>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<Feed>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<LineQueue>,
+    /// Milliseconds of sim time until the element removes itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typewriter: Option<Typewriter>,
+}
+
+/// What `ui.panel` (and the per-kind skills) describe: everything but the kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UiSpec {
+    pub anchor: Anchor,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<UiStyle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<u64>,
+    /// Metres per pixel of a world-anchored element (default 0.01: a 200 px panel is 2 m wide).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pixel_scale: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<Tail>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader: Option<Leader>,
+    #[serde(default)]
+    pub lifecycle: Lifecycle,
+}
+
+impl UiSpec {
+    /// A spec with nothing but its anchor.
+    pub fn at(anchor: Anchor) -> Self {
+        UiSpec {
+            anchor,
+            style: None,
+            text: None,
+            title: None,
+            lines: None,
+            max_width: None,
+            width: None,
+            max_lines: None,
+            pixel_scale: None,
+            tail: None,
+            leader: None,
+            lifecycle: Lifecycle::default(),
+        }
+    }
+}
+
+/// What `ui.update` may change.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UiChange {
+    pub handle: String,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub style: Option<UiStyle>,
+    #[serde(default)]
+    pub lines: Option<Vec<String>>,
+}
+
+/// One live element.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UiElement {
+    pub handle: String,
+    pub kind: UiKind,
+    #[serde(flatten)]
+    pub spec: UiSpec,
+    /// Who made it (the caller's agent id).
+    pub owner: String,
+    /// Set on the speech bubble `social.say` keeps for a speaker (one per speaker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<String>,
+    pub created_tick: u64,
+    /// When the text or lines last changed (the typewriter and the queue restart there).
+    pub content_tick: u64,
+    /// Bumped on every change, so renderers and sync can tell what is new.
+    pub revision: u64,
+}
+
+/// Why a `ui.*` change was refused (nothing changed).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UiError {
+    #[error("no UI element {handle}: {why}")]
+    NotFound { handle: String, why: &'static str },
+    #[error("{field}: {problem}")]
+    Invalid { field: &'static str, problem: String },
+    #[error("the world already holds {max} UI elements; remove some first")]
+    Full { max: usize },
+}
+
+/// What an element shows at a tick: the product of its lifecycle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Presented<'a> {
+    pub opacity: f32,
+    pub title: Option<&'a str>,
+    /// The body, already cut by the typewriter and the feed.
+    pub body: String,
+}
+
+fn ms_between(from: u64, to: u64) -> f64 {
+    to.saturating_sub(from) as f64 * 1000.0 / TICKS_PER_SECOND
+}
+
+impl UiElement {
+    fn hold_ms(&self) -> f64 {
+        self.spec.lifecycle.queue.as_ref().and_then(|q| q.default_hold_ms).unwrap_or(DEFAULT_HOLD_MS)
+    }
+
+    fn reveal_ms(&self, text: &str) -> f64 {
+        match &self.spec.lifecycle.typewriter {
+            Some(t) => text.chars().count() as f64 * 1000.0 / t.cps,
+            None => 0.0,
+        }
+    }
+
+    /// The queued line showing `age_ms` after the content changed, and how long it has shown.
+    fn queued_line(&self, age_ms: f64) -> Option<(&str, f64)> {
+        let lines = &self.spec.lifecycle.queue.as_ref()?.lines;
+        let mut start = 0.0;
+        for (i, line) in lines.iter().enumerate() {
+            let span = self.reveal_ms(line) + self.hold_ms();
+            if age_ms < start + span || i + 1 == lines.len() {
+                return Some((line, age_ms - start));
+            }
+            start += span;
+        }
+        None
+    }
+
+    /// What the element shows at `tick` (fade, typewriter, queue, feed applied).
+    pub fn present(&self, tick: u64) -> Presented<'_> {
+        let lc = &self.spec.lifecycle;
+        let age = ms_between(self.created_tick, tick);
+        let content_age = ms_between(self.content_tick, tick);
+        let mut opacity = 1.0;
+        if let Some(f) = &lc.fade {
+            let (from, to) = (f.from.unwrap_or(0.0), f.to.unwrap_or(1.0));
+            opacity = if age >= f.duration_ms { to } else { from + (to - from) * age / f.duration_ms };
+            // With a ttl, the element fades back out over the same duration before it expires.
+            if let Some(ttl) = lc.ttl {
+                let left = ttl - age;
+                if left < f.duration_ms {
+                    opacity *= (left / f.duration_ms).clamp(0.0, 1.0);
+                }
+            }
+        }
+        let reveal = |text: &str, shown_ms: f64| -> String {
+            match &lc.typewriter {
+                Some(t) => {
+                    let n = (t.cps * shown_ms / 1000.0).floor().max(0.0) as usize;
+                    text.chars().take(n).collect()
+                }
+                None => text.to_string(),
+            }
+        };
+        let mut parts: Vec<String> = Vec::new();
+        if let Some((line, shown)) = self.queued_line(content_age) {
+            parts.push(reveal(line, shown));
+        } else if let Some(text) = &self.spec.text {
+            parts.push(reveal(text, content_age));
+        }
+        if let Some(lines) = &self.spec.lines {
+            let keep = lc.feed.as_ref().map_or(lines.len(), |f| f.max_lines as usize);
+            parts.extend(lines.iter().skip(lines.len().saturating_sub(keep)).cloned());
+        }
+        Presented { opacity: opacity.clamp(0.0, 1.0) as f32, title: self.spec.title.as_deref(), body: parts.join("\n") }
+    }
+
+    /// How long the queued lines take to show from the content tick, ms (reveal plus hold each).
+    fn queue_span_ms(&self) -> f64 {
+        let lines = self.spec.lifecycle.queue.as_ref().map_or(&[][..], |q| &q.lines[..]);
+        lines.iter().map(|l| self.reveal_ms(l) + self.hold_ms()).sum()
+    }
+
+    /// The tick at which the ttl removes the element, if it has one.
+    pub fn expires_at(&self) -> Option<u64> {
+        let ttl = self.spec.lifecycle.ttl?;
+        Some(self.created_tick + (ttl * TICKS_PER_SECOND / 1000.0).ceil() as u64)
+    }
+}
+
+/// Checks what a schema cannot say: a world anchor names an entity or a point, and the text
+/// stays within the engine's limits.
+fn check_spec(spec: &UiSpec) -> Result<(), UiError> {
+    if let Anchor::World(w) = &spec.anchor {
+        if w.entity.is_none() && w.point.is_none() {
+            return Err(UiError::Invalid { field: "anchor", problem: "a world anchor needs an entity or a point".into() });
+        }
+    }
+    check_text(spec.text.as_deref(), spec.title.as_deref(), spec.lines.as_deref(), spec)
+}
+
+fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>, spec: &UiSpec) -> Result<(), UiError> {
+    let queued = spec.lifecycle.queue.as_ref().map_or(&[][..], |q| &q.lines[..]);
+    let line_count = lines.map_or(0, <[String]>::len) + queued.len();
+    if line_count > MAX_LINES {
+        return Err(UiError::Invalid { field: "lines", problem: format!("{line_count} lines (body and queue) exceed the limit of {MAX_LINES}") });
+    }
+    let runs = spec.style.as_ref().and_then(|s| s.runs.as_ref()).map_or(0, |r| r.iter().map(|r| r.text.chars().count()).sum());
+    let chars = text.map_or(0, |t| t.chars().count())
+        + title.map_or(0, |t| t.chars().count())
+        + lines.into_iter().flatten().chain(queued).map(|l| l.chars().count()).sum::<usize>()
+        + runs;
+    if chars > MAX_TEXT_CHARS {
+        return Err(UiError::Invalid { field: "text", problem: format!("{chars} characters exceed the limit of {MAX_TEXT_CHARS}") });
+    }
+    Ok(())
+}
+
+/// Every live element of a world, by handle, and the clock the lifecycles read.
+#[derive(Debug, Clone, Default)]
+pub struct UiTable {
+    elements: BTreeMap<u64, UiElement>,
+    next: u64,
+    /// The tick the world is at (set by the engine each step; lifecycles are read against it).
+    pub tick: u64,
+}
+
+/// `ui_0001`; handles are never reused within a world.
+fn handle_text(n: u64) -> String {
+    format!("ui_{n:04}")
+}
+
+fn parse_handle(text: &str) -> Option<u64> {
+    let digits = text.strip_prefix("ui_")?;
+    if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+impl UiTable {
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    pub fn get(&self, handle: &str) -> Option<&UiElement> {
+        self.elements.get(&parse_handle(handle)?)
+    }
+
+    /// Live elements in handle (creation) order.
+    pub fn iter(&self) -> impl Iterator<Item = &UiElement> {
+        self.elements.values()
+    }
+
+    /// Adds an element; the world anchor's entity was checked by the caller.
+    pub fn create(&mut self, kind: UiKind, spec: UiSpec, owner: &str) -> Result<String, UiError> {
+        check_spec(&spec)?;
+        if self.elements.len() >= MAX_ELEMENTS {
+            return Err(UiError::Full { max: MAX_ELEMENTS });
+        }
+        self.next += 1;
+        let handle = handle_text(self.next);
+        let element =
+            UiElement { handle: handle.clone(), kind, spec, owner: owner.to_string(), speaker: None, created_tick: self.tick, content_tick: self.tick, revision: 1 };
+        self.elements.insert(self.next, element);
+        Ok(handle)
+    }
+
+    /// Applies `ui.update`; returns whether anything changed. A feed appends the given lines (and
+    /// keeps its newest `maxLines`); a queue in `queue` mode appends them to the queue, in
+    /// `replace` mode starts over with them; otherwise lines replace the body lines.
+    pub fn update(&mut self, change: UiChange) -> Result<bool, UiError> {
+        let key = parse_handle(&change.handle).filter(|k| self.elements.contains_key(k));
+        let Some(key) = key else { return Err(self.missing(change.handle)) };
+        let tick = self.tick;
+        let before = self.elements[&key].clone();
+        let mut next = before.clone();
+        let spec = &mut next.spec;
+        let mut content = false;
+        if let Some(text) = change.text {
+            content |= spec.text.as_deref() != Some(text.as_str());
+            spec.text = Some(text);
+        }
+        if let Some(title) = change.title {
+            spec.title = Some(title);
+        }
+        if let Some(style) = change.style {
+            spec.style = Some(style);
+        }
+        if let Some(lines) = change.lines {
+            let lc = &mut spec.lifecycle;
+            if let Some(feed) = &lc.feed {
+                let body = spec.lines.get_or_insert_with(Vec::new);
+                body.extend(lines);
+                let extra = body.len().saturating_sub(feed.max_lines as usize);
+                body.drain(..extra);
+            } else if let Some(queue) = &mut lc.queue {
+                match queue.mode {
+                    QueueMode::Queue => queue.lines.extend(lines),
+                    QueueMode::Replace => {
+                        queue.lines = lines;
+                        content = true;
+                    }
+                }
+            } else {
+                content |= spec.lines.as_ref() != Some(&lines);
+                spec.lines = Some(lines);
+            }
+        }
+        check_text(next.spec.text.as_deref(), next.spec.title.as_deref(), next.spec.lines.as_deref(), &next.spec)?;
+        if next.spec == before.spec {
+            return Ok(false);
+        }
+        if content {
+            next.content_tick = tick;
+        }
+        next.revision += 1;
+        self.elements.insert(key, next);
+        Ok(true)
+    }
+
+    /// Removes an element; a handle that resolves to nothing is `NotFound`.
+    pub fn remove(&mut self, handle: &str) -> Result<UiElement, UiError> {
+        match parse_handle(handle).and_then(|k| self.elements.remove(&k)) {
+            Some(e) => Ok(e),
+            None => Err(self.missing(handle.to_string())),
+        }
+    }
+
+    /// Marks `handle` as `speaker`'s speech bubble (see `social.say`).
+    pub fn set_speaker(&mut self, handle: &str, speaker: &str) {
+        if let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) {
+            e.speaker = Some(speaker.to_string());
+        }
+    }
+
+    /// Queues a line on a queued element and extends its ttl to cover the whole queue. When the
+    /// queue has already been shown in full, the new line starts a fresh queue now (it would
+    /// otherwise appear at once, already "revealed").
+    pub fn append_line(&mut self, handle: &str, line: String) -> Result<(), UiError> {
+        let tick = self.tick;
+        let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) else {
+            return Err(self.missing(handle.to_string()));
+        };
+        let finished = ms_between(e.content_tick, tick) >= e.queue_span_ms();
+        let Some(queue) = e.spec.lifecycle.queue.as_mut() else {
+            return Err(UiError::Invalid { field: "lines", problem: format!("{handle} has no line queue") });
+        };
+        if finished {
+            queue.lines.clear();
+            e.content_tick = tick;
+        }
+        queue.lines.push(line);
+        let ttl = ms_between(e.created_tick, e.content_tick) + e.queue_span_ms();
+        if e.spec.lifecycle.ttl.is_some() {
+            e.spec.lifecycle.ttl = Some(ttl);
+        }
+        e.revision += 1;
+        Ok(())
+    }
+
+    /// Why a handle resolves to nothing (handles are sequential, so a past one is known).
+    fn missing(&self, handle: String) -> UiError {
+        let why = match parse_handle(&handle) {
+            None => "not a UI handle (ui_0001, ...)",
+            Some(n) if n >= 1 && n <= self.next => "it expired or was removed",
+            Some(_) => "it never existed",
+        };
+        UiError::NotFound { handle, why }
+    }
+
+    /// Removes every element whose ttl has run out by `tick`; returns them in handle order.
+    pub fn expire(&mut self, tick: u64) -> Vec<UiElement> {
+        let due: Vec<u64> = self.elements.iter().filter(|(_, e)| e.expires_at().is_some_and(|at| at <= tick)).map(|(k, _)| *k).collect();
+        due.into_iter().filter_map(|k| self.elements.remove(&k)).collect()
+    }
+
+    /// The UI's share of the world hash; None when there are no elements (so a world without
+    /// UI hashes as it did before UI existed).
+    pub fn hash(&self) -> Option<String> {
+        if self.elements.is_empty() {
+            return None;
+        }
+        let elements: Vec<&UiElement> = self.elements.values().collect();
+        let text = serde_json::to_string(&elements).unwrap_or_default();
+        Some(crate::digest::sha256_text(&Sha256::digest(text.as_bytes())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec(v: serde_json::Value) -> UiSpec {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn label(table: &mut UiTable, extra: serde_json::Value) -> String {
+        let mut v = json!({"anchor": {"kind": "screen", "corner": "top-left"}, "text": "hello"});
+        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        table.create(UiKind::Label, spec(v), "agt_test").unwrap()
+    }
+
+    #[test]
+    fn handles_are_opaque_and_never_reused() {
+        let mut t = UiTable::default();
+        let a = label(&mut t, json!({}));
+        assert_eq!(a, "ui_0001");
+        assert!(t.remove(&a).is_ok());
+        let again = t.remove(&a).unwrap_err().to_string();
+        assert!(again.contains("expired or was removed"), "{again}");
+        assert!(t.remove("ui_0099").unwrap_err().to_string().contains("never"));
+        assert!(t.remove("box1").unwrap_err().to_string().contains("not a UI handle"));
+        assert_eq!(label(&mut t, json!({})), "ui_0002");
+        assert!(t.get("ui_1").is_none() && t.get("box1").is_none() && t.get("ui_0001").is_none());
+    }
+
+    #[test]
+    fn ttl_expires_at_the_tick_it_runs_out() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({"lifecycle": {"ttl": 500}}));
+        assert_eq!(t.get(&h).unwrap().expires_at(), Some(30));
+        assert!(t.expire(29).is_empty());
+        assert_eq!(t.expire(30)[0].handle, h);
+        assert!(t.get(&h).is_none());
+    }
+
+    #[test]
+    fn typewriter_reveals_at_its_rate_and_restarts_on_new_text() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({"text": "héllo wörld", "lifecycle": {"typewriter": {"cps": 30}}}));
+        t.tick = 6; // 100 ms -> 3 characters
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "hél");
+        t.tick = 600;
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "héllo wörld");
+        assert!(t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap());
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "");
+        assert!(!t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap(), "same text: unchanged");
+    }
+
+    #[test]
+    fn queued_lines_show_one_after_another_then_the_last_stays() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({"lifecycle": {"queue": {"lines": ["one", "two"], "defaultHoldMs": 1000}}}));
+        let at = |t: &UiTable, tick| t.get(&h).unwrap().present(tick).body;
+        assert_eq!(at(&t, 0), "one");
+        assert_eq!(at(&t, 59), "one");
+        assert_eq!(at(&t, 60), "two");
+        assert_eq!(at(&t, 6000), "two");
+    }
+
+    #[test]
+    fn a_feed_keeps_its_newest_lines() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({"lines": ["a"], "lifecycle": {"feed": {"maxLines": 2}}}));
+        t.update(UiChange { handle: h.clone(), lines: Some(vec!["b".into(), "c".into()]), ..Default::default() }).unwrap();
+        assert_eq!(t.get(&h).unwrap().spec.lines.as_deref().unwrap(), ["b", "c"]);
+        assert_eq!(t.get(&h).unwrap().present(0).body, "hello\nb\nc");
+    }
+
+    #[test]
+    fn fade_ramps_in_and_out_before_the_ttl() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({"lifecycle": {"fade": {"durationMs": 1000}, "ttl": 4000}}));
+        let e = t.get(&h).unwrap();
+        assert_eq!(e.present(0).opacity, 0.0);
+        assert!((e.present(30).opacity - 0.5).abs() < 1e-6);
+        assert_eq!(e.present(120).opacity, 1.0);
+        assert!((e.present(210).opacity - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn refusals_change_nothing() {
+        let mut t = UiTable::default();
+        let bad = spec(json!({"anchor": {"kind": "world"}}));
+        assert!(matches!(t.create(UiKind::Label, bad, "a"), Err(UiError::Invalid { field: "anchor", .. })));
+        let huge = spec(json!({"anchor": {"kind": "screen"}, "text": "x".repeat(MAX_TEXT_CHARS + 1)}));
+        assert!(matches!(t.create(UiKind::Label, huge, "a"), Err(UiError::Invalid { field: "text", .. })));
+        assert!(t.is_empty() && t.hash().is_none());
+        let h = label(&mut t, json!({}));
+        let before = t.hash();
+        let err = t.update(UiChange { handle: h.clone(), text: Some("y".repeat(MAX_TEXT_CHARS + 1)), ..Default::default() });
+        assert!(err.is_err());
+        assert_eq!(t.hash(), before);
+        assert!(matches!(t.update(UiChange { handle: "ui_9999".into(), ..Default::default() }), Err(UiError::NotFound { .. })));
+    }
+}
