@@ -457,6 +457,11 @@ impl Engine {
         self.shared.stage_clock.as_ref().map(StageClock::totals)
     }
 
+    /// The live agents (read-only; the `agent.*` skills change them).
+    pub fn agents(&self) -> std::cell::Ref<'_, Agents> {
+        self.shared.agents.borrow()
+    }
+
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
         self.shared.trace.borrow()
     }

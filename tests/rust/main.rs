@@ -21,6 +21,7 @@ mod registry;
 mod render;
 mod schemas;
 mod scripting;
+mod social;
 mod spatial;
 mod trace;
 
