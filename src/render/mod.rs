@@ -8,11 +8,12 @@ pub mod asset;
 mod gpu;
 pub mod math;
 pub mod mesh;
+mod overlay;
 pub mod scene;
 mod sync;
 
 pub use gpu::{RenderError, encode_png};
-pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, linear_rgb};
+pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
 pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.

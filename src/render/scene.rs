@@ -51,6 +51,25 @@ impl Instance {
     }
 }
 
+/// Where a UI element is drawn from this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UiAt {
+    /// Pinned to the screen (its anchor's corner and margin).
+    Screen,
+    /// A world position (the followed entity's interpolated position plus the offset).
+    World([f32; 3]),
+}
+
+/// A UI element as render-sync resolved it for one frame: its anchor position and what its
+/// lifecycle shows now.
+#[derive(Debug, Clone)]
+pub struct UiItem {
+    pub element: crate::world::ui::UiElement,
+    pub at: UiAt,
+    pub body: String,
+    pub opacity: f32,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct RenderList {
     pub camera: Camera,
@@ -59,10 +78,13 @@ pub struct RenderList {
     pub batches: [Vec<Instance>; 3],
     /// Loaded models and their instances, by asset handle.
     pub assets: Vec<(Option<std::sync::Arc<super::asset::LoadedAsset>>, Vec<Instance>)>,
+    /// UI elements, in draw order (render order, then handle).
+    pub ui: Vec<UiItem>,
 }
 
 impl RenderList {
     pub fn clear(&mut self) {
+        self.ui.clear();
         for b in &mut self.batches {
             b.clear();
         }

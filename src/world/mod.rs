@@ -388,6 +388,15 @@ impl World {
         })
     }
 
+    /// An entity's position `alpha` of the way from the start of the step to its end (what its
+    /// mesh is drawn at).
+    pub fn interpolated_position(&self, id: EntityId, alpha: f32) -> Option<[f32; 3]> {
+        let entity = self.entities.get(id)?;
+        let now = self.ecs.get::<Transform>(entity)?.position;
+        let before = self.ecs.get::<PreviousTransform>(entity).map_or(now, |p| p.0.position);
+        Some(std::array::from_fn(|i| before[i] + (now[i] - before[i]) * alpha))
+    }
+
     /// Walks an entity across the ground at `velocity` (x, z in m/s) for one step: a dynamic body
     /// gets that horizontal velocity (gravity keeps its vertical one); an entity without a body
     /// is moved directly. False when the entity does not exist.

@@ -209,7 +209,7 @@ pub struct TextRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<UiColor>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<u32>,
+    pub scale: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -240,7 +240,7 @@ pub struct TextStyle {
     pub line_height: Option<f64>,
     /// Integer text scale (1 = the base 16 px size).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<u32>,
+    pub scale: Option<u64>,
 }
 
 /// The catalog's style object; every field optional, defaults come from the element's kind.
