@@ -431,7 +431,8 @@ impl Engine {
         !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
     }
 
-    pub(crate) fn quit_requested(&self) -> bool {
+    /// Whether a script called `limina.quit()`.
+    pub fn quit_requested(&self) -> bool {
         self.shared.quit.get()
     }
 

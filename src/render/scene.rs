@@ -66,7 +66,10 @@ pub enum UiAt {
 pub struct UiItem {
     pub element: crate::world::ui::UiElement,
     pub at: UiAt,
+    /// The body fully written out (the layout is sized for it)...
     pub body: String,
+    /// ...and the characters of it the typewriter has not revealed yet (drawn invisible).
+    pub hidden: std::ops::Range<usize>,
     pub opacity: f32,
 }
 

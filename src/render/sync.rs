@@ -73,7 +73,7 @@ fn fill_ui(world: &World, alpha: f32, list: &mut RenderList) {
         if presented.opacity <= 0.0 {
             continue;
         }
-        list.ui.push(UiItem { element: element.clone(), at, body: presented.body, opacity: presented.opacity });
+        list.ui.push(UiItem { element: element.clone(), at, body: presented.full, hidden: presented.hidden, opacity: presented.opacity });
     }
     // A stable sort keeps creation order among equal render orders.
     list.ui.sort_by(|a, b| a.element.spec.anchor.render_order().total_cmp(&b.element.spec.anchor.render_order()));

@@ -477,6 +477,11 @@ pub struct Presented<'a> {
     pub title: Option<&'a str>,
     /// The body, already cut by the typewriter and the feed.
     pub body: String,
+    /// The body with its line fully written out, and the characters of it (a range of char
+    /// indices) the typewriter has not revealed yet: a renderer lays out `full`, so the panel
+    /// keeps its size while the line appears, and draws the hidden range invisible.
+    pub full: String,
+    pub hidden: std::ops::Range<usize>,
 }
 
 fn ms_between(from: u64, to: u64) -> f64 {
@@ -526,26 +531,32 @@ impl UiElement {
                 }
             }
         }
-        let reveal = |text: &str, shown_ms: f64| -> String {
+        // Characters of `text` revealed after `shown_ms`.
+        let revealed = |text: &str, shown_ms: f64| -> usize {
+            let total = text.chars().count();
             match &lc.typewriter {
-                Some(t) => {
-                    let n = (t.cps * shown_ms / 1000.0).floor().max(0.0) as usize;
-                    text.chars().take(n).collect()
-                }
-                None => text.to_string(),
+                Some(t) => ((t.cps * shown_ms / 1000.0).floor().max(0.0) as usize).min(total),
+                None => total,
             }
         };
-        let mut parts: Vec<String> = Vec::new();
-        if let Some((line, shown)) = self.queued_line(content_age) {
-            parts.push(reveal(line, shown));
-        } else if let Some(text) = &self.spec.text {
-            parts.push(reveal(text, content_age));
+        let mut full: Vec<&str> = Vec::new();
+        let mut hidden = 0..0;
+        let first = match self.queued_line(content_age) {
+            Some((line, shown)) => Some((line, shown)),
+            None => self.spec.text.as_deref().filter(|t| !t.is_empty()).map(|t| (t, content_age)),
+        };
+        if let Some((text, shown)) = first {
+            let n = revealed(text, shown);
+            hidden = n..text.chars().count();
+            full.push(text);
         }
         if let Some(lines) = &self.spec.lines {
             let keep = lc.feed.as_ref().map_or(lines.len(), |f| f.max_lines as usize);
-            parts.extend(lines.iter().skip(lines.len().saturating_sub(keep)).cloned());
+            full.extend(lines.iter().skip(lines.len().saturating_sub(keep)).map(String::as_str));
         }
-        Presented { opacity: opacity.clamp(0.0, 1.0) as f32, title: self.spec.title.as_deref(), body: parts.join("\n") }
+        let full = full.join("\n");
+        let body: String = full.chars().take(hidden.start).chain(full.chars().skip(hidden.end)).collect();
+        Presented { opacity: opacity.clamp(0.0, 1.0) as f32, title: self.spec.title.as_deref(), body, full, hidden }
     }
 
     /// How long the queued lines take to show from the content tick, ms (reveal plus hold each).

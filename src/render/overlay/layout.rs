@@ -48,7 +48,7 @@ pub(crate) struct Frame {
 /// Metres per element pixel of a world-anchored element when the call gives no `pixelScale`.
 const DEFAULT_PIXEL_SCALE: f64 = 0.01;
 /// A world element is never drawn smaller or larger than this factor of its pixel size.
-const MIN_SCALE: f32 = 0.25;
+const MIN_SCALE: f32 = 0.6;
 const MAX_SCALE: f32 = 3.0;
 /// Margin from the screen corner when the anchor gives none, pixels.
 const DEFAULT_MARGIN: f32 = 16.0;
@@ -145,15 +145,19 @@ pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame
     let runs = e.spec.style.as_ref().and_then(|s| s.runs.as_deref());
     // A text box has a header bar for its title; every other kind shows the title as a first line.
     let header = e.kind == UiKind::TextBox && e.spec.title.is_some();
-    let body_text = match (&e.spec.title, header) {
-        (Some(title), false) if !item.body.is_empty() => format!("{title}\n{}", item.body),
-        (Some(title), false) => title.clone(),
-        _ => item.body.clone(),
+    let (body_text, hidden) = match (&e.spec.title, header) {
+        (Some(title), false) if !item.body.is_empty() => {
+            // The title line shifts the typewriter's hidden range along.
+            let shift = title.chars().count() + 1;
+            (format!("{title}\n{}", item.body), item.hidden.start + shift..item.hidden.end + shift)
+        }
+        (Some(title), false) => (title.clone(), 0..0),
+        _ => (item.body.clone(), item.hidden.clone()),
     };
-    let body = shaper.shape(&e.handle, 0, &body_text, runs, &look);
+    let body = shaper.shape(&e.handle, 0, &body_text, hidden, runs, &look);
     let (body_w, body_h) = (body.width, body.height);
     let (title_w, title_h) = if header {
-        let t = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), None, &look);
+        let t = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), 0..0, None, &look);
         (t.width, t.height)
     } else {
         (0.0, 0.0)
@@ -308,8 +312,11 @@ mod tests {
         let mut t = UiTable::default();
         let h = t.create(kind, serde_json::from_value(spec).unwrap(), "a").unwrap();
         let element = t.get(&h).unwrap().clone();
-        let body = element.present(0).body;
-        UiItem { element, at, body, opacity: 1.0 }
+        let (body, hidden) = {
+            let shown = element.present(0);
+            (shown.full, shown.hidden)
+        };
+        UiItem { element, at, body, hidden, opacity: 1.0 }
     }
 
     #[test]

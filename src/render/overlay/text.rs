@@ -17,6 +17,8 @@ const FAMILY: &str = "DejaVu Sans";
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     text: String,
+    /// Characters (a char range of `text`) laid out but drawn invisible (the typewriter's).
+    hidden: std::ops::Range<usize>,
     runs: Option<Vec<TextRun>>,
     font_px: f32,
     line_height: f32,
@@ -62,9 +64,10 @@ impl TextShaper {
 
     /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
     /// 1 title), reusing the cached shaping when nothing it depends on changed.
-    pub fn shape(&mut self, handle: &str, slot: u8, text: &str, runs: Option<&[TextRun]>, look: &Look) -> &Shaped {
+    pub fn shape(&mut self, handle: &str, slot: u8, text: &str, hidden: std::ops::Range<usize>, runs: Option<&[TextRun]>, look: &Look) -> &Shaped {
         let key = Key {
             text: text.to_string(),
+            hidden,
             runs: runs.map(<[TextRun]>::to_vec),
             font_px: look.font_px,
             line_height: look.line_height,
@@ -129,7 +132,15 @@ fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
             });
             buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
         }
-        None => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
+        None if key.hidden.is_empty() => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
+        None => {
+            // Byte offsets of the hidden char range (clamped: a range past the end hides less).
+            let byte = |chars: usize| key.text.char_indices().nth(chars).map_or(key.text.len(), |(i, _)| i);
+            let (start, end) = (byte(key.hidden.start), byte(key.hidden.end));
+            let invisible = attrs.clone().color(Color::rgba(0, 0, 0, 0));
+            let spans = [(&key.text[..start], attrs.clone()), (&key.text[start..end], invisible), (&key.text[end..], attrs.clone())];
+            buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
+        }
     }
     buffer.shape_until_scroll(fonts, false);
     let (mut width, mut bottom) = (0.0f32, 0.0f32);
@@ -163,7 +174,7 @@ mod tests {
         let mut shaper = TextShaper::new();
         let narrow = look(120.0);
         let text = "Grüße aus Köln — ¿qué tal? Ωμέγα Привет";
-        let s = shaper.shape("ui_0001", 0, text, None, &narrow);
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &narrow);
         let (w, h) = (s.width, s.height);
         assert!(w <= narrow.wrap_width.unwrap() + 0.5, "{w}");
         assert!(h >= 3.0 * narrow.font_px, "wrapped onto several lines: {h}");
@@ -171,7 +182,7 @@ mod tests {
         assert!(glyphs.len() >= text.chars().filter(|c| !c.is_whitespace()).count(), "every character shaped");
         assert!(glyphs.iter().all(|g| *g != 0), "no missing glyphs (.notdef) for Latin, Greek or Cyrillic");
         let wide = look(2000.0);
-        let s = shaper.shape("ui_0001", 0, text, None, &wide);
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &wide);
         assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
     }
 }
