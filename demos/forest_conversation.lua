@@ -152,7 +152,7 @@ limina.on_step(function(tick)
 			offline = true
 			local reason = tostring(failed[1].payload.reason)
 			print(string.format("tick %4d  LLM offline (%s): %s -- nobody speaks", tick, PROVIDER, reason))
-			call("ui.update", { handle = hud, title = "forest — LLM offline (" .. PROVIDER .. ")", lines = { "no model answers: " .. reason } })
+			call("ui.update", { handle = hud, title = "forest — LLM offline (" .. PROVIDER .. ")", text = "", lines = { "no model answers: " .. reason } })
 		end
 	end
 	if PROVIDER == "scripted" and turn > #PLAN and tick >= ready_at then

@@ -24,6 +24,7 @@ mod scripting;
 mod social;
 mod spatial;
 mod trace;
+mod ui_demo;
 
 use std::path::PathBuf;
 
