@@ -15,6 +15,8 @@ mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
+#[cfg(feature = "render")]
+mod bench_ui;
 mod bench_spatial;
 mod mcp;
 mod packages;

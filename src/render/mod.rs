@@ -106,6 +106,11 @@ impl Renderer {
         Ok(Self { gpu: gpu::Gpu::new(&instance, None, gpu::COLOR_FORMAT)?, last: RenderStats::default() })
     }
 
+    /// Glyphs the UI text has rasterized and the bytes of their bitmaps (see `Overlay::glyph_stats`).
+    pub(crate) fn ui_glyph_stats(&self) -> (usize, usize) {
+        self.gpu.overlay.glyph_stats()
+    }
+
     pub(crate) fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
     }
