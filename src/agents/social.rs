@@ -31,8 +31,13 @@ pub const BUBBLE_OFFSET: [f64; 3] = [0.0, 1.4, 0.0];
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum ApproachTarget {
     /// An entity (named directly, or the body of the agent named); `label` is what the call gave.
-    Entity { entity: EntityId, label: String },
-    Point { point: [f64; 3] },
+    Entity {
+        entity: EntityId,
+        label: String,
+    },
+    Point {
+        point: [f64; 3],
+    },
 }
 
 impl ApproachTarget {

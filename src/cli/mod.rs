@@ -15,9 +15,9 @@ mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
+mod bench_spatial;
 #[cfg(feature = "render")]
 mod bench_ui;
-mod bench_spatial;
 mod mcp;
 mod packages;
 mod run;

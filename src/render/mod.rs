@@ -107,8 +107,8 @@ impl Renderer {
     }
 
     /// Glyphs the UI text has rasterized and the bytes of their bitmaps (see `Overlay::glyph_stats`).
-    pub(crate) fn ui_glyph_stats(&self) -> (usize, usize) {
-        self.gpu.overlay.glyph_stats()
+    pub(crate) fn ui_glyph_stats(&mut self, items: &[UiItem]) -> (usize, usize) {
+        self.gpu.overlay.glyph_stats(items)
     }
 
     pub(crate) fn adapter_name(&self) -> &str {
@@ -134,6 +134,13 @@ impl Renderer {
         drop(encoder);
         self.last = stats;
         stats
+    }
+
+    /// Submits the uploads `encode_only` staged and waits for the device, so a benchmark's
+    /// frames recycle their staging memory as real frames do (call it outside the timed part).
+    pub(crate) fn flush(&mut self) {
+        self.gpu.queue.submit([]);
+        let _ = self.gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
     }
 
     /// Counts of the last frame.

@@ -60,17 +60,15 @@ pub enum UiAt {
     World([f32; 3]),
 }
 
-/// A UI element as render-sync resolved it for one frame: its anchor position and what its
-/// lifecycle shows now.
+/// A UI element as render-sync resolved it for one frame: where it is drawn from, how opaque it
+/// is, and the tick its lifecycle is read at. The element itself is shared with the world, not
+/// copied.
 #[derive(Debug, Clone)]
 pub struct UiItem {
-    pub element: crate::world::ui::UiElement,
+    pub element: std::sync::Arc<crate::world::ui::UiElement>,
     pub at: UiAt,
-    /// The body fully written out (the layout is sized for it)...
-    pub body: String,
-    /// ...and the characters of it the typewriter has not revealed yet (drawn invisible).
-    pub hidden: std::ops::Range<usize>,
     pub opacity: f32,
+    pub tick: u64,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -55,7 +55,7 @@ pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &m
 fn fill_ui(world: &World, alpha: f32, list: &mut RenderList) {
     use crate::world::ui::Anchor;
     let tick = world.ui.tick;
-    for element in world.ui.iter() {
+    for element in world.ui.iter_shared() {
         let at = match &element.spec.anchor {
             Anchor::Screen(_) => UiAt::Screen,
             Anchor::World(w) => {
@@ -69,11 +69,11 @@ fn fill_ui(world: &World, alpha: f32, list: &mut RenderList) {
                 UiAt::World(std::array::from_fn(|i| base[i] + offset[i] as f32))
             }
         };
-        let presented = element.present(tick);
-        if presented.opacity <= 0.0 {
+        let opacity = element.opacity(tick);
+        if opacity <= 0.0 {
             continue;
         }
-        list.ui.push(UiItem { element: element.clone(), at, body: presented.full, hidden: presented.hidden, opacity: presented.opacity });
+        list.ui.push(UiItem { element: std::sync::Arc::clone(element), at, opacity, tick });
     }
     // A stable sort keeps creation order among equal render orders.
     list.ui.sort_by(|a, b| a.element.spec.anchor.render_order().total_cmp(&b.element.spec.anchor.render_order()));

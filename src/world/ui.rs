@@ -10,6 +10,7 @@
 //! The renderer reads this table; it never writes it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -475,13 +476,19 @@ pub enum UiError {
 pub struct Presented<'a> {
     pub opacity: f32,
     pub title: Option<&'a str>,
-    /// The body, already cut by the typewriter and the feed.
-    pub body: String,
-    /// The body with its line fully written out, and the characters of it (a range of char
-    /// indices) the typewriter has not revealed yet: a renderer lays out `full`, so the panel
-    /// keeps its size while the line appears, and draws the hidden range invisible.
-    pub full: String,
+    /// The body with its line fully written out (cut by the feed; borrowed when it is just the
+    /// element's text, so a static label costs no allocation per frame), and the characters of
+    /// it (a range of char indices) the typewriter has not revealed yet: a renderer lays out
+    /// `full`, so the panel keeps its size while the line appears, and draws `hidden` invisible.
+    pub full: std::borrow::Cow<'a, str>,
     pub hidden: std::ops::Range<usize>,
+}
+
+impl Presented<'_> {
+    /// The text a reader sees now: `full` without its hidden characters.
+    pub fn body(&self) -> String {
+        self.full.chars().take(self.hidden.start).chain(self.full.chars().skip(self.hidden.end)).collect()
+    }
 }
 
 fn ms_between(from: u64, to: u64) -> f64 {
@@ -514,49 +521,55 @@ impl UiElement {
         None
     }
 
+    /// The element's opacity at `tick` (its fade in, and out before its ttl).
+    pub fn opacity(&self, tick: u64) -> f32 {
+        let lc = &self.spec.lifecycle;
+        let Some(f) = &lc.fade else { return 1.0 };
+        let age = ms_between(self.created_tick, tick);
+        let (from, to) = (f.from.unwrap_or(0.0), f.to.unwrap_or(1.0));
+        let mut opacity = if age >= f.duration_ms { to } else { from + (to - from) * age / f.duration_ms };
+        // With a ttl, the element fades back out over the same duration before it expires.
+        if let Some(ttl) = lc.ttl {
+            let left = ttl - age;
+            if left < f.duration_ms {
+                opacity *= (left / f.duration_ms).clamp(0.0, 1.0);
+            }
+        }
+        opacity.clamp(0.0, 1.0) as f32
+    }
+
     /// What the element shows at `tick` (fade, typewriter, queue, feed applied).
     pub fn present(&self, tick: u64) -> Presented<'_> {
         let lc = &self.spec.lifecycle;
-        let age = ms_between(self.created_tick, tick);
         let content_age = ms_between(self.content_tick, tick);
-        let mut opacity = 1.0;
-        if let Some(f) = &lc.fade {
-            let (from, to) = (f.from.unwrap_or(0.0), f.to.unwrap_or(1.0));
-            opacity = if age >= f.duration_ms { to } else { from + (to - from) * age / f.duration_ms };
-            // With a ttl, the element fades back out over the same duration before it expires.
-            if let Some(ttl) = lc.ttl {
-                let left = ttl - age;
-                if left < f.duration_ms {
-                    opacity *= (left / f.duration_ms).clamp(0.0, 1.0);
-                }
-            }
-        }
         // Characters of `text` revealed after `shown_ms`.
-        let revealed = |text: &str, shown_ms: f64| -> usize {
+        let revealed = |text: &str, shown_ms: f64| -> (usize, usize) {
             let total = text.chars().count();
             match &lc.typewriter {
-                Some(t) => ((t.cps * shown_ms / 1000.0).floor().max(0.0) as usize).min(total),
-                None => total,
+                Some(t) => (((t.cps * shown_ms / 1000.0).floor().max(0.0) as usize).min(total), total),
+                None => (total, total),
             }
         };
-        let mut full: Vec<&str> = Vec::new();
-        let mut hidden = 0..0;
         let first = match self.queued_line(content_age) {
             Some((line, shown)) => Some((line, shown)),
             None => self.spec.text.as_deref().filter(|t| !t.is_empty()).map(|t| (t, content_age)),
         };
-        if let Some((text, shown)) = first {
-            let n = revealed(text, shown);
-            hidden = n..text.chars().count();
-            full.push(text);
-        }
-        if let Some(lines) = &self.spec.lines {
-            let keep = lc.feed.as_ref().map_or(lines.len(), |f| f.max_lines as usize);
-            full.extend(lines.iter().skip(lines.len().saturating_sub(keep)).map(String::as_str));
-        }
-        let full = full.join("\n");
-        let body: String = full.chars().take(hidden.start).chain(full.chars().skip(hidden.end)).collect();
-        Presented { opacity: opacity.clamp(0.0, 1.0) as f32, title: self.spec.title.as_deref(), body, full, hidden }
+        let hidden = first.map_or(0..0, |(text, shown)| {
+            let (n, total) = revealed(text, shown);
+            n..total
+        });
+        let keep = |lines: &[String]| lc.feed.as_ref().map_or(0, |f| lines.len().saturating_sub(f.max_lines as usize));
+        let full = match (first, self.spec.lines.as_deref()) {
+            (Some((text, _)), None | Some([])) => std::borrow::Cow::Borrowed(text),
+            (first, lines) => {
+                let mut parts: Vec<&str> = first.map(|(t, _)| t).into_iter().collect();
+                if let Some(lines) = lines {
+                    parts.extend(lines.iter().skip(keep(lines)).map(String::as_str));
+                }
+                std::borrow::Cow::Owned(parts.join("\n"))
+            }
+        };
+        Presented { opacity: self.opacity(tick), title: self.spec.title.as_deref(), full, hidden }
     }
 
     /// How long the queued lines take to show from the content tick, ms (reveal plus hold each).
@@ -575,10 +588,11 @@ impl UiElement {
 /// Checks what a schema cannot say: a world anchor names an entity or a point, and the text
 /// stays within the engine's limits.
 fn check_spec(spec: &UiSpec) -> Result<(), UiError> {
-    if let Anchor::World(w) = &spec.anchor {
-        if w.entity.is_none() && w.point.is_none() {
-            return Err(UiError::Invalid { field: "anchor", problem: "a world anchor needs an entity or a point".into() });
-        }
+    if let Anchor::World(w) = &spec.anchor
+        && w.entity.is_none()
+        && w.point.is_none()
+    {
+        return Err(UiError::Invalid { field: "anchor", problem: "a world anchor needs an entity or a point".into() });
     }
     check_text(spec.text.as_deref(), spec.title.as_deref(), spec.lines.as_deref(), spec)
 }
@@ -587,7 +601,10 @@ fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>,
     let queued = spec.lifecycle.queue.as_ref().map_or(&[][..], |q| &q.lines[..]);
     let line_count = lines.map_or(0, <[String]>::len) + queued.len();
     if line_count > MAX_LINES {
-        return Err(UiError::Invalid { field: "lines", problem: format!("{line_count} lines (body and queue) exceed the limit of {MAX_LINES}") });
+        return Err(UiError::Invalid {
+            field: "lines",
+            problem: format!("{line_count} lines (body and queue) exceed the limit of {MAX_LINES}"),
+        });
     }
     let runs = spec.style.as_ref().and_then(|s| s.runs.as_ref()).map_or(0, |r| r.iter().map(|r| r.text.chars().count()).sum());
     let chars = text.map_or(0, |t| t.chars().count())
@@ -603,7 +620,7 @@ fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>,
 /// Every live element of a world, by handle, and the clock the lifecycles read.
 #[derive(Debug, Clone, Default)]
 pub struct UiTable {
-    elements: BTreeMap<u64, UiElement>,
+    elements: BTreeMap<u64, Arc<UiElement>>,
     next: u64,
     /// The tick the world is at (set by the engine each step; lifecycles are read against it).
     pub tick: u64,
@@ -632,11 +649,16 @@ impl UiTable {
     }
 
     pub fn get(&self, handle: &str) -> Option<&UiElement> {
-        self.elements.get(&parse_handle(handle)?)
+        self.elements.get(&parse_handle(handle)?).map(|e| &**e)
     }
 
     /// Live elements in handle (creation) order.
     pub fn iter(&self) -> impl Iterator<Item = &UiElement> {
+        self.elements.values().map(|e| &**e)
+    }
+
+    /// Live elements, shared (a renderer holds them for a frame without copying them).
+    pub fn iter_shared(&self) -> impl Iterator<Item = &Arc<UiElement>> {
         self.elements.values()
     }
 
@@ -648,9 +670,17 @@ impl UiTable {
         }
         self.next += 1;
         let handle = handle_text(self.next);
-        let element =
-            UiElement { handle: handle.clone(), kind, spec, owner: owner.to_string(), speaker: None, created_tick: self.tick, content_tick: self.tick, revision: 1 };
-        self.elements.insert(self.next, element);
+        let element = UiElement {
+            handle: handle.clone(),
+            kind,
+            spec,
+            owner: owner.to_string(),
+            speaker: None,
+            created_tick: self.tick,
+            content_tick: self.tick,
+            revision: 1,
+        };
+        self.elements.insert(self.next, Arc::new(element));
         Ok(handle)
     }
 
@@ -661,8 +691,8 @@ impl UiTable {
         let key = parse_handle(&change.handle).filter(|k| self.elements.contains_key(k));
         let Some(key) = key else { return Err(self.missing(change.handle)) };
         let tick = self.tick;
-        let before = self.elements[&key].clone();
-        let mut next = before.clone();
+        let before = Arc::clone(&self.elements[&key]);
+        let mut next = UiElement::clone(&before);
         let spec = &mut next.spec;
         let mut content = false;
         if let Some(text) = change.text {
@@ -703,14 +733,14 @@ impl UiTable {
             next.content_tick = tick;
         }
         next.revision += 1;
-        self.elements.insert(key, next);
+        self.elements.insert(key, Arc::new(next));
         Ok(true)
     }
 
     /// Removes an element; a handle that resolves to nothing is `NotFound`.
     pub fn remove(&mut self, handle: &str) -> Result<UiElement, UiError> {
         match parse_handle(handle).and_then(|k| self.elements.remove(&k)) {
-            Some(e) => Ok(e),
+            Some(e) => Ok(Arc::unwrap_or_clone(e)),
             None => Err(self.missing(handle.to_string())),
         }
     }
@@ -718,7 +748,7 @@ impl UiTable {
     /// Marks `handle` as `speaker`'s speech bubble (see `social.say`).
     pub fn set_speaker(&mut self, handle: &str, speaker: &str) {
         if let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) {
-            e.speaker = Some(speaker.to_string());
+            Arc::make_mut(e).speaker = Some(speaker.to_string());
         }
     }
 
@@ -730,6 +760,7 @@ impl UiTable {
         let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) else {
             return Err(self.missing(handle.to_string()));
         };
+        let e = Arc::make_mut(e);
         let finished = ms_between(e.content_tick, tick) >= e.queue_span_ms();
         let Some(queue) = e.spec.lifecycle.queue.as_mut() else {
             return Err(UiError::Invalid { field: "lines", problem: format!("{handle} has no line queue") });
@@ -760,7 +791,7 @@ impl UiTable {
     /// Removes every element whose ttl has run out by `tick`; returns them in handle order.
     pub fn expire(&mut self, tick: u64) -> Vec<UiElement> {
         let due: Vec<u64> = self.elements.iter().filter(|(_, e)| e.expires_at().is_some_and(|at| at <= tick)).map(|(k, _)| *k).collect();
-        due.into_iter().filter_map(|k| self.elements.remove(&k)).collect()
+        due.into_iter().filter_map(|k| self.elements.remove(&k)).map(Arc::unwrap_or_clone).collect()
     }
 
     /// The UI's share of the world hash; None when there are no elements (so a world without
@@ -769,7 +800,7 @@ impl UiTable {
         if self.elements.is_empty() {
             return None;
         }
-        let elements: Vec<&UiElement> = self.elements.values().collect();
+        let elements: Vec<&UiElement> = self.iter().collect();
         let text = serde_json::to_string(&elements).unwrap_or_default();
         Some(crate::digest::sha256_text(&Sha256::digest(text.as_bytes())))
     }
@@ -819,11 +850,11 @@ mod tests {
         let mut t = UiTable::default();
         let h = label(&mut t, json!({"text": "héllo wörld", "lifecycle": {"typewriter": {"cps": 30}}}));
         t.tick = 6; // 100 ms -> 3 characters
-        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "hél");
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "hél");
         t.tick = 600;
-        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "héllo wörld");
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "héllo wörld");
         assert!(t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap());
-        assert_eq!(t.get(&h).unwrap().present(t.tick).body, "");
+        assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "");
         assert!(!t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap(), "same text: unchanged");
     }
 
@@ -831,7 +862,7 @@ mod tests {
     fn queued_lines_show_one_after_another_then_the_last_stays() {
         let mut t = UiTable::default();
         let h = label(&mut t, json!({"lifecycle": {"queue": {"lines": ["one", "two"], "defaultHoldMs": 1000}}}));
-        let at = |t: &UiTable, tick| t.get(&h).unwrap().present(tick).body;
+        let at = |t: &UiTable, tick| t.get(&h).unwrap().present(tick).body();
         assert_eq!(at(&t, 0), "one");
         assert_eq!(at(&t, 59), "one");
         assert_eq!(at(&t, 60), "two");
@@ -844,7 +875,7 @@ mod tests {
         let h = label(&mut t, json!({"lines": ["a"], "lifecycle": {"feed": {"maxLines": 2}}}));
         t.update(UiChange { handle: h.clone(), lines: Some(vec!["b".into(), "c".into()]), ..Default::default() }).unwrap();
         assert_eq!(t.get(&h).unwrap().spec.lines.as_deref().unwrap(), ["b", "c"]);
-        assert_eq!(t.get(&h).unwrap().present(0).body, "hello\nb\nc");
+        assert_eq!(t.get(&h).unwrap().present(0).body(), "hello\nb\nc");
     }
 
     #[test]

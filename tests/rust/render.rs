@@ -328,7 +328,9 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
     }
 
     fn label(text: &str) -> String {
-        scene(&format!(r#"ok(limina.call("ui.label", {{ anchor = {{ kind = "world", entity = thing, offset = {{ 0, 0.8, 0 }} }}, text = "{text}", style = {{ text = {{ scale = 2 }} }} }}))"#))
+        scene(&format!(
+            r#"ok(limina.call("ui.label", {{ anchor = {{ kind = "world", entity = thing, offset = {{ 0, 0.8, 0 }} }}, text = "{text}", style = {{ text = {{ scale = 2 }} }} }}))"#
+        ))
     }
 
     /// The box around every pixel where `with_ui` differs from the bare scene: where the UI is.
@@ -380,7 +382,11 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
         let (wrong, right, bare) = (decode(&wrong).2, decode(&right).2, decode(&bare).2);
         let region = ui_region(&right, &bare).expect("the label is drawn");
         let (matching, mean) = compare(&crop(&wrong, region), &crop(&right, region));
-        assert!(!close_enough(&crop(&wrong, region), &crop(&right, region)), "different text passed: {:.3}% match, mean {mean:.2}", matching * 100.0);
+        assert!(
+            !close_enough(&crop(&wrong, region), &crop(&right, region)),
+            "different text passed: {:.3}% match, mean {mean:.2}",
+            matching * 100.0
+        );
         // The same text passes, so the check is not failing everything.
         let Some(again) = render_sized(&label("Crate 17"), UW, UH) else { return };
         assert!(close_enough(&crop(&decode(&again).2, region), &crop(&right, region)));

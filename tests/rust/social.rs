@@ -70,7 +70,11 @@ fn a_spoofed_speaker_is_ignored_and_the_line_is_traced_as_the_real_one() {
 #[test]
 fn social_skills_from_a_player_limited_agent_are_denied_with_zero_effect() {
     let e = engine();
-    policy(&e, "chatty", r#"return { { tool = "social.say", input = { text = "hi" } }, { tool = "social.approach", input = { target = { 9, 0, 9 } } } }"#);
+    policy(
+        &e,
+        "chatty",
+        r#"return { { tool = "social.say", input = { text = "hi" } }, { tool = "social.approach", input = { target = { 9, 0, 9 } } } }"#,
+    );
     agent(&e, "agt_p", "player.limited", "chatty", [0.0, 0.5, 0.0]);
     // The tools offered to a player.limited agent do not include social.*, so the calls are
     // rejected before queueing or denied by policy; either way nothing happens.
@@ -130,7 +134,12 @@ fn approach_fails_honestly_when_the_target_goes_away_and_refuses_bad_targets() {
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].2["reason"], "the target no longer exists");
     // Bad targets: named and refused, nothing changes.
-    for (target, code) in [(json!("ent_9999"), "not_found"), (json!("agt_ghost"), "not_found"), (json!("box1"), "invalid_input"), (json!([1, 2]), "invalid_input")] {
+    for (target, code) in [
+        (json!("ent_9999"), "not_found"),
+        (json!("agt_ghost"), "not_found"),
+        (json!("box1"), "invalid_input"),
+        (json!([1, 2]), "invalid_input"),
+    ] {
         let r = e.call(&walker, "social.approach", json!({"target": target}));
         assert_eq!(r.error.as_ref().map(|f| f.code.as_str()), Some(code), "{target}: {r:?}");
     }
@@ -153,7 +162,7 @@ fn lines_queue_in_one_bubble_per_speaker_and_it_expires_after_the_last() {
     let second = e.call(&speaker, "social.say", json!({"text": "two"})).result.unwrap();
     assert_eq!(first["handle"], second["handle"], "one bubble per speaker");
     let handle = first["handle"].as_str().unwrap().to_string();
-    let shows = |e: &Engine| e.world().ui.get(&handle).map(|b| b.present(e.world().ui.tick).body);
+    let shows = |e: &Engine| e.world().ui.get(&handle).map(|b| b.present(e.world().ui.tick).body());
     e.step(60).unwrap();
     assert_eq!(shows(&e).as_deref(), Some("one"));
     // "one": 3 chars at 30 cps = 100 ms, held 2500 ms -> "two" starts at 2600 ms (tick 156);

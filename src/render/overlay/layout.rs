@@ -29,7 +29,8 @@ pub(crate) struct ShapeVertex {
 /// Where one shaped text block is drawn (screen pixels) and how it is clipped.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TextPlacement {
-    pub handle: String,
+    /// The element's index in the frame's items, and which of its texts (0 body, 1 title).
+    pub item: usize,
     pub slot: u8,
     pub left: f32,
     pub top: f32,
@@ -77,7 +78,15 @@ impl View {
     }
 }
 
-fn push_box(out: &mut Vec<ShapeVertex>, rect: [f32; 4], look_fill: ([u8; 4], [u8; 4], bool), stroke: [u8; 4], radius: f32, border: f32, soft: f32) {
+fn push_box(
+    out: &mut Vec<ShapeVertex>,
+    rect: [f32; 4],
+    look_fill: ([u8; 4], [u8; 4], bool),
+    stroke: [u8; 4],
+    radius: f32,
+    border: f32,
+    soft: f32,
+) {
     let [x0, y0, x1, y1] = rect;
     if x1 <= x0 || y1 <= y0 {
         return;
@@ -139,20 +148,21 @@ fn screen_origin(corner: Corner, margin: [f32; 2], size: [f32; 2], view: &View) 
 }
 
 /// Lays out one element into `frame`.
-pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame: &mut Frame) {
-    let e = &item.element;
+pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut TextShaper, frame: &mut Frame) {
+    let e = &*item.element;
+    let shown = e.present(item.tick);
     let look: Look = look::resolve(e, item.opacity);
     let runs = e.spec.style.as_ref().and_then(|s| s.runs.as_deref());
     // A text box has a header bar for its title; every other kind shows the title as a first line.
     let header = e.kind == UiKind::TextBox && e.spec.title.is_some();
     let (body_text, hidden) = match (&e.spec.title, header) {
-        (Some(title), false) if !item.body.is_empty() => {
+        (Some(title), false) if !shown.full.is_empty() => {
             // The title line shifts the typewriter's hidden range along.
             let shift = title.chars().count() + 1;
-            (format!("{title}\n{}", item.body), item.hidden.start + shift..item.hidden.end + shift)
+            (std::borrow::Cow::Owned(format!("{title}\n{}", shown.full)), shown.hidden.start + shift..shown.hidden.end + shift)
         }
-        (Some(title), false) => (title.clone(), 0..0),
-        _ => (item.body.clone(), item.hidden.clone()),
+        (Some(title), false) => (std::borrow::Cow::Borrowed(title.as_str()), 0..0),
+        _ => (shown.full.clone(), shown.hidden.clone()),
     };
     let body = shaper.shape(&e.handle, 0, &body_text, hidden, runs, &look);
     let (body_w, body_h) = (body.width, body.height);
@@ -205,24 +215,29 @@ pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame
     };
     let origin = [origin[0].round(), origin[1].round()];
     let rect = [origin[0], origin[1], origin[0] + w * scale, origin[1] + h * scale];
+    // Off screen (with room for a tail or leader reaching in): nothing to draw.
+    let reach = (tail_len + 64.0) * scale;
+    if rect[2] < -reach || rect[0] > view.width + reach || rect[3] < -reach || rect[1] > view.height + reach {
+        return;
+    }
     let out = &mut frame.vertices;
 
     // Leader (under the box), shadow, then the panel and its decorations.
-    if e.kind == UiKind::Callout {
-        if let Some(t) = target {
-            let leader = e.spec.leader.as_ref();
-            let color = leader.and_then(|l| l.color).map_or(look.stroke, |c| {
-                let mut rgba = c.rgba();
-                rgba[3] = (f32::from(rgba[3]) * item.opacity) as u8;
-                rgba
-            });
-            let width = leader.and_then(|l| l.width).map_or(1.5, |v| (v as f32).min(32.0)) * scale;
-            let center = [(rect[0] + rect[2]) * 0.5, (rect[1] + rect[3]) * 0.5];
-            push_line(out, t, center, width.max(1.0), color);
-            let dot = leader.and_then(|l| l.dot).map_or(3.0, |v| (v as f32).min(64.0)) * scale;
-            if dot > 0.0 {
-                push_circle(out, t, dot, color, color, 0.0);
-            }
+    if e.kind == UiKind::Callout
+        && let Some(t) = target
+    {
+        let leader = e.spec.leader.as_ref();
+        let color = leader.and_then(|l| l.color).map_or(look.stroke, |c| {
+            let mut rgba = c.rgba();
+            rgba[3] = (f32::from(rgba[3]) * item.opacity) as u8;
+            rgba
+        });
+        let width = leader.and_then(|l| l.width).map_or(1.5, |v| (v as f32).min(32.0)) * scale;
+        let center = [(rect[0] + rect[2]) * 0.5, (rect[1] + rect[3]) * 0.5];
+        push_line(out, t, center, width.max(1.0), color);
+        let dot = leader.and_then(|l| l.dot).map_or(3.0, |v| (v as f32).min(64.0)) * scale;
+        if dot > 0.0 {
+            push_circle(out, t, dot, color, color, 0.0);
         }
     }
     if let Some((ox, oy, soft, color)) = look.shadow {
@@ -247,7 +262,15 @@ pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame
             let a = [edge_mid[0] - across[0] * base * 0.5 - dir[0] * inset, edge_mid[1] - across[1] * base * 0.5 - dir[1] * inset];
             let b = [edge_mid[0] + across[0] * base * 0.5 - dir[0] * inset, edge_mid[1] + across[1] * base * 0.5 - dir[1] * inset];
             let grow = look.border * scale;
-            push_triangle(out, [[a[0] - across[0] * grow, a[1] - across[1] * grow], [b[0] + across[0] * grow, b[1] + across[1] * grow], [tip[0], tip[1] + dir[1] * grow]], stroke);
+            push_triangle(
+                out,
+                [
+                    [a[0] - across[0] * grow, a[1] - across[1] * grow],
+                    [b[0] + across[0] * grow, b[1] + across[1] * grow],
+                    [tip[0], tip[1] + dir[1] * grow],
+                ],
+                stroke,
+            );
             push_box(out, rect, (look.fill_top, look.fill_bottom, look.horizontal), stroke, look.radius * scale, look.border * scale, 1.0);
             push_triangle(out, [a, b, tip], look.fill_bottom);
         }
@@ -271,9 +294,17 @@ pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame
     if header {
         let inset = look.border * scale;
         let bar_rect = [rect[0] + inset, rect[1] + inset, rect[2] - inset, rect[1] + bar * scale];
-        push_box(out, bar_rect, (look.title_fill, look.title_fill, false), look.title_fill, (look.radius - inset).max(0.0) * scale, 0.0, 1.0);
+        push_box(
+            out,
+            bar_rect,
+            (look.title_fill, look.title_fill, false),
+            look.title_fill,
+            (look.radius - inset).max(0.0) * scale,
+            0.0,
+            1.0,
+        );
         frame.texts.push(TextPlacement {
-            handle: e.handle.clone(),
+            item: index,
             slot: 1,
             left: (rect[0] + pl * scale).round(),
             top: (rect[1] + pt * 0.5 * scale).round(),
@@ -282,7 +313,7 @@ pub(crate) fn lay_out(item: &UiItem, view: &View, shaper: &mut TextShaper, frame
         });
     }
     frame.texts.push(TextPlacement {
-        handle: e.handle.clone(),
+        item: index,
         slot: 0,
         left: (rect[0] + pl * scale).round(),
         top: (rect[1] + (bar + pt) * scale).round(),
@@ -311,39 +342,40 @@ mod tests {
     fn item(kind: UiKind, spec: serde_json::Value, at: UiAt) -> UiItem {
         let mut t = UiTable::default();
         let h = t.create(kind, serde_json::from_value(spec).unwrap(), "a").unwrap();
-        let element = t.get(&h).unwrap().clone();
-        let (body, hidden) = {
-            let shown = element.present(0);
-            (shown.full, shown.hidden)
-        };
-        UiItem { element, at, body, hidden, opacity: 1.0 }
+        let element = std::sync::Arc::new(t.get(&h).unwrap().clone());
+        UiItem { element, at, opacity: 1.0, tick: 0 }
     }
 
     #[test]
     fn a_world_label_sits_above_its_projected_anchor_and_shrinks_with_distance() {
         let mut shaper = TextShaper::new();
-        let near = item(UiKind::Label, json!({"anchor": {"kind": "world", "point": [0, 0, 0]}, "text": "hello"}), UiAt::World([0.0, 0.0, 0.0]));
+        let near =
+            item(UiKind::Label, json!({"anchor": {"kind": "world", "point": [0, 0, 0]}, "text": "hello"}), UiAt::World([0.0, 0.0, 0.0]));
         let mut f = Frame::default();
-        lay_out(&near, &view(), &mut shaper, &mut f);
+        lay_out(0, &near, &view(), &mut shaper, &mut f);
         let t = &f.texts[0];
         assert!((t.left - 640.0).abs() < 60.0 && t.top < 360.0, "{t:?}");
         let far = UiItem { at: UiAt::World([0.0, 0.0, -30.0]), ..near.clone() };
         let mut g = Frame::default();
-        lay_out(&far, &view(), &mut shaper, &mut g);
+        lay_out(0, &far, &view(), &mut shaper, &mut g);
         assert!(g.texts[0].scale < t.scale);
         // Behind the camera: nothing.
         let behind = UiItem { at: UiAt::World([0.0, 0.0, 20.0]), ..near };
         let mut h = Frame::default();
-        lay_out(&behind, &view(), &mut shaper, &mut h);
+        lay_out(0, &behind, &view(), &mut shaper, &mut h);
         assert!(h.texts.is_empty() && h.vertices.is_empty());
     }
 
     #[test]
     fn screen_corners_pin_the_panel() {
         let mut shaper = TextShaper::new();
-        let hud = item(UiKind::HudPanel, json!({"anchor": {"kind": "screen", "corner": "bottom-right", "marginPx": [10, 20]}, "text": "HUD"}), UiAt::Screen);
+        let hud = item(
+            UiKind::HudPanel,
+            json!({"anchor": {"kind": "screen", "corner": "bottom-right", "marginPx": [10, 20]}, "text": "HUD"}),
+            UiAt::Screen,
+        );
         let mut f = Frame::default();
-        lay_out(&hud, &view(), &mut shaper, &mut f);
+        lay_out(0, &hud, &view(), &mut shaper, &mut f);
         let max_x = f.vertices.iter().map(|v| v.center[0] + v.half[0]).fold(0.0, f32::max);
         let max_y = f.vertices.iter().map(|v| v.center[1] + v.half[1]).fold(0.0, f32::max);
         assert!((max_x - 1270.0).abs() < 1.0 && (max_y - 700.0).abs() < 1.0, "{max_x} {max_y}");
@@ -358,7 +390,7 @@ mod tests {
             let mut spec = json!({"anchor": world, "text": "x"});
             spec.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
             let mut f = Frame::default();
-            lay_out(&item(kind, spec, at), &view(), &mut shaper, &mut f);
+            lay_out(0, &item(kind, spec, at), &view(), &mut shaper, &mut f);
             f.vertices.len()
         };
         assert_eq!(count(UiKind::Label, json!({})), 6, "one box");

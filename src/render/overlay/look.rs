@@ -53,22 +53,45 @@ fn px(v: f64, max: f32) -> f32 {
     if v.is_finite() { (v as f32).clamp(0.0, max) } else { 0.0 }
 }
 
-/// (fill, stroke, border, radius, padding, text, title bar, default wrap width)
-fn defaults(kind: UiKind) -> ([u8; 4], [u8; 4], f32, f32, f32, [u8; 4], [u8; 4], f32) {
+/// What a kind looks like before any style: fill, outline, corner radius, padding, text and
+/// title-bar colours, and the width its text wraps at.
+struct KindDefaults {
+    fill: [u8; 4],
+    stroke: [u8; 4],
+    border: f32,
+    radius: f32,
+    padding: f32,
+    text: [u8; 4],
+    title_fill: [u8; 4],
+    wrap: f32,
+}
+
+fn defaults(kind: UiKind) -> KindDefaults {
+    let d = |fill, stroke, border, radius, padding, text, title_fill, wrap| KindDefaults {
+        fill,
+        stroke,
+        border,
+        radius,
+        padding,
+        text,
+        title_fill,
+        wrap,
+    };
     match kind {
-        UiKind::Label => (hex(0x000000, 150), hex(0, 0), 0.0, 4.0, 5.0, hex(0xffffff, 255), hex(0, 0), 240.0),
-        UiKind::TextBox => (hex(0x1e2230, 235), hex(0x5a6690, 255), 1.0, 6.0, 10.0, hex(0xf0f0f0, 255), hex(0x3a4260, 255), 280.0),
-        UiKind::SpeechBubble => (hex(0xffffff, 245), hex(0x222222, 255), 2.0, 12.0, 10.0, hex(0x111111, 255), hex(0, 0), 240.0),
-        UiKind::ThoughtBubble => (hex(0xf4f4ff, 245), hex(0x555577, 255), 2.0, 18.0, 12.0, hex(0x222244, 255), hex(0, 0), 220.0),
-        UiKind::Callout => (hex(0xfff6d5, 245), hex(0x8a7a3a, 255), 1.0, 4.0, 8.0, hex(0x2b2200, 255), hex(0, 0), 220.0),
-        UiKind::HudPanel => (hex(0x0b0f1a, 200), hex(0x3bc8ff, 255), 1.0, 6.0, 10.0, hex(0xd8f3ff, 255), hex(0x13324a, 255), 300.0),
+        UiKind::Label => d(hex(0x000000, 150), hex(0, 0), 0.0, 4.0, 5.0, hex(0xffffff, 255), hex(0, 0), 240.0),
+        UiKind::TextBox => d(hex(0x1e2230, 235), hex(0x5a6690, 255), 1.0, 6.0, 10.0, hex(0xf0f0f0, 255), hex(0x3a4260, 255), 280.0),
+        UiKind::SpeechBubble => d(hex(0xffffff, 245), hex(0x222222, 255), 2.0, 12.0, 10.0, hex(0x111111, 255), hex(0, 0), 240.0),
+        UiKind::ThoughtBubble => d(hex(0xf4f4ff, 245), hex(0x555577, 255), 2.0, 18.0, 12.0, hex(0x222244, 255), hex(0, 0), 220.0),
+        UiKind::Callout => d(hex(0xfff6d5, 245), hex(0x8a7a3a, 255), 1.0, 4.0, 8.0, hex(0x2b2200, 255), hex(0, 0), 220.0),
+        UiKind::HudPanel => d(hex(0x0b0f1a, 200), hex(0x3bc8ff, 255), 1.0, 6.0, 10.0, hex(0xd8f3ff, 255), hex(0x13324a, 255), 300.0),
     }
 }
 
 /// Resolves an element's look at `opacity` (its lifecycle's fade).
 pub(crate) fn resolve(e: &UiElement, opacity: f32) -> Look {
-    let (fill, stroke, border, radius, padding, text, title_fill, wrap) = defaults(e.kind);
-    let style = e.spec.style.clone().unwrap_or_default();
+    let KindDefaults { fill, stroke, border, radius, padding, text, title_fill, wrap } = defaults(e.kind);
+    let unstyled = crate::world::ui::UiStyle::default();
+    let style = e.spec.style.as_ref().unwrap_or(&unstyled);
     let o = f64::from(opacity);
     let rgba = |c: UiColor| c.rgba();
     let (mut top, mut bottom, mut horizontal) = (fill, fill, false);
@@ -85,7 +108,8 @@ pub(crate) fn resolve(e: &UiElement, opacity: f32) -> Look {
         Some(b) => (rgba(b.color), px(b.width, 64.0), b.radius.map_or(radius, |r| px(r, 512.0))),
         None => (stroke, border, radius),
     };
-    let t = style.text.clone().unwrap_or_default();
+    let plain = crate::world::ui::TextStyle::default();
+    let t = style.text.as_ref().unwrap_or(&plain);
     let scale = t.scale.unwrap_or(1).clamp(1, MAX_TEXT_SCALE) as f32;
     let font_px = BASE_FONT_PX * scale;
     let padding = style.padding.as_ref().map_or([padding; 4], |p: &Padding| p.sides().map(|v| px(v, 512.0)));

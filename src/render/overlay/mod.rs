@@ -33,8 +33,8 @@ pub(crate) fn lay_out_frame(items: &[UiItem], camera: &Camera, width: u32, heigh
         height: height as f32,
         focal_px: height as f32 * 0.5 * proj[1][1],
     };
-    for item in items {
-        layout::lay_out(item, &view, shaper, frame);
+    for (index, item) in items.iter().enumerate() {
+        layout::lay_out(index, item, &view, shaper, frame);
     }
     shaper.end_frame();
 }
@@ -179,7 +179,7 @@ impl Overlay {
         self.viewport.update(queue, Resolution { width: size.0, height: size.1 });
         let (fonts, shapes) = self.shaper.split();
         let areas = self.frame.texts.iter().filter_map(|t| {
-            let shaped = shapes.get(&(t.handle.clone(), t.slot))?;
+            let shaped = shapes.get(items[t.item].element.handle.as_str())?[usize::from(t.slot)].as_ref()?;
             Some(TextArea {
                 buffer: &shaped.buffer,
                 left: t.left,
@@ -206,18 +206,32 @@ impl Overlay {
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..self.shape_count, 0..1);
         }
-        if self.text_ready {
-            if let Err(e) = self.text.render(&self.atlas, &self.viewport, pass) {
-                tracing::warn!("UI text not drawn: {e}");
-            }
+        if self.text_ready
+            && let Err(e) = self.text.render(&self.atlas, &self.viewport, pass)
+        {
+            tracing::warn!("UI text not drawn: {e}");
         }
     }
 
-    /// Glyphs rasterized so far and the bytes of their bitmaps: what the glyph atlas packs
-    /// (glyphon does not expose its texture size; the atlas is at least this, rounded up to a
-    /// power-of-two square from 256 x 256).
-    pub fn glyph_stats(&self) -> (usize, usize) {
-        let images = self.swash.image_cache.values().flatten();
-        images.fold((0, 0), |(n, bytes), image| (n + 1, bytes + image.data.len()))
+    /// The distinct glyphs the last frame drew (for `items`, the items it was prepared with) and
+    /// the bytes of their bitmaps: what the glyph atlas must hold for that frame. Rasterizes
+    /// them again to measure, so it is for benchmarks, not frames.
+    pub fn glyph_stats(&mut self, items: &[UiItem]) -> (usize, usize) {
+        let (fonts, shapes) = self.shaper.split();
+        let mut keys = std::collections::HashSet::new();
+        for t in &self.frame.texts {
+            let Some(shaped) =
+                items.get(t.item).and_then(|i| shapes.get(i.element.handle.as_str())).and_then(|s| s[usize::from(t.slot)].as_ref())
+            else {
+                continue;
+            };
+            for run in shaped.buffer.layout_runs() {
+                for glyph in run.glyphs {
+                    keys.insert(glyph.physical((t.left, t.top), t.scale).cache_key);
+                }
+            }
+        }
+        let bytes = keys.iter().filter_map(|k| self.swash.get_image_uncached(fonts, *k)).map(|image| image.data.len()).sum();
+        (keys.len(), bytes)
     }
 }

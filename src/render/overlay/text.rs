@@ -2,8 +2,6 @@
 //! (never system fonts, so a capture is the same on every machine), wrapped to the element's
 //! width, cached per element so an unchanged element costs no shaping on the next frame.
 
-use std::collections::HashMap;
-
 use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Wrap};
 
 use super::look::Look;
@@ -29,6 +27,21 @@ struct Key {
     color: [u8; 4],
 }
 
+impl Key {
+    fn matches(&self, text: &str, hidden: &std::ops::Range<usize>, runs: Option<&[TextRun]>, look: &Look) -> bool {
+        self.text == text
+            && self.hidden == *hidden
+            && self.runs.as_deref() == runs
+            && self.font_px == look.font_px
+            && self.line_height == look.line_height
+            && self.letter_spacing == look.letter_spacing
+            && self.wrap_width == look.wrap_width
+            && self.max_lines == look.max_lines
+            && self.align == look.align
+            && self.color == look.text_color
+    }
+}
+
 /// A shaped block of text and its measured size (element pixels).
 pub(crate) struct Shaped {
     key: Key,
@@ -39,9 +52,12 @@ pub(crate) struct Shaped {
     idle: u32,
 }
 
+/// Shaped text per element handle: its body (slot 0) and its title bar (slot 1).
+pub(crate) type ShapedTexts = rustc_hash::FxHashMap<String, [Option<Shaped>; 2]>;
+
 pub(crate) struct TextShaper {
     fonts: FontSystem,
-    cache: HashMap<(String, u8), Shaped>,
+    cache: ShapedTexts,
 }
 
 impl std::fmt::Debug for TextShaper {
@@ -59,45 +75,64 @@ impl TextShaper {
         let mut db = glyphon::fontdb::Database::new();
         db.load_font_data(FONT.to_vec());
         db.set_sans_serif_family(FAMILY);
-        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: HashMap::new() }
+        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default() }
     }
 
     /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
-    /// 1 title), reusing the cached shaping when nothing it depends on changed.
-    pub fn shape(&mut self, handle: &str, slot: u8, text: &str, hidden: std::ops::Range<usize>, runs: Option<&[TextRun]>, look: &Look) -> &Shaped {
-        let key = Key {
-            text: text.to_string(),
-            hidden,
-            runs: runs.map(<[TextRun]>::to_vec),
-            font_px: look.font_px,
-            line_height: look.line_height,
-            letter_spacing: look.letter_spacing,
-            wrap_width: look.wrap_width,
-            max_lines: look.max_lines,
-            align: look.align,
-            color: look.text_color,
-        };
-        let id = (handle.to_string(), slot);
-        let fresh = self.cache.get(&id).is_some_and(|s| s.key == key);
+    /// 1 title), reusing the cached shaping when nothing it depends on changed. A hit allocates
+    /// nothing: this runs for every element every frame.
+    pub fn shape(
+        &mut self,
+        handle: &str,
+        slot: u8,
+        text: &str,
+        hidden: std::ops::Range<usize>,
+        runs: Option<&[TextRun]>,
+        look: &Look,
+    ) -> &Shaped {
+        let slot = usize::from(slot.min(1));
+        let fresh = self.cache.get(handle).and_then(|s| s[slot].as_ref()).is_some_and(|s| s.key.matches(text, &hidden, runs, look));
         if !fresh {
+            let key = Key {
+                text: text.to_string(),
+                hidden,
+                runs: runs.map(<[TextRun]>::to_vec),
+                font_px: look.font_px,
+                line_height: look.line_height,
+                letter_spacing: look.letter_spacing,
+                wrap_width: look.wrap_width,
+                max_lines: look.max_lines,
+                align: look.align,
+                color: look.text_color,
+            };
             let shaped = shape_new(&mut self.fonts, key);
-            self.cache.insert(id.clone(), shaped);
+            if !self.cache.contains_key(handle) {
+                self.cache.insert(handle.to_string(), [None, None]);
+            }
+            self.cache.get_mut(handle).expect("inserted above")[slot] = Some(shaped);
         }
-        let shaped = self.cache.get_mut(&id).expect("inserted above");
+        let shaped = self.cache.get_mut(handle).and_then(|s| s[slot].as_mut()).expect("shaped above");
         shaped.idle = 0;
         shaped
     }
 
     /// Drops shaping for elements not drawn for a while (removed or expired ones).
     pub fn end_frame(&mut self) {
-        self.cache.retain(|_, s| {
-            s.idle += 1;
-            s.idle < 120
+        self.cache.retain(|_, slots| {
+            for slot in slots.iter_mut() {
+                if let Some(s) = slot {
+                    s.idle += 1;
+                    if s.idle >= 120 {
+                        *slot = None;
+                    }
+                }
+            }
+            slots.iter().any(Option::is_some)
         });
     }
 
     /// The font system (to rasterize with) and the shaped text (to draw), borrowed together.
-    pub fn split(&mut self) -> (&mut FontSystem, &HashMap<(String, u8), Shaped>) {
+    pub fn split(&mut self) -> (&mut FontSystem, &ShapedTexts) {
         (&mut self.fonts, &self.cache)
     }
 }

@@ -12,9 +12,7 @@ use mlua::{Lua, Table};
 use serde_json::json;
 
 use super::invalid;
-use crate::agents::social::{
-    Approach, ApproachTarget, BUBBLE_OFFSET, DEFAULT_TALK_DISTANCE, MAX_QUEUED_LINES, SPEECH_CPS, SPEECH_HOLD_MS,
-};
+use crate::agents::social::{Approach, ApproachTarget, BUBBLE_OFFSET, DEFAULT_TALK_DISTANCE, MAX_QUEUED_LINES, SPEECH_CPS, SPEECH_HOLD_MS};
 use crate::agents::table::Agents;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::trace::{EventDraft, EventKind, TraceLog};
@@ -28,7 +26,10 @@ fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
 /// The caller's body: the entity the calling agent inhabits.
 fn body_of(agents: &Agents, world: &World, agent: &str) -> mlua::Result<EntityId> {
     let record = agents.get(agent).ok_or_else(|| {
-        fail(ErrorCode::HandlerError, format!("{agent} is not an agent in the world: social skills act for an agent spawned with agent.spawn"))
+        fail(
+            ErrorCode::HandlerError,
+            format!("{agent} is not an agent in the world: social skills act for an agent spawned with agent.spawn"),
+        )
     })?;
     let entity = record.entity.ok_or_else(|| fail(ErrorCode::HandlerError, format!("agent {agent} inhabits no entity to act with")))?;
     if world.transform(entity).is_none() {
@@ -43,7 +44,12 @@ fn queue_ms(lines: &[String]) -> f64 {
 }
 
 /// Builds the `social` ops table.
-pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<World>>, trace: Rc<RefCell<TraceLog>>) -> mlua::Result<Table> {
+pub(crate) fn create(
+    lua: &Lua,
+    agents: Rc<RefCell<Agents>>,
+    world: Rc<RefCell<World>>,
+    trace: Rc<RefCell<TraceLog>>,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let (a, w, t) = (Rc::clone(&agents), Rc::clone(&world), Rc::clone(&trace));
@@ -74,8 +80,11 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
                 }
                 None => {
                     let lines = vec![text.clone()];
-                    let anchor =
-                        Anchor::World(WorldAnchor { entity: Some(entity.to_string()), offset: Some(BUBBLE_OFFSET), ..WorldAnchor::default() });
+                    let anchor = Anchor::World(WorldAnchor {
+                        entity: Some(entity.to_string()),
+                        offset: Some(BUBBLE_OFFSET),
+                        ..WorldAnchor::default()
+                    });
                     let spec = UiSpec {
                         lifecycle: Lifecycle {
                             typewriter: Some(Typewriter { cps: SPEECH_CPS }),
@@ -85,7 +94,10 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
                         },
                         ..UiSpec::at(anchor)
                     };
-                    let handle = world.ui.create(UiKind::SpeechBubble, spec, &speaker).map_err(|e| fail(ErrorCode::CapacityExceeded, e.to_string()))?;
+                    let handle = world
+                        .ui
+                        .create(UiKind::SpeechBubble, spec, &speaker)
+                        .map_err(|e| fail(ErrorCode::CapacityExceeded, e.to_string()))?;
                     world.ui.set_speaker(&handle, &speaker);
                     handle
                 }

@@ -46,7 +46,9 @@ pub(crate) fn check_anchor(world: &World, anchor: &Anchor) -> mlua::Result<()> {
         return Err(invalid(format!("anchor.entity: '{entity}' is not an entity id (ent_0001, ...)")));
     }
     if world.resolve(entity).is_none() {
-        return Err(HandlerFailure::new(ErrorCode::NotFound, format!("anchor.entity: no entity {entity} (never created or destroyed)")).into_lua());
+        return Err(
+            HandlerFailure::new(ErrorCode::NotFound, format!("anchor.entity: no entity {entity} (never created or destroyed)")).into_lua()
+        );
     }
     Ok(())
 }
