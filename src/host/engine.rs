@@ -69,6 +69,8 @@ pub struct EngineConfig {
     /// Read a clock at each stage of every skill call from a script (the bench's breakdown,
     /// `Engine::call_stages`); off, a call pays one branch per stage.
     pub stage_timing: bool,
+    /// Where sound goes (silent unless asked; `limina run --audio-out` renders a WAV).
+    pub audio: crate::audio::AudioBackend,
 }
 
 impl EngineConfig {
@@ -94,6 +96,7 @@ impl EngineConfig {
             providers: None,
             entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
             stage_timing: false,
+            audio: crate::audio::AudioBackend::Null,
         }
     }
 }
@@ -170,6 +173,8 @@ pub(crate) struct Shared {
     pub step_timings: Cell<StepTimings>,
     /// `limina.provider()`.
     pub provider: crate::agents::record::ProviderKind,
+    /// The audio thread, when sound goes anywhere (see `audio::AudioBackend`).
+    pub audio: RefCell<Option<crate::audio::AudioOut>>,
 }
 
 impl Shared {
@@ -257,8 +262,10 @@ impl Shared {
         timings.action = action;
         timings.physics = physics_time;
         self.step_timings.set(timings);
-        // 6. UI elements whose ttl ran out leave at the tick boundary.
+        // 6. UI elements whose ttl ran out leave at the tick boundary; the step's sound goes to
+        //    the mixer, and finished sounds leave.
         self.expire_ui(tick);
+        self.sound_step(tick);
         self.tick.set(tick + 1);
         Ok(())
     }
@@ -348,6 +355,7 @@ impl Engine {
             agent_systems: AgentSystems::new(config.providers.clone()),
             step_timings: Cell::new(StepTimings::default()),
             provider: config.provider,
+            audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -429,6 +437,12 @@ impl Engine {
 
     pub(crate) fn has_callbacks(&self) -> bool {
         !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
+    }
+
+    /// Stops the audio thread, writing what it rendered (`--audio-out`); None when sound went
+    /// nowhere.
+    pub fn finish_audio(&self) -> Option<crate::audio::AudioReport> {
+        self.shared.audio.borrow_mut().take().map(crate::audio::AudioOut::finish)
     }
 
     /// Whether a script called `limina.quit()`.

@@ -71,6 +71,23 @@ impl Shared {
         }
     }
 
+    /// Hands the step's sounds to the mixer (when sound goes anywhere), then removes the sounds
+    /// that have finished by the next tick.
+    pub(super) fn sound_step(&self, tick: u64) {
+        let mut world = self.world.borrow_mut();
+        if let Some(audio) = self.audio.borrow().as_ref() {
+            let c = world.camera;
+            audio.send(crate::audio::MixFrame {
+                tick,
+                listener: crate::audio::Listener::camera(c.position, c.target),
+                bus_volumes: world.sounds.bus_volumes,
+                sounds: world.sounds.iter().cloned().collect(),
+            });
+        }
+        world.sounds.tick = tick + 1;
+        world.sounds.finish(tick + 1);
+    }
+
     /// Removes the UI elements whose ttl has run out by the end of `tick`, tracing each.
     pub(super) fn expire_ui(&self, tick: u64) {
         let expired = {

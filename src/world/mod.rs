@@ -14,6 +14,7 @@ mod components;
 mod entity_table;
 mod hash;
 mod scene;
+pub mod sound;
 pub mod spatial;
 pub mod ui;
 
@@ -168,6 +169,8 @@ pub struct World {
     near: std::cell::RefCell<NearScratch>,
     /// In-world UI elements (world state; the `ui.*` skills change them).
     pub ui: ui::UiTable,
+    /// What plays (world state; the `audio.*` skills change it).
+    pub sounds: sound::SoundTable,
 }
 
 #[derive(Debug)]
@@ -220,6 +223,7 @@ impl World {
             render_query,
             near,
             ui: ui::UiTable::default(),
+            sounds: sound::SoundTable::default(),
         }
     }
 
@@ -576,9 +580,13 @@ impl World {
     /// exactly as it did before UI existed).
     pub fn hash(&self) -> String {
         let entities = hash::world_hash(self.entities.iter().filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))));
-        match self.ui.hash() {
+        let with_ui = match self.ui.hash() {
             None => entities,
             Some(ui) => hash::fold(&entities, "ui", &ui),
+        };
+        match self.sounds.hash() {
+            None => with_ui,
+            Some(sounds) => hash::fold(&with_ui, "sounds", &sounds),
         }
     }
 }

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on purpose")]
 
 mod agents;
+mod audio;
 mod cli;
 mod determinism;
 mod governance;

@@ -2,6 +2,7 @@
 //! against the calling skill's schema, so ops check only what a schema cannot express.
 
 pub(crate) mod agents;
+pub(crate) mod audio;
 pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;

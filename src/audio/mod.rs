@@ -1,0 +1,129 @@
+//! Sound: a mixer with four buses (master, sfx, ambience, voice), synthesized blips and
+//! ambience, spatial playback relative to the camera, and espeak-ng speech — running on its own
+//! thread, fed one step at a time with what the world says is playing (`world::sound`).
+//!
+//! Backends: `Null` (silent: `LIMINA_AUDIO=null`, headless runs, or no device) and `Wav` (every
+//! step mixed sample-accurately on the audio thread and written to a file when the run ends: the
+//! same script and seed give the same bytes). The loop only ever sends: it never waits for audio.
+
+mod mixer;
+pub mod spatial;
+pub mod synth;
+pub mod tts;
+
+pub use mixer::{MixFrame, Mixer, SpeechTiming};
+pub use spatial::Listener;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+
+/// Where the engine's sound goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AudioBackend {
+    /// Nothing is mixed.
+    #[default]
+    Null,
+    /// Mixed to a WAV file (44.1 kHz, 16-bit stereo), written when the engine finishes.
+    Wav(PathBuf),
+}
+
+enum Msg {
+    Frame(Box<MixFrame>),
+    Finish,
+}
+
+/// What the audio thread reports when it stops.
+#[derive(Debug, Default)]
+pub struct AudioReport {
+    pub frames: u64,
+    pub peak: f32,
+    /// Spoken lines that could not be synthesized, with the reason.
+    pub speech_failures: Vec<String>,
+    pub error: Option<String>,
+}
+
+/// The audio thread and the channel the loop feeds it through.
+#[derive(Debug)]
+pub struct AudioOut {
+    tx: Sender<Msg>,
+    thread: Option<JoinHandle<AudioReport>>,
+}
+
+impl AudioOut {
+    /// Starts the audio thread for `backend`; None for `Null` (nothing to run).
+    pub fn start(backend: &AudioBackend) -> Option<AudioOut> {
+        let AudioBackend::Wav(path) = backend else { return None };
+        let (tx, rx) = channel();
+        let path = path.clone();
+        let thread = std::thread::Builder::new().name("limina-audio".into()).spawn(move || render_to_wav(rx, &path)).ok()?;
+        Some(AudioOut { tx, thread: Some(thread) })
+    }
+
+    /// Hands one step to the mixer (never blocks).
+    pub fn send(&self, frame: MixFrame) {
+        let _ = self.tx.send(Msg::Frame(Box::new(frame)));
+    }
+
+    /// Mixes what is queued, writes the output and returns the thread's report.
+    pub fn finish(mut self) -> AudioReport {
+        self.stop()
+    }
+
+    fn stop(&mut self) -> AudioReport {
+        let _ = self.tx.send(Msg::Finish);
+        self.thread.take().map(|t| t.join().unwrap_or_else(|_| AudioReport { error: Some("the audio thread panicked".into()), ..Default::default() })).unwrap_or_default()
+    }
+}
+
+impl Drop for AudioOut {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.stop();
+        }
+    }
+}
+
+fn render_to_wav(rx: Receiver<Msg>, path: &Path) -> AudioReport {
+    let mut mixer = Mixer::new(SpeechTiming::Wait);
+    let mut report = AudioReport::default();
+    let mut pcm: Vec<i16> = Vec::new();
+    let mut block = Vec::new();
+    while let Ok(Msg::Frame(frame)) = rx.recv() {
+        mixer.mix(&frame, &mut block);
+        for s in &block {
+            report.peak = report.peak.max(s.abs());
+            pcm.push((s * 32767.0).round() as i16);
+        }
+        report.frames += synth::FRAMES_PER_TICK as u64;
+    }
+    report.speech_failures = mixer.failures.iter().map(|(id, e)| format!("line {id}: {e}")).collect();
+    if let Err(e) = write_wav(path, &pcm) {
+        report.error = Some(format!("cannot write {}: {e}", path.display()));
+    }
+    report
+}
+
+/// Writes 16-bit stereo PCM at 44.1 kHz, atomically (a temporary file renamed into place).
+pub fn write_wav(path: &Path, interleaved: &[i16]) -> std::io::Result<()> {
+    let data_len = (interleaved.len() * 2) as u32;
+    let mut bytes = Vec::with_capacity(44 + data_len as usize);
+    bytes.extend_from_slice(b"RIFF");
+    bytes.extend_from_slice(&(36 + data_len).to_le_bytes());
+    bytes.extend_from_slice(b"WAVEfmt ");
+    bytes.extend_from_slice(&16u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    bytes.extend_from_slice(&2u16.to_le_bytes()); // stereo
+    bytes.extend_from_slice(&synth::SAMPLE_RATE.to_le_bytes());
+    bytes.extend_from_slice(&(synth::SAMPLE_RATE * 4).to_le_bytes());
+    bytes.extend_from_slice(&4u16.to_le_bytes());
+    bytes.extend_from_slice(&16u16.to_le_bytes());
+    bytes.extend_from_slice(b"data");
+    bytes.extend_from_slice(&data_len.to_le_bytes());
+    for s in interleaved {
+        bytes.extend_from_slice(&s.to_le_bytes());
+    }
+    let tmp = path.with_extension("wav.partial");
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, path)
+}
