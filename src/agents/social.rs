@@ -77,6 +77,10 @@ pub fn walk_step(from: [f32; 3], to: [f32; 3], talk_distance: f64, dt: f64) -> W
     let dx = f64::from(to[0]) - f64::from(from[0]);
     let dz = f64::from(to[2]) - f64::from(from[2]);
     let distance = (dx * dx + dz * dz).sqrt();
+    // Positions are bounded, so this only guards against a bug upstream: never walk on a NaN.
+    if !distance.is_finite() {
+        return WalkStep::Arrived(f64::INFINITY);
+    }
     if distance <= talk_distance + ARRIVAL_TOLERANCE {
         return WalkStep::Arrived(distance);
     }

@@ -72,7 +72,10 @@ impl AudioOut {
 
     fn stop(&mut self) -> AudioReport {
         let _ = self.tx.send(Msg::Finish);
-        self.thread.take().map(|t| t.join().unwrap_or_else(|_| AudioReport { error: Some("the audio thread panicked".into()), ..Default::default() })).unwrap_or_default()
+        self.thread
+            .take()
+            .map(|t| t.join().unwrap_or_else(|_| AudioReport { error: Some("the audio thread panicked".into()), ..Default::default() }))
+            .unwrap_or_default()
     }
 }
 

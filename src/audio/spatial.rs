@@ -50,7 +50,8 @@ pub fn gains(listener: &Listener, position: Option<[f64; 3]>, max_distance: Opti
         return None;
     }
     // How far right of the listener, in -1..1 (0 straight ahead, behind, above or at the listener).
-    let pan = if distance > 1e-9 { (d[0] * listener.right[0] + d[1] * listener.right[1] + d[2] * listener.right[2]) / distance } else { 0.0 };
+    let pan =
+        if distance > 1e-9 { (d[0] * listener.right[0] + d[1] * listener.right[1] + d[2] * listener.right[2]) / distance } else { 0.0 };
     let angle = (pan.clamp(-1.0, 1.0) + 1.0) * std::f64::consts::FRAC_PI_4;
     let gain = attenuation(distance) * std::f64::consts::SQRT_2;
     Some((angle.cos() * gain, angle.sin() * gain))

@@ -9,10 +9,11 @@ use std::time::Instant;
 use super::bench::percentile;
 use crate::render::{RenderList, Renderer};
 
-use crate::world::ui::{Anchor, UiKind, UiSpec, WorldAnchor};
+use crate::world::ui::{Anchor, UiKind, UiSpec, WorldAnchor, Writer};
 use crate::world::{EntitySpec, RenderShape, World};
 
 const FRAMES: usize = 60;
+const OPERATOR: Writer<'static> = Writer { agent: "agt_bench", operator: true };
 const WARMUP: usize = 5;
 
 fn world(labels: usize, entities: usize) -> anyhow::Result<World> {
@@ -36,7 +37,7 @@ fn world(labels: usize, entities: usize) -> anyhow::Result<World> {
             let anchor =
                 Anchor::World(WorldAnchor { entity: Some(id.to_string()), offset: Some([0.0, 0.5, 0.0]), ..WorldAnchor::default() });
             let spec = UiSpec { text: Some(format!("agent {i:04}")), ..UiSpec::at(anchor) };
-            world.ui.create(UiKind::Label, spec, "agt_bench")?;
+            world.ui.create(UiKind::Label, spec, &OPERATOR)?;
         }
     }
     Ok(world)
@@ -56,7 +57,7 @@ fn frame_cost(renderer: &mut Renderer, world: &mut World, retext: bool, list: &m
             let handles: Vec<String> = world.ui.iter().map(|e| e.handle.clone()).collect();
             for (i, handle) in handles.into_iter().enumerate() {
                 let change = crate::world::ui::UiChange { handle, text: Some(format!("agent {i:04} · {frame}")), ..Default::default() };
-                let _ = world.ui.update(change);
+                let _ = world.ui.update(change, &OPERATOR);
             }
         }
         let t = Instant::now();

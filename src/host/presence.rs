@@ -92,12 +92,23 @@ impl Shared {
     pub(super) fn expire_ui(&self, tick: u64) {
         let expired = {
             let mut world = self.world.borrow_mut();
+            // Elements following an entity that is gone leave with it.
+            let gone: std::collections::HashSet<String> = world
+                .ui
+                .iter()
+                .filter_map(|e| match &e.spec.anchor {
+                    crate::world::ui::Anchor::World(w) => w.entity.clone(),
+                    crate::world::ui::Anchor::Screen(_) => None,
+                })
+                .filter(|id| world.resolve(id).is_none())
+                .collect();
             world.ui.tick = tick + 1;
-            world.ui.expire(tick + 1)
+            world.ui.expire(tick + 1, |id| !gone.contains(id))
         };
         let mut trace = self.trace.borrow_mut();
         for e in expired {
-            let payload = json!({"handle": e.handle, "kind": e.kind.as_str(), "owner": e.owner, "tick": tick});
+            let reason = if e.expires_at().is_some_and(|at| at <= tick + 1) { "ttl" } else { "anchor entity destroyed" };
+            let payload = json!({"handle": e.handle, "kind": e.kind.as_str(), "owner": e.owner, "reason": reason, "tick": tick});
             trace.emit(EventDraft::new(EventKind::UiExpired.as_str(), "engine"), tick, &payload);
         }
     }

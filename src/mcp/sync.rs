@@ -197,16 +197,20 @@ mod tests {
         let mut w = World::default();
         let mut b = Baseline::new(None);
         let spec = serde_json::from_value(json!({"anchor": {"kind": "screen"}, "text": "hi"})).unwrap();
-        let h = w.ui.create(UiKind::Label, spec, "agt").unwrap();
+        let h = w.ui.create(UiKind::Label, spec, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
         let snap = b.snapshot(&w, 0);
         assert_eq!(snap.message["ui"][0]["handle"], h.as_str());
         b.delivered(snap);
         assert!(b.delta(&w, 1).is_none(), "unchanged UI sends nothing");
-        w.ui.update(UiChange { handle: h.clone(), text: Some("bye".into()), ..Default::default() }).unwrap();
+        w.ui.update(
+            UiChange { handle: h.clone(), text: Some("bye".into()), ..Default::default() },
+            &crate::world::ui::Writer { agent: "agt", operator: false },
+        )
+        .unwrap();
         let d = b.delta(&w, 2).unwrap();
         assert_eq!(d.message["ui"]["upserted"][0]["text"], "bye");
         b.delivered(d);
-        w.ui.remove(&h).unwrap();
+        w.ui.remove(&h, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
         assert_eq!(b.delta(&w, 3).unwrap().message["ui"]["removed"], json!([h]));
     }
 

@@ -230,6 +230,10 @@ impl PhysicsWorld {
         }
     }
 
+    pub(crate) fn is_dynamic(&self, handle: BodyHandle) -> bool {
+        self.world.bodies.get(handle.to_rapier()).is_some_and(|b| b.is_dynamic())
+    }
+
     /// Sets a dynamic body's horizontal velocity (x, z), keeping its vertical one; false for a
     /// body that is not dynamic.
     pub(crate) fn set_planar_velocity(&mut self, handle: BodyHandle, velocity: [f32; 2]) -> bool {

@@ -392,6 +392,11 @@ impl World {
         })
     }
 
+    /// Whether the entity's body is dynamic (None: no such entity, or it has no body).
+    pub(crate) fn has_dynamic_body(&self, id: EntityId) -> Option<bool> {
+        self.binding(id).map(|b| self.physics.is_dynamic(b.body))
+    }
+
     /// An entity's position `alpha` of the way from the start of the step to its end (what its
     /// mesh is drawn at).
     pub fn interpolated_position(&self, id: EntityId, alpha: f32) -> Option<[f32; 3]> {
@@ -405,6 +410,9 @@ impl World {
     /// gets that horizontal velocity (gravity keeps its vertical one); an entity without a body
     /// is moved directly. False when the entity does not exist.
     pub(crate) fn walk(&mut self, id: EntityId, velocity: [f32; 2], dt: f32) -> bool {
+        if !velocity.iter().all(|v| v.is_finite()) {
+            return false;
+        }
         match self.binding(id) {
             Some(b) if self.physics.set_planar_velocity(b.body, velocity) => true,
             // Past the world's bounds the walk stops (nothing is stored out of bounds).

@@ -148,7 +148,15 @@ impl SoundTable {
     }
 
     /// Adds a sound starting now; returns its handle. A speech sound's `id` is assigned here.
-    pub fn play(&mut self, mut kind: SoundKind, bus: Bus, volume: f64, position: Option<[f64; 3]>, max_distance: Option<f64>, owner: &str) -> Result<String, SoundError> {
+    pub fn play(
+        &mut self,
+        mut kind: SoundKind,
+        bus: Bus,
+        volume: f64,
+        position: Option<[f64; 3]>,
+        max_distance: Option<f64>,
+        owner: &str,
+    ) -> Result<String, SoundError> {
         if self.sounds.len() >= MAX_SOUNDS {
             return Err(SoundError::Full);
         }
@@ -158,7 +166,8 @@ impl SoundTable {
         }
         self.next += 1;
         let handle = format!("snd_{:04}", self.next);
-        let sound = Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, started_tick: self.tick, owner: owner.to_string() };
+        let sound =
+            Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, started_tick: self.tick, owner: owner.to_string() };
         self.sounds.insert(self.next, sound);
         Ok(handle)
     }

@@ -25,6 +25,14 @@ pub const MAX_ELEMENTS: usize = 4096;
 pub const MAX_TEXT_CHARS: usize = 8192;
 /// Lines one element may carry (body lines plus queued lines).
 pub const MAX_LINES: usize = 256;
+/// Characters of text all of a world's elements may carry together (what a frame may have to
+/// shape and keep shaped).
+pub const MAX_WORLD_TEXT_CHARS: usize = 262_144;
+/// Speech bubbles may be made past `MAX_ELEMENTS` by this many (one per speaking agent).
+pub const SPEECH_RESERVE: usize = 256;
+/// Elements one caller may own at once (the operator excepted), so no one caller can take the
+/// whole pool — agents must still be able to speak.
+pub const MAX_ELEMENTS_PER_OWNER: usize = 256;
 
 /// The element kinds of the catalog's `ui.panel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -458,6 +466,9 @@ pub struct UiElement {
     pub content_tick: u64,
     /// Bumped on every change, so renderers and sync can tell what is new.
     pub revision: u64,
+    /// Characters of text it carries (counted toward the world's limit).
+    #[serde(skip)]
+    pub chars: usize,
 }
 
 /// Why a `ui.*` change was refused (nothing changed).
@@ -469,6 +480,14 @@ pub enum UiError {
     Invalid { field: &'static str, problem: String },
     #[error("the world already holds {max} UI elements; remove some first")]
     Full { max: usize },
+    #[error("{owner} already owns {max} UI elements; remove some of them first")]
+    OwnerFull { owner: String, max: usize },
+    #[error("the world's UI already carries {total} characters of text; this would add {adding}, past the limit of {max}")]
+    TextBudget { total: usize, adding: usize, max: usize },
+    #[error("{handle} belongs to {owner}; only its owner or the operator may change it")]
+    NotYours { handle: String, owner: String },
+    #[error("{handle} is {speaker}'s speech bubble; only social.say writes it")]
+    SpeechBubble { handle: String, speaker: String },
 }
 
 /// What an element shows at a tick: the product of its lifecycle.
@@ -578,16 +597,65 @@ impl UiElement {
         lines.iter().map(|l| self.reveal_ms(l) + self.hold_ms()).sum()
     }
 
+    /// Appends lines to the queue: lines already shown in full (and held) are dropped, and when
+    /// the whole queue has been shown the new lines start a fresh queue now (they would
+    /// otherwise appear at once, already "revealed"); a ttl is extended to cover the queue.
+    fn queue_lines(&mut self, lines: Vec<String>, tick: u64) {
+        let age = ms_between(self.content_tick, tick);
+        let finished = age >= self.queue_span_ms();
+        let shown = if finished { usize::MAX } else { self.shown_lines(age) };
+        let hold = self.hold_ms();
+        let spans: Vec<f64> =
+            self.spec.lifecycle.queue.as_ref().map_or(Vec::new(), |q| q.lines.iter().map(|l| self.reveal_ms(l) + hold).collect());
+        let Some(queue) = self.spec.lifecycle.queue.as_mut() else { return };
+        if finished {
+            queue.lines.clear();
+            self.content_tick = tick;
+        } else if shown > 0 {
+            // Drop whole ticks' worth of fully shown lines so the showing line keeps its place.
+            let dropped_ms: f64 = spans[..shown].iter().sum();
+            let ticks = (dropped_ms * TICKS_PER_SECOND / 1000.0).floor();
+            if (ticks * 1000.0 / TICKS_PER_SECOND - dropped_ms).abs() < 1e-9 {
+                queue.lines.drain(..shown);
+                self.content_tick += ticks as u64;
+            }
+        }
+        queue.lines.extend(lines);
+        if self.spec.lifecycle.ttl.is_some() {
+            self.spec.lifecycle.ttl = Some(ms_between(self.created_tick, self.content_tick) + self.queue_span_ms());
+        }
+    }
+
+    /// Queued lines shown in full (revealed and held) `age_ms` after the content changed.
+    fn shown_lines(&self, age_ms: f64) -> usize {
+        let Some(queue) = &self.spec.lifecycle.queue else { return 0 };
+        let mut end = 0.0;
+        for (i, line) in queue.lines.iter().enumerate() {
+            end += self.reveal_ms(line) + self.hold_ms();
+            if age_ms < end {
+                return i;
+            }
+        }
+        queue.lines.len()
+    }
+
+    /// Queued lines not yet shown in full at `tick` (the one showing included).
+    pub fn waiting_lines(&self, tick: u64) -> usize {
+        let total = self.spec.lifecycle.queue.as_ref().map_or(0, |q| q.lines.len());
+        total - self.shown_lines(ms_between(self.content_tick, tick)).min(total)
+    }
+
     /// The tick at which the ttl removes the element, if it has one.
     pub fn expires_at(&self) -> Option<u64> {
         let ttl = self.spec.lifecycle.ttl?;
-        Some(self.created_tick + (ttl * TICKS_PER_SECOND / 1000.0).ceil() as u64)
+        // The schema bounds ttl; saturating keeps a hostile one (or a future caller) from wrapping.
+        Some(self.created_tick.saturating_add((ttl * TICKS_PER_SECOND / 1000.0).ceil() as u64))
     }
 }
 
 /// Checks what a schema cannot say: a world anchor names an entity or a point, and the text
 /// stays within the engine's limits.
-fn check_spec(spec: &UiSpec) -> Result<(), UiError> {
+fn check_spec(spec: &UiSpec) -> Result<usize, UiError> {
     if let Anchor::World(w) = &spec.anchor
         && w.entity.is_none()
         && w.point.is_none()
@@ -597,7 +665,7 @@ fn check_spec(spec: &UiSpec) -> Result<(), UiError> {
     check_text(spec.text.as_deref(), spec.title.as_deref(), spec.lines.as_deref(), spec)
 }
 
-fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>, spec: &UiSpec) -> Result<(), UiError> {
+fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>, spec: &UiSpec) -> Result<usize, UiError> {
     let queued = spec.lifecycle.queue.as_ref().map_or(&[][..], |q| &q.lines[..]);
     let line_count = lines.map_or(0, <[String]>::len) + queued.len();
     if line_count > MAX_LINES {
@@ -614,7 +682,15 @@ fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>,
     if chars > MAX_TEXT_CHARS {
         return Err(UiError::Invalid { field: "text", problem: format!("{chars} characters exceed the limit of {MAX_TEXT_CHARS}") });
     }
-    Ok(())
+    Ok(chars)
+}
+
+/// Who is changing the UI: the caller's agent id, and whether it is the operator (who may change
+/// any element and is not held to the per-owner quota).
+#[derive(Debug, Clone, Copy)]
+pub struct Writer<'a> {
+    pub agent: &'a str,
+    pub operator: bool,
 }
 
 /// Every live element of a world, by handle, and the clock the lifecycles read.
@@ -622,6 +698,8 @@ fn check_text(text: Option<&str>, title: Option<&str>, lines: Option<&[String]>,
 pub struct UiTable {
     elements: BTreeMap<u64, Arc<UiElement>>,
     next: u64,
+    /// Characters carried by all elements together.
+    total_chars: usize,
     /// The tick the world is at (set by the engine each step; lifecycles are read against it).
     pub tick: u64,
 }
@@ -662,50 +740,81 @@ impl UiTable {
         self.elements.values()
     }
 
-    /// Adds an element; the world anchor's entity was checked by the caller.
-    pub fn create(&mut self, kind: UiKind, spec: UiSpec, owner: &str) -> Result<String, UiError> {
-        check_spec(&spec)?;
+    /// Adds an element; the world anchor's entity was checked by the caller. `owner` may own at
+    /// most `MAX_ELEMENTS_PER_OWNER` unless it is the operator.
+    pub fn create(&mut self, kind: UiKind, spec: UiSpec, owner: &Writer<'_>) -> Result<String, UiError> {
+        let chars = check_spec(&spec)?;
         if self.elements.len() >= MAX_ELEMENTS {
             return Err(UiError::Full { max: MAX_ELEMENTS });
         }
+        if !owner.operator && self.elements.values().filter(|e| e.owner == owner.agent).count() >= MAX_ELEMENTS_PER_OWNER {
+            return Err(UiError::OwnerFull { owner: owner.agent.to_string(), max: MAX_ELEMENTS_PER_OWNER });
+        }
+        self.check_budget(0, chars)?;
         self.next += 1;
         let handle = handle_text(self.next);
         let element = UiElement {
             handle: handle.clone(),
             kind,
             spec,
-            owner: owner.to_string(),
+            owner: owner.agent.to_string(),
             speaker: None,
             created_tick: self.tick,
             content_tick: self.tick,
             revision: 1,
+            chars,
         };
+        self.total_chars += chars;
         self.elements.insert(self.next, Arc::new(element));
         Ok(handle)
     }
 
+    /// Refuses a change that would take the world's text from `before` to `after` characters
+    /// for one element past `MAX_WORLD_TEXT_CHARS`.
+    fn check_budget(&self, before: usize, after: usize) -> Result<(), UiError> {
+        let total = self.total_chars - before;
+        if after > before && total + after > MAX_WORLD_TEXT_CHARS {
+            return Err(UiError::TextBudget { total: self.total_chars, adding: after - before, max: MAX_WORLD_TEXT_CHARS });
+        }
+        Ok(())
+    }
+
+    /// The element `handle` names, if `writer` may change it: its owner or the operator, and
+    /// never a speech bubble (only `social.say` writes those).
+    fn writable(&self, handle: &str, writer: &Writer<'_>) -> Result<u64, UiError> {
+        let key = parse_handle(handle).filter(|k| self.elements.contains_key(k)).ok_or_else(|| self.missing(handle.to_string()))?;
+        let e = &self.elements[&key];
+        if let Some(speaker) = &e.speaker {
+            return Err(UiError::SpeechBubble { handle: handle.to_string(), speaker: speaker.clone() });
+        }
+        if !writer.operator && e.owner != writer.agent {
+            return Err(UiError::NotYours { handle: handle.to_string(), owner: e.owner.clone() });
+        }
+        Ok(key)
+    }
+
     /// Applies `ui.update`; returns whether anything changed. A feed appends the given lines (and
-    /// keeps its newest `maxLines`); a queue in `queue` mode appends them to the queue, in
-    /// `replace` mode starts over with them; otherwise lines replace the body lines.
-    pub fn update(&mut self, change: UiChange) -> Result<bool, UiError> {
-        let key = parse_handle(&change.handle).filter(|k| self.elements.contains_key(k));
-        let Some(key) = key else { return Err(self.missing(change.handle)) };
+    /// keeps its newest `maxLines`); a queue in `queue` mode appends them to the queue (as
+    /// `social.say` does: a queue already shown in full starts over, and a ttl is extended to
+    /// cover it), in `replace` mode starts over with them; otherwise lines replace the body lines.
+    pub fn update(&mut self, change: UiChange, writer: &Writer<'_>) -> Result<bool, UiError> {
+        let key = self.writable(&change.handle, writer)?;
         let tick = self.tick;
         let before = Arc::clone(&self.elements[&key]);
         let mut next = UiElement::clone(&before);
-        let spec = &mut next.spec;
         let mut content = false;
         if let Some(text) = change.text {
-            content |= spec.text.as_deref() != Some(text.as_str());
-            spec.text = Some(text);
+            content |= next.spec.text.as_deref() != Some(text.as_str());
+            next.spec.text = Some(text);
         }
         if let Some(title) = change.title {
-            spec.title = Some(title);
+            next.spec.title = Some(title);
         }
         if let Some(style) = change.style {
-            spec.style = Some(style);
+            next.spec.style = Some(style);
         }
         if let Some(lines) = change.lines {
+            let spec = &mut next.spec;
             let lc = &mut spec.lifecycle;
             if let Some(feed) = &lc.feed {
                 let body = spec.lines.get_or_insert_with(Vec::new);
@@ -714,7 +823,7 @@ impl UiTable {
                 body.drain(..extra);
             } else if let Some(queue) = &mut lc.queue {
                 match queue.mode {
-                    QueueMode::Queue => queue.lines.extend(lines),
+                    QueueMode::Queue => next.queue_lines(lines, tick),
                     QueueMode::Replace => {
                         queue.lines = lines;
                         content = true;
@@ -725,56 +834,83 @@ impl UiTable {
                 spec.lines = Some(lines);
             }
         }
-        check_text(next.spec.text.as_deref(), next.spec.title.as_deref(), next.spec.lines.as_deref(), &next.spec)?;
+        let chars = check_text(next.spec.text.as_deref(), next.spec.title.as_deref(), next.spec.lines.as_deref(), &next.spec)?;
         if next.spec == before.spec {
             return Ok(false);
         }
+        self.check_budget(before.chars, chars)?;
         if content {
             next.content_tick = tick;
         }
         next.revision += 1;
+        next.chars = chars;
+        self.total_chars = self.total_chars - before.chars + chars;
         self.elements.insert(key, Arc::new(next));
         Ok(true)
     }
 
-    /// Removes an element; a handle that resolves to nothing is `NotFound`.
-    pub fn remove(&mut self, handle: &str) -> Result<UiElement, UiError> {
-        match parse_handle(handle).and_then(|k| self.elements.remove(&k)) {
-            Some(e) => Ok(Arc::unwrap_or_clone(e)),
-            None => Err(self.missing(handle.to_string())),
-        }
+    /// Removes an element `writer` may change; a handle that resolves to nothing is `NotFound`.
+    pub fn remove(&mut self, handle: &str, writer: &Writer<'_>) -> Result<UiElement, UiError> {
+        let key = self.writable(handle, writer)?;
+        Ok(self.take(key))
     }
 
-    /// Marks `handle` as `speaker`'s speech bubble (see `social.say`).
-    pub fn set_speaker(&mut self, handle: &str, speaker: &str) {
-        if let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) {
-            Arc::make_mut(e).speaker = Some(speaker.to_string());
-        }
+    fn take(&mut self, key: u64) -> UiElement {
+        let e = Arc::unwrap_or_clone(self.elements.remove(&key).expect("a live key"));
+        self.total_chars -= e.chars;
+        e
     }
 
-    /// Queues a line on a queued element and extends its ttl to cover the whole queue. When the
-    /// queue has already been shown in full, the new line starts a fresh queue now (it would
-    /// otherwise appear at once, already "revealed").
-    pub fn append_line(&mut self, handle: &str, line: String) -> Result<(), UiError> {
+    /// Makes `speaker`'s speech bubble (see `social.say`): not held to the per-owner quota, and
+    /// with room kept beyond `MAX_ELEMENTS` so a full world cannot silence its agents.
+    pub fn create_bubble(&mut self, spec: UiSpec, speaker: &str) -> Result<String, UiError> {
+        if self.elements.len() >= MAX_ELEMENTS + SPEECH_RESERVE {
+            return Err(UiError::Full { max: MAX_ELEMENTS + SPEECH_RESERVE });
+        }
+        let chars = check_spec(&spec)?;
+        self.check_budget(0, chars)?;
+        self.next += 1;
+        let handle = handle_text(self.next);
+        let element = UiElement {
+            handle: handle.clone(),
+            kind: UiKind::SpeechBubble,
+            spec,
+            owner: speaker.to_string(),
+            speaker: Some(speaker.to_string()),
+            created_tick: self.tick,
+            content_tick: self.tick,
+            revision: 1,
+            chars,
+        };
+        self.total_chars += chars;
+        self.elements.insert(self.next, Arc::new(element));
+        Ok(handle)
+    }
+
+    /// Queues a line on `speaker`'s speech bubble (see `UiElement::queue_lines`); refused when
+    /// `max_waiting` lines are already waiting to be shown.
+    pub fn append_line(&mut self, handle: &str, line: String, max_waiting: usize) -> Result<(), UiError> {
         let tick = self.tick;
-        let Some(e) = parse_handle(handle).and_then(|k| self.elements.get_mut(&k)) else {
-            return Err(self.missing(handle.to_string()));
-        };
-        let e = Arc::make_mut(e);
-        let finished = ms_between(e.content_tick, tick) >= e.queue_span_ms();
-        let Some(queue) = e.spec.lifecycle.queue.as_mut() else {
+        let key = parse_handle(handle).filter(|k| self.elements.contains_key(k)).ok_or_else(|| self.missing(handle.to_string()))?;
+        let before = Arc::clone(&self.elements[&key]);
+        if before.spec.lifecycle.queue.is_none() {
             return Err(UiError::Invalid { field: "lines", problem: format!("{handle} has no line queue") });
-        };
-        if finished {
-            queue.lines.clear();
-            e.content_tick = tick;
         }
-        queue.lines.push(line);
-        let ttl = ms_between(e.created_tick, e.content_tick) + e.queue_span_ms();
-        if e.spec.lifecycle.ttl.is_some() {
-            e.spec.lifecycle.ttl = Some(ttl);
+        let waiting = before.waiting_lines(tick);
+        if waiting >= max_waiting {
+            return Err(UiError::Invalid {
+                field: "text",
+                problem: format!("{handle} already has {waiting} lines waiting to be shown (at most {max_waiting})"),
+            });
         }
-        e.revision += 1;
+        let mut next = UiElement::clone(&before);
+        next.queue_lines(vec![line], tick);
+        let chars = check_text(next.spec.text.as_deref(), next.spec.title.as_deref(), next.spec.lines.as_deref(), &next.spec)?;
+        self.check_budget(before.chars, chars)?;
+        next.chars = chars;
+        next.revision += 1;
+        self.total_chars = self.total_chars - before.chars + chars;
+        self.elements.insert(key, Arc::new(next));
         Ok(())
     }
 
@@ -788,10 +924,13 @@ impl UiTable {
         UiError::NotFound { handle, why }
     }
 
-    /// Removes every element whose ttl has run out by `tick`; returns them in handle order.
-    pub fn expire(&mut self, tick: u64) -> Vec<UiElement> {
-        let due: Vec<u64> = self.elements.iter().filter(|(_, e)| e.expires_at().is_some_and(|at| at <= tick)).map(|(k, _)| *k).collect();
-        due.into_iter().filter_map(|k| self.elements.remove(&k)).map(Arc::unwrap_or_clone).collect()
+    /// Removes every element whose ttl has run out by `tick`, and every element following an
+    /// entity that no longer exists (`alive` says which do); returns them in handle order.
+    pub fn expire(&mut self, tick: u64, alive: impl Fn(&str) -> bool) -> Vec<UiElement> {
+        let orphan = |e: &UiElement| matches!(&e.spec.anchor, Anchor::World(WorldAnchor { entity: Some(id), .. }) if !alive(id));
+        let due: Vec<u64> =
+            self.elements.iter().filter(|(_, e)| e.expires_at().is_some_and(|at| at <= tick) || orphan(e)).map(|(k, _)| *k).collect();
+        due.into_iter().map(|k| self.take(k)).collect()
     }
 
     /// The UI's share of the world hash; None when there are no elements (so a world without
@@ -811,6 +950,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const ME: Writer<'static> = Writer { agent: "agt_test", operator: false };
+
     fn spec(v: serde_json::Value) -> UiSpec {
         serde_json::from_value(v).unwrap()
     }
@@ -818,7 +959,7 @@ mod tests {
     fn label(table: &mut UiTable, extra: serde_json::Value) -> String {
         let mut v = json!({"anchor": {"kind": "screen", "corner": "top-left"}, "text": "hello"});
         v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        table.create(UiKind::Label, spec(v), "agt_test").unwrap()
+        table.create(UiKind::Label, spec(v), &ME).unwrap()
     }
 
     #[test]
@@ -826,11 +967,11 @@ mod tests {
         let mut t = UiTable::default();
         let a = label(&mut t, json!({}));
         assert_eq!(a, "ui_0001");
-        assert!(t.remove(&a).is_ok());
-        let again = t.remove(&a).unwrap_err().to_string();
+        assert!(t.remove(&a, &ME).is_ok());
+        let again = t.remove(&a, &ME).unwrap_err().to_string();
         assert!(again.contains("expired or was removed"), "{again}");
-        assert!(t.remove("ui_0099").unwrap_err().to_string().contains("never"));
-        assert!(t.remove("box1").unwrap_err().to_string().contains("not a UI handle"));
+        assert!(t.remove("ui_0099", &ME).unwrap_err().to_string().contains("never"));
+        assert!(t.remove("box1", &ME).unwrap_err().to_string().contains("not a UI handle"));
         assert_eq!(label(&mut t, json!({})), "ui_0002");
         assert!(t.get("ui_1").is_none() && t.get("box1").is_none() && t.get("ui_0001").is_none());
     }
@@ -840,8 +981,8 @@ mod tests {
         let mut t = UiTable::default();
         let h = label(&mut t, json!({"lifecycle": {"ttl": 500}}));
         assert_eq!(t.get(&h).unwrap().expires_at(), Some(30));
-        assert!(t.expire(29).is_empty());
-        assert_eq!(t.expire(30)[0].handle, h);
+        assert!(t.expire(29, |_| true).is_empty());
+        assert_eq!(t.expire(30, |_| true)[0].handle, h);
         assert!(t.get(&h).is_none());
     }
 
@@ -853,9 +994,12 @@ mod tests {
         assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "hél");
         t.tick = 600;
         assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "héllo wörld");
-        assert!(t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap());
+        assert!(t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }, &ME).unwrap());
         assert_eq!(t.get(&h).unwrap().present(t.tick).body(), "");
-        assert!(!t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }).unwrap(), "same text: unchanged");
+        assert!(
+            !t.update(UiChange { handle: h.clone(), text: Some("new".into()), ..Default::default() }, &ME).unwrap(),
+            "same text: unchanged"
+        );
     }
 
     #[test]
@@ -873,7 +1017,7 @@ mod tests {
     fn a_feed_keeps_its_newest_lines() {
         let mut t = UiTable::default();
         let h = label(&mut t, json!({"lines": ["a"], "lifecycle": {"feed": {"maxLines": 2}}}));
-        t.update(UiChange { handle: h.clone(), lines: Some(vec!["b".into(), "c".into()]), ..Default::default() }).unwrap();
+        t.update(UiChange { handle: h.clone(), lines: Some(vec!["b".into(), "c".into()]), ..Default::default() }, &ME).unwrap();
         assert_eq!(t.get(&h).unwrap().spec.lines.as_deref().unwrap(), ["b", "c"]);
         assert_eq!(t.get(&h).unwrap().present(0).body(), "hello\nb\nc");
     }
@@ -893,15 +1037,82 @@ mod tests {
     fn refusals_change_nothing() {
         let mut t = UiTable::default();
         let bad = spec(json!({"anchor": {"kind": "world"}}));
-        assert!(matches!(t.create(UiKind::Label, bad, "a"), Err(UiError::Invalid { field: "anchor", .. })));
+        assert!(matches!(t.create(UiKind::Label, bad, &ME), Err(UiError::Invalid { field: "anchor", .. })));
         let huge = spec(json!({"anchor": {"kind": "screen"}, "text": "x".repeat(MAX_TEXT_CHARS + 1)}));
-        assert!(matches!(t.create(UiKind::Label, huge, "a"), Err(UiError::Invalid { field: "text", .. })));
+        assert!(matches!(t.create(UiKind::Label, huge, &ME), Err(UiError::Invalid { field: "text", .. })));
         assert!(t.is_empty() && t.hash().is_none());
         let h = label(&mut t, json!({}));
         let before = t.hash();
-        let err = t.update(UiChange { handle: h.clone(), text: Some("y".repeat(MAX_TEXT_CHARS + 1)), ..Default::default() });
+        let err = t.update(UiChange { handle: h.clone(), text: Some("y".repeat(MAX_TEXT_CHARS + 1)), ..Default::default() }, &ME);
         assert!(err.is_err());
         assert_eq!(t.hash(), before);
-        assert!(matches!(t.update(UiChange { handle: "ui_9999".into(), ..Default::default() }), Err(UiError::NotFound { .. })));
+        assert!(matches!(t.update(UiChange { handle: "ui_9999".into(), ..Default::default() }, &ME), Err(UiError::NotFound { .. })));
+    }
+
+    #[test]
+    fn only_the_owner_or_the_operator_may_change_an_element_and_speech_bubbles_not_at_all() {
+        let mut t = UiTable::default();
+        let h = label(&mut t, json!({}));
+        let mallory = Writer { agent: "agt_mallory", operator: false };
+        let change = || UiChange { handle: h.clone(), text: Some("mine now".into()), ..Default::default() };
+        assert!(matches!(t.update(change(), &mallory), Err(UiError::NotYours { .. })));
+        assert!(matches!(t.remove(&h, &mallory), Err(UiError::NotYours { .. })));
+        assert!(t.update(change(), &Writer { agent: "agt_script", operator: true }).unwrap());
+        let bubble = t.create_bubble(spec(json!({"anchor": {"kind": "screen"}})), "agt_test").unwrap();
+        assert!(matches!(t.remove(&bubble, &ME), Err(UiError::SpeechBubble { .. })));
+    }
+
+    #[test]
+    fn owners_have_a_quota_and_the_world_a_text_budget() {
+        let mut t = UiTable::default();
+        for _ in 0..MAX_ELEMENTS_PER_OWNER {
+            label(&mut t, json!({}));
+        }
+        let more = spec(json!({"anchor": {"kind": "screen"}}));
+        assert!(matches!(t.create(UiKind::Label, more.clone(), &ME), Err(UiError::OwnerFull { .. })));
+        assert!(t.create(UiKind::Label, more, &Writer { agent: "agt_other", operator: false }).is_ok());
+        let mut t = UiTable::default();
+        let big = |t: &mut UiTable, who: &str| {
+            let s = spec(json!({"anchor": {"kind": "screen"}, "text": "x".repeat(MAX_TEXT_CHARS)}));
+            t.create(UiKind::Label, s, &Writer { agent: who, operator: true })
+        };
+        for i in 0..MAX_WORLD_TEXT_CHARS / MAX_TEXT_CHARS {
+            big(&mut t, &format!("agt_{i}")).unwrap();
+        }
+        assert!(matches!(big(&mut t, "agt_late"), Err(UiError::TextBudget { .. })));
+        let h = t.iter().next().unwrap().handle.clone();
+        t.remove(&h, &Writer { agent: "x", operator: true }).unwrap();
+        assert!(big(&mut t, "agt_late").is_ok(), "removing frees the budget");
+    }
+
+    #[test]
+    fn an_element_following_a_destroyed_entity_leaves() {
+        let mut t = UiTable::default();
+        let h = t.create(UiKind::Label, spec(json!({"anchor": {"kind": "world", "entity": "ent_0001"}})), &ME).unwrap();
+        assert!(t.expire(1, |_| true).is_empty());
+        assert_eq!(t.expire(2, |id| id != "ent_0001")[0].handle, h);
+    }
+
+    #[test]
+    fn huge_ttls_saturate_instead_of_wrapping() {
+        let mut t = UiTable { tick: 5, ..Default::default() };
+        let h = label(&mut t, json!({"lifecycle": {"ttl": 1e300}}));
+        assert_eq!(t.get(&h).unwrap().expires_at(), Some(u64::MAX));
+        assert!(t.expire(6, |_| true).is_empty());
+    }
+
+    #[test]
+    fn appended_queue_lines_wait_their_turn_and_extend_the_ttl() {
+        let mut t = UiTable::default();
+        let h = label(
+            &mut t,
+            json!({"lifecycle": {"queue": {"lines": ["one"], "defaultHoldMs": 1000}, "ttl": 1000, "typewriter": {"cps": 30}}}),
+        );
+        t.tick = 200; // "one" (100 ms + 1000 ms hold) is long done
+        t.update(UiChange { handle: h.clone(), lines: Some(vec!["second".into()]), ..Default::default() }, &ME).unwrap();
+        let e = t.get(&h).unwrap();
+        assert_eq!(e.present(200).body(), "", "a fresh line starts unrevealed");
+        assert_eq!(e.present(212).body(), "second");
+        assert!(e.expires_at().unwrap() >= 200 + 12 + 60, "the ttl covers the new line: {:?}", e.expires_at());
     }
 }

@@ -67,6 +67,11 @@ describe("ui element skills", function()
 			{ "ui.label", { anchor = screen, leader = { dx = 1 } } },
 			{ "ui.label", { anchor = screen, leader = { dx = 1, dy = 1, offset = 1.5 } } },
 			{ "ui.label", { anchor = screen, lifecycle = { ttl = 0 } } },
+			{ "ui.label", { anchor = screen, lifecycle = { ttl = 1e10 } } },
+			{ "ui.label", { anchor = screen, lifecycle = { fade = { durationMs = 1e300 } } } },
+			{ "ui.label", { anchor = screen, lifecycle = { typewriter = { cps = 1e6 } } } },
+			{ "ui.label", { anchor = screen, lines = table.create(257, "x") } },
+			{ "ui.label", { anchor = screen, style = { runs = table.create(257, { text = "" }) } } },
 			{ "ui.label", { anchor = screen, lifecycle = { fade = { durationMs = 100, from = 2 } } } },
 			{ "ui.label", { anchor = screen, lifecycle = { feed = { maxLines = 65 } } } },
 			{ "ui.label", { anchor = screen, lifecycle = { typewriter = { cps = 0 } } } },
@@ -151,5 +156,21 @@ describe("ui element skills", function()
 		expect(denied[#denied].payload.skill).toBe("ui.remove")
 		h.ok("ui.remove", { handle = handle })
 		expect(limina.world_hash()).toBe(before)
+	end)
+
+	it("lets only an element's owner or the operator change it", function()
+		local alice = limina.session({ agentId = "agt_alice", sessionId = "ses_alice", profile = "builder.readWrite" })
+		local mallory = limina.session({ agentId = "agt_mallory", sessionId = "ses_mallory", profile = "builder.readWrite" })
+		local r = alice:call("ui.label", { anchor = screen, text = "alice's" })
+		expect(r.success).toBe(true)
+		local handle = r.result.handle
+		local before = limina.world_hash()
+		local msg = h.fails("ui.update", { handle = handle, text = "mallory's" }, "forbidden", mallory)
+		expect(string.find(msg, "belongs to agt_alice", 1, true)).never.toBeNil()
+		h.fails("ui.remove", { handle = handle }, "forbidden", mallory)
+		expect(limina.world_hash()).toBe(before)
+		expect(alice:call("ui.update", { handle = handle, text = "still alice's" }).success).toBe(true)
+		-- The operator (the host script) may change anything.
+		h.ok("ui.remove", { handle = handle })
 	end)
 end)

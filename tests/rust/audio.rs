@@ -73,13 +73,18 @@ fn sound_and_bus_volumes_scale_the_level() {
     let full = blip_rms(&play_at(0.0, -2.0, ""));
     let half = blip_rms(&play_at(0.0, -2.0, ", volume = 0.5"));
     assert!((half.0 / full.0 - 0.5).abs() < 0.01, "{half:?} {full:?}");
-    let bus = format!("assert(limina.call(\"audio.setBusVolume\", {{ bus = \"sfx\", volume = 0.25 }}).success)\n{}", play_at(0.0, -2.0, ""));
+    let bus =
+        format!("assert(limina.call(\"audio.setBusVolume\", {{ bus = \"sfx\", volume = 0.25 }}).success)\n{}", play_at(0.0, -2.0, ""));
     let quarter = blip_rms(&bus);
     assert!((quarter.0 / full.0 - 0.25).abs() < 0.01);
-    let master = format!("assert(limina.call(\"audio.setBusVolume\", {{ bus = \"master\", volume = 0.5 }}).success)\n{}", play_at(0.0, -2.0, ""));
+    let master =
+        format!("assert(limina.call(\"audio.setBusVolume\", {{ bus = \"master\", volume = 0.5 }}).success)\n{}", play_at(0.0, -2.0, ""));
     assert!((blip_rms(&master).0 / full.0 - 0.5).abs() < 0.01);
     // A sound on another bus is untouched by the sfx bus.
-    let other = format!("assert(limina.call(\"audio.setBusVolume\", {{ bus = \"sfx\", volume = 0 }}).success)\n{}", play_at(0.0, -2.0, ", bus = \"ambience\""));
+    let other = format!(
+        "assert(limina.call(\"audio.setBusVolume\", {{ bus = \"sfx\", volume = 0 }}).success)\n{}",
+        play_at(0.0, -2.0, ", bus = \"ambience\"")
+    );
     assert!((blip_rms(&other).0 / full.0 - 1.0).abs() < 0.01);
 }
 

@@ -145,6 +145,9 @@ fn approach_fails_honestly_when_the_target_goes_away_and_refuses_bad_targets() {
     }
     let r = e.call(&walker, "social.approach", json!({"target": [0, 0, 0], "talkDistance": 51}));
     assert_eq!(r.error.map(|f| f.code.as_str()), Some("invalid_input"));
+    // A point out of the world's bounds never reaches the physics (it would turn into a NaN walk).
+    let r = e.call(&walker, "social.approach", json!({"target": [1e308, 0, 0]}));
+    assert_eq!(r.error.map(|f| f.code.as_str()), Some("invalid_input"));
     assert!(e.agents().get("agt_w").unwrap().approach.is_none());
     // A builder session that is not an agent in the world has no body to speak with.
     let r = e.call(&Caller::new("agt_x", "ses_x", "social.actor"), "social.say", json!({"text": "hello"}));
@@ -201,4 +204,42 @@ fn the_scripted_forest_conversation_gives_the_same_lines_and_world_hash_twice() 
     }
     let expected = std::fs::read_to_string(&golden).expect("golden hash (LIMINA_BLESS=1 writes it)");
     assert_eq!(hash, expected.trim(), "the forest conversation drifted from its committed golden hash");
+}
+
+#[test]
+fn a_static_body_cannot_walk_and_a_speech_bubble_is_not_anyones_to_edit() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    let wall = call(&e, "scene.createEntity", json!({"shape": "box", "static": true, "position": [0, 0.5, 0]}));
+    call(&e, "agent.spawn", json!({"id": "agt_wall", "entity": wall["entity"], "profile": "social.actor", "llm": {"model": "idle"}}));
+    let wall_agent = Caller::new("agt_wall", "ses_agt_wall", "social.actor");
+    let r = e.call(&wall_agent, "social.approach", json!({"target": [10, 0, 0]}));
+    let error = r.error.unwrap();
+    assert!(error.message.contains("not dynamic"), "{}", error.message);
+    // Its speech bubble belongs to social.say: ui.update / ui.remove are refused, even for the
+    // operator, and nothing changes.
+    let said = e.call(&wall_agent, "social.say", json!({"text": "I am a wall"})).result.unwrap();
+    let handle = said["handle"].as_str().unwrap();
+    let before = e.world_hash();
+    for (skill, input) in [("ui.update", json!({"handle": handle, "text": "forged"})), ("ui.remove", json!({"handle": handle}))] {
+        let r = e.call(&e.script_caller().clone(), skill, input);
+        assert_eq!(r.error.map(|f| f.code.as_str()), Some("forbidden"), "{skill}");
+    }
+    assert_eq!(e.world_hash(), before);
+}
+
+#[test]
+fn the_speech_queue_cap_counts_only_lines_still_waiting() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    agent(&e, "agt_s", "social.actor", "idle", [0.0, 0.5, 0.0]);
+    let speaker = Caller::new("agt_s", "ses_agt_s", "social.actor");
+    for i in 0..16 {
+        assert!(e.call(&speaker, "social.say", json!({"text": format!("line {i}")})).success);
+    }
+    let r = e.call(&speaker, "social.say", json!({"text": "one too many"}));
+    assert_eq!(r.error.map(|f| f.code.as_str()), Some("capacity_exceeded"));
+    // Once most have been shown, there is room again.
+    e.step(15 * (150 + 12)).unwrap();
+    assert!(e.call(&speaker, "social.say", json!({"text": "now there is room"})).success);
 }

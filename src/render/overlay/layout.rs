@@ -150,8 +150,22 @@ fn screen_origin(corner: Corner, margin: [f32; 2], size: [f32; 2], view: &View) 
 /// Lays out one element into `frame`.
 pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut TextShaper, frame: &mut Frame) {
     let e = &*item.element;
-    let shown = e.present(item.tick);
     let look: Look = look::resolve(e, item.opacity);
+    // Cull what cannot be on screen before any text is shaped: behind the camera, or (when its
+    // width is bounded by wrapping) too far to the side to reach in.
+    if let UiAt::World(p) = item.at {
+        let Some((x, _, depth)) = view.project(p) else { return };
+        if let Some(wrap) = look.wrap_width {
+            let pixel_scale = e.spec.pixel_scale.unwrap_or(DEFAULT_PIXEL_SCALE) as f32;
+            let s = (pixel_scale * view.focal_px / depth).clamp(MIN_SCALE, MAX_SCALE);
+            let widest = (wrap + look.padding[1] + look.padding[3]).max(look.min_width) * s;
+            let leader = e.spec.leader.as_ref().map_or(64.0, |l| l.dx.abs().min(4096.0) as f32 + 64.0) * s;
+            if x + widest + leader < 0.0 || x - widest - leader > view.width {
+                return;
+            }
+        }
+    }
+    let shown = e.present(item.tick);
     let runs = e.spec.style.as_ref().and_then(|s| s.runs.as_deref());
     // A text box has a header bar for its title; every other kind shows the title as a first line.
     let header = e.kind == UiKind::TextBox && e.spec.title.is_some();
@@ -164,10 +178,12 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
         (Some(title), false) => (std::borrow::Cow::Borrowed(title.as_str()), 0..0),
         _ => (shown.full.clone(), shown.hidden.clone()),
     };
-    let body = shaper.shape(&e.handle, 0, &body_text, hidden, runs, &look);
+    // Shaping has a per-frame budget: an element whose text could not be shaped yet is drawn
+    // from its last shaping, or not at all until it has one.
+    let Some(body) = shaper.shape(&e.handle, 0, &body_text, hidden, runs, &look) else { return };
     let (body_w, body_h) = (body.width, body.height);
     let (title_w, title_h) = if header {
-        let t = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), 0..0, None, &look);
+        let Some(t) = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), 0..0, None, &look) else { return };
         (t.width, t.height)
     } else {
         (0.0, 0.0)
@@ -341,7 +357,7 @@ mod tests {
 
     fn item(kind: UiKind, spec: serde_json::Value, at: UiAt) -> UiItem {
         let mut t = UiTable::default();
-        let h = t.create(kind, serde_json::from_value(spec).unwrap(), "a").unwrap();
+        let h = t.create(kind, serde_json::from_value(spec).unwrap(), &crate::world::ui::Writer { agent: "a", operator: false }).unwrap();
         let element = std::sync::Arc::new(t.get(&h).unwrap().clone());
         UiItem { element, at, opacity: 1.0, tick: 0 }
     }

@@ -159,7 +159,7 @@ mod tests {
 
     fn element(kind: UiKind, spec: serde_json::Value) -> UiElement {
         let mut t = crate::world::ui::UiTable::default();
-        let h = t.create(kind, serde_json::from_value(spec).unwrap(), "agt").unwrap();
+        let h = t.create(kind, serde_json::from_value(spec).unwrap(), &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
         t.get(&h).unwrap().clone()
     }
 

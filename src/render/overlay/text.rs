@@ -55,9 +55,17 @@ pub(crate) struct Shaped {
 /// Shaped text per element handle: its body (slot 0) and its title bar (slot 1).
 pub(crate) type ShapedTexts = rustc_hash::FxHashMap<String, [Option<Shaped>; 2]>;
 
+/// Bytes of text shaped per frame at most (past the first shaping of the frame, which always
+/// goes ahead). Shaping costs about a microsecond a character here, so a
+/// burst of new or changed text (thousands of labels renamed at once, long typewriter lines
+/// revealing) is spread over frames instead of stalling one.
+pub(crate) const SHAPE_BUDGET_CHARS: usize = 16_384;
+
 pub(crate) struct TextShaper {
     fonts: FontSystem,
     cache: ShapedTexts,
+    /// Characters this frame may still shape.
+    budget: usize,
 }
 
 impl std::fmt::Debug for TextShaper {
@@ -75,12 +83,13 @@ impl TextShaper {
         let mut db = glyphon::fontdb::Database::new();
         db.load_font_data(FONT.to_vec());
         db.set_sans_serif_family(FAMILY);
-        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default() }
+        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default(), budget: SHAPE_BUDGET_CHARS }
     }
 
     /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
     /// 1 title), reusing the cached shaping when nothing it depends on changed. A hit allocates
-    /// nothing: this runs for every element every frame.
+    /// nothing: this runs for every element every frame. Past the frame's shaping budget a stale
+    /// shaping is returned when there is one, else None.
     pub fn shape(
         &mut self,
         handle: &str,
@@ -89,10 +98,19 @@ impl TextShaper {
         hidden: std::ops::Range<usize>,
         runs: Option<&[TextRun]>,
         look: &Look,
-    ) -> &Shaped {
+    ) -> Option<&Shaped> {
         let slot = usize::from(slot.min(1));
-        let fresh = self.cache.get(handle).and_then(|s| s[slot].as_ref()).is_some_and(|s| s.key.matches(text, &hidden, runs, look));
+        let cached = self.cache.get(handle).and_then(|s| s[slot].as_ref());
+        let fresh = cached.is_some_and(|s| s.key.matches(text, &hidden, runs, look));
+        let cost = text.len() + runs.map_or(0, |r| r.iter().map(|r| r.text.len()).sum());
+        // The first shaping of a frame always goes ahead, so any one element can be drawn.
+        if !fresh && cost > self.budget && self.budget < SHAPE_BUDGET_CHARS {
+            let stale = self.cache.get_mut(handle).and_then(|s| s[slot].as_mut())?;
+            stale.idle = 0;
+            return Some(stale);
+        }
         if !fresh {
+            self.budget = self.budget.saturating_sub(cost);
             let key = Key {
                 text: text.to_string(),
                 hidden,
@@ -113,11 +131,12 @@ impl TextShaper {
         }
         let shaped = self.cache.get_mut(handle).and_then(|s| s[slot].as_mut()).expect("shaped above");
         shaped.idle = 0;
-        shaped
+        Some(shaped)
     }
 
     /// Drops shaping for elements not drawn for a while (removed or expired ones).
     pub fn end_frame(&mut self) {
+        self.budget = SHAPE_BUDGET_CHARS;
         self.cache.retain(|_, slots| {
             for slot in slots.iter_mut() {
                 if let Some(s) = slot {
@@ -200,7 +219,7 @@ mod tests {
     fn look(max_width: f64) -> Look {
         let mut t = UiTable::default();
         let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "maxWidth": max_width})).unwrap();
-        let h = t.create(UiKind::TextBox, spec, "a").unwrap();
+        let h = t.create(UiKind::TextBox, spec, &crate::world::ui::Writer { agent: "a", operator: false }).unwrap();
         super::super::look::resolve(t.get(&h).unwrap(), 1.0)
     }
 
@@ -209,7 +228,7 @@ mod tests {
         let mut shaper = TextShaper::new();
         let narrow = look(120.0);
         let text = "Grüße aus Köln — ¿qué tal? Ωμέγα Привет";
-        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &narrow);
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &narrow).unwrap();
         let (w, h) = (s.width, s.height);
         assert!(w <= narrow.wrap_width.unwrap() + 0.5, "{w}");
         assert!(h >= 3.0 * narrow.font_px, "wrapped onto several lines: {h}");
@@ -217,7 +236,19 @@ mod tests {
         assert!(glyphs.len() >= text.chars().filter(|c| !c.is_whitespace()).count(), "every character shaped");
         assert!(glyphs.iter().all(|g| *g != 0), "no missing glyphs (.notdef) for Latin, Greek or Cyrillic");
         let wide = look(2000.0);
-        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &wide);
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &wide).unwrap();
         assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
+    }
+
+    #[test]
+    fn shaping_past_the_frame_budget_waits_for_the_next_frame() {
+        let mut shaper = TextShaper::new();
+        let l = look(200.0);
+        let long = "word ".repeat(SHAPE_BUDGET_CHARS / 5 - 1);
+        assert!(shaper.shape("ui_0001", 0, &long, 0..0, None, &l).is_some());
+        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_none(), "over budget, nothing to fall back on");
+        assert!(shaper.shape("ui_0001", 0, &format!("{long}!"), 0..0, None, &l).is_some(), "over budget: the stale shaping");
+        shaper.end_frame();
+        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_some());
     }
 }

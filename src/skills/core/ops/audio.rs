@@ -50,7 +50,9 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
                 "ambient" => (SoundKind::Ambient, Bus::Ambience),
                 "speech" => {
                     if !crate::audio::tts::available() {
-                        return Err(HandlerFailure::new(ErrorCode::HandlerError, crate::audio::tts::TtsError::Missing.to_string()).into_lua());
+                        return Err(
+                            HandlerFailure::new(ErrorCode::HandlerError, crate::audio::tts::TtsError::Missing.to_string()).into_lua()
+                        );
                     }
                     (SoundKind::Speech { text: input.get("text")?, id: 0 }, Bus::Voice)
                 }
@@ -62,12 +64,17 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     )?;
 
     let w = Rc::clone(&world);
-    ops.set("stop", lua.create_function(move |_, handle: String| w.borrow_mut().sounds.stop(&handle).map(|_| true).map_err(sound_failure))?)?;
+    ops.set(
+        "stop",
+        lua.create_function(move |_, handle: String| w.borrow_mut().sounds.stop(&handle).map(|_| true).map_err(sound_failure))?,
+    )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "set_volume",
-        lua.create_function(move |_, (handle, volume): (String, f64)| w.borrow_mut().sounds.set_volume(&handle, volume).map(|_| true).map_err(sound_failure))?,
+        lua.create_function(move |_, (handle, volume): (String, f64)| {
+            w.borrow_mut().sounds.set_volume(&handle, volume).map(|_| true).map_err(sound_failure)
+        })?,
     )?;
 
     let w = Rc::clone(&world);

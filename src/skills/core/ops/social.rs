@@ -16,7 +16,7 @@ use crate::agents::social::{Approach, ApproachTarget, BUBBLE_OFFSET, DEFAULT_TAL
 use crate::agents::table::Agents;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::trace::{EventDraft, EventKind, TraceLog};
-use crate::world::ui::{Anchor, Lifecycle, LineQueue, QueueMode, Typewriter, UiKind, UiSpec, WorldAnchor};
+use crate::world::ui::{Anchor, Lifecycle, LineQueue, QueueMode, Typewriter, UiError, UiSpec, WorldAnchor};
 use crate::world::{EntityId, World};
 
 fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
@@ -67,15 +67,10 @@ pub(crate) fn create(
             let existing = world.ui.iter().find(|e| e.speaker.as_deref() == Some(speaker.as_str())).map(|e| e.handle.clone());
             let handle = match existing {
                 Some(handle) => {
-                    let ui = &mut world.ui;
-                    let queued = ui.get(&handle).and_then(|e| e.spec.lifecycle.queue.as_ref()).map_or(0, |q| q.lines.len());
-                    if queued >= MAX_QUEUED_LINES {
-                        return Err(fail(
-                            ErrorCode::CapacityExceeded,
-                            format!("{speaker} already has {queued} lines waiting in its speech bubble {handle}"),
-                        ));
-                    }
-                    ui.append_line(&handle, text.clone()).map_err(|e| fail(ErrorCode::HandlerError, e.to_string()))?;
+                    world.ui.append_line(&handle, text.clone(), MAX_QUEUED_LINES).map_err(|e| match e {
+                        UiError::Invalid { .. } => fail(ErrorCode::CapacityExceeded, format!("{speaker}: {e}")),
+                        other => super::ui::ui_failure(other),
+                    })?;
                     handle
                 }
                 None => {
@@ -94,12 +89,7 @@ pub(crate) fn create(
                         },
                         ..UiSpec::at(anchor)
                     };
-                    let handle = world
-                        .ui
-                        .create(UiKind::SpeechBubble, spec, &speaker)
-                        .map_err(|e| fail(ErrorCode::CapacityExceeded, e.to_string()))?;
-                    world.ui.set_speaker(&handle, &speaker);
-                    handle
+                    world.ui.create_bubble(spec, &speaker).map_err(super::ui::ui_failure)?
                 }
             };
             let payload = json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "tick": tick});
@@ -123,6 +113,14 @@ pub(crate) fn create(
             let world = w.borrow();
             let mut agents = a.borrow_mut();
             let own = body_of(&agents, &world, &walker)?;
+            // A static or kinematic body is not moved by walking (it would slide through the
+            // world); a dynamic body walks, an entity without a body glides.
+            if world.has_dynamic_body(own) == Some(false) {
+                return Err(fail(
+                    ErrorCode::HandlerError,
+                    format!("agent {walker}'s body {own} is not dynamic, so it cannot walk; spawn the agent with a body, or inhabit a dynamic entity"),
+                ));
+            }
             let target = match target {
                 mlua::Value::String(s) => {
                     let label = s.to_str()?.to_string();

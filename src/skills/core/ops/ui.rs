@@ -16,13 +16,14 @@ use super::invalid;
 use crate::script::convert::{blob, lua_to_json};
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::World;
-use crate::world::ui::{Anchor, UiChange, UiError, UiKind, UiSpec};
+use crate::world::ui::{Anchor, UiChange, UiError, UiKind, UiSpec, Writer};
 
-fn ui_failure(e: UiError) -> mlua::Error {
+pub(crate) fn ui_failure(e: UiError) -> mlua::Error {
     let code = match e {
         UiError::NotFound { .. } => ErrorCode::NotFound,
         UiError::Invalid { .. } => ErrorCode::InvalidInput,
-        UiError::Full { .. } => ErrorCode::CapacityExceeded,
+        UiError::Full { .. } | UiError::OwnerFull { .. } | UiError::TextBudget { .. } => ErrorCode::CapacityExceeded,
+        UiError::NotYours { .. } | UiError::SpeechBubble { .. } => ErrorCode::Forbidden,
     };
     HandlerFailure::new(code, e.to_string()).into_lua()
 }
@@ -53,6 +54,18 @@ pub(crate) fn check_anchor(world: &World, anchor: &Anchor) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The caller as a UI writer: its agent id, and whether it is the operator (holds
+/// `policy.govern`, which no profile grants).
+fn writer_of(ctx: &Table) -> mlua::Result<(String, bool)> {
+    let agent: String = ctx.get("agentId")?;
+    let permissions: Table = ctx.get("permissions")?;
+    let mut operator = false;
+    for p in permissions.sequence_values::<String>() {
+        operator |= p? == "policy.govern";
+    }
+    Ok((agent, operator))
+}
+
 /// Builds the `ui` ops table.
 pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
@@ -67,24 +80,31 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
             }
             let kind = kind_of(&kind)?;
             let spec: UiSpec = serde_json::from_value(value).map_err(|e| invalid(format!("input: {e}")))?;
-            let owner: String = ctx.get("agentId")?;
+            let (agent, operator) = writer_of(&ctx)?;
             let mut world = w.borrow_mut();
             check_anchor(&world, &spec.anchor)?;
-            world.ui.create(kind, spec, &owner).map_err(ui_failure)
+            world.ui.create(kind, spec, &Writer { agent: &agent, operator }).map_err(ui_failure)
         })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "update",
-        lua.create_function(move |lua, input: Table| {
+        lua.create_function(move |lua, (input, ctx): (Table, Table)| {
             let change: UiChange = serde_json::from_value(json_of(lua, &input)?).map_err(|e| invalid(format!("input: {e}")))?;
-            w.borrow_mut().ui.update(change).map_err(ui_failure)
+            let (agent, operator) = writer_of(&ctx)?;
+            w.borrow_mut().ui.update(change, &Writer { agent: &agent, operator }).map_err(ui_failure)
         })?,
     )?;
 
     let w = Rc::clone(&world);
-    ops.set("remove", lua.create_function(move |_, handle: String| w.borrow_mut().ui.remove(&handle).map(|_| true).map_err(ui_failure))?)?;
+    ops.set(
+        "remove",
+        lua.create_function(move |_, (handle, ctx): (String, Table)| {
+            let (agent, operator) = writer_of(&ctx)?;
+            w.borrow_mut().ui.remove(&handle, &Writer { agent: &agent, operator }).map(|_| true).map_err(ui_failure)
+        })?,
+    )?;
 
     let w = Rc::clone(&world);
     ops.set(
