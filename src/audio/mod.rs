@@ -2,9 +2,14 @@
 //! ambience, spatial playback relative to the camera, and espeak-ng speech — running on its own
 //! thread, fed one step at a time with what the world says is playing (`world::sound`).
 //!
-//! Backends: `Null` (silent: `LIMINA_AUDIO=null`, headless runs, or no device) and `Wav` (every
-//! step mixed sample-accurately on the audio thread and written to a file when the run ends: the
-//! same script and seed give the same bytes). The loop only ever sends: it never waits for audio.
+//! Backends: `Null` (silent: `LIMINA_AUDIO=null`, headless runs, or no device), `Wav` (every step
+//! mixed sample-accurately on the audio thread and written to a file when the run ends: the same
+//! script and seed give the same bytes) and `Device` (the default output device through rodio, in
+//! real time; no device is reported once and plays silence, never a crash or a hang). The loop
+//! only ever sends: it never waits for audio.
+
+#[cfg(feature = "audio-device")]
+mod device;
 
 mod mixer;
 pub mod spatial;
@@ -26,6 +31,22 @@ pub enum AudioBackend {
     Null,
     /// Mixed to a WAV file (44.1 kHz, 16-bit stereo), written when the engine finishes.
     Wav(PathBuf),
+    /// Played on the default output device in real time.
+    Device,
+}
+
+impl AudioBackend {
+    /// The backend for a real-time run: the device, unless `LIMINA_AUDIO=null` asks for silence
+    /// (or limina was built without `audio-device`).
+    pub fn real_time() -> AudioBackend {
+        Self::real_time_with(std::env::var("LIMINA_AUDIO").ok().as_deref())
+    }
+
+    /// `real_time` for a given `LIMINA_AUDIO` value.
+    pub fn real_time_with(limina_audio: Option<&str>) -> AudioBackend {
+        let null = limina_audio.is_some_and(|v| v.eq_ignore_ascii_case("null"));
+        if null || cfg!(not(feature = "audio-device")) { AudioBackend::Null } else { AudioBackend::Device }
+    }
 }
 
 enum Msg {
@@ -53,10 +74,16 @@ pub struct AudioOut {
 impl AudioOut {
     /// Starts the audio thread for `backend`; None for `Null` (nothing to run).
     pub fn start(backend: &AudioBackend) -> Option<AudioOut> {
-        let AudioBackend::Wav(path) = backend else { return None };
         let (tx, rx) = channel();
-        let path = path.clone();
-        let thread = std::thread::Builder::new().name("limina-audio".into()).spawn(move || render_to_wav(rx, &path)).ok()?;
+        let builder = std::thread::Builder::new().name("limina-audio".into());
+        let thread = match backend {
+            AudioBackend::Null => return None,
+            AudioBackend::Wav(path) => {
+                let path = path.clone();
+                builder.spawn(move || render_to_wav(rx, &path)).ok()?
+            }
+            AudioBackend::Device => builder.spawn(move || play_on_device(rx)).ok()?,
+        };
         Some(AudioOut { tx, thread: Some(thread) })
     }
 
@@ -104,6 +131,37 @@ fn render_to_wav(rx: Receiver<Msg>, path: &Path) -> AudioReport {
     if let Err(e) = write_wav(path, &pcm) {
         report.error = Some(format!("cannot write {}: {e}", path.display()));
     }
+    report
+}
+
+/// Mixes each step onto the default device; with no device, reports it once and drains the
+/// channel silently (the loop keeps sending and never notices).
+fn play_on_device(rx: Receiver<Msg>) -> AudioReport {
+    let mut report = AudioReport::default();
+    #[cfg(feature = "audio-device")]
+    let device = match device::Device::open() {
+        Ok(d) => Some(d),
+        Err(e) => {
+            tracing::warn!("no audio device ({e}); playing silently");
+            report.error = Some(format!("no audio device: {e}"));
+            None
+        }
+    };
+    #[cfg(not(feature = "audio-device"))]
+    let device: Option<()> = None;
+    let mut mixer = Mixer::new(SpeechTiming::Background);
+    let mut block: Vec<f32> = Vec::new();
+    while let Ok(Msg::Frame(frame)) = rx.recv() {
+        #[cfg(feature = "audio-device")]
+        if let Some(d) = &device {
+            mixer.mix(&frame, &mut block);
+            d.push(&block);
+        }
+        #[cfg(not(feature = "audio-device"))]
+        let _ = (&device, &frame, &mut mixer, &mut block);
+        report.frames += synth::FRAMES_PER_TICK as u64;
+    }
+    report.speech_failures = mixer.failures.iter().map(|(id, e)| format!("line {id}: {e}")).collect();
     report
 }
 

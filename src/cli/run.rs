@@ -90,9 +90,12 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         scripts: super::scripts_root(args.scripts.as_deref()),
         watch_scripts: true,
         provider: args.provider.kind(),
-        audio: match &args.audio_out {
-            Some(path) => crate::audio::AudioBackend::Wav(path.clone()),
-            None => crate::audio::AudioBackend::Null,
+        audio: match (&args.audio_out, args.window) {
+            (Some(path), _) => crate::audio::AudioBackend::Wav(path.clone()),
+            // Real time in a window: the device (LIMINA_AUDIO=null for silence).
+            (None, true) => crate::audio::AudioBackend::real_time(),
+            // Headless runs step faster than real time: nothing to hear.
+            (None, false) => crate::audio::AudioBackend::Null,
         },
         ..EngineConfig::new(super::project_root())
     };
@@ -121,7 +124,13 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
 
 /// Writes the `--audio-out` file and says what it holds (and any line the voice could not say).
 fn finish_audio(engine: &Engine, args: &RunArgs) -> Result<(), EngineError> {
-    let (Some(report), Some(out)) = (engine.finish_audio(), &args.audio_out) else { return Ok(()) };
+    let Some(report) = engine.finish_audio() else { return Ok(()) };
+    let Some(out) = &args.audio_out else {
+        if let Some(error) = report.error {
+            eprintln!("audio: {error} (played silently)");
+        }
+        return Ok(());
+    };
     for failure in &report.speech_failures {
         eprintln!("audio: a spoken line was not synthesized: {failure}");
     }

@@ -206,3 +206,25 @@ fn without_an_audio_backend_sounds_are_still_world_state_and_nothing_is_mixed() 
     assert!(e.world().sounds.is_empty(), "the blip finished");
     assert!(e.finish_audio().is_none(), "the null backend renders nothing");
 }
+
+#[test]
+fn with_no_audio_device_the_device_backend_plays_silently_without_a_hang_or_a_crash() {
+    // This machine (and CI) has no sound card: opening the device fails, is reported once, and
+    // every step is still accepted. Where a device exists, the same run plays.
+    let config = EngineConfig { output: Output::Silent, audio: AudioBackend::Device, ..EngineConfig::new(crate::root()) };
+    let e = Engine::new(config).unwrap();
+    e.run_source(r#"assert(limina.call("audio.ambient", {}).success)"#, "device.lua").unwrap();
+    e.step(120).unwrap();
+    let report = e.finish_audio().unwrap();
+    assert_eq!(report.frames, 120 * 735);
+    if let Some(error) = report.error {
+        assert!(error.contains("no audio device"), "{error}");
+    }
+}
+
+#[test]
+fn limina_audio_null_selects_the_silent_backend_for_real_time_runs() {
+    assert_eq!(AudioBackend::real_time_with(Some("null")), AudioBackend::Null);
+    assert_eq!(AudioBackend::real_time_with(Some("NULL")), AudioBackend::Null);
+    assert_eq!(AudioBackend::real_time_with(None), AudioBackend::Device);
+}
