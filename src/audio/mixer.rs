@@ -94,6 +94,10 @@ impl Mixer {
         out.resize(FRAMES_PER_TICK * 2, 0.0);
         let master = frame.bus_volumes[Bus::Master.index()];
         for sound in &frame.sounds {
+            // A sound queued to start later (a spoken line waiting its turn) is not heard yet.
+            if sound.started_tick > frame.tick {
+                continue;
+            }
             let bus = if sound.bus == Bus::Master { 1.0 } else { frame.bus_volumes[sound.bus.index()] };
             let Some((left, right)) = spatial::gains(&frame.listener, sound.position, sound.max_distance) else { continue };
             let level = sound.volume * bus * master;

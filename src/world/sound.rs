@@ -147,6 +147,15 @@ impl SoundTable {
         self.sounds.get(&parse_handle(handle)?)
     }
 
+    /// Adds a sound starting at `start` (a tick, now or later); see `play`.
+    pub fn play_from(&mut self, start: u64, kind: SoundKind, bus: Bus, volume: f64, position: Option<[f64; 3]>, owner: &str) -> Result<String, SoundError> {
+        let handle = self.play(kind, bus, volume, position, None, owner)?;
+        if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
+            s.started_tick = start.max(self.tick);
+        }
+        Ok(handle)
+    }
+
     /// Adds a sound starting now; returns its handle. A speech sound's `id` is assigned here.
     pub fn play(
         &mut self,

@@ -639,6 +639,13 @@ impl UiElement {
         queue.lines.len()
     }
 
+    /// The tick the last queued line starts showing at.
+    pub fn last_line_start_tick(&self) -> u64 {
+        let Some(queue) = &self.spec.lifecycle.queue else { return self.content_tick };
+        let before: f64 = queue.lines.iter().take(queue.lines.len().saturating_sub(1)).map(|l| self.reveal_ms(l) + self.hold_ms()).sum();
+        self.content_tick + (before * TICKS_PER_SECOND / 1000.0).round() as u64
+    }
+
     /// Queued lines not yet shown in full at `tick` (the one showing included).
     pub fn waiting_lines(&self, tick: u64) -> usize {
         let total = self.spec.lifecycle.queue.as_ref().map_or(0, |q| q.lines.len());

@@ -228,3 +228,20 @@ fn limina_audio_null_selects_the_silent_backend_for_real_time_runs() {
     assert_eq!(AudioBackend::real_time_with(Some("NULL")), AudioBackend::Null);
     assert_eq!(AudioBackend::real_time_with(None), AudioBackend::Device);
 }
+
+#[test]
+fn a_line_said_with_social_say_is_voiced_from_where_the_speaker_stands() {
+    let script = r#"
+        limina.scripted_policy("idle", function() return {} end)
+        local a = limina.call("agent.spawn", { id = "agt_talker", profile = "social.actor", body = { shape = "box", position = { -4, 0, -1 } }, llm = { model = "idle" } })
+        assert(a.success, a.error and a.error.message)
+        local s = limina.session({ agentId = "agt_talker", sessionId = "ses_agt_talker", profile = "social.actor" })
+        local r = s:call("social.say", { text = "Over here, on your left" })
+        assert(r.success, r.error and r.error.message)
+    "#;
+    let (e, s, _) = render(script, 200);
+    let said: Vec<Value> = e.trace().durable().filter(|ev| &*ev.event_type == "social.said").map(|ev| serde_json::from_str(ev.payload.get()).unwrap()).collect();
+    assert!(said[0]["voice"].as_str().is_some_and(|h| h.starts_with("snd_")), "{:?}", said[0]);
+    let (l, r) = rms(&s, 0, s.len() / 2);
+    assert!(l > 2.0 * r && l > 50.0, "heard from the left: left {l} right {r}");
+}

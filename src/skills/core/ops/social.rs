@@ -17,6 +17,7 @@ use crate::agents::table::Agents;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::trace::{EventDraft, EventKind, TraceLog};
 use crate::world::ui::{Anchor, Lifecycle, LineQueue, QueueMode, Typewriter, UiError, UiSpec, WorldAnchor};
+use crate::world::sound::{Bus, SoundKind};
 use crate::world::{EntityId, World};
 
 fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
@@ -92,7 +93,13 @@ pub(crate) fn create(
                     world.ui.create_bubble(spec, &speaker).map_err(super::ui::ui_failure)?
                 }
             };
-            let payload = json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "tick": tick});
+            // The voice: the line is spoken from where the speaker stands when its turn in the
+            // bubble comes (a sound in the world like any other; with no room for one, the line is
+            // still said and shown).
+            let starts = world.ui.get(&handle).map_or(tick, |b| b.last_line_start_tick());
+            let at = world.transform(entity).map(|t| t.position.map(f64::from));
+            let voice = world.sounds.play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, &speaker).ok();
+            let payload = json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
             let draft = EventDraft::new(EventKind::SocialSaid.as_str(), &speaker).thread(&session).caused_by(cause.into_iter().collect());
             t.borrow_mut().emit(draft, tick, &payload);
             let out = lua.create_table()?;
