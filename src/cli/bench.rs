@@ -32,6 +32,8 @@ pub(crate) enum Section {
     Render,
     /// CPU per frame of 1000 world-anchored UI labels; their draw calls; the glyph atlas.
     Ui,
+    /// Mixer CPU with 64 positional sounds, what audio adds to the step, TTS latency.
+    Audio,
     /// The density capstone: 200 agents + 256 bodies + 2000 entities, and ten times it.
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
@@ -81,6 +83,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Packages,
         Section::Render,
         Section::Ui,
+        Section::Audio,
         Section::Spatial,
         Section::Agents,
     ] {
@@ -111,6 +114,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         #[cfg(not(feature = "render"))]
         Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
+        Section::Audio => super::bench_audio::run(),
     }
 }
 

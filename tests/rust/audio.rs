@@ -245,3 +245,26 @@ fn a_line_said_with_social_say_is_voiced_from_where_the_speaker_stands() {
     let (l, r) = rms(&s, 0, s.len() / 2);
     assert!(l > 2.0 * r && l > 50.0, "heard from the left: left {l} right {r}");
 }
+
+#[test]
+fn the_hedgehog_dance_writes_the_same_song_twice_with_its_sung_line() {
+    let song = || {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("song.wav");
+        let config = EngineConfig { output: Output::Silent, audio: AudioBackend::Wav(out.clone()), ..EngineConfig::new(crate::root()) };
+        let e = Engine::new(config).unwrap();
+        e.run_file(&crate::root().join("demos/hedgehog_dance.lua")).unwrap();
+        e.step(510).unwrap();
+        let report = e.finish_audio().unwrap();
+        assert!(report.speech_failures.is_empty(), "{:?}", report.speech_failures);
+        let spoken = e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed" && ev.payload.get().contains("\"audio.speak\"")).count();
+        (std::fs::read(out).unwrap(), spoken)
+    };
+    let (a, spoken) = song();
+    let (b, _) = song();
+    assert_eq!(spoken, 1, "the lead hedgehog sang");
+    assert_eq!(a.len(), 44 + 510 * 735 * 4);
+    assert!(a == b, "the same seed gives the same song");
+    let samples: Vec<i16> = a[44..].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+    assert!(samples.iter().any(|s| s.unsigned_abs() > 3000), "the song is audible");
+}
