@@ -18,7 +18,8 @@ pub struct MixFrame {
     pub tick: u64,
     pub listener: Listener,
     pub bus_volumes: [f64; 4],
-    pub sounds: Vec<Sound>,
+    /// Shared between steps while nothing changes (the loop hands over a pointer, not a copy).
+    pub sounds: Arc<Vec<Sound>>,
 }
 
 /// A spoken line's samples, once synthesized, and the tick it starts playing at.
@@ -93,7 +94,7 @@ impl Mixer {
         out.clear();
         out.resize(FRAMES_PER_TICK * 2, 0.0);
         let master = frame.bus_volumes[Bus::Master.index()];
-        for sound in &frame.sounds {
+        for sound in frame.sounds.iter() {
             // A sound queued to start later (a spoken line waiting its turn) is not heard yet.
             if sound.started_tick > frame.tick {
                 continue;

@@ -29,7 +29,7 @@ fn mixer_cost() -> f64 {
         tick,
         listener: Listener::camera([0.0, 1.0, 8.0], [0.0, 0.0, 0.0]),
         bus_volumes: table.bus_volumes,
-        sounds: table.iter().cloned().collect(),
+        sounds: std::sync::Arc::new(table.iter().cloned().collect()),
     };
     let mut mixer = Mixer::new(SpeechTiming::Wait);
     let mut block = Vec::new();

@@ -175,6 +175,8 @@ pub(crate) struct Shared {
     pub provider: crate::agents::record::ProviderKind,
     /// The audio thread, when sound goes anywhere (see `audio::AudioBackend`).
     pub audio: RefCell<Option<crate::audio::AudioOut>>,
+    /// The sounds last handed to the audio thread, and the table revision they are of.
+    pub audio_sounds: RefCell<(u64, Option<std::sync::Arc<Vec<crate::world::sound::Sound>>>)>,
 }
 
 impl Shared {
@@ -356,6 +358,7 @@ impl Engine {
             step_timings: Cell::new(StepTimings::default()),
             provider: config.provider,
             audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
+            audio_sounds: RefCell::new((0, None)),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as

@@ -77,11 +77,16 @@ impl Shared {
         let mut world = self.world.borrow_mut();
         if let Some(audio) = self.audio.borrow().as_ref() {
             let c = world.camera;
+            // The sounds are copied for the audio thread only when they changed.
+            let mut shared = self.audio_sounds.borrow_mut();
+            if shared.0 != world.sounds.revision || shared.1.is_none() {
+                *shared = (world.sounds.revision, Some(std::sync::Arc::new(world.sounds.iter().cloned().collect())));
+            }
             audio.send(crate::audio::MixFrame {
                 tick,
                 listener: crate::audio::Listener::camera(c.position, c.target),
                 bus_volumes: world.sounds.bus_volumes,
-                sounds: world.sounds.iter().cloned().collect(),
+                sounds: std::sync::Arc::clone(shared.1.as_ref().expect("set above")),
             });
         }
         world.sounds.tick = tick + 1;

@@ -114,11 +114,13 @@ pub struct SoundTable {
     pub bus_volumes: [f64; 4],
     /// The tick the world is at (set by the engine each step).
     pub tick: u64,
+    /// Bumped by every change, so the mixer is handed a new copy only when something changed.
+    pub revision: u64,
 }
 
 impl Default for SoundTable {
     fn default() -> Self {
-        Self { sounds: BTreeMap::new(), next: 0, next_speech: 0, bus_volumes: [1.0; 4], tick: 0 }
+        Self { sounds: BTreeMap::new(), next: 0, next_speech: 0, bus_volumes: [1.0; 4], tick: 0, revision: 0 }
     }
 }
 
@@ -153,6 +155,7 @@ impl SoundTable {
         if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
             s.started_tick = start.max(self.tick);
         }
+        self.revision += 1;
         Ok(handle)
     }
 
@@ -178,6 +181,7 @@ impl SoundTable {
         let sound =
             Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, started_tick: self.tick, owner: owner.to_string() };
         self.sounds.insert(self.next, sound);
+        self.revision += 1;
         Ok(handle)
     }
 
@@ -191,13 +195,16 @@ impl SoundTable {
     }
 
     pub fn stop(&mut self, handle: &str) -> Result<Sound, SoundError> {
-        parse_handle(handle).and_then(|k| self.sounds.remove(&k)).ok_or_else(|| self.missing(handle))
+        let sound = parse_handle(handle).and_then(|k| self.sounds.remove(&k)).ok_or_else(|| self.missing(handle))?;
+        self.revision += 1;
+        Ok(sound)
     }
 
     pub fn set_volume(&mut self, handle: &str, volume: f64) -> Result<(), SoundError> {
         match parse_handle(handle).and_then(|k| self.sounds.get_mut(&k)) {
             Some(s) => {
                 s.volume = volume.clamp(0.0, 1.0);
+                self.revision += 1;
                 Ok(())
             }
             None => Err(self.missing(handle)),
@@ -206,11 +213,15 @@ impl SoundTable {
 
     pub fn set_bus_volume(&mut self, bus: Bus, volume: f64) {
         self.bus_volumes[bus.index()] = volume.clamp(0.0, 1.0);
+        self.revision += 1;
     }
 
     /// Removes the sounds that have finished by `tick`; returns them in handle order.
     pub fn finish(&mut self, tick: u64) -> Vec<Sound> {
         let done: Vec<u64> = self.sounds.iter().filter(|(_, s)| s.ends_at().is_some_and(|at| at <= tick)).map(|(k, _)| *k).collect();
+        if !done.is_empty() {
+            self.revision += 1;
+        }
         done.into_iter().filter_map(|k| self.sounds.remove(&k)).collect()
     }
 
