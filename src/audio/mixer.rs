@@ -38,6 +38,9 @@ pub enum SpeechTiming {
     Background,
 }
 
+/// Lines synthesized at once in the background; more wait their turn (each is a process).
+const MAX_SYNTHESES: usize = 4;
+
 pub struct Mixer {
     voices: HashMap<u64, Voice>,
     timing: SpeechTiming,
@@ -61,6 +64,10 @@ impl Mixer {
                     }
                 },
                 SpeechTiming::Background => {
+                    let pending = self.voices.values().filter(|v| matches!(v, Voice::Pending(_))).count();
+                    if pending >= MAX_SYNTHESES {
+                        return None; // tried again next step
+                    }
                     let (tx, rx) = std::sync::mpsc::channel();
                     let text = text.to_string();
                     std::thread::spawn(move || {

@@ -117,21 +117,90 @@ impl Drop for AudioOut {
 fn render_to_wav(rx: Receiver<Msg>, path: &Path) -> AudioReport {
     let mut mixer = Mixer::new(SpeechTiming::Wait);
     let mut report = AudioReport::default();
-    let mut pcm: Vec<i16> = Vec::new();
+    // Streamed to a temporary file (memory stays flat however long the run), renamed into place
+    // once its header holds the final length.
+    let mut writer = match WavWriter::create(path) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            report.error = Some(format!("cannot write {}: {e}", path.display()));
+            None
+        }
+    };
     let mut block = Vec::new();
     while let Ok(Msg::Frame(frame)) = rx.recv() {
+        let Some(w) = writer.as_mut() else { continue };
         mixer.mix(&frame, &mut block);
         for s in &block {
             report.peak = report.peak.max(s.abs());
-            pcm.push((s * 32767.0).round() as i16);
+        }
+        if let Err(e) = w.write(&block) {
+            report.error = Some(format!("cannot write {}: {e}", path.display()));
+            writer = None;
+            continue;
         }
         report.frames += synth::FRAMES_PER_TICK as u64;
     }
     report.speech_failures = mixer.failures.iter().map(|(id, e)| format!("line {id}: {e}")).collect();
-    if let Err(e) = write_wav(path, &pcm) {
+    if let Some(w) = writer
+        && let Err(e) = w.finish()
+    {
         report.error = Some(format!("cannot write {}: {e}", path.display()));
     }
     report
+}
+
+/// A 16-bit stereo 44.1 kHz WAV written as it is mixed.
+struct WavWriter {
+    file: std::io::BufWriter<std::fs::File>,
+    tmp: PathBuf,
+    path: PathBuf,
+    data_bytes: u64,
+}
+
+impl WavWriter {
+    fn create(path: &Path) -> std::io::Result<WavWriter> {
+        let tmp = path.with_extension("wav.partial");
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        std::io::Write::write_all(&mut file, &wav_header(0))?;
+        Ok(WavWriter { file, tmp, path: path.to_path_buf(), data_bytes: 0 })
+    }
+
+    fn write(&mut self, block: &[f32]) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(block.len() * 2);
+        for s in block {
+            bytes.extend_from_slice(&((s * 32767.0).round() as i16).to_le_bytes());
+        }
+        self.data_bytes += bytes.len() as u64;
+        std::io::Write::write_all(&mut self.file, &bytes)
+    }
+
+    fn finish(self) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        let len = u32::try_from(self.data_bytes).map_err(|_| std::io::Error::other("over 4 GiB of audio does not fit a WAV file"))?;
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        file.write_all(&wav_header(len))?;
+        file.sync_all()?;
+        std::fs::rename(&self.tmp, &self.path)
+    }
+}
+
+/// The 44-byte header of a 16-bit stereo 44.1 kHz PCM WAV holding `data_len` bytes.
+fn wav_header(data_len: u32) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(44);
+    bytes.extend_from_slice(b"RIFF");
+    bytes.extend_from_slice(&(36u32.saturating_add(data_len)).to_le_bytes());
+    bytes.extend_from_slice(b"WAVEfmt ");
+    bytes.extend_from_slice(&16u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    bytes.extend_from_slice(&2u16.to_le_bytes()); // stereo
+    bytes.extend_from_slice(&synth::SAMPLE_RATE.to_le_bytes());
+    bytes.extend_from_slice(&(synth::SAMPLE_RATE * 4).to_le_bytes());
+    bytes.extend_from_slice(&4u16.to_le_bytes());
+    bytes.extend_from_slice(&16u16.to_le_bytes());
+    bytes.extend_from_slice(b"data");
+    bytes.extend_from_slice(&data_len.to_le_bytes());
+    bytes
 }
 
 /// Mixes each step onto the default device; with no device, reports it once and drains the
@@ -163,28 +232,4 @@ fn play_on_device(rx: Receiver<Msg>) -> AudioReport {
     }
     report.speech_failures = mixer.failures.iter().map(|(id, e)| format!("line {id}: {e}")).collect();
     report
-}
-
-/// Writes 16-bit stereo PCM at 44.1 kHz, atomically (a temporary file renamed into place).
-pub fn write_wav(path: &Path, interleaved: &[i16]) -> std::io::Result<()> {
-    let data_len = (interleaved.len() * 2) as u32;
-    let mut bytes = Vec::with_capacity(44 + data_len as usize);
-    bytes.extend_from_slice(b"RIFF");
-    bytes.extend_from_slice(&(36 + data_len).to_le_bytes());
-    bytes.extend_from_slice(b"WAVEfmt ");
-    bytes.extend_from_slice(&16u32.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    bytes.extend_from_slice(&2u16.to_le_bytes()); // stereo
-    bytes.extend_from_slice(&synth::SAMPLE_RATE.to_le_bytes());
-    bytes.extend_from_slice(&(synth::SAMPLE_RATE * 4).to_le_bytes());
-    bytes.extend_from_slice(&4u16.to_le_bytes());
-    bytes.extend_from_slice(&16u16.to_le_bytes());
-    bytes.extend_from_slice(b"data");
-    bytes.extend_from_slice(&data_len.to_le_bytes());
-    for s in interleaved {
-        bytes.extend_from_slice(&s.to_le_bytes());
-    }
-    let tmp = path.with_extension("wav.partial");
-    std::fs::write(&tmp, &bytes)?;
-    std::fs::rename(&tmp, path)
 }
