@@ -49,7 +49,9 @@ fn step_cost(with_audio: bool) -> anyhow::Result<f64> {
     let dir = tempfile_dir()?;
     let audio = if with_audio { crate::audio::AudioBackend::Wav(dir.join("bench.wav")) } else { crate::audio::AudioBackend::Null };
     let engine = Engine::new(EngineConfig { output: Output::Silent, audio, ..EngineConfig::new(super::project_root()) })?;
-    let mut source = String::from("for i = 1, 64 do local a = i / 64 * 6.283 limina.call(\"audio.playAt\", { freq = 200 + i * 10, secs = 10, position = { math.cos(a) * 6, 0, math.sin(a) * 6 } }) end");
+    let mut source = String::from(
+        "for i = 1, 64 do local a = i / 64 * 6.283 limina.call(\"audio.playAt\", { freq = 200 + i * 10, secs = 10, position = { math.cos(a) * 6, 0, math.sin(a) * 6 } }) end",
+    );
     source.push('\n');
     engine.run_source(&source, "bench_audio.lua")?;
     let mut us = Vec::new();
@@ -72,7 +74,10 @@ fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
 
 pub fn run() -> anyhow::Result<()> {
     let mix = mixer_cost();
-    outln!("audio        mixer: {mix:.0} µs of CPU per 10 ms block with {SOUNDS} concurrent positional sounds (audio thread; {:.1}% of one core)", mix / 100.0);
+    outln!(
+        "audio        mixer: {mix:.0} µs of CPU per 10 ms block with {SOUNDS} concurrent positional sounds (audio thread; {:.1}% of one core)",
+        mix / 100.0
+    );
     let (without, with) = (step_cost(false)?, step_cost(true)?);
     outln!(
         "audio        fixed step with those {SOUNDS} sounds: {without:.1} µs p50 without an audio backend, {with:.1} µs with one (+{:.1} µs: the step's sounds handed to the audio thread; target <= 10 µs)",

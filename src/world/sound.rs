@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::ui::Writer;
+
 /// Ticks per second of the fixed step.
 const TICKS_PER_SECOND: f64 = 60.0;
 /// Live sounds one world may hold (each is mixed every sample).
@@ -102,6 +104,8 @@ pub enum SoundError {
     NotFound { handle: String, why: &'static str },
     #[error("{MAX_SOUNDS} sounds are already playing; stop some first")]
     Full,
+    #[error("{handle} belongs to {owner}; only its owner or the operator may change it")]
+    NotYours { handle: String, owner: String },
 }
 
 /// Every live sound of a world and the bus volumes.
@@ -150,7 +154,15 @@ impl SoundTable {
     }
 
     /// Adds a sound starting at `start` (a tick, now or later); see `play`.
-    pub fn play_from(&mut self, start: u64, kind: SoundKind, bus: Bus, volume: f64, position: Option<[f64; 3]>, owner: &str) -> Result<String, SoundError> {
+    pub fn play_from(
+        &mut self,
+        start: u64,
+        kind: SoundKind,
+        bus: Bus,
+        volume: f64,
+        position: Option<[f64; 3]>,
+        owner: &str,
+    ) -> Result<String, SoundError> {
         let handle = self.play(kind, bus, volume, position, None, owner)?;
         if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
             s.started_tick = start.max(self.tick);
@@ -194,21 +206,29 @@ impl SoundTable {
         SoundError::NotFound { handle: handle.to_string(), why }
     }
 
-    pub fn stop(&mut self, handle: &str) -> Result<Sound, SoundError> {
-        let sound = parse_handle(handle).and_then(|k| self.sounds.remove(&k)).ok_or_else(|| self.missing(handle))?;
-        self.revision += 1;
-        Ok(sound)
+    /// The key of the sound `handle` names, if `writer` may change it (its owner or the operator).
+    fn writable(&self, handle: &str, writer: &Writer<'_>) -> Result<u64, SoundError> {
+        let key = parse_handle(handle).filter(|k| self.sounds.contains_key(k)).ok_or_else(|| self.missing(handle))?;
+        let owner = &self.sounds[&key].owner;
+        if !writer.operator && owner != writer.agent {
+            return Err(SoundError::NotYours { handle: handle.to_string(), owner: owner.clone() });
+        }
+        Ok(key)
     }
 
-    pub fn set_volume(&mut self, handle: &str, volume: f64) -> Result<(), SoundError> {
-        match parse_handle(handle).and_then(|k| self.sounds.get_mut(&k)) {
-            Some(s) => {
-                s.volume = volume.clamp(0.0, 1.0);
-                self.revision += 1;
-                Ok(())
-            }
-            None => Err(self.missing(handle)),
+    pub fn stop(&mut self, handle: &str, writer: &Writer<'_>) -> Result<Sound, SoundError> {
+        let key = self.writable(handle, writer)?;
+        self.revision += 1;
+        Ok(self.sounds.remove(&key).expect("a live key"))
+    }
+
+    pub fn set_volume(&mut self, handle: &str, volume: f64, writer: &Writer<'_>) -> Result<(), SoundError> {
+        let key = self.writable(handle, writer)?;
+        if let Some(s) = self.sounds.get_mut(&key) {
+            s.volume = volume.clamp(0.0, 1.0);
         }
+        self.revision += 1;
+        Ok(())
     }
 
     pub fn set_bus_volume(&mut self, bus: Bus, volume: f64) {
@@ -248,9 +268,13 @@ mod tests {
         assert_eq!(t.get(&h).unwrap().ends_at(), Some(30));
         assert!(t.finish(29).is_empty());
         assert_eq!(t.finish(30)[0].handle, h);
-        assert!(t.stop(&h).unwrap_err().to_string().contains("finished or was stopped"));
-        assert!(t.stop("snd_9999").unwrap_err().to_string().contains("never existed"));
-        assert!(t.stop("beep").unwrap_err().to_string().contains("not a sound handle"));
+        let me = Writer { agent: "a", operator: false };
+        assert!(t.stop(&h, &me).unwrap_err().to_string().contains("finished or was stopped"));
+        assert!(t.stop("snd_9999", &me).unwrap_err().to_string().contains("never existed"));
+        assert!(t.stop("beep", &me).unwrap_err().to_string().contains("not a sound handle"));
+        let mine = t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, "a").unwrap();
+        assert!(matches!(t.stop(&mine, &Writer { agent: "b", operator: false }), Err(SoundError::NotYours { .. })));
+        assert!(t.set_volume(&mine, 0.5, &Writer { agent: "b", operator: true }).is_ok(), "the operator may");
     }
 
     #[test]

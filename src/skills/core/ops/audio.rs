@@ -12,11 +12,13 @@ use super::invalid;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::World;
 use crate::world::sound::{Bus, SoundError, SoundKind};
+use crate::world::ui::Writer;
 
 fn sound_failure(e: SoundError) -> mlua::Error {
     let code = match e {
         SoundError::NotFound { .. } => ErrorCode::NotFound,
         SoundError::Full => ErrorCode::CapacityExceeded,
+        SoundError::NotYours { .. } => ErrorCode::Forbidden,
     };
     HandlerFailure::new(code, e.to_string()).into_lua()
 }
@@ -66,14 +68,18 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     let w = Rc::clone(&world);
     ops.set(
         "stop",
-        lua.create_function(move |_, handle: String| w.borrow_mut().sounds.stop(&handle).map(|_| true).map_err(sound_failure))?,
+        lua.create_function(move |_, (handle, ctx): (String, Table)| {
+            let (agent, operator) = super::ui::writer_of(&ctx)?;
+            w.borrow_mut().sounds.stop(&handle, &Writer { agent: &agent, operator }).map(|_| true).map_err(sound_failure)
+        })?,
     )?;
 
     let w = Rc::clone(&world);
     ops.set(
         "set_volume",
-        lua.create_function(move |_, (handle, volume): (String, f64)| {
-            w.borrow_mut().sounds.set_volume(&handle, volume).map(|_| true).map_err(sound_failure)
+        lua.create_function(move |_, (handle, volume, ctx): (String, f64, Table)| {
+            let (agent, operator) = super::ui::writer_of(&ctx)?;
+            w.borrow_mut().sounds.set_volume(&handle, volume, &Writer { agent: &agent, operator }).map(|_| true).map_err(sound_failure)
         })?,
     )?;
 

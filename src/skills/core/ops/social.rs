@@ -16,8 +16,8 @@ use crate::agents::social::{Approach, ApproachTarget, BUBBLE_OFFSET, DEFAULT_TAL
 use crate::agents::table::Agents;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::trace::{EventDraft, EventKind, TraceLog};
-use crate::world::ui::{Anchor, Lifecycle, LineQueue, QueueMode, Typewriter, UiError, UiSpec, WorldAnchor};
 use crate::world::sound::{Bus, SoundKind};
+use crate::world::ui::{Anchor, Lifecycle, LineQueue, QueueMode, Typewriter, UiError, UiSpec, WorldAnchor};
 use crate::world::{EntityId, World};
 
 fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
@@ -99,7 +99,8 @@ pub(crate) fn create(
             let starts = world.ui.get(&handle).map_or(tick, |b| b.last_line_start_tick());
             let at = world.transform(entity).map(|t| t.position.map(f64::from));
             let voice = world.sounds.play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, &speaker).ok();
-            let payload = json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
+            let payload =
+                json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
             let draft = EventDraft::new(EventKind::SocialSaid.as_str(), &speaker).thread(&session).caused_by(cause.into_iter().collect());
             t.borrow_mut().emit(draft, tick, &payload);
             let out = lua.create_table()?;

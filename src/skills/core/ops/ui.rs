@@ -56,7 +56,7 @@ pub(crate) fn check_anchor(world: &World, anchor: &Anchor) -> mlua::Result<()> {
 
 /// The caller as a UI writer: its agent id, and whether it is the operator (holds
 /// `policy.govern`, which no profile grants).
-fn writer_of(ctx: &Table) -> mlua::Result<(String, bool)> {
+pub(crate) fn writer_of(ctx: &Table) -> mlua::Result<(String, bool)> {
     let agent: String = ctx.get("agentId")?;
     let permissions: Table = ctx.get("permissions")?;
     let mut operator = false;
