@@ -5,12 +5,25 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError};
 
 use super::spatial::{self, Listener};
 use super::synth::{self, FRAMES_PER_TICK};
 use super::tts::{self, Speech};
 use crate::world::sound::{Bus, Sound, SoundKind};
+
+/// The master limiter: linear up to 0.75, then a smooth knee that reaches 1 only at infinity, so
+/// loud moments are compressed instead of clipped.
+fn limit(x: f32) -> f32 {
+    const KNEE: f32 = 0.75;
+    let a = x.abs();
+    if a <= KNEE {
+        return x;
+    }
+    let over = (a - KNEE) / (1.0 - KNEE);
+    (KNEE + (1.0 - KNEE) * over.tanh()).copysign(x)
+}
 
 /// One step's mixing input: the sounds playing, the buses and the listener.
 #[derive(Debug, Clone)]
@@ -43,6 +56,8 @@ const MAX_SYNTHESES: usize = 4;
 
 pub struct Mixer {
     voices: HashMap<u64, Voice>,
+    /// Background syntheses still running.
+    in_flight: Arc<AtomicUsize>,
     timing: SpeechTiming,
     /// Lines that failed to synthesize, with the reason, for the caller to report once.
     pub failures: Vec<(u64, String)>,
@@ -50,28 +65,34 @@ pub struct Mixer {
 
 impl Mixer {
     pub fn new(timing: SpeechTiming) -> Self {
-        Self { voices: HashMap::new(), timing, failures: Vec::new() }
+        Self { voices: HashMap::new(), in_flight: Arc::new(AtomicUsize::new(0)), timing, failures: Vec::new() }
     }
 
-    fn voice(&mut self, id: u64, text: &str, tick: u64) -> Option<(Arc<Speech>, u64)> {
+    /// The samples of line `id` and the tick they play from: in `Wait` timing the tick the sound
+    /// started (so a line first heard late is heard from where it is, not from its beginning);
+    /// in `Background` timing the tick its samples became ready.
+    fn voice(&mut self, id: u64, text: &str, started: u64, tick: u64) -> Option<(Arc<Speech>, u64)> {
         if !self.voices.contains_key(&id) {
             let voice = match self.timing {
                 SpeechTiming::Wait => match tts::synthesize(text) {
-                    Ok(speech) => Voice::Ready { speech: Arc::new(speech), from_tick: tick },
+                    Ok(speech) => Voice::Ready { speech: Arc::new(speech), from_tick: started },
                     Err(e) => {
                         self.failures.push((id, e.to_string()));
                         Voice::Failed
                     }
                 },
                 SpeechTiming::Background => {
-                    let pending = self.voices.values().filter(|v| matches!(v, Voice::Pending(_))).count();
-                    if pending >= MAX_SYNTHESES {
+                    // Counted until each synthesis ends, even one whose sound was stopped.
+                    if self.in_flight.load(Ordering::Acquire) >= MAX_SYNTHESES {
                         return None; // tried again next step
                     }
                     let (tx, rx) = std::sync::mpsc::channel();
                     let text = text.to_string();
+                    let in_flight = Arc::clone(&self.in_flight);
+                    in_flight.fetch_add(1, Ordering::AcqRel);
                     std::thread::spawn(move || {
                         let _ = tx.send(tts::synthesize(&text));
+                        in_flight.fetch_sub(1, Ordering::AcqRel);
                     });
                     Voice::Pending(rx)
                 }
@@ -130,7 +151,7 @@ impl Mixer {
                     }
                 }
                 SoundKind::Speech { text, id } => {
-                    let Some((speech, from_tick)) = self.voice(*id, text, frame.tick) else { continue };
+                    let Some((speech, from_tick)) = self.voice(*id, text, sound.started_tick, frame.tick) else { continue };
                     let start = frame.tick.saturating_sub(from_tick) * FRAMES_PER_TICK as u64;
                     for f in 0..FRAMES_PER_TICK {
                         let s = synth::resampled(&speech.samples, speech.rate, start + f as u64);
@@ -141,7 +162,7 @@ impl Mixer {
             }
         }
         for s in out.iter_mut() {
-            *s = s.clamp(-1.0, 1.0);
+            *s = limit(*s);
         }
         // Voices of sounds no longer playing are dropped.
         self.voices.retain(|id, _| frame.sounds.iter().any(|s| matches!(&s.kind, SoundKind::Speech { id: i, .. } if i == id)));

@@ -5,8 +5,9 @@
 //! Backends: `Null` (silent: `LIMINA_AUDIO=null`, headless runs, or no device), `Wav` (every step
 //! mixed sample-accurately on the audio thread and written to a file when the run ends: the same
 //! script and seed give the same bytes) and `Device` (the default output device through rodio, in
-//! real time; no device is reported once and plays silence, never a crash or a hang). The loop
-//! only ever sends: it never waits for audio.
+//! real time; no device is reported once and plays silence, never a crash or a hang). Playing in
+//! real time the loop never waits for audio; rendering to a file it waits only when the mixer is
+//! 64 steps behind, so memory stays bounded.
 
 #[cfg(feature = "audio-device")]
 mod device;
@@ -20,7 +21,7 @@ pub use mixer::{MixFrame, Mixer, SpeechTiming};
 pub use spatial::Listener;
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 /// Where the engine's sound goes.
@@ -64,17 +65,25 @@ pub struct AudioReport {
     pub error: Option<String>,
 }
 
+/// Steps queued for the audio thread at most. Rendering to a file, a full queue makes the loop
+/// wait (an offline render must not lose or pile up steps: memory stays bounded however far
+/// the mixer falls behind); playing in real time, a step that finds it full is dropped instead
+/// (a glitch in the sound, never a stalled loop).
+const QUEUED_STEPS: usize = 64;
+
 /// The audio thread and the channel the loop feeds it through.
 #[derive(Debug)]
 pub struct AudioOut {
-    tx: Sender<Msg>,
+    tx: SyncSender<Msg>,
+    /// Whether a full queue waits (a file) rather than drops the step (a device).
+    wait_when_full: bool,
     thread: Option<JoinHandle<AudioReport>>,
 }
 
 impl AudioOut {
     /// Starts the audio thread for `backend`; None for `Null` (nothing to run).
     pub fn start(backend: &AudioBackend) -> Option<AudioOut> {
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUED_STEPS);
         let builder = std::thread::Builder::new().name("limina-audio".into());
         let thread = match backend {
             AudioBackend::Null => return None,
@@ -84,12 +93,17 @@ impl AudioOut {
             }
             AudioBackend::Device => builder.spawn(move || play_on_device(rx)).ok()?,
         };
-        Some(AudioOut { tx, thread: Some(thread) })
+        Some(AudioOut { tx, wait_when_full: matches!(backend, AudioBackend::Wav(_)), thread: Some(thread) })
     }
 
-    /// Hands one step to the mixer (never blocks).
+    /// Hands one step to the mixer (see `QUEUED_STEPS` for what happens when it is behind).
     pub fn send(&self, frame: MixFrame) {
-        let _ = self.tx.send(Msg::Frame(Box::new(frame)));
+        let msg = Msg::Frame(Box::new(frame));
+        if self.wait_when_full {
+            let _ = self.tx.send(msg);
+        } else {
+            let _ = self.tx.try_send(msg);
+        }
     }
 
     /// Mixes what is queued, writes the output and returns the thread's report.

@@ -1,6 +1,9 @@
 //! The TTS voice: espeak-ng (the Debian package of that name), run as a child process off the
-//! loop with a timeout, writing a WAV whose samples the mixer then plays positionally. `-w FILE`
-//! is used rather than `--stdout`, whose WAV header carries a bogus length.
+//! loop with a timeout, its WAV read from its stdout (no file: a predictable temporary path could
+//! be pointed elsewhere by a symlink). `--stdout` writes a bogus length into the header, so the
+//! data chunk is read to the end. The text goes in on stdin, so nothing in it is an option, and
+//! it is cleaned first: control characters would drive espeak-ng's embedded commands (loudness,
+//! rate) and `[[` its phoneme input (which can crash it).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -37,32 +40,38 @@ pub fn available() -> bool {
     })
 }
 
-/// Synthesizes `text` (read from stdin, so nothing in it is taken as an option).
+/// Longest a spoken line is kept, seconds (the rest is cut).
+pub const MAX_SPEECH_SECS: u32 = 30;
+
+/// `text` without control characters (newlines and tabs become spaces) and without espeak-ng's
+/// phoneme brackets.
+pub fn clean(text: &str) -> String {
+    let plain: String = text.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect();
+    plain.replace("[[", "[ [").replace("]]", "] ]")
+}
+
+/// Synthesizes `text` (cleaned, read from stdin).
 pub fn synthesize(text: &str) -> Result<Speech, TtsError> {
     if !available() {
         return Err(TtsError::Missing);
     }
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!("limina-tts-{}-{n}.wav", std::process::id()));
-    let result = run_espeak(text, &out);
-    let _ = std::fs::remove_file(&out);
-    result
-}
-
-fn run_espeak(text: &str, out: &std::path::Path) -> Result<Speech, TtsError> {
     let mut child = Command::new("espeak-ng")
         .arg("--stdin")
-        .arg("-w")
-        .arg(out)
+        .arg("--stdout")
         .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .map_err(|e| TtsError::Failed(e.to_string()))?;
     if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(text.as_bytes()).map_err(|e| TtsError::Failed(e.to_string()))?;
+        stdin.write_all(clean(text).as_bytes()).map_err(|e| TtsError::Failed(e.to_string()))?;
     }
+    // Read stdout on a thread so a full pipe cannot deadlock the wait below.
+    let mut stdout = child.stdout.take().ok_or_else(|| TtsError::Failed("no stdout".into()))?;
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut bytes).map(|_| bytes)
+    });
     let started = Instant::now();
     loop {
         match child.try_wait().map_err(|e| TtsError::Failed(e.to_string()))? {
@@ -76,8 +85,11 @@ fn run_espeak(text: &str, out: &std::path::Path) -> Result<Speech, TtsError> {
             None => std::thread::sleep(Duration::from_millis(2)),
         }
     }
-    let bytes = std::fs::read(out).map_err(|e| TtsError::Failed(e.to_string()))?;
-    parse_wav(&bytes)
+    let bytes =
+        reader.join().map_err(|_| TtsError::Failed("reading its output failed".into()))?.map_err(|e| TtsError::Failed(e.to_string()))?;
+    let mut speech = parse_wav(&bytes)?;
+    speech.samples.truncate((speech.rate * MAX_SPEECH_SECS) as usize);
+    Ok(speech)
 }
 
 /// Reads a 16-bit PCM mono WAV (what espeak-ng writes).
@@ -89,7 +101,9 @@ pub fn parse_wav(bytes: &[u8]) -> Result<Speech, TtsError> {
     while at + 8 <= bytes.len() {
         let id = &bytes[at..at + 4];
         let size = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]) as usize;
-        let body = &bytes[at + 8..(at + 8 + size).min(bytes.len())];
+        // A streamed WAV's data size is a placeholder: the data runs to the end.
+        let size = size.min(bytes.len() - (at + 8));
+        let body = &bytes[at + 8..at + 8 + size];
         match id {
             b"fmt " if body.len() >= 16 => {
                 let format = u16::from_le_bytes([body[0], body[1]]);
@@ -115,6 +129,11 @@ pub fn parse_wav(bytes: &[u8]) -> Result<Speech, TtsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cleaning_removes_control_characters_and_phoneme_brackets() {
+        assert_eq!(clean("\u{1}200A loud\nline [[QQQ]]"), "200A loud line [ [QQQ] ]");
+    }
 
     #[test]
     fn refuses_what_is_not_a_pcm_wav() {

@@ -18,7 +18,9 @@ fn positional_sounds() -> SoundTable {
         let angle = i as f64 / SOUNDS as f64 * std::f64::consts::TAU;
         let kind = if i % 8 == 0 { SoundKind::Ambient } else { SoundKind::Blip { freq: 220.0 + i as f64 * 15.0, secs: 10.0 } };
         let position = Some([angle.cos() * 6.0, 0.0, angle.sin() * 6.0]);
-        table.play(kind, Bus::Sfx, 0.5, position, Some(50.0), "agt_bench").expect("room for 64");
+        table
+            .play(kind, Bus::Sfx, 0.5, position, Some(50.0), &crate::world::ui::Writer { agent: "agt_bench", operator: true })
+            .expect("room for 64");
     }
     table
 }

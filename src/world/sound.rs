@@ -19,9 +19,18 @@ const TICKS_PER_SECOND: f64 = 60.0;
 pub const MAX_SOUNDS: usize = 256;
 /// Characters of a spoken line the world keeps a sound for, at most (the catalog's bound).
 pub const MAX_SPEECH_CHARS: usize = 500;
-/// A spoken line is expected to take about this long per character (espeak-ng's default rate is
-/// ~175 words a minute); with a second of slack it bounds how long the world keeps the sound.
-const SPEECH_MS_PER_CHAR: f64 = 75.0;
+/// How long the world keeps a spoken line: generously per character (numbers and other scripts
+/// are read out at length: "$1,234" is six words), plus slack, at most the voice's own cap. The
+/// voice is cut where the sound ends; a line that finishes sooner is silence until then.
+const SPEECH_MS_PER_CHAR: f64 = 200.0;
+const SPEECH_SLACK_MS: f64 = 2000.0;
+const SPEECH_MAX_MS: f64 = 30_000.0;
+/// Spoken lines playing at once, at most (each holds its samples: up to 30 s of audio).
+pub const MAX_SPEECH: usize = 32;
+/// Sounds one caller may have playing at once (the operator excepted).
+pub const MAX_SOUNDS_PER_OWNER: usize = 32;
+/// Room kept past `MAX_SOUNDS` for voices handed over by `social.say`.
+pub const VOICE_RESERVE: usize = 64;
 
 /// The mixer's buses; every sound plays on one, every bus into master.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -91,7 +100,9 @@ impl Sound {
         let secs = match &self.kind {
             SoundKind::Blip { secs, .. } => *secs,
             SoundKind::Ambient => return None,
-            SoundKind::Speech { text, .. } => text.chars().count() as f64 * SPEECH_MS_PER_CHAR / 1000.0 + 1.0,
+            SoundKind::Speech { text, .. } => {
+                (text.chars().count() as f64 * SPEECH_MS_PER_CHAR + SPEECH_SLACK_MS).min(SPEECH_MAX_MS) / 1000.0
+            }
         };
         Some(self.started_tick + (secs * TICKS_PER_SECOND).ceil() as u64)
     }
@@ -104,6 +115,10 @@ pub enum SoundError {
     NotFound { handle: String, why: &'static str },
     #[error("{MAX_SOUNDS} sounds are already playing; stop some first")]
     Full,
+    #[error("{owner} already has {MAX_SOUNDS_PER_OWNER} sounds playing; stop some of them first")]
+    OwnerFull { owner: String },
+    #[error("{MAX_SPEECH} lines are already being spoken; wait for one to finish")]
+    SpeechFull,
     #[error("{handle} belongs to {owner}; only its owner or the operator may change it")]
     NotYours { handle: String, owner: String },
 }
@@ -128,12 +143,14 @@ impl Default for SoundTable {
     }
 }
 
+/// The number in a canonical `snd_0001` handle (at least four digits, no extra leading zeros).
 fn parse_handle(text: &str) -> Option<u64> {
     let digits = text.strip_prefix("snd_")?;
-    if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.len() < 4 || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    digits.parse().ok()
+    let n: u64 = digits.parse().ok()?;
+    (format!("{n:04}") == digits).then_some(n)
 }
 
 impl SoundTable {
@@ -153,7 +170,8 @@ impl SoundTable {
         self.sounds.get(&parse_handle(handle)?)
     }
 
-    /// Adds a sound starting at `start` (a tick, now or later); see `play`.
+    /// Adds a voice handed over by `social.say`, starting at `start` (a tick, now or later): not
+    /// held to the per-owner quota, with room kept past `MAX_SOUNDS`.
     pub fn play_from(
         &mut self,
         start: u64,
@@ -163,7 +181,7 @@ impl SoundTable {
         position: Option<[f64; 3]>,
         owner: &str,
     ) -> Result<String, SoundError> {
-        let handle = self.play(kind, bus, volume, position, None, owner)?;
+        let handle = self.add(kind, bus, volume, position, None, owner, MAX_SOUNDS + VOICE_RESERVE)?;
         if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
             s.started_tick = start.max(self.tick);
         }
@@ -171,8 +189,27 @@ impl SoundTable {
         Ok(handle)
     }
 
-    /// Adds a sound starting now; returns its handle. A speech sound's `id` is assigned here.
+    /// Adds a sound starting now for `owner` (held to `MAX_SOUNDS_PER_OWNER` unless it is the
+    /// operator); returns its handle.
+    #[allow(clippy::too_many_arguments)]
     pub fn play(
+        &mut self,
+        kind: SoundKind,
+        bus: Bus,
+        volume: f64,
+        position: Option<[f64; 3]>,
+        max_distance: Option<f64>,
+        owner: &Writer<'_>,
+    ) -> Result<String, SoundError> {
+        if !owner.operator && self.sounds.values().filter(|s| s.owner == owner.agent).count() >= MAX_SOUNDS_PER_OWNER {
+            return Err(SoundError::OwnerFull { owner: owner.agent.to_string() });
+        }
+        self.add(kind, bus, volume, position, max_distance, owner.agent, MAX_SOUNDS)
+    }
+
+    /// Adds a sound if there is room under `limit`; a speech sound's `id` is assigned here.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
         &mut self,
         mut kind: SoundKind,
         bus: Bus,
@@ -180,9 +217,15 @@ impl SoundTable {
         position: Option<[f64; 3]>,
         max_distance: Option<f64>,
         owner: &str,
+        limit: usize,
     ) -> Result<String, SoundError> {
-        if self.sounds.len() >= MAX_SOUNDS {
+        if self.sounds.len() >= limit {
             return Err(SoundError::Full);
+        }
+        if matches!(kind, SoundKind::Speech { .. })
+            && self.sounds.values().filter(|s| matches!(s.kind, SoundKind::Speech { .. })).count() >= MAX_SPEECH
+        {
+            return Err(SoundError::SpeechFull);
         }
         if let SoundKind::Speech { id, .. } = &mut kind {
             self.next_speech += 1;
@@ -264,17 +307,35 @@ mod tests {
     #[test]
     fn blips_finish_and_handles_say_why_they_resolve_to_nothing() {
         let mut t = SoundTable::default();
-        let h = t.play(SoundKind::Blip { freq: 440.0, secs: 0.5 }, Bus::Sfx, 1.0, None, None, "a").unwrap();
+        let me = Writer { agent: "a", operator: false };
+        let h = t.play(SoundKind::Blip { freq: 440.0, secs: 0.5 }, Bus::Sfx, 1.0, None, None, &me).unwrap();
         assert_eq!(t.get(&h).unwrap().ends_at(), Some(30));
         assert!(t.finish(29).is_empty());
         assert_eq!(t.finish(30)[0].handle, h);
-        let me = Writer { agent: "a", operator: false };
         assert!(t.stop(&h, &me).unwrap_err().to_string().contains("finished or was stopped"));
         assert!(t.stop("snd_9999", &me).unwrap_err().to_string().contains("never existed"));
         assert!(t.stop("beep", &me).unwrap_err().to_string().contains("not a sound handle"));
-        let mine = t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, "a").unwrap();
+        let mine = t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &me).unwrap();
         assert!(matches!(t.stop(&mine, &Writer { agent: "b", operator: false }), Err(SoundError::NotYours { .. })));
         assert!(t.set_volume(&mine, 0.5, &Writer { agent: "b", operator: true }).is_ok(), "the operator may");
+    }
+
+    #[test]
+    fn owners_have_a_quota_voices_have_room_kept_and_handles_are_canonical() {
+        let mut t = SoundTable::default();
+        let npc = Writer { agent: "agt_npc", operator: false };
+        for _ in 0..MAX_SOUNDS_PER_OWNER {
+            t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &npc).unwrap();
+        }
+        assert!(matches!(t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &npc), Err(SoundError::OwnerFull { .. })));
+        let op = Writer { agent: "agt_script", operator: true };
+        while t.len() < MAX_SOUNDS {
+            t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &op).unwrap();
+        }
+        assert!(matches!(t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &op), Err(SoundError::Full)));
+        let voice = SoundKind::Speech { text: "still heard".into(), id: 0 };
+        assert!(t.play_from(0, voice, Bus::Voice, 1.0, None, "agt_npc").is_ok(), "a voice still fits");
+        assert!(t.get("snd_0001").is_some() && t.get("snd_00001").is_none() && t.get("snd_1").is_none());
     }
 
     #[test]

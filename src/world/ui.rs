@@ -716,12 +716,14 @@ fn handle_text(n: u64) -> String {
     format!("ui_{n:04}")
 }
 
+/// The number in a canonical `ui_0001` handle (at least four digits, no extra leading zeros).
 fn parse_handle(text: &str) -> Option<u64> {
     let digits = text.strip_prefix("ui_")?;
-    if digits.len() < 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.len() < 4 || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    digits.parse().ok()
+    let n: u64 = digits.parse().ok()?;
+    (format!("{n:04}") == digits).then_some(n)
 }
 
 impl UiTable {

@@ -274,3 +274,23 @@ fn the_hedgehog_dance_writes_the_same_song_twice_with_its_sung_line() {
     let samples: Vec<i16> = a[44..].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
     assert!(samples.iter().any(|s| s.unsigned_abs() > 3000), "the song is audible");
 }
+
+#[test]
+fn a_player_cannot_mute_the_scene_or_stop_someone_elses_sound() {
+    let e = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap();
+    let alice = Caller::new("agt_alice", "ses_alice", "social.actor");
+    let bob = Caller::new("agt_bob", "ses_bob", "social.actor");
+    let made = call(&e, &alice, "audio.ambient", json!({}));
+    let handle = made.result.unwrap()["handle"].as_str().unwrap().to_string();
+    let before = e.world_hash();
+    let r = call(&e, &bob, "audio.stop", json!({"handle": handle}));
+    let error = r.error.unwrap();
+    assert_eq!(error.code.as_str(), "forbidden");
+    assert!(error.message.contains("belongs to agt_alice"), "{}", error.message);
+    let r = call(&e, &bob, "audio.setBusVolume", json!({"bus": "master", "volume": 0}));
+    let error = r.error.unwrap();
+    assert_eq!(error.code.as_str(), "forbidden");
+    assert!(error.message.contains("scene.write"), "{}", error.message);
+    assert_eq!(e.world_hash(), before, "nothing changed");
+    assert!(call(&e, &alice, "audio.stop", json!({"handle": handle})).success, "the owner may");
+}

@@ -17,7 +17,7 @@ use crate::world::ui::Writer;
 fn sound_failure(e: SoundError) -> mlua::Error {
     let code = match e {
         SoundError::NotFound { .. } => ErrorCode::NotFound,
-        SoundError::Full => ErrorCode::CapacityExceeded,
+        SoundError::Full | SoundError::OwnerFull { .. } | SoundError::SpeechFull => ErrorCode::CapacityExceeded,
         SoundError::NotYours { .. } => ErrorCode::Forbidden,
     };
     HandlerFailure::new(code, e.to_string()).into_lua()
@@ -43,7 +43,7 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     ops.set(
         "play",
         lua.create_function(move |_, (kind, input, ctx): (String, Table, Table)| {
-            let owner: String = ctx.get("agentId")?;
+            let (agent, operator) = super::ui::writer_of(&ctx)?;
             let volume: f64 = input.get::<Option<f64>>("volume")?.unwrap_or(1.0);
             let position = point(input.get("position")?)?;
             let max_distance: Option<f64> = input.get("maxDistance")?;
@@ -61,7 +61,10 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
                 other => return Err(invalid(format!("unknown sound kind '{other}'"))),
             };
             let bus = bus(input.get("bus")?, default_bus)?;
-            w.borrow_mut().sounds.play(kind, bus, volume, position, max_distance, &owner).map_err(sound_failure)
+            w.borrow_mut()
+                .sounds
+                .play(kind, bus, volume, position, max_distance, &Writer { agent: &agent, operator })
+                .map_err(sound_failure)
         })?,
     )?;
 
@@ -86,7 +89,23 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>) -> mlua::Result<Table
     let w = Rc::clone(&world);
     ops.set(
         "set_bus_volume",
-        lua.create_function(move |_, (name, volume): (String, f64)| {
+        lua.create_function(move |_, (name, volume, ctx): (String, f64, Table)| {
+            // Bus levels are the whole scene's mix: builders (scene.write) and the operator set
+            // them, not players, who could otherwise mute everyone.
+            let permissions: Table = ctx.get("permissions")?;
+            let mut allowed = false;
+            for p in permissions.sequence_values::<String>() {
+                let p = p?;
+                allowed |= p == "scene.write" || p == "policy.govern";
+            }
+            if !allowed {
+                let agent: String = ctx.get("agentId")?;
+                return Err(HandlerFailure::new(
+                    ErrorCode::Forbidden,
+                    format!("{agent} may not set bus volumes: they mix the whole scene, so they need scene.write (builder.readWrite) as well as audio.play"),
+                )
+                .into_lua());
+            }
             let b = bus(Some(name), Bus::Master)?;
             w.borrow_mut().sounds.set_bus_volume(b, volume);
             Ok(true)
