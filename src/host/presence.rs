@@ -75,6 +75,16 @@ impl Shared {
     /// that have finished by the next tick.
     pub(super) fn sound_step(&self, tick: u64) {
         let mut world = self.world.borrow_mut();
+        // Voices move with their speakers (world state: the hash sees where they are).
+        if world.sounds.iter().any(|s| s.follows.is_some()) {
+            let positions: std::collections::HashMap<crate::world::EntityId, [f32; 3]> = world
+                .sounds
+                .iter()
+                .filter_map(|s| s.follows)
+                .filter_map(|id| world.transform(id).map(|t| (id, t.position)))
+                .collect();
+            world.sounds.follow(|id| positions.get(&id).copied());
+        }
         if let Some(audio) = self.audio.borrow().as_ref() {
             let c = world.camera;
             // The sounds are copied for the audio thread only when they changed.

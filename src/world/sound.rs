@@ -90,6 +90,10 @@ pub struct Sound {
     /// Beyond this distance from the listener it is silent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_distance: Option<f64>,
+    /// The entity it moves with (a voice follows its speaker); its position is kept up to date
+    /// each step, and stays where the entity was last when the entity goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follows: Option<super::EntityId>,
     pub started_tick: u64,
     pub owner: String,
 }
@@ -170,8 +174,9 @@ impl SoundTable {
         self.sounds.get(&parse_handle(handle)?)
     }
 
-    /// Adds a voice handed over by `social.say`, starting at `start` (a tick, now or later): not
-    /// held to the per-owner quota, with room kept past `MAX_SOUNDS`.
+    /// Adds a voice handed over by `social.say`, starting at `start` (a tick, now or later) and
+    /// following `follows`: not held to the per-owner quota, with room kept past `MAX_SOUNDS`.
+    #[allow(clippy::too_many_arguments)]
     pub fn play_from(
         &mut self,
         start: u64,
@@ -179,11 +184,13 @@ impl SoundTable {
         bus: Bus,
         volume: f64,
         position: Option<[f64; 3]>,
+        follows: Option<super::EntityId>,
         owner: &str,
     ) -> Result<String, SoundError> {
         let handle = self.add(kind, bus, volume, position, None, owner, MAX_SOUNDS + VOICE_RESERVE)?;
         if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
             s.started_tick = start.max(self.tick);
+            s.follows = follows;
         }
         self.revision += 1;
         Ok(handle)
@@ -234,7 +241,7 @@ impl SoundTable {
         self.next += 1;
         let handle = format!("snd_{:04}", self.next);
         let sound =
-            Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, started_tick: self.tick, owner: owner.to_string() };
+            Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, follows: None, started_tick: self.tick, owner: owner.to_string() };
         self.sounds.insert(self.next, sound);
         self.revision += 1;
         Ok(handle)
@@ -272,6 +279,22 @@ impl SoundTable {
         }
         self.revision += 1;
         Ok(())
+    }
+
+    /// Moves every sound that follows an entity to where `position_of` says it is now.
+    pub fn follow(&mut self, position_of: impl Fn(super::EntityId) -> Option<[f32; 3]>) {
+        let mut moved = false;
+        for s in self.sounds.values_mut() {
+            let Some(p) = s.follows.and_then(&position_of) else { continue };
+            let p = p.map(f64::from);
+            if s.position != Some(p) {
+                s.position = Some(p);
+                moved = true;
+            }
+        }
+        if moved {
+            self.revision += 1;
+        }
     }
 
     pub fn set_bus_volume(&mut self, bus: Bus, volume: f64) {
@@ -334,7 +357,7 @@ mod tests {
         }
         assert!(matches!(t.play(SoundKind::Ambient, Bus::Ambience, 1.0, None, None, &op), Err(SoundError::Full)));
         let voice = SoundKind::Speech { text: "still heard".into(), id: 0 };
-        assert!(t.play_from(0, voice, Bus::Voice, 1.0, None, "agt_npc").is_ok(), "a voice still fits");
+        assert!(t.play_from(0, voice, Bus::Voice, 1.0, None, None, "agt_npc").is_ok(), "a voice still fits");
         assert!(t.get("snd_0001").is_some() && t.get("snd_00001").is_none() && t.get("snd_1").is_none());
     }
 

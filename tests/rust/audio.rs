@@ -296,3 +296,26 @@ fn a_player_cannot_mute_the_scene_or_stop_someone_elses_sound() {
     assert_eq!(e.world_hash(), before, "nothing changed");
     assert!(call(&e, &alice, "audio.stop", json!({"handle": handle})).success, "the owner may");
 }
+
+#[test]
+fn a_voice_moves_with_its_speaker() {
+    // The speaker walks from the listener's left to its right while saying a long line: the
+    // voice is heard on the left first and on the right at the end.
+    let script = r#"
+        limina.scripted_policy("idle", function() return {} end)
+        local floor = limina.call("scene.createEntity", { shape = "box", position = { 0, -1.5, -2 }, static = true }).result.entity
+        limina.call("ecs.updateComponent", { entity = floor, component = "scale", value = { 30, 1, 10 } })
+        local a = limina.call("agent.spawn", { id = "agt_walker", profile = "social.actor", body = { shape = "box", position = { -5, -0.5, -2 }, friction = 0 }, llm = { model = "idle" } })
+        assert(a.success, a.error and a.error.message)
+        local s = limina.session({ agentId = "agt_walker", sessionId = "ses_agt_walker", profile = "social.actor" })
+        assert(s:call("social.say", { text = "I am walking across in front of you, from your left side over to your right side, talking all the way" }).success)
+        assert(s:call("social.approach", { target = { 5, 0, -2 }, talkDistance = 0.5 }).success)
+    "#;
+    let (_, s, _) = render(script, 420);
+    let second = 44_100;
+    let (l0, r0) = rms(&s, 0, second);
+    let per_second: Vec<(f64, f64)> = (0..7).map(|k| rms(&s, k * second, (k + 1) * second)).collect();
+    let (l1, r1) = rms(&s, 3 * second + second / 2, 4 * second + second / 2);
+    assert!(l0 > 1.5 * r0, "first second from the left: {per_second:?}");
+    assert!(r1 > 1.5 * l1, "3.5-4.5 s (the speaker at x = +2 to +4) from the right: {per_second:?}");
+}

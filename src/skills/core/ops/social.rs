@@ -93,12 +93,12 @@ pub(crate) fn create(
                     world.ui.create_bubble(spec, &speaker).map_err(super::ui::ui_failure)?
                 }
             };
-            // The voice: the line is spoken from where the speaker stands when its turn in the
-            // bubble comes (a sound in the world like any other; with no room for one, the line is
+            // The voice: the line is spoken from the speaker (it follows the speaker's body) when
+            // its turn in the bubble comes (a sound in the world like any other; with no room for one, the line is
             // still said and shown).
             let starts = world.ui.get(&handle).map_or(tick, |b| b.last_line_start_tick());
             let at = world.transform(entity).map(|t| t.position.map(f64::from));
-            let voice = world.sounds.play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, &speaker).ok();
+            let voice = world.sounds.play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, Some(entity), &speaker).ok();
             let payload =
                 json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
             let draft = EventDraft::new(EventKind::SocialSaid.as_str(), &speaker).thread(&session).caused_by(cause.into_iter().collect());
