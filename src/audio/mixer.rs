@@ -40,6 +40,9 @@ enum Voice {
     Pending(Receiver<Result<Speech, tts::TtsError>>),
     Ready { speech: Arc<Speech>, from_tick: u64 },
     Failed,
+    /// Handed to the system voice (feature `tts`), which plays it itself.
+    #[cfg(feature = "tts")]
+    System,
 }
 
 /// How spoken lines are waited for.
@@ -56,6 +59,9 @@ const MAX_SYNTHESES: usize = 4;
 
 pub struct Mixer {
     voices: HashMap<u64, Voice>,
+    /// With feature `tts` and `LIMINA_TTS=system` in real time: lines go to the system voice.
+    #[cfg(feature = "tts")]
+    system: Option<super::system_voice::SystemVoice>,
     /// Background syntheses still running.
     in_flight: Arc<AtomicUsize>,
     timing: SpeechTiming,
@@ -65,13 +71,28 @@ pub struct Mixer {
 
 impl Mixer {
     pub fn new(timing: SpeechTiming) -> Self {
-        Self { voices: HashMap::new(), in_flight: Arc::new(AtomicUsize::new(0)), timing, failures: Vec::new() }
+        Self {
+            voices: HashMap::new(),
+            #[cfg(feature = "tts")]
+            system: (timing == SpeechTiming::Background && super::system_voice::wanted()).then(super::system_voice::SystemVoice::start),
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            timing,
+            failures: Vec::new(),
+        }
     }
 
     /// The samples of line `id` and the tick they play from: in `Wait` timing the tick the sound
     /// started (so a line first heard late is heard from where it is, not from its beginning);
     /// in `Background` timing the tick its samples became ready.
     fn voice(&mut self, id: u64, text: &str, started: u64, tick: u64) -> Option<(Arc<Speech>, u64)> {
+        #[cfg(feature = "tts")]
+        if let Some(system) = &self.system {
+            if !self.voices.contains_key(&id) {
+                system.speak(text);
+                self.voices.insert(id, Voice::System);
+            }
+            return None;
+        }
         if !self.voices.contains_key(&id) {
             let voice = match self.timing {
                 SpeechTiming::Wait => match tts::synthesize(text) {

@@ -11,6 +11,8 @@
 
 #[cfg(feature = "audio-device")]
 mod device;
+#[cfg(feature = "tts")]
+pub mod system_voice;
 
 mod mixer;
 pub mod spatial;
