@@ -218,7 +218,7 @@ fn with_no_audio_device_the_device_backend_plays_silently_without_a_hang_or_a_cr
     let report = e.finish_audio().unwrap();
     // Playing in real time, steps that find the audio thread behind (here: while it tries to open
     // a device) are dropped, never waited for.
-    assert!(report.frames <= 120 * 735 && report.frames % 735 == 0, "{}", report.frames);
+    assert!(report.frames <= 120 * 735 && report.frames.is_multiple_of(735), "{}", report.frames);
     if let Some(error) = report.error {
         assert!(error.contains("no audio device"), "{error}");
     }
