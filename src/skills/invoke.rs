@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use super::ctx::CallContexts;
 use super::registry::SkillRegistry;
-use super::schema::{apply_defaults, field_path};
+use super::schema::{apply_defaults, apply_defaults_if_any, field_path};
 use super::stages::{Stage, StageClock, lap};
 use super::{CallInfo, ErrorCode, Handler, Skill};
 use crate::policy::{Decision, DecisionContext, PermissionSet, PolicyEngine};
@@ -366,7 +366,7 @@ fn run(
         input.json = Value::Object(Default::default());
         input.lua = None;
     }
-    if apply_defaults(&skill.input_schema, &mut input.json) {
+    if apply_defaults_if_any(&skill.input_schema, skill.input_defaults, &mut input.json) {
         input.lua = None;
     }
     if !skill.input_validator.is_valid(&input.json) {
@@ -410,15 +410,22 @@ fn run_handler(
                 Some(copy) => copy,
                 None => json_to_lua(lua, &input.json).map_err(|e| lua_failure("input conversion", e))?,
             };
-            let ctx = env.contexts.make(lua, caller, env.tick, decision_id).map_err(|e| lua_failure("context", e))?;
-            lap(env.clock, Stage::Context);
-            if let Some(before) = before {
-                before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
-            }
-            let raw: LuaValue = handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
-            if let Some(after) = after {
-                after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
-            }
+            let raw: LuaValue = if before.is_none() && after.is_none() {
+                // The common case: ctx is made in the same call into the VM as the handler.
+                lap(env.clock, Stage::Context);
+                env.contexts.call_handler(lua, handler, caller, env.tick, decision_id, lua_input).map_err(|e| lua_failure("handler", e))?
+            } else {
+                let ctx = env.contexts.make(lua, caller, env.tick, decision_id).map_err(|e| lua_failure("context", e))?;
+                lap(env.clock, Stage::Context);
+                if let Some(before) = before {
+                    before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
+                }
+                let raw: LuaValue = handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
+                if let Some(after) = after {
+                    after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
+                }
+                raw
+            };
             lap(env.clock, Stage::Handler);
             let not_json = |e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}"));
             if lua_result {
@@ -435,7 +442,7 @@ fn run_handler(
     if output.is_null() {
         return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }
-    if apply_defaults(&skill.output_schema, &mut output) {
+    if apply_defaults_if_any(&skill.output_schema, skill.output_defaults, &mut output) {
         copy = None;
     }
     if !skill.output_validator.is_valid(&output) {

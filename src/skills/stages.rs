@@ -18,7 +18,9 @@ pub(crate) enum Stage {
     Validate,
     /// The policy decision and its event.
     Policy,
-    /// The handler's `ctx` (and its input as Lua, when no copy came with the call).
+    /// The handler's `ctx` (and its input as Lua, when no copy came with the call). Without
+    /// hooks, the `ctx` table is made in the same call into the VM as the handler, so it is
+    /// charged to `Handler`.
     Context,
     /// Hooks and handler.
     Handler,
