@@ -394,7 +394,12 @@ pub(crate) struct LuaResponses {
     pub(crate) build: mlua::Function,
     /// Event types seen so far, as Lua strings (an open set: bounded by starting over).
     event_types: RefCell<HashMap<Rc<str>, LuaString>>,
+    /// The most recently used of them, newest first, matched by pointer.
+    recent: RefCell<Vec<(Rc<str>, LuaString)>>,
 }
+
+/// How many event types `LuaResponses` matches by pointer (a call emits a few kinds).
+const RECENT_EVENT_TYPES: usize = 4;
 
 /// `BUILD_RESPONSE`'s arguments: success, result, code, message, executionTimeMs, event types.
 type ResponseValues = (bool, LuaValue, Option<&'static str>, Option<String>, f64, mlua::Variadic<LuaString>);
@@ -416,7 +421,11 @@ const MAX_EVENT_TYPES: usize = 1024;
 impl LuaResponses {
     /// Call before scripts run in `lua`.
     pub(crate) fn new(lua: &Lua) -> mlua::Result<Self> {
-        Ok(Self { build: lua.load(BUILD_RESPONSE).set_name("=limina.response").eval()?, event_types: RefCell::new(HashMap::new()) })
+        Ok(Self {
+            build: lua.load(BUILD_RESPONSE).set_name("=limina.response").eval()?,
+            event_types: RefCell::new(HashMap::new()),
+            recent: RefCell::new(Vec::with_capacity(RECENT_EVENT_TYPES)),
+        })
     }
 
     /// The response as a table; `result` is the handler's result already copied into this VM
@@ -442,15 +451,29 @@ impl LuaResponses {
     }
 
     fn event_type(&self, lua: &Lua, name: &Rc<str>) -> mlua::Result<LuaString> {
-        if let Some(s) = self.event_types.borrow().get(name) {
+        // The trace interns its type names, so the same allocation comes back call after call:
+        // the last few are found by pointer, without hashing the text.
+        if let Some((_, s)) = self.recent.borrow().iter().find(|(n, _)| Rc::ptr_eq(n, name)) {
             return Ok(s.clone());
         }
-        let s = lua.create_string(&**name)?;
-        let mut types = self.event_types.borrow_mut();
-        if types.len() >= MAX_EVENT_TYPES {
-            types.clear();
+        let cached = self.event_types.borrow().get(name).cloned();
+        let s = match cached {
+            Some(s) => s,
+            None => {
+                let s = lua.create_string(&**name)?;
+                let mut types = self.event_types.borrow_mut();
+                if types.len() >= MAX_EVENT_TYPES {
+                    types.clear();
+                }
+                types.insert(Rc::clone(name), s.clone());
+                s
+            }
+        };
+        let mut recent = self.recent.borrow_mut();
+        if recent.len() >= RECENT_EVENT_TYPES {
+            recent.pop();
         }
-        types.insert(Rc::clone(name), s.clone());
+        recent.insert(0, (Rc::clone(name), s.clone()));
         Ok(s)
     }
 }
