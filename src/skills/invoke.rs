@@ -181,7 +181,7 @@ pub(crate) fn invoke_call(
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let (success, result, error, lua_copy) = match outcome {
         Ok((skill, result, lua_copy)) => {
-            let record = ExecutedRecord { input: std::mem::take(&mut input.json), skill, tick: env.tick };
+            let record = ExecutedRecord { input: raw_json(&input.json), skill, tick: env.tick };
             let draft = EventDraft::new(crate::trace::EventKind::SkillExecuted.as_str(), &caller.agent_id)
                 .thread(&caller.session_id)
                 .caused_by(causes);
@@ -211,17 +211,20 @@ pub(crate) fn invoke_call(
 // chain verifier re-sorts and would catch a mistake).
 #[derive(Serialize)]
 struct Executed<'a> {
-    input: &'a Value,
+    input: &'a RawValue,
     skill: &'a str,
     tick: u64,
     version: &'a str,
 }
 
-/// `skill.executed` as the log keeps it: the validated input (moved, the call is done with it)
-/// and the skill, written as an `Executed` only when the event is read.
+/// `skill.executed` as the log keeps it: the validated input and the skill, written as an
+/// `Executed` only when the event is read. The input is kept as its compact JSON, written at
+/// emit: the log keeps every call's input for good, and a `Value` tree holds several times the
+/// bytes of its text (a map's node alone is ~600 bytes), which cost more memory than the write
+/// costs time.
 #[derive(Debug)]
 struct ExecutedRecord {
-    input: Value,
+    input: Box<RawValue>,
     skill: Rc<Skill>,
     tick: u64,
 }

@@ -194,7 +194,8 @@ mod tests {
     fn only_canonical_ids_parse() {
         assert_eq!(EntityId::parse("ent_0001"), Some(EntityId(1)));
         assert_eq!(EntityId::parse("ent_12345"), Some(EntityId(12345)));
-        for bad in ["ent_1", "ent_00001", "ent_0000", "ent_-001", "ent_00a1", "ENT_0001", "", "ent_", "ent_ 001", "ent_+001", "ent_099999"] {
+        for bad in ["ent_1", "ent_00001", "ent_0000", "ent_-001", "ent_00a1", "ENT_0001", "", "ent_", "ent_ 001", "ent_+001", "ent_099999"]
+        {
             assert_eq!(EntityId::parse(bad), None, "{bad:?} must not parse");
         }
         // Parsing accepts exactly the texts ids are written as.
