@@ -13,7 +13,10 @@
 //! Lua copy made in the same walk (`invoke_call`); a VM handler gets that copy, and its result
 //! goes back the same way, so neither side is converted twice. Defaults filled in drop the copy
 //! (the handler then gets the JSON converted, as every other caller's handler does). `ctx`
-//! comes from a per-caller template (`ctx.rs`); `limina bench --only calls` times each stage.
+//! comes from a per-caller template (`ctx.rs`) and, without hooks, is made in the same call into
+//! Luau as the handler. The policy decision and `skill.executed` are recorded as typed payloads
+//! the trace serializes only when read (`trace::Payload`); `limina.call` builds the response
+//! table in Luau from the values this returns. `limina bench --only calls` times each stage.
 
 use std::cell::RefCell;
 use std::rc::Rc;
