@@ -5,6 +5,7 @@
 //! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
 
 pub mod agents;
+pub mod audio;
 pub mod cli;
 pub mod digest;
 pub mod host;

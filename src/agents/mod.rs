@@ -7,4 +7,5 @@ pub mod budget;
 pub mod perception;
 pub mod provider;
 pub mod record;
+pub mod social;
 pub mod table;

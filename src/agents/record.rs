@@ -125,6 +125,8 @@ pub struct AgentRecord {
     pub deficit: f64,
     /// Trace sequence number the last perception looked at (recent events are newer).
     pub seen_seq: u64,
+    /// Where it is walking (`social.approach`), until it arrives or gives up.
+    pub approach: Option<super::social::Approach>,
 }
 
 /// How many outcomes `previousResults` keeps.
@@ -181,6 +183,10 @@ impl AgentRecord {
         let mut state = self.common();
         state.insert("llm".into(), serde_json::to_value(&self.llm).unwrap_or(Value::Null));
         state.insert("queue".into(), serde_json::to_value(&self.queue).unwrap_or(Value::Null));
+        // Only when walking, so agents that never walk hash as they did before walking existed.
+        if let Some(approach) = &self.approach {
+            state.insert("approach".into(), serde_json::to_value(approach).unwrap_or(Value::Null));
+        }
         Value::Object(state)
     }
 }

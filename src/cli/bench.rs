@@ -30,6 +30,10 @@ pub(crate) enum Section {
     Packages,
     /// CPU cost of render-sync + encoding at 1k/10k/20k entities.
     Render,
+    /// CPU per frame of 1000 world-anchored UI labels; their draw calls; the glyph atlas.
+    Ui,
+    /// Mixer CPU with 64 positional sounds, what audio adds to the step, TTS latency.
+    Audio,
     /// The density capstone: 200 agents + 256 bodies + 2000 entities, and ten times it.
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
@@ -78,6 +82,8 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Mcp,
         Section::Packages,
         Section::Render,
+        Section::Ui,
+        Section::Audio,
         Section::Spatial,
         Section::Agents,
     ] {
@@ -103,7 +109,12 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Render => super::bench_render::run(),
         #[cfg(not(feature = "render"))]
         Section::Render => Err(anyhow::anyhow!("the render bench needs a limina built with the `render` feature")),
+        #[cfg(feature = "render")]
+        Section::Ui => super::bench_ui::run(),
+        #[cfg(not(feature = "render"))]
+        Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
+        Section::Audio => super::bench_audio::run(),
     }
 }
 

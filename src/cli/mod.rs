@@ -11,11 +11,14 @@ macro_rules! outln {
 
 mod bench;
 mod bench_agents;
+mod bench_audio;
 mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
 mod bench_spatial;
+#[cfg(feature = "render")]
+mod bench_ui;
 mod mcp;
 mod packages;
 mod run;

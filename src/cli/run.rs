@@ -39,6 +39,10 @@ pub(crate) struct RunArgs {
     /// Mesa's CPU driver works).
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,
+    /// Render everything the run played to a WAV file (44.1 kHz, 16-bit stereo), sample-accurate:
+    /// the same script and seed give the same bytes.
+    #[arg(long, value_name = "OUT.wav")]
+    pub audio_out: Option<PathBuf>,
     /// Open a window and run in real time (Escape quits).
     #[arg(long)]
     pub window: bool,
@@ -86,6 +90,13 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         scripts: super::scripts_root(args.scripts.as_deref()),
         watch_scripts: true,
         provider: args.provider.kind(),
+        audio: match (&args.audio_out, args.window) {
+            (Some(path), _) => crate::audio::AudioBackend::Wav(path.clone()),
+            // Real time in a window: the device (LIMINA_AUDIO=null for silence).
+            (None, true) => crate::audio::AudioBackend::real_time(),
+            // Headless runs step faster than real time: nothing to hear.
+            (None, false) => crate::audio::AudioBackend::Null,
+        },
         ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;
@@ -95,6 +106,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {
         run_window(&engine, args.frames.or(script_frames), args).map_err(|message| EngineError::File { path: display.clone(), message })?;
+        finish_audio(&engine, args)?;
         return Ok(engine.summary());
     }
     for _ in 0..frames {
@@ -106,7 +118,32 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     if let Some(out) = &args.screenshot {
         screenshot(&engine, out, args).map_err(|message| EngineError::File { path: out.display().to_string(), message })?;
     }
+    finish_audio(&engine, args)?;
     Ok(engine.summary())
+}
+
+/// Writes the `--audio-out` file and says what it holds (and any line the voice could not say).
+fn finish_audio(engine: &Engine, args: &RunArgs) -> Result<(), EngineError> {
+    let Some(report) = engine.finish_audio() else { return Ok(()) };
+    let Some(out) = &args.audio_out else {
+        if let Some(error) = report.error {
+            eprintln!("audio: {error} (played silently)");
+        }
+        return Ok(());
+    };
+    for failure in &report.speech_failures {
+        eprintln!("audio: a spoken line was not synthesized: {failure}");
+    }
+    if let Some(error) = report.error {
+        return Err(EngineError::File { path: out.display().to_string(), message: error });
+    }
+    eprintln!(
+        "audio: {} ({:.2} s, 44.1 kHz stereo, peak {:.2})",
+        out.display(),
+        report.frames as f64 / f64::from(crate::audio::synth::SAMPLE_RATE),
+        report.peak
+    );
+    Ok(())
 }
 
 #[cfg(feature = "render")]

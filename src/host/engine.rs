@@ -69,6 +69,8 @@ pub struct EngineConfig {
     /// Read a clock at each stage of every skill call from a script (the bench's breakdown,
     /// `Engine::call_stages`); off, a call pays one branch per stage.
     pub stage_timing: bool,
+    /// Where sound goes (silent unless asked; `limina run --audio-out` renders a WAV).
+    pub audio: crate::audio::AudioBackend,
 }
 
 impl EngineConfig {
@@ -94,6 +96,7 @@ impl EngineConfig {
             providers: None,
             entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
             stage_timing: false,
+            audio: crate::audio::AudioBackend::Null,
         }
     }
 }
@@ -170,6 +173,10 @@ pub(crate) struct Shared {
     pub step_timings: Cell<StepTimings>,
     /// `limina.provider()`.
     pub provider: crate::agents::record::ProviderKind,
+    /// The audio thread, when sound goes anywhere (see `audio::AudioBackend`).
+    pub audio: RefCell<Option<crate::audio::AudioOut>>,
+    /// The sounds last handed to the audio thread, and the table revision they are of.
+    pub audio_sounds: RefCell<(u64, Option<std::sync::Arc<Vec<crate::world::sound::Sound>>>)>,
 }
 
 impl Shared {
@@ -243,7 +250,9 @@ impl Shared {
         for callback in callbacks {
             callback.call::<()>((tick, FIXED_DT))?;
         }
-        // 3-4. Physics step and body -> ECS sync.
+        // 3. Agents walking toward what they approach set their ground velocity.
+        self.walk_agents(tick);
+        // 4. Physics step and body -> ECS sync.
         let started = std::time::Instant::now();
         let physics = self.world.borrow_mut().step_physics();
         let physics_time = started.elapsed();
@@ -255,6 +264,10 @@ impl Shared {
         timings.action = action;
         timings.physics = physics_time;
         self.step_timings.set(timings);
+        // 6. UI elements whose ttl ran out leave at the tick boundary; the step's sound goes to
+        //    the mixer, and finished sounds leave.
+        self.expire_ui(tick);
+        self.sound_step(tick);
         self.tick.set(tick + 1);
         Ok(())
     }
@@ -344,6 +357,8 @@ impl Engine {
             agent_systems: AgentSystems::new(config.providers.clone()),
             step_timings: Cell::new(StepTimings::default()),
             provider: config.provider,
+            audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
+            audio_sounds: RefCell::new((0, None)),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -427,7 +442,14 @@ impl Engine {
         !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
     }
 
-    pub(crate) fn quit_requested(&self) -> bool {
+    /// Stops the audio thread, writing what it rendered (`--audio-out`); None when sound went
+    /// nowhere.
+    pub fn finish_audio(&self) -> Option<crate::audio::AudioReport> {
+        self.shared.audio.borrow_mut().take().map(crate::audio::AudioOut::finish)
+    }
+
+    /// Whether a script called `limina.quit()`.
+    pub fn quit_requested(&self) -> bool {
         self.shared.quit.get()
     }
 
@@ -451,6 +473,11 @@ impl Engine {
     /// Time spent in each stage of the skill calls made so far, when `stage_timing` is on.
     pub(crate) fn call_stages(&self) -> Option<[(skills::Stage, std::time::Duration); 8]> {
         self.shared.stage_clock.as_ref().map(StageClock::totals)
+    }
+
+    /// The live agents (read-only; the `agent.*` skills change them).
+    pub fn agents(&self) -> std::cell::Ref<'_, Agents> {
+        self.shared.agents.borrow()
     }
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {

@@ -10,6 +10,7 @@ pub use agents::StepTimings;
 mod clock;
 mod engine;
 mod limina_api;
+mod presence;
 mod realtime;
 mod sessions;
 #[cfg(feature = "render")]

@@ -1,5 +1,7 @@
 //! State sync for WebSocket clients: a snapshot on subscribe, then deltas (entities created,
-//! changed, destroyed) since what that client last received, filtered by its area of interest.
+//! changed, destroyed; UI elements made, changed, removed) since what that client last received,
+//! entities filtered by its area of interest (UI elements are few and may be pinned to the
+//! screen, so every client gets all of them).
 //!
 //! Each subscriber keeps the baseline of what it was last sent. A delta is computed against that
 //! baseline, so a delta that could not be queued (the client is slow) is not lost: the baseline
@@ -57,6 +59,8 @@ fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: O
 #[derive(Debug, Default)]
 pub(crate) struct Baseline {
     sent: HashMap<EntityId, Pose>,
+    /// UI elements sent, by handle, at the revision sent.
+    ui_sent: HashMap<String, u64>,
     pub aoi: Option<Aoi>,
 }
 
@@ -65,11 +69,16 @@ pub(crate) struct Baseline {
 pub(crate) struct Update {
     pub message: Value,
     next: HashMap<EntityId, Pose>,
+    ui_next: HashMap<String, u64>,
+}
+
+fn ui_json(e: &crate::world::ui::UiElement) -> Value {
+    serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
 impl Baseline {
     pub fn new(aoi: Option<Aoi>) -> Self {
-        Self { sent: HashMap::new(), aoi }
+        Self { sent: HashMap::new(), ui_sent: HashMap::new(), aoi }
     }
 
     fn visible(&self, t: &Transform) -> bool {
@@ -86,7 +95,9 @@ impl Baseline {
                 entities.push(entity_json(e.id, e.transform, e.renderable, e.tags));
             }
         });
-        Update { message: json!({"kind": "snapshot", "tick": tick, "entities": entities}), next }
+        let ui_next = world.ui.iter().map(|e| (e.handle.clone(), e.revision)).collect();
+        let ui: Vec<Value> = world.ui.iter().map(ui_json).collect();
+        Update { message: json!({"kind": "snapshot", "tick": tick, "entities": entities, "ui": ui}), next, ui_next }
     }
 
     /// What changed since the baseline; None when nothing did.
@@ -107,18 +118,31 @@ impl Baseline {
         });
         let mut destroyed: Vec<String> = self.sent.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
         destroyed.sort();
-        if created.is_empty() && changed.is_empty() && destroyed.is_empty() {
+        // UI: new or re-revisioned elements in full, removed ones by handle.
+        let mut ui_next = HashMap::with_capacity(self.ui_sent.len());
+        let mut ui_upserted = Vec::new();
+        for e in world.ui.iter() {
+            if self.ui_sent.get(&e.handle) != Some(&e.revision) {
+                ui_upserted.push(ui_json(e));
+            }
+            ui_next.insert(e.handle.clone(), e.revision);
+        }
+        let mut ui_removed: Vec<&String> = self.ui_sent.keys().filter(|h| !ui_next.contains_key(*h)).collect();
+        ui_removed.sort();
+        if created.is_empty() && changed.is_empty() && destroyed.is_empty() && ui_upserted.is_empty() && ui_removed.is_empty() {
             return None;
         }
-        Some(Update {
-            message: json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed}),
-            next,
-        })
+        let mut message = json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed});
+        if !ui_upserted.is_empty() || !ui_removed.is_empty() {
+            message["ui"] = json!({"upserted": ui_upserted, "removed": ui_removed});
+        }
+        Some(Update { message, next, ui_next })
     }
 
     /// Records that `update` reached the client.
     pub(crate) fn delivered(&mut self, update: Update) {
         self.sent = update.next;
+        self.ui_sent = update.ui_next;
     }
 
     /// Forgets what was sent (after the area of interest changes, the next delta re-describes it).
@@ -165,6 +189,29 @@ mod tests {
         b.delivered(again);
         w.destroy_entity(a);
         assert_eq!(b.delta(&w, 4).unwrap().message["destroyed"], json!([a.to_string()]));
+    }
+
+    #[test]
+    fn ui_elements_are_sent_once_then_as_changes_and_removals() {
+        use crate::world::ui::{UiChange, UiKind};
+        let mut w = World::default();
+        let mut b = Baseline::new(None);
+        let spec = serde_json::from_value(json!({"anchor": {"kind": "screen"}, "text": "hi"})).unwrap();
+        let h = w.ui.create(UiKind::Label, spec, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
+        let snap = b.snapshot(&w, 0);
+        assert_eq!(snap.message["ui"][0]["handle"], h.as_str());
+        b.delivered(snap);
+        assert!(b.delta(&w, 1).is_none(), "unchanged UI sends nothing");
+        w.ui.update(
+            UiChange { handle: h.clone(), text: Some("bye".into()), ..Default::default() },
+            &crate::world::ui::Writer { agent: "agt", operator: false },
+        )
+        .unwrap();
+        let d = b.delta(&w, 2).unwrap();
+        assert_eq!(d.message["ui"]["upserted"][0]["text"], "bye");
+        b.delivered(d);
+        w.ui.remove(&h, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
+        assert_eq!(b.delta(&w, 3).unwrap().message["ui"]["removed"], json!([h]));
     }
 
     #[test]

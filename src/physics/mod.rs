@@ -230,6 +230,23 @@ impl PhysicsWorld {
         }
     }
 
+    pub(crate) fn is_dynamic(&self, handle: BodyHandle) -> bool {
+        self.world.bodies.get(handle.to_rapier()).is_some_and(|b| b.is_dynamic())
+    }
+
+    /// Sets a dynamic body's horizontal velocity (x, z), keeping its vertical one; false for a
+    /// body that is not dynamic.
+    pub(crate) fn set_planar_velocity(&mut self, handle: BodyHandle, velocity: [f32; 2]) -> bool {
+        match self.world.bodies.get_mut(handle.to_rapier()) {
+            Some(body) if body.is_dynamic() => {
+                let v = body.linvel();
+                body.set_linvel(Vector::new(velocity[0], v.y, velocity[1]), true);
+                true
+            }
+            _ => false,
+        }
+    }
+
     #[cfg(test)]
     pub(crate) fn linear_velocity(&self, handle: BodyHandle) -> Option<[f32; 3]> {
         self.world.bodies.get(handle.to_rapier()).map(|b| b.linvel().to_array())

@@ -75,6 +75,8 @@ pub(crate) struct Gpu {
     /// Uploaded model parts: (asset address, part index) -> mesh and its texture binding.
     asset_parts: std::collections::HashMap<(usize, usize), (GpuMesh, wgpu::BindGroup)>,
     shadow_sampler: wgpu::Sampler,
+    /// UI panels and text, drawn over the resolved frame.
+    pub(super) overlay: super::overlay::Overlay,
     shadow_view: wgpu::TextureView,
     shadow_size: u32,
     meshes: Vec<GpuMesh>,
@@ -302,7 +304,9 @@ impl Gpu {
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let overlay = super::overlay::Overlay::new(&device, &queue, color_format);
         Ok(Self {
+            overlay,
             device,
             queue,
             adapter_name,
@@ -511,6 +515,22 @@ impl Gpu {
             pass.set_bind_group(0, &self.globals_group, &[]);
             pass.set_bind_group(1, &self.material_group, &[]);
             stats.draw_calls += self.draw_instances(&mut pass, &ranges, &part_draws, true);
+        }
+        // UI over the resolved frame: one draw for every panel shape, one for all text.
+        let ui_draws = self.overlay.prepare(&self.device, &self.queue, &list.ui, &list.camera, size);
+        if let (true, Some(target)) = (ui_draws > 0, self.target.as_ref()) {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("ui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: output.unwrap_or(&target.resolve_view),
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                ..Default::default()
+            });
+            self.overlay.draw(&mut pass);
+            stats.draw_calls += ui_draws;
         }
         (encoder, stats)
     }

@@ -8,11 +8,12 @@ pub mod asset;
 mod gpu;
 pub mod math;
 pub mod mesh;
+mod overlay;
 pub mod scene;
 mod sync;
 
 pub use gpu::{RenderError, encode_png};
-pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, linear_rgb};
+pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
 pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.
@@ -105,6 +106,11 @@ impl Renderer {
         Ok(Self { gpu: gpu::Gpu::new(&instance, None, gpu::COLOR_FORMAT)?, last: RenderStats::default() })
     }
 
+    /// Glyphs the UI text has rasterized and the bytes of their bitmaps (see `Overlay::glyph_stats`).
+    pub(crate) fn ui_glyph_stats(&mut self, items: &[UiItem]) -> (usize, usize) {
+        self.gpu.overlay.glyph_stats(items)
+    }
+
     pub(crate) fn adapter_name(&self) -> &str {
         &self.gpu.adapter_name
     }
@@ -128,6 +134,13 @@ impl Renderer {
         drop(encoder);
         self.last = stats;
         stats
+    }
+
+    /// Submits the uploads `encode_only` staged and waits for the device, so a benchmark's
+    /// frames recycle their staging memory as real frames do (call it outside the timed part).
+    pub(crate) fn flush(&mut self) {
+        self.gpu.queue.submit([]);
+        let _ = self.gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
     }
 
     /// Counts of the last frame.

@@ -51,6 +51,26 @@ impl Instance {
     }
 }
 
+/// Where a UI element is drawn from this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UiAt {
+    /// Pinned to the screen (its anchor's corner and margin).
+    Screen,
+    /// A world position (the followed entity's interpolated position plus the offset).
+    World([f32; 3]),
+}
+
+/// A UI element as render-sync resolved it for one frame: where it is drawn from, how opaque it
+/// is, and the tick its lifecycle is read at. The element itself is shared with the world, not
+/// copied.
+#[derive(Debug, Clone)]
+pub struct UiItem {
+    pub element: std::sync::Arc<crate::world::ui::UiElement>,
+    pub at: UiAt,
+    pub opacity: f32,
+    pub tick: u64,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct RenderList {
     pub camera: Camera,
@@ -59,10 +79,13 @@ pub struct RenderList {
     pub batches: [Vec<Instance>; 3],
     /// Loaded models and their instances, by asset handle.
     pub assets: Vec<(Option<std::sync::Arc<super::asset::LoadedAsset>>, Vec<Instance>)>,
+    /// UI elements, in draw order (render order, then handle).
+    pub ui: Vec<UiItem>,
 }
 
 impl RenderList {
     pub fn clear(&mut self) {
+        self.ui.clear();
         for b in &mut self.batches {
             b.clear();
         }

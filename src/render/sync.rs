@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::asset::LoadedAsset;
+use super::scene::{UiAt, UiItem};
 use super::{Instance, MeshKey, RenderError, RenderList, RenderStats, Renderer, math};
 use crate::world::{Camera, Material, RenderShape, World};
 
@@ -17,6 +18,7 @@ pub type ModelCache = HashMap<String, Arc<LoadedAsset>>;
 /// the start of the step to its end.
 pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &mut RenderList) {
     list.clear();
+    fill_ui(world, alpha, list);
     list.camera = world.camera;
     list.lighting = world.lighting;
     let default_material = Material::default();
@@ -45,6 +47,36 @@ pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &m
             }
         }
     });
+}
+
+/// Resolves every UI element's anchor and lifecycle for this frame into `list.ui`, in draw
+/// order (render order, then creation). Elements following an entity that no longer exists, or
+/// fully faded out, are not drawn.
+fn fill_ui(world: &World, alpha: f32, list: &mut RenderList) {
+    use crate::world::ui::Anchor;
+    let tick = world.ui.tick;
+    for element in world.ui.iter_shared() {
+        let at = match &element.spec.anchor {
+            Anchor::Screen(_) => UiAt::Screen,
+            Anchor::World(w) => {
+                let base = match (&w.entity, w.point) {
+                    (Some(entity), _) => world.resolve(entity).and_then(|id| world.interpolated_position(id, alpha)),
+                    (None, Some(p)) => Some(p.map(|v| v as f32)),
+                    (None, None) => None,
+                };
+                let Some(base) = base else { continue };
+                let offset = w.offset.unwrap_or_default();
+                UiAt::World(std::array::from_fn(|i| base[i] + offset[i] as f32))
+            }
+        };
+        let opacity = element.opacity(tick);
+        if opacity <= 0.0 {
+            continue;
+        }
+        list.ui.push(UiItem { element: std::sync::Arc::clone(element), at, opacity, tick });
+    }
+    // A stable sort keeps creation order among equal render orders.
+    list.ui.sort_by(|a, b| a.element.spec.anchor.render_order().total_cmp(&b.element.spec.anchor.render_order()));
 }
 
 /// The engine's render state: the offscreen renderer (made on first capture, so worlds that

@@ -47,6 +47,14 @@ pub enum EventKind {
     AgentToolcallRejected,
     /// A scheduler budget cut something (decision starts, actions, queue depth, tool calls).
     AgentSchedulerCapped,
+    /// An agent said a line (`social.say`); the actor is always the real speaker.
+    SocialSaid,
+    /// An agent's walk (`social.approach`) reached talking distance.
+    SocialApproached,
+    /// An agent's walk gave up (target gone, body gone, or too long).
+    SocialApproachFailed,
+    /// A UI element's ttl ran out and it was removed.
+    UiExpired,
 }
 
 impl EventKind {
@@ -73,6 +81,10 @@ impl EventKind {
             EventKind::AgentDecisionDiscarded => "agent.decision.discarded",
             EventKind::AgentToolcallRejected => "agent.toolcall.rejected",
             EventKind::AgentSchedulerCapped => "agent.scheduler.capped",
+            EventKind::SocialSaid => "social.said",
+            EventKind::SocialApproached => "social.approached",
+            EventKind::SocialApproachFailed => "social.approach.failed",
+            EventKind::UiExpired => "ui.expired",
         }
     }
 

@@ -36,6 +36,13 @@ impl EntityId {
     }
 }
 
+/// Serialized as its public text (`ent_0001`).
+impl serde::Serialize for EntityId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl fmt::Display for EntityId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ent_{:04}", self.0)

@@ -18,6 +18,11 @@ pub fn world_hash(entities: impl Iterator<Item = (EntityId, Transform)>) -> Stri
     crate::digest::sha256_text(&hasher.finalize())
 }
 
+/// Folds another part of the world (UI, agents) into a hash: sha256 over both, labelled.
+pub(crate) fn fold(base: &str, label: &str, part: &str) -> String {
+    crate::digest::sha256_text(&Sha256::digest(format!("{base}\n{label}:{part}").as_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,9 @@ mod components;
 mod entity_table;
 mod hash;
 mod scene;
+pub mod sound;
 pub mod spatial;
+pub mod ui;
 
 pub use bounds::BoundsError;
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
@@ -165,6 +167,10 @@ pub struct World {
     render_query: std::cell::RefCell<RenderQuery>,
     /// The radius-query grid and its gathered points, kept so a tick's rebuild reuses them.
     near: std::cell::RefCell<NearScratch>,
+    /// In-world UI elements (world state; the `ui.*` skills change them).
+    pub ui: ui::UiTable,
+    /// What plays (world state; the `audio.*` skills change it).
+    pub sounds: sound::SoundTable,
 }
 
 #[derive(Debug)]
@@ -216,6 +222,8 @@ impl World {
             remember_previous,
             render_query,
             near,
+            ui: ui::UiTable::default(),
+            sounds: sound::SoundTable::default(),
         }
     }
 
@@ -384,6 +392,39 @@ impl World {
         })
     }
 
+    /// Whether the entity's body is dynamic (None: no such entity, or it has no body).
+    pub(crate) fn has_dynamic_body(&self, id: EntityId) -> Option<bool> {
+        self.binding(id).map(|b| self.physics.is_dynamic(b.body))
+    }
+
+    /// An entity's position `alpha` of the way from the start of the step to its end (what its
+    /// mesh is drawn at).
+    pub fn interpolated_position(&self, id: EntityId, alpha: f32) -> Option<[f32; 3]> {
+        let entity = self.entities.get(id)?;
+        let now = self.ecs.get::<Transform>(entity)?.position;
+        let before = self.ecs.get::<PreviousTransform>(entity).map_or(now, |p| p.0.position);
+        Some(std::array::from_fn(|i| before[i] + (now[i] - before[i]) * alpha))
+    }
+
+    /// Walks an entity across the ground at `velocity` (x, z in m/s) for one step: a dynamic body
+    /// gets that horizontal velocity (gravity keeps its vertical one); an entity without a body
+    /// is moved directly. False when the entity does not exist.
+    pub(crate) fn walk(&mut self, id: EntityId, velocity: [f32; 2], dt: f32) -> bool {
+        if !velocity.iter().all(|v| v.is_finite()) {
+            return false;
+        }
+        match self.binding(id) {
+            Some(b) if self.physics.set_planar_velocity(b.body, velocity) => true,
+            // Past the world's bounds the walk stops (nothing is stored out of bounds).
+            _ => self
+                .try_edit_transform(id, |t| {
+                    t.position[0] += velocity[0] * dt;
+                    t.position[2] += velocity[1] * dt;
+                })
+                .unwrap_or(false),
+        }
+    }
+
     pub fn raycast(&self, origin: [f32; 3], direction: [f32; 3], max_distance: f32) -> Option<RaycastHit> {
         let hit = self.physics.raycast(origin, direction, max_distance)?;
         let (id, _) = unpack(hit.user);
@@ -543,8 +584,18 @@ impl World {
     }
 
     /// `sha256:<hex>` over ids and transforms in id order.
+    /// The entities' hash, folded with the UI's when there is UI (so a world without UI hashes
+    /// exactly as it did before UI existed).
     pub fn hash(&self) -> String {
-        hash::world_hash(self.entities.iter().filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))))
+        let entities = hash::world_hash(self.entities.iter().filter_map(|(id, e)| self.ecs.get::<Transform>(e).map(|t| (id, *t))));
+        let with_ui = match self.ui.hash() {
+            None => entities,
+            Some(ui) => hash::fold(&entities, "ui", &ui),
+        };
+        match self.sounds.hash() {
+            None => with_ui,
+            Some(sounds) => hash::fold(&with_ui, "sounds", &sounds),
+        }
     }
 }
 

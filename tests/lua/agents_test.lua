@@ -44,7 +44,10 @@ describe("agent.spawn from a script", function()
 
 	it("refuses a profile beyond the caller's, an unknown policy and a bad provider, leaving nothing", function()
 		local before = limina.world_hash()
-		local r = limina.call("agent.spawn", { profile = "social.actor", body = {}, llm = { model = "lua-test" } })
+		-- A builder cannot hand out social.act, which it does not hold (only the operator, the
+		-- host script here, may put agents of any profile into the world).
+		local builder = limina.session({ profile = "builder.readWrite" })
+		local r = builder:call("agent.spawn", { profile = "social.actor", body = {}, llm = { model = "lua-test" } })
 		expect(r.success).toBe(false)
 		expect(r.error.code).toBe("forbidden")
 		r = limina.call("agent.spawn", { body = {}, llm = { model = "no-such-policy" } })

@@ -59,8 +59,9 @@ fn a_spawn_cannot_grant_more_than_the_caller_holds_and_a_refused_spawn_leaves_no
     let e = engine();
     policy(&e, "idle", "return {}");
     let before = (e.world_hash(), e.world().entity_count());
-    // The script (builder.readWrite) does not hold social.act.
-    let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"profile": "social.actor", "body": {}, "llm": {"model": "idle"}}));
+    // A builder (builder.readWrite) does not hold social.act, so cannot hand it out.
+    let builder = Caller::new("agt_b", "ses_b", "builder.readWrite");
+    let r = e.call(&builder, "agent.spawn", json!({"profile": "social.actor", "body": {}, "llm": {"model": "idle"}}));
     assert!(!r.success);
     let error = r.error.unwrap();
     assert_eq!(error.code.as_str(), "forbidden");
@@ -72,6 +73,11 @@ fn a_spawn_cannot_grant_more_than_the_caller_holds_and_a_refused_spawn_leaves_no
     // ...and a system.readonly one neither.
     let reader = Caller::new("agt_r", "ses_r", "system.readonly");
     assert!(!e.call(&reader, "agent.spawn", json!({"llm": {"model": "idle"}})).success);
+    // The operator (the host script, holding policy.govern) decides trust: it may.
+    let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"profile": "social.actor", "body": {}, "llm": {"model": "idle"}}));
+    assert!(r.success, "{:?}", r.error);
+    let spawned = r.result.unwrap()["agentId"].as_str().unwrap().to_string();
+    call(&e, "agent.despawn", json!({"agentId": spawned, "removeBody": true}));
     // A scripted agent needs an existing policy; a body and an entity together are refused.
     let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"body": {}, "llm": {"model": "nope"}}));
     assert!(r.error.unwrap().message.contains("no scripted policy named 'nope'"));

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on purpose")]
 
 mod agents;
+mod audio;
 mod cli;
 mod determinism;
 mod governance;
@@ -21,8 +22,10 @@ mod registry;
 mod render;
 mod schemas;
 mod scripting;
+mod social;
 mod spatial;
 mod trace;
+mod ui_demo;
 
 use std::path::PathBuf;
 

@@ -28,9 +28,13 @@ fn engine() -> Engine {
 
 /// Builds a scene from Luau (through skills) and renders it; None when no GPU is available here.
 fn render(scene: &str) -> Option<Vec<u8>> {
+    render_sized(scene, W, H)
+}
+
+fn render_sized(scene: &str, w: u32, h: u32) -> Option<Vec<u8>> {
     let e = engine();
     e.run_source(scene, "tests/render_scene.lua").unwrap();
-    match e.capture_png(W, H) {
+    match e.capture_png(w, h) {
         Ok(png) => Some(png),
         Err(err) if !gpu_expected() => {
             eprintln!("skipping image test: {err}");
@@ -71,7 +75,11 @@ fn close_enough(a: &[u8], b: &[u8]) -> bool {
 }
 
 fn check_golden(name: &str, scene: &str) {
-    let Some(png_bytes) = render(scene) else { return };
+    check_golden_sized(name, scene, W, H);
+}
+
+fn check_golden_sized(name: &str, scene: &str, w: u32, h: u32) {
+    let Some(png_bytes) = render_sized(scene, w, h) else { return };
     let path = crate::root().join(format!("tests/rust/golden/render/{name}.png"));
     if std::env::var_os("LIMINA_BLESS").is_some() {
         std::fs::write(&path, &png_bytes).unwrap();
@@ -295,4 +303,116 @@ fn the_window_opens_under_a_virtual_display() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("error: ") && err.contains("window"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+mod ui {
+    //! Text and panels over the scene (the `ui.*` skills), compared with reviewed references.
+    //! A scene with different text must not pass the comparison.
+
+    use super::*;
+
+    const UW: u32 = 320;
+    const UH: u32 = 200;
+
+    const STAGE: &str = r#"
+limina.call("three.setLighting", { direction = { 4, 8, 3 } })
+limina.call("render.setCamera", { position = { 0, 2, 6 }, target = { 0, 1, 0 }, fov = 45 })
+local floor = limina.call("scene.createEntity", { shape = "box", position = { 0, -0.5, 0 }, color = 0x88aa88 }).result.entity
+limina.call("ecs.updateComponent", { entity = floor, component = "scale", value = { 10, 1, 6 } })
+local thing = limina.call("scene.createEntity", { shape = "box", position = { 0, 0.5, 0 }, color = 0xb07030 }).result.entity
+local function ok(r) assert(r.success, r.error and r.error.message) return r end
+"#;
+
+    fn scene(ui: &str) -> String {
+        format!("{STAGE}\n{ui}")
+    }
+
+    fn label(text: &str) -> String {
+        scene(&format!(
+            r#"ok(limina.call("ui.label", {{ anchor = {{ kind = "world", entity = thing, offset = {{ 0, 0.8, 0 }} }}, text = "{text}", style = {{ text = {{ scale = 2 }} }} }}))"#
+        ))
+    }
+
+    /// The box around every pixel where `with_ui` differs from the bare scene: where the UI is.
+    fn ui_region(with_ui: &[u8], bare: &[u8]) -> Option<[usize; 4]> {
+        let mut r: Option<[usize; 4]> = None;
+        for (i, (a, b)) in with_ui.chunks(4).zip(bare.chunks(4)).enumerate() {
+            if a.iter().zip(b).take(3).any(|(x, y)| x.abs_diff(*y) > 16) {
+                let (x, y) = (i % UW as usize, i / UW as usize);
+                r = Some(match r {
+                    None => [x, y, x, y],
+                    Some([x0, y0, x1, y1]) => [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
+                });
+            }
+        }
+        r
+    }
+
+    fn crop(img: &[u8], [x0, y0, x1, y1]: [usize; 4]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for y in y0..=y1 {
+            out.extend_from_slice(&img[(y * UW as usize + x0) * 4..(y * UW as usize + x1 + 1) * 4]);
+        }
+        out
+    }
+
+    /// The whole image must match as any render test's does, and the UI's own region must too
+    /// (text is a small part of a frame: judged alone, a changed word cannot hide in the rest).
+    fn check_ui(name: &str, ui: &str) {
+        check_golden_sized(name, &scene(ui), UW, UH);
+        let (Some(actual), Some(bare)) = (render_sized(&scene(ui), UW, UH), render_sized(&scene(""), UW, UH)) else { return };
+        let reference = std::fs::read(crate::root().join(format!("tests/rust/golden/render/{name}.png"))).unwrap();
+        let (actual, bare, reference) = (decode(&actual).2, decode(&bare).2, decode(&reference).2);
+        let region = ui_region(&reference, &bare).expect("the reference shows UI over the bare scene");
+        assert!(close_enough(&crop(&actual, region), &crop(&reference, region)), "{name}: the UI region differs from the reference");
+    }
+
+    #[test]
+    fn a_label_over_an_entity() {
+        check_ui("ui_label", &label("Crate 17")[STAGE.len() + 1..]);
+    }
+
+    #[test]
+    fn a_label_with_other_text_fails_the_comparison() {
+        let (Some(wrong), Some(right), Some(bare)) =
+            (render_sized(&label("Crate 71"), UW, UH), render_sized(&label("Crate 17"), UW, UH), render_sized(&scene(""), UW, UH))
+        else {
+            return;
+        };
+        let (wrong, right, bare) = (decode(&wrong).2, decode(&right).2, decode(&bare).2);
+        let region = ui_region(&right, &bare).expect("the label is drawn");
+        let (matching, mean) = compare(&crop(&wrong, region), &crop(&right, region));
+        assert!(
+            !close_enough(&crop(&wrong, region), &crop(&right, region)),
+            "different text passed: {:.3}% match, mean {mean:.2}",
+            matching * 100.0
+        );
+        // The same text passes, so the check is not failing everything.
+        let Some(again) = render_sized(&label("Crate 17"), UW, UH) else { return };
+        assert!(close_enough(&crop(&decode(&again).2, region), &crop(&right, region)));
+    }
+
+    #[test]
+    fn a_speech_bubble_with_a_non_ascii_line() {
+        check_ui(
+            "ui_speech_bubble",
+            r#"ok(limina.call("ui.speechBubble", { anchor = { kind = "world", entity = thing, offset = { 0, 0.6, 0 } }, pixelScale = 0.025, text = "Grüß dich — Ωμέγα, Привет!" }))"#,
+        );
+    }
+
+    #[test]
+    fn a_hud_panel_in_a_corner() {
+        check_ui(
+            "ui_hud_panel",
+            r#"ok(limina.call("ui.hudPanel", { anchor = { kind = "screen", corner = "top-right", marginPx = { 8, 8 } }, title = "Agents", lines = { "walking: 2", "talking: 1" } }))"#,
+        );
+    }
+
+    #[test]
+    fn a_wrapped_text_box() {
+        check_ui(
+            "ui_text_box",
+            r#"ok(limina.call("ui.textBox", { anchor = { kind = "screen", corner = "bottom-left", marginPx = { 8, 8 } }, title = "Notes", text = "This body is long enough that it has to wrap onto several lines.", maxWidth = 170 }))"#,
+        );
+    }
 }

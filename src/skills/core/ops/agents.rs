@@ -93,7 +93,13 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
                 invalid(format!("profile: unknown profile '{profile_name}' (profiles: {})", names.join(", ")))
             })?;
             let held = caller_permissions(&ctx)?;
-            let excess: Vec<&str> = profile.permissions().iter().filter(|p| !held.contains(*p)).map(|p| p.as_str()).collect();
+            // The operator (holder of policy.govern, which no profile grants) decides trust and
+            // may put an agent of any profile into the world; everyone else only delegates.
+            let excess: Vec<&str> = if held.contains(Permission::PolicyGovern) {
+                Vec::new()
+            } else {
+                profile.permissions().iter().filter(|p| !held.contains(*p)).map(|p| p.as_str()).collect()
+            };
             if !excess.is_empty() {
                 return Err(fail(
                     ErrorCode::Forbidden,
@@ -177,6 +183,7 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
                 generation: 0,
                 deficit: 0.0,
                 seen_seq: 0,
+                approach: None,
             };
             // Checked above with no change in between, so this cannot fail.
             a.borrow_mut().insert(record).map_err(|e| invalid(e.to_string()))?;

@@ -2,11 +2,14 @@
 //! against the calling skill's schema, so ops check only what a schema cannot express.
 
 pub(crate) mod agents;
+pub(crate) mod audio;
 pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod render;
+pub(crate) mod social;
 pub(crate) mod trace;
+pub(crate) mod ui;
 pub(crate) mod world;
 
 use crate::skills::{ErrorCode, HandlerFailure};

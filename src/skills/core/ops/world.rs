@@ -367,6 +367,7 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
                 "page": {"limit": limit, "totalEntities": total, "nextAfterEntity": next.map(|n| n.to_string())},
                 "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": crate::agents::table::world_hash(&world, &agents.borrow())},
                 "entities": entities,
+                "ui": world.ui.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>(),
             });
             crate::script::convert::blob(lua, out)
         })?,

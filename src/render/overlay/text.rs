@@ -1,0 +1,254 @@
+//! Text shaping for UI elements with cosmic-text (through glyphon): the bundled DejaVu Sans only
+//! (never system fonts, so a capture is the same on every machine), wrapped to the element's
+//! width, cached per element so an unchanged element costs no shaping on the next frame.
+
+use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Wrap};
+
+use super::look::Look;
+use crate::world::ui::{Align, TextRun};
+
+/// The bundled font (Bitstream Vera licence; `assets/fonts/DejaVuSans-LICENSE.txt`).
+const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+const FAMILY: &str = "DejaVu Sans";
+
+/// What a shaped buffer was made from; a change reshapes.
+#[derive(Debug, Clone, PartialEq)]
+struct Key {
+    text: String,
+    /// Characters (a char range of `text`) laid out but drawn invisible (the typewriter's).
+    hidden: std::ops::Range<usize>,
+    runs: Option<Vec<TextRun>>,
+    font_px: f32,
+    line_height: f32,
+    letter_spacing: f32,
+    wrap_width: Option<f32>,
+    max_lines: Option<usize>,
+    align: Align,
+    color: [u8; 4],
+}
+
+impl Key {
+    fn matches(&self, text: &str, hidden: &std::ops::Range<usize>, runs: Option<&[TextRun]>, look: &Look) -> bool {
+        self.text == text
+            && self.hidden == *hidden
+            && self.runs.as_deref() == runs
+            && self.font_px == look.font_px
+            && self.line_height == look.line_height
+            && self.letter_spacing == look.letter_spacing
+            && self.wrap_width == look.wrap_width
+            && self.max_lines == look.max_lines
+            && self.align == look.align
+            && self.color == look.text_color
+    }
+}
+
+/// A shaped block of text and its measured size (element pixels).
+pub(crate) struct Shaped {
+    key: Key,
+    pub buffer: Buffer,
+    pub width: f32,
+    pub height: f32,
+    /// Frames since it was last used (evicted when an element goes away).
+    idle: u32,
+}
+
+/// Shaped text per element handle: its body (slot 0) and its title bar (slot 1).
+pub(crate) type ShapedTexts = rustc_hash::FxHashMap<String, [Option<Shaped>; 2]>;
+
+/// Bytes of text shaped per frame at most (past the first shaping of the frame, which always
+/// goes ahead). Shaping costs about a microsecond a character here, so a
+/// burst of new or changed text (thousands of labels renamed at once, long typewriter lines
+/// revealing) is spread over frames instead of stalling one.
+pub(crate) const SHAPE_BUDGET_CHARS: usize = 16_384;
+
+pub(crate) struct TextShaper {
+    fonts: FontSystem,
+    cache: ShapedTexts,
+    /// Characters this frame may still shape.
+    budget: usize,
+}
+
+impl std::fmt::Debug for TextShaper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextShaper").field("cached", &self.cache.len()).finish()
+    }
+}
+
+fn color(c: [u8; 4]) -> Color {
+    Color::rgba(c[0], c[1], c[2], c[3])
+}
+
+impl TextShaper {
+    pub fn new() -> Self {
+        let mut db = glyphon::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_sans_serif_family(FAMILY);
+        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default(), budget: SHAPE_BUDGET_CHARS }
+    }
+
+    /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
+    /// 1 title), reusing the cached shaping when nothing it depends on changed. A hit allocates
+    /// nothing: this runs for every element every frame. Past the frame's shaping budget a stale
+    /// shaping is returned when there is one, else None.
+    pub fn shape(
+        &mut self,
+        handle: &str,
+        slot: u8,
+        text: &str,
+        hidden: std::ops::Range<usize>,
+        runs: Option<&[TextRun]>,
+        look: &Look,
+    ) -> Option<&Shaped> {
+        let slot = usize::from(slot.min(1));
+        let cached = self.cache.get(handle).and_then(|s| s[slot].as_ref());
+        let fresh = cached.is_some_and(|s| s.key.matches(text, &hidden, runs, look));
+        let cost = text.len() + runs.map_or(0, |r| r.iter().map(|r| r.text.len()).sum());
+        // The first shaping of a frame always goes ahead, so any one element can be drawn.
+        if !fresh && cost > self.budget && self.budget < SHAPE_BUDGET_CHARS {
+            let stale = self.cache.get_mut(handle).and_then(|s| s[slot].as_mut())?;
+            stale.idle = 0;
+            return Some(stale);
+        }
+        if !fresh {
+            self.budget = self.budget.saturating_sub(cost);
+            let key = Key {
+                text: text.to_string(),
+                hidden,
+                runs: runs.map(<[TextRun]>::to_vec),
+                font_px: look.font_px,
+                line_height: look.line_height,
+                letter_spacing: look.letter_spacing,
+                wrap_width: look.wrap_width,
+                max_lines: look.max_lines,
+                align: look.align,
+                color: look.text_color,
+            };
+            let shaped = shape_new(&mut self.fonts, key);
+            if !self.cache.contains_key(handle) {
+                self.cache.insert(handle.to_string(), [None, None]);
+            }
+            self.cache.get_mut(handle).expect("inserted above")[slot] = Some(shaped);
+        }
+        let shaped = self.cache.get_mut(handle).and_then(|s| s[slot].as_mut()).expect("shaped above");
+        shaped.idle = 0;
+        Some(shaped)
+    }
+
+    /// Drops shaping for elements not drawn for a while (removed or expired ones).
+    pub fn end_frame(&mut self) {
+        self.budget = SHAPE_BUDGET_CHARS;
+        self.cache.retain(|_, slots| {
+            for slot in slots.iter_mut() {
+                if let Some(s) = slot {
+                    s.idle += 1;
+                    if s.idle >= 120 {
+                        *slot = None;
+                    }
+                }
+            }
+            slots.iter().any(Option::is_some)
+        });
+    }
+
+    /// The font system (to rasterize with) and the shaped text (to draw), borrowed together.
+    pub fn split(&mut self) -> (&mut FontSystem, &ShapedTexts) {
+        (&mut self.fonts, &self.cache)
+    }
+}
+
+fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
+    let line_px = key.font_px * key.line_height;
+    let mut buffer = Buffer::new(fonts, Metrics::new(key.font_px, line_px));
+    buffer.set_wrap(if key.wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None });
+    let height = key.max_lines.map(|n| n as f32 * line_px);
+    buffer.set_size(key.wrap_width, height);
+    let spacing = if key.font_px > 0.0 { key.letter_spacing / key.font_px } else { 0.0 };
+    let attrs = Attrs::new().family(Family::Name(FAMILY)).color(color(key.color)).letter_spacing(spacing);
+    let align = Some(match key.align {
+        Align::Left => glyphon::cosmic_text::Align::Left,
+        Align::Center => glyphon::cosmic_text::Align::Center,
+        Align::Right => glyphon::cosmic_text::Align::Right,
+    });
+    match &key.runs {
+        Some(runs) => {
+            let spans = runs.iter().map(|r| {
+                let mut a = attrs.clone();
+                if let Some(c) = r.color {
+                    let mut rgba = c.rgba();
+                    rgba[3] = key.color[3];
+                    a = a.color(color(rgba));
+                }
+                if let Some(scale) = r.scale {
+                    let px = key.font_px * scale.clamp(1, super::look::MAX_TEXT_SCALE) as f32;
+                    a = a.metrics(Metrics::new(px, px * key.line_height));
+                }
+                (r.text.as_str(), a)
+            });
+            buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
+        }
+        None if key.hidden.is_empty() => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
+        None => {
+            // Byte offsets of the hidden char range (clamped: a range past the end hides less).
+            let byte = |chars: usize| key.text.char_indices().nth(chars).map_or(key.text.len(), |(i, _)| i);
+            let (start, end) = (byte(key.hidden.start), byte(key.hidden.end));
+            let invisible = attrs.clone().color(Color::rgba(0, 0, 0, 0));
+            let spans = [(&key.text[..start], attrs.clone()), (&key.text[start..end], invisible), (&key.text[end..], attrs.clone())];
+            buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
+        }
+    }
+    buffer.shape_until_scroll(fonts, false);
+    let (mut width, mut bottom) = (0.0f32, 0.0f32);
+    for run in buffer.layout_runs() {
+        width = width.max(run.line_w);
+        bottom = bottom.max(run.line_top + run.line_height);
+    }
+    // Centred and right-aligned lines are placed within the layout width: lay them out again
+    // within the width actually used, so they sit inside the panel sized to it.
+    if key.align != Align::Left && width > 0.0 {
+        buffer.set_size(Some(width + 0.5), height);
+        buffer.shape_until_scroll(fonts, false);
+    }
+    Shaped { key, buffer, width, height: bottom, idle: 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::ui::{UiKind, UiTable};
+
+    fn look(max_width: f64) -> Look {
+        let mut t = UiTable::default();
+        let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "maxWidth": max_width})).unwrap();
+        let h = t.create(UiKind::TextBox, spec, &crate::world::ui::Writer { agent: "a", operator: false }).unwrap();
+        super::super::look::resolve(t.get(&h).unwrap(), 1.0)
+    }
+
+    #[test]
+    fn wraps_to_the_width_and_measures_non_ascii() {
+        let mut shaper = TextShaper::new();
+        let narrow = look(120.0);
+        let text = "Grüße aus Köln — ¿qué tal? Ωμέγα Привет";
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &narrow).unwrap();
+        let (w, h) = (s.width, s.height);
+        assert!(w <= narrow.wrap_width.unwrap() + 0.5, "{w}");
+        assert!(h >= 3.0 * narrow.font_px, "wrapped onto several lines: {h}");
+        let glyphs: Vec<u16> = s.buffer.layout_runs().flat_map(|r| r.glyphs.iter().map(|g| g.glyph_id)).collect();
+        assert!(glyphs.len() >= text.chars().filter(|c| !c.is_whitespace()).count(), "every character shaped");
+        assert!(glyphs.iter().all(|g| *g != 0), "no missing glyphs (.notdef) for Latin, Greek or Cyrillic");
+        let wide = look(2000.0);
+        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &wide).unwrap();
+        assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
+    }
+
+    #[test]
+    fn shaping_past_the_frame_budget_waits_for_the_next_frame() {
+        let mut shaper = TextShaper::new();
+        let l = look(200.0);
+        let long = "word ".repeat(SHAPE_BUDGET_CHARS / 5 - 1);
+        assert!(shaper.shape("ui_0001", 0, &long, 0..0, None, &l).is_some());
+        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_none(), "over budget, nothing to fall back on");
+        assert!(shaper.shape("ui_0001", 0, &format!("{long}!"), 0..0, None, &l).is_some(), "over budget: the stale shaping");
+        shaper.end_frame();
+        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_some());
+    }
+}
