@@ -193,7 +193,7 @@ fn stalled_provider() -> anyhow::Result<()> {
     let in_flight = e
         .trace()
         .durable()
-        .filter(|ev| &*ev.event_type == "agent.scheduler.capped" && ev.payload.get().contains("maxInFlightDecisions"))
+        .filter(|ev| &*ev.event_type == "agent.scheduler.capped" && ev.payload.json().get().contains("maxInFlightDecisions"))
         .count();
     outln!(
         "agents       a provider stalled 3 s under 20 Ollama agents: the real-time loop ran {} steps in 3 s (60 Hz: 180), slowest step {:.2} ms; {} ticks had decisions waiting for an in-flight slot",

@@ -24,8 +24,15 @@ const MAX_STEPS_PER_CALL: u64 = 10_000_000;
 pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::Result<()> {
     let api = lua.create_table()?;
 
+    // `limina.call` is a small Luau function (see `CALL`): it checks the name, runs the pipeline
+    // in Rust and builds the response table from the values that returns.
     let s = Rc::clone(shared);
-    api.set("call", lua.create_function(move |lua, (name, input): (LuaValue, LuaValue)| call_skill(lua, &s, &s.caller, name, input))?)?;
+    let invoke = lua.create_function(move |lua, (name, input): (LuaString, LuaValue)| {
+        let name = name.to_str()?;
+        call_values(lua, &s, &s.caller, &name, input)
+    })?;
+    let make_call: mlua::Function = lua.load(CALL).set_name("=limina.call").eval()?;
+    api.set("call", make_call.call::<mlua::Function>((invoke, shared.responses.build.clone()))?)?;
 
     let s = Rc::clone(shared);
     api.set(
@@ -330,22 +337,50 @@ fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input
             format!("limina.call: the skill name must be a string, got {}", crate::script::lua_type_name(&name)),
         ));
     };
+    let name = name.to_str()?;
+    let values = call_values(lua, shared, caller, &name, input)?;
+    let table = shared.responses.build.call(values);
+    // Built here, in Rust: nothing is left for the next call to charge.
+    if let Some(clock) = shared.stage_clock.as_ref() {
+        clock.lap(Stage::Response);
+        clock.start();
+    }
+    table
+}
+
+/// `limina.call`: checks the name (raising at the script's line, as `located_error` would),
+/// then `build(invoke(name, input))`. The response table is built here, in Luau, from the
+/// values the pipeline returns: one call from Lua into Rust per skill call, none back.
+const CALL: &str = r#"
+return function(invoke, build)
+    return function(name, input)
+        if type(name) ~= "string" then
+            error("limina.call: the skill name must be a string, got " .. type(name), 2)
+        end
+        return build(invoke(name, input))
+    end
+end
+"#;
+
+/// One skill call from a script in this VM, as the values `BUILD_RESPONSE` takes.
+fn call_values(lua: &Lua, shared: &Shared, caller: &Caller, name: &str, input: LuaValue) -> mlua::Result<ResponseValues> {
     let clock = shared.stage_clock.as_ref();
     if let Some(clock) = clock {
         clock.start();
     }
-    let name = name.to_str()?;
     // One walk makes the JSON to validate and trace and a private copy for a handler in this VM.
     let converted = lua_to_json_with_copy(lua, &input, "input");
     lap(clock, Stage::Input);
     let (response, result) = match converted {
-        Ok((json, copy)) => shared.invoke_from_lua(lua, caller, &name, CallInput { json, lua: Some(copy) }),
+        Ok((json, copy)) => shared.invoke_from_lua(lua, caller, name, CallInput { json, lua: Some(copy) }),
         // Input that cannot become JSON is the caller's mistake, reported like any invalid input.
-        Err(e) => (SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {}: {e}", &*name)), None),
+        Err(e) => (SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {e}")), None),
     };
-    let table = shared.responses.to_lua(lua, &response, result);
-    lap(clock, Stage::Response);
-    table
+    let values = shared.responses.values(lua, response, result);
+    if let Some(clock) = clock {
+        clock.response_values_done();
+    }
+    values
 }
 
 /// Builds the response tables `limina.call` returns:
@@ -355,10 +390,19 @@ fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input
 /// they always had, instead of a dozen table writes through the API; event type names are Lua
 /// strings made once. The tables are new each time (a script may keep or change its response).
 pub(crate) struct LuaResponses {
-    build: mlua::Function,
+    /// `BUILD_RESPONSE`.
+    pub(crate) build: mlua::Function,
     /// Event types seen so far, as Lua strings (an open set: bounded by starting over).
     event_types: RefCell<HashMap<Rc<str>, LuaString>>,
+    /// The most recently used of them, newest first, matched by pointer.
+    recent: RefCell<Vec<(Rc<str>, LuaString)>>,
 }
+
+/// How many event types `LuaResponses` matches by pointer (a call emits a few kinds).
+const RECENT_EVENT_TYPES: usize = 4;
+
+/// `BUILD_RESPONSE`'s arguments: success, result, code, message, executionTimeMs, event types.
+type ResponseValues = (bool, LuaValue, Option<&'static str>, Option<String>, f64, mlua::Variadic<LuaString>);
 
 /// `build(success, result, code, message, executionTimeMs, eventType...)`.
 const BUILD_RESPONSE: &str = r#"
@@ -377,35 +421,59 @@ const MAX_EVENT_TYPES: usize = 1024;
 impl LuaResponses {
     /// Call before scripts run in `lua`.
     pub(crate) fn new(lua: &Lua) -> mlua::Result<Self> {
-        Ok(Self { build: lua.load(BUILD_RESPONSE).set_name("=limina.response").eval()?, event_types: RefCell::new(HashMap::new()) })
+        Ok(Self {
+            build: lua.load(BUILD_RESPONSE).set_name("=limina.response").eval()?,
+            event_types: RefCell::new(HashMap::new()),
+            recent: RefCell::new(Vec::with_capacity(RECENT_EVENT_TYPES)),
+        })
     }
 
     /// The response as a table; `result` is the handler's result already copied into this VM
     /// (else the JSON result is converted).
+    #[cfg(test)]
     pub(crate) fn to_lua(&self, lua: &Lua, r: &SkillResponse, result: Option<LuaValue>) -> mlua::Result<Table> {
+        self.build.call(self.values(lua, r.clone(), result)?)
+    }
+
+    /// The response as `BUILD_RESPONSE`'s arguments.
+    pub(crate) fn values(&self, lua: &Lua, r: SkillResponse, result: Option<LuaValue>) -> mlua::Result<ResponseValues> {
         let result = match (&r.result, result) {
             (None, _) => LuaValue::Nil,
             (Some(_), Some(copy)) => copy,
             (Some(json), None) => json_to_lua(lua, json)?,
         };
-        let (code, message) = match &r.error {
-            Some(e) => (Some(e.code.as_str()), Some(e.message.as_str())),
+        let (code, message) = match r.error {
+            Some(e) => (Some(e.code.as_str()), Some(e.message)),
             None => (None, None),
         };
         let events = r.metadata.events_emitted.iter().map(|e| self.event_type(lua, e)).collect::<mlua::Result<mlua::Variadic<_>>>()?;
-        self.build.call((r.success, result, code, message, r.metadata.execution_time_ms, events))
+        Ok((r.success, result, code, message, r.metadata.execution_time_ms, events))
     }
 
     fn event_type(&self, lua: &Lua, name: &Rc<str>) -> mlua::Result<LuaString> {
-        if let Some(s) = self.event_types.borrow().get(name) {
+        // The trace interns its type names, so the same allocation comes back call after call:
+        // the last few are found by pointer, without hashing the text.
+        if let Some((_, s)) = self.recent.borrow().iter().find(|(n, _)| Rc::ptr_eq(n, name)) {
             return Ok(s.clone());
         }
-        let s = lua.create_string(&**name)?;
-        let mut types = self.event_types.borrow_mut();
-        if types.len() >= MAX_EVENT_TYPES {
-            types.clear();
+        let cached = self.event_types.borrow().get(name).cloned();
+        let s = match cached {
+            Some(s) => s,
+            None => {
+                let s = lua.create_string(&**name)?;
+                let mut types = self.event_types.borrow_mut();
+                if types.len() >= MAX_EVENT_TYPES {
+                    types.clear();
+                }
+                types.insert(Rc::clone(name), s.clone());
+                s
+            }
+        };
+        let mut recent = self.recent.borrow_mut();
+        if recent.len() >= RECENT_EVENT_TYPES {
+            recent.pop();
         }
-        types.insert(Rc::clone(name), s.clone());
+        recent.insert(0, (Rc::clone(name), s.clone()));
         Ok(s)
     }
 }

@@ -46,6 +46,10 @@ pub struct Skill {
     pub output_schema: Value,
     pub(crate) input_validator: jsonschema::Validator,
     pub(crate) output_validator: jsonschema::Validator,
+    /// Whether each schema names a default: without one, only an empty container can need
+    /// reconciling, so most calls skip `apply_defaults`' walk of the schema.
+    pub(crate) input_defaults: bool,
+    pub(crate) output_defaults: bool,
     pub(crate) handler: Handler,
     /// Where the definition came from (`core/scene.luau`, a mod's path).
     pub source: String,
@@ -222,6 +226,7 @@ impl Skill {
             }
         };
 
+        let (input_defaults, output_defaults) = (schema::has_defaults(&input_schema), schema::has_defaults(&output_schema));
         Ok(Skill {
             name,
             version,
@@ -231,6 +236,8 @@ impl Skill {
             effects,
             input_schema,
             output_schema,
+            input_defaults,
+            output_defaults,
             input_validator,
             output_validator,
             handler: Handler::Vm { handler, before, after },

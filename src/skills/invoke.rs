@@ -13,7 +13,10 @@
 //! Lua copy made in the same walk (`invoke_call`); a VM handler gets that copy, and its result
 //! goes back the same way, so neither side is converted twice. Defaults filled in drop the copy
 //! (the handler then gets the JSON converted, as every other caller's handler does). `ctx`
-//! comes from a per-caller template (`ctx.rs`); `limina bench --only calls` times each stage.
+//! comes from a per-caller template (`ctx.rs`) and, without hooks, is made in the same call into
+//! Luau as the handler. The policy decision and `skill.executed` are recorded as typed payloads
+//! the trace serializes only when read (`trace::Payload`); `limina.call` builds the response
+//! table in Luau from the values this returns. `limina bench --only calls` times each stage.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -25,13 +28,14 @@ use serde_json::Value;
 
 use super::ctx::CallContexts;
 use super::registry::SkillRegistry;
-use super::schema::{apply_defaults, field_path};
+use super::schema::{apply_defaults, apply_defaults_if_any, field_path};
 use super::stages::{Stage, StageClock, lap};
 use super::{CallInfo, ErrorCode, Handler, Skill};
-use crate::policy::{DecisionContext, PermissionSet, PolicyEngine};
+use crate::policy::{Decision, DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
 use crate::script::copy::lua_to_json_with_copy;
-use crate::trace::{EventDraft, TraceLog};
+use crate::trace::{DeferredPayload, EventDraft, TraceLog};
+use serde_json::value::RawValue;
 
 /// Who is calling: attribution for the trace and the permissions the call runs under.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,8 +184,11 @@ pub(crate) fn invoke_call(
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let (success, result, error, lua_copy) = match outcome {
         Ok((skill, result, lua_copy)) => {
-            let payload = Executed { input: &input.json, skill: &skill.name, tick: env.tick, version: &skill.version };
-            emit(env, caller, crate::trace::EventKind::SkillExecuted.as_str(), &payload, causes);
+            let record = ExecutedRecord { input: raw_json(&input.json), skill, tick: env.tick };
+            let draft = EventDraft::new(crate::trace::EventKind::SkillExecuted.as_str(), &caller.agent_id)
+                .thread(&caller.session_id)
+                .caused_by(causes);
+            env.trace.borrow_mut().emit_deferred(draft, env.tick, Rc::new(record));
             (true, Some(result), None, lua_copy)
         }
         Err(failure) => {
@@ -203,14 +210,68 @@ pub(crate) fn invoke_call(
     (response, lua_copy)
 }
 
-// Event payloads of the pipeline, serialized straight into the log. Fields are in sorted order
-// so their JSON is canonical (the chain verifier re-sorts and would catch a mistake).
+// Event payloads of the pipeline. Fields are in sorted order so their JSON is canonical (the
+// chain verifier re-sorts and would catch a mistake).
 #[derive(Serialize)]
 struct Executed<'a> {
-    input: &'a Value,
+    input: &'a RawValue,
     skill: &'a str,
     tick: u64,
     version: &'a str,
+}
+
+/// `skill.executed` as the log keeps it: the validated input and the skill, written as an
+/// `Executed` only when the event is read. The input is kept as its compact JSON, written at
+/// emit: the log keeps every call's input for good, and a `Value` tree holds several times the
+/// bytes of its text (a map's node alone is ~600 bytes), which cost more memory than the write
+/// costs time.
+#[derive(Debug)]
+struct ExecutedRecord {
+    input: Box<RawValue>,
+    skill: Rc<Skill>,
+    tick: u64,
+}
+
+impl DeferredPayload for ExecutedRecord {
+    fn to_json(&self) -> Box<RawValue> {
+        let payload = Executed { input: &self.input, skill: &self.skill.name, tick: self.tick, version: &self.skill.version };
+        raw_json(&payload)
+    }
+}
+
+/// A `policy.decision` / `policy.denied` as the log keeps it: the decision and what its
+/// context names (the caller's names are shared, not copied), written only when read.
+#[derive(Debug)]
+struct DecisionRecord {
+    decision: Decision,
+    caller: Caller,
+    skill: Rc<Skill>,
+    tick: u64,
+}
+
+impl DeferredPayload for DecisionRecord {
+    fn to_json(&self) -> Box<RawValue> {
+        raw_json(&self.decision.payload(&decision_context(&self.caller, &self.skill, self.tick)))
+    }
+}
+
+fn raw_json<P: Serialize>(payload: &P) -> Box<RawValue> {
+    // Our payload structs over JSON values always serialize; null is the log's convention for
+    // one that would not.
+    serde_json::value::to_raw_value(payload).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
+fn decision_context<'a>(caller: &'a Caller, skill: &'a Skill, tick: u64) -> DecisionContext<'a> {
+    DecisionContext {
+        agent_id: &caller.agent_id,
+        session_id: &caller.session_id,
+        profile: &caller.profile,
+        skill: &skill.name,
+        required: &skill.permissions,
+        granted: caller.permissions,
+        tick,
+        package: caller.package.as_deref(),
+    }
 }
 
 #[derive(Serialize)]
@@ -231,24 +292,8 @@ struct PermissionDenied<'a> {
 
 /// Records one of the pipeline's events.
 fn emit<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) {
-    emit_with(env, caller, event_type, payload, caused_by, |_| ());
-}
-
-/// `emit`, returning the event's id (a copy is made only for the events something names).
-fn emit_for_id<P: Serialize>(env: &InvokeEnv<'_>, caller: &Caller, event_type: &str, payload: &P, caused_by: Vec<String>) -> String {
-    emit_with(env, caller, event_type, payload, caused_by, |e| e.id.clone())
-}
-
-fn emit_with<P: Serialize, R>(
-    env: &InvokeEnv<'_>,
-    caller: &Caller,
-    event_type: &str,
-    payload: &P,
-    caused_by: Vec<String>,
-    read: impl FnOnce(&crate::trace::Event) -> R,
-) -> R {
     let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(caused_by);
-    read(env.trace.borrow_mut().emit(draft, env.tick, payload))
+    env.trace.borrow_mut().emit(draft, env.tick, payload);
 }
 
 #[derive(Serialize)]
@@ -274,7 +319,7 @@ fn failure(code: ErrorCode, message: impl Into<String>) -> SkillFailure {
 
 /// The permission stage: the policy engine when attached (recording its decision), else the
 /// static profile check. Returns the id of the decision event, if any.
-fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Option<String>, SkillFailure> {
+fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<Option<String>, SkillFailure> {
     let Some(policy) = env.policy else {
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
             let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
@@ -283,29 +328,23 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill) -> Result<Opti
         }
         return Ok(None);
     };
-    let ctx = DecisionContext {
-        agent_id: &caller.agent_id,
-        session_id: &caller.session_id,
-        profile: &caller.profile,
-        skill: &skill.name,
-        required: &skill.permissions,
-        granted: caller.permissions,
-        tick: env.tick,
-        package: caller.package.as_deref(),
-    };
-    let decision = policy.borrow_mut().evaluate(&ctx);
+    let decision = policy.borrow_mut().evaluate(&decision_context(caller, skill, env.tick));
     let event_type =
         if decision.allow { crate::trace::EventKind::PolicyDecision.as_str() } else { crate::trace::EventKind::PolicyDenied.as_str() };
     let cause: Vec<String> = caller.cause.as_deref().map(str::to_string).into_iter().collect();
-    let id = emit_for_id(env, caller, event_type, &decision.payload(&ctx), cause);
-    if decision.allow {
+    let draft = EventDraft::new(event_type, &caller.agent_id).thread(&caller.session_id).caused_by(cause);
+    let (allow, denied) = (decision.allow, (decision.rule == crate::policy::Rule::ProfileDenied).then(|| decision.cap.clone()));
+    let reason = if allow { None } else { Some(decision.reason.to_string()) };
+    let record = DecisionRecord { decision, caller: caller.clone(), skill: Rc::clone(skill), tick: env.tick };
+    let id = env.trace.borrow_mut().emit_deferred(draft, env.tick, Rc::new(record)).id.clone();
+    if allow {
         return Ok(Some(id));
     }
-    if decision.rule == crate::policy::Rule::ProfileDenied {
-        let payload = PermissionDenied { agent_id: &caller.agent_id, missing: &decision.cap, skill: &skill.name };
+    if let Some(missing) = denied {
+        let payload = PermissionDenied { agent_id: &caller.agent_id, missing: &missing, skill: &skill.name };
         emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, vec![id]);
     }
-    Err(failure(ErrorCode::Forbidden, decision.reason))
+    Err(failure(ErrorCode::Forbidden, reason.unwrap_or_default()))
 }
 
 /// A successful call: the skill, its validated output, and (when asked for and the handler ran
@@ -333,7 +372,7 @@ fn run(
         input.json = Value::Object(Default::default());
         input.lua = None;
     }
-    if apply_defaults(&skill.input_schema, &mut input.json) {
+    if apply_defaults_if_any(&skill.input_schema, skill.input_defaults, &mut input.json) {
         input.lua = None;
     }
     if !skill.input_validator.is_valid(&input.json) {
@@ -377,15 +416,22 @@ fn run_handler(
                 Some(copy) => copy,
                 None => json_to_lua(lua, &input.json).map_err(|e| lua_failure("input conversion", e))?,
             };
-            let ctx = env.contexts.make(lua, caller, env.tick, decision_id).map_err(|e| lua_failure("context", e))?;
-            lap(env.clock, Stage::Context);
-            if let Some(before) = before {
-                before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
-            }
-            let raw: LuaValue = handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
-            if let Some(after) = after {
-                after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
-            }
+            let raw: LuaValue = if before.is_none() && after.is_none() {
+                // The common case: ctx is made in the same call into the VM as the handler.
+                lap(env.clock, Stage::Context);
+                env.contexts.call_handler(lua, handler, caller, env.tick, decision_id, lua_input).map_err(|e| lua_failure("handler", e))?
+            } else {
+                let ctx = env.contexts.make(lua, caller, env.tick, decision_id).map_err(|e| lua_failure("context", e))?;
+                lap(env.clock, Stage::Context);
+                if let Some(before) = before {
+                    before.call::<()>((lua_input.clone(), ctx.clone())).map_err(|e| lua_failure("before-hook", e))?;
+                }
+                let raw: LuaValue = handler.call((lua_input, ctx.clone())).map_err(|e| lua_failure("handler", e))?;
+                if let Some(after) = after {
+                    after.call::<()>((raw.clone(), ctx)).map_err(|e| lua_failure("after-hook", e))?;
+                }
+                raw
+            };
             lap(env.clock, Stage::Handler);
             let not_json = |e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}"));
             if lua_result {
@@ -402,7 +448,7 @@ fn run_handler(
     if output.is_null() {
         return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }
-    if apply_defaults(&skill.output_schema, &mut output) {
+    if apply_defaults_if_any(&skill.output_schema, skill.output_defaults, &mut output) {
         copy = None;
     }
     if !skill.output_validator.is_valid(&output) {

@@ -255,6 +255,34 @@ pub(crate) fn apply_defaults(schema: &Value, value: &mut Value) -> bool {
     changed
 }
 
+/// `apply_defaults` for a schema whose `has_defaults` is known: without defaults it can change
+/// only an empty container, so a value without one is left as it is without walking the schema.
+pub(crate) fn apply_defaults_if_any(schema: &Value, has_defaults: bool, value: &mut Value) -> bool {
+    if !has_defaults && !has_empty_container(value) {
+        return false;
+    }
+    apply_defaults(schema, value)
+}
+
+/// True when `schema` may name a default: any key `default` anywhere (a property of that name
+/// counts too, which only costs the walk).
+pub(crate) fn has_defaults(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => m.iter().any(|(k, v)| k == "default" || has_defaults(v)),
+        Value::Array(a) => a.iter().any(has_defaults),
+        _ => false,
+    }
+}
+
+/// True when `value` is or holds an empty array or object.
+fn has_empty_container(value: &Value) -> bool {
+    match value {
+        Value::Object(m) => m.is_empty() || m.values().any(has_empty_container),
+        Value::Array(a) => a.is_empty() || a.iter().any(has_empty_container),
+        _ => false,
+    }
+}
+
 fn is_empty_container(v: &Value) -> bool {
     matches!(v, Value::Array(a) if a.is_empty()) || matches!(v, Value::Object(o) if o.is_empty())
 }
@@ -332,6 +360,32 @@ mod tests {
         assert!(!apply_defaults(&schema, &mut v), "nothing left to fill in");
         let mut v = json!({"size": 2, "lines": ["a"]});
         assert!(!apply_defaults(&schema, &mut v), "a complete value is unchanged");
+    }
+
+    #[test]
+    fn skipping_the_walk_without_defaults_changes_nothing_it_would_have_changed() {
+        let no_defaults = compile(&json!({"kind": "object", "fields": {
+            "lines": {"kind": "array", "items": {"kind": "string"}, "optional": true},
+            "tags": {"kind": "object", "optional": true, "fields": {}},
+            "pos": {"kind": "array", "items": {"kind": "number"}, "optional": true},
+        }}))
+        .unwrap();
+        let with_default = compile(&json!({"kind": "object", "fields": {"size": num(json!({"default": 1}))}})).unwrap();
+        assert!(!has_defaults(&no_defaults));
+        assert!(has_defaults(&with_default));
+        for (schema, value) in [
+            (&no_defaults, json!({"lines": {}})),
+            (&no_defaults, json!({"pos": [1, 2, 3], "tags": []})),
+            (&no_defaults, json!({"pos": [1, 2, 3]})),
+            (&no_defaults, json!({})),
+            (&with_default, json!({})),
+            (&with_default, json!({"size": 3})),
+        ] {
+            let (mut full, mut skipped) = (value.clone(), value.clone());
+            let changed = apply_defaults(schema, &mut full);
+            assert_eq!(apply_defaults_if_any(schema, has_defaults(schema), &mut skipped), changed, "{value}");
+            assert_eq!(skipped, full, "{value}");
+        }
     }
 
     #[test]

@@ -8,11 +8,12 @@ use serde_json::value::RawValue;
 
 /// One world-log event, EventLoom-shaped (`seq` and `tick` are our additions).
 ///
-/// Fields are declared in the sorted order of their JSON names, and the payload is kept as the
-/// compact JSON it was serialized to at emit time (sorted keys), so serializing an event *is*
-/// its canonical form: the sha256 chain hashes exactly what `serde_json` writes. Keeping the
-/// payload as one string (and interning type/actor/thread) makes an event a handful of
-/// allocations instead of a tree of them; readers parse the payload when they need it.
+/// Fields are declared in the sorted order of their JSON names, and the payload writes compact
+/// JSON with sorted keys, so serializing an event *is* its canonical form: the sha256 chain
+/// hashes exactly what `serde_json` writes. The payload is either the JSON it was serialized to
+/// at emit time or, for the skill pipeline's own events (two per call, the hot path), a typed
+/// value that writes the same JSON only when something reads it (export, tail, audit, a live
+/// append file); see [`Payload`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
@@ -20,7 +21,7 @@ pub struct Event {
     pub caused_by: Vec<String>,
     pub id: String,
     pub parent_event_id: Option<String>,
-    pub payload: Box<RawValue>,
+    pub payload: Payload,
     pub seq: u64,
     pub thread_id: Rc<str>,
     pub tick: u64,
@@ -33,6 +34,51 @@ pub struct Event {
 
 fn iso8601<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&super::time::format_unix_millis(*ms))
+}
+
+/// An event's payload: JSON text, or a typed value serialized when read.
+///
+/// Deferring is safe only for values that cannot change after emit (they are owned or shared
+/// immutably) and whose JSON is canonical (fields in sorted order, maps sorted): reading it at
+/// export then gives the very bytes an eager emit would have stored.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    Json(Box<RawValue>),
+    Deferred(Rc<dyn DeferredPayload>),
+}
+
+/// A payload that writes its canonical JSON on demand.
+pub trait DeferredPayload: std::fmt::Debug {
+    /// The payload's compact JSON, sorted keys (what `serde_json::to_string` of it would give).
+    fn to_json(&self) -> Box<RawValue>;
+}
+
+impl Payload {
+    /// The payload's compact JSON.
+    pub fn json(&self) -> std::borrow::Cow<'_, RawValue> {
+        match self {
+            Payload::Json(raw) => std::borrow::Cow::Borrowed(&**raw),
+            Payload::Deferred(typed) => std::borrow::Cow::Owned(typed.to_json()),
+        }
+    }
+}
+
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Payload::Json(raw) => raw.serialize(s),
+            Payload::Deferred(typed) => typed.to_json().serialize(s),
+        }
+    }
+}
+
+/// Serializes a typed payload, recording null (with a warning) for one that cannot be
+/// serialized (JSON values and our payload structs never fail).
+pub(crate) fn raw_json<P: Serialize + ?Sized>(payload: &P, what: &str) -> Box<RawValue> {
+    serde_json::value::to_raw_value(payload).unwrap_or_else(|e| {
+        tracing::warn!(event = what, "event payload could not be serialized ({e}); recorded as null");
+        RawValue::NULL.to_owned()
+    })
 }
 
 /// What a caller supplies to emit an event; the log fills in ids, sequence and time.
@@ -74,9 +120,8 @@ pub(super) struct Names {
 }
 
 impl Event {
-    /// `payload` is the compact JSON of the payload (sorted keys).
-    pub(super) fn new(seq: u64, draft: EventDraft<'_>, names: Names, tick: u64, payload: Box<RawValue>) -> Self {
-        let discriminator = discriminator(seq, draft.event_type, draft.actor_id, payload.get().as_bytes());
+    pub(super) fn new(seq: u64, draft: EventDraft<'_>, names: Names, tick: u64, payload: Payload) -> Self {
+        let discriminator = discriminator(seq, draft.event_type, draft.actor_id);
         Event {
             id: event_id(draft.actor_id, seq, discriminator),
             event_type: names.event_type,
@@ -93,7 +138,7 @@ impl Event {
 
     /// The payload as a JSON value (parsed on demand).
     pub fn payload_value(&self) -> Value {
-        serde_json::from_str(self.payload.get()).unwrap_or(Value::Null)
+        serde_json::from_str(self.payload.json().get()).unwrap_or(Value::Null)
     }
 
     /// All causal parents: `parentEventId` first, then `causedBy`, without repeats.
@@ -148,41 +193,18 @@ fn event_id(actor: &str, seq: u64, discriminator: u64) -> String {
     id
 }
 
-/// The id discriminator over `{seq, type, actorId, payload}`: FNV-1a-64 over the header, and
-/// over the payload in 8 interleaved lanes (FNV-1a's one multiply per byte is a serial
-/// dependency; eight independent lanes keep the multiplier busy, about 6x faster on a 300-byte
-/// payload). The lanes are folded back into the header hash with FNV-1a. It is an identity hint
-/// for humans and tools, never part of verification (that is the sha256 chain).
-fn discriminator(seq: u64, event_type: &str, actor_id: &str, payload: &[u8]) -> u64 {
+/// The id discriminator: FNV-1a-64 over `{seq, type, actorId}`. It is an identity hint for
+/// humans and tools, never part of verification (that is the sha256 chain), and it leaves the
+/// payload out so an id exists the moment an event is emitted, before (and without) its payload
+/// being serialized: the pipeline's events defer theirs (see [`Payload`]), yet a call's
+/// `decisionId` and `causedBy` need the id at once.
+fn discriminator(seq: u64, event_type: &str, actor_id: &str) -> u64 {
     let mut h = Fnv1a64::default();
     h.feed(&seq.to_le_bytes());
     h.feed(event_type.as_bytes());
     h.feed(&[0]);
     h.feed(actor_id.as_bytes());
     h.feed(&[0]);
-    // Byte i goes to lane i % 8. Written as a plain index loop, unrolled: the same result as
-    // iterating lane by lane, without the iterator adapters a dev build runs as calls.
-    let mut lanes = [FNV_OFFSET; 8];
-    let whole = payload.len() - payload.len() % 8;
-    let mut i = 0;
-    while i < whole {
-        lanes[0] = (lanes[0] ^ payload[i] as u64).wrapping_mul(FNV_PRIME);
-        lanes[1] = (lanes[1] ^ payload[i + 1] as u64).wrapping_mul(FNV_PRIME);
-        lanes[2] = (lanes[2] ^ payload[i + 2] as u64).wrapping_mul(FNV_PRIME);
-        lanes[3] = (lanes[3] ^ payload[i + 3] as u64).wrapping_mul(FNV_PRIME);
-        lanes[4] = (lanes[4] ^ payload[i + 4] as u64).wrapping_mul(FNV_PRIME);
-        lanes[5] = (lanes[5] ^ payload[i + 5] as u64).wrapping_mul(FNV_PRIME);
-        lanes[6] = (lanes[6] ^ payload[i + 6] as u64).wrapping_mul(FNV_PRIME);
-        lanes[7] = (lanes[7] ^ payload[i + 7] as u64).wrapping_mul(FNV_PRIME);
-        i += 8;
-    }
-    while i < payload.len() {
-        lanes[i % 8] = (lanes[i % 8] ^ payload[i] as u64).wrapping_mul(FNV_PRIME);
-        i += 1;
-    }
-    for lane in lanes {
-        h.feed(&lane.to_le_bytes());
-    }
     h.0
 }
 
@@ -229,7 +251,7 @@ mod tests {
     fn event(seq: u64, actor: &str, payload: Value) -> Event {
         let names = Names { event_type: "t".into(), actor_id: actor.into(), thread_id: "thr".into() };
         let raw = RawValue::from_string(payload.to_string()).unwrap();
-        Event::new(seq, EventDraft::new("t", actor), names, 0, raw)
+        Event::new(seq, EventDraft::new("t", actor), names, 0, Payload::Json(raw))
     }
 
     #[test]
@@ -248,26 +270,19 @@ mod tests {
         assert_eq!(event_id("agt_a", 7, 0xabc), "evt_agt_a_000000000007_0000000000000abc");
         assert_eq!(event_id("x", 0, u64::MAX), "evt_x_000000000000_ffffffffffffffff");
         assert_eq!(event_id("x", 1234567890123, 1), "evt_x_1234567890123_0000000000000001");
-        // Different payloads get different discriminators, the same payload the same one.
-        assert_ne!(discriminator(1, "t", "a", b"{\"x\":1}"), discriminator(1, "t", "a", b"{\"x\":2}"));
-        assert_eq!(discriminator(1, "t", "a", b"{\"x\":1}"), discriminator(1, "t", "a", b"{\"x\":1}"));
+        // Seq, type and actor each change the discriminator; the same header gives the same one.
+        assert_ne!(discriminator(1, "t", "a"), discriminator(2, "t", "a"));
+        assert_ne!(discriminator(1, "t", "a"), discriminator(1, "u", "a"));
+        assert_ne!(discriminator(1, "t", "a"), discriminator(1, "t", "b"));
+        assert_eq!(discriminator(1, "t", "a"), discriminator(1, "t", "a"));
     }
 
-    /// The id as first written (formatting machinery, iterator lanes): the fast versions must
-    /// agree with it bit for bit, or ids in old traces would stop matching new ones.
-    fn reference_id(actor: &str, seq: u64, event_type: &str, payload: &[u8]) -> String {
+    /// The id as the formula reads (formatting machinery, FNV-1a byte by byte): the fast
+    /// version must agree with it bit for bit.
+    fn reference_id(actor: &str, seq: u64, event_type: &str) -> String {
         let mut h = Fnv1a64::default();
         for part in [&seq.to_le_bytes()[..], event_type.as_bytes(), &[0], actor.as_bytes(), &[0]] {
             for &b in part {
-                h.0 = (h.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-            }
-        }
-        let mut lanes = [0xcbf2_9ce4_8422_2325u64; 8];
-        for (i, b) in payload.iter().enumerate() {
-            lanes[i % 8] = (lanes[i % 8] ^ u64::from(*b)).wrapping_mul(FNV_PRIME);
-        }
-        for lane in lanes {
-            for b in lane.to_le_bytes() {
                 h.0 = (h.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
             }
         }
@@ -276,14 +291,35 @@ mod tests {
 
     #[test]
     fn ids_match_the_reference_formula_bit_for_bit() {
-        let payload: Vec<u8> = (0..300u32).map(|i| (i * 37 % 251) as u8).collect();
-        for len in (0..40).chain([63, 64, 65, 299, 300]) {
+        for (actor, kind) in [("agt_x", "skill.executed"), ("", ""), ("a_b_c", "policy.decision")] {
             for seq in [0, 1, 9, 10, 999_999_999_999, 1_000_000_000_000, u64::MAX] {
-                let (actor, kind) = ("agt_x", "skill.executed");
-                let fast = event_id(actor, seq, discriminator(seq, kind, actor, &payload[..len]));
-                assert_eq!(fast, reference_id(actor, seq, kind, &payload[..len]), "len {len}, seq {seq}");
+                let fast = event_id(actor, seq, discriminator(seq, kind, actor));
+                assert_eq!(fast, reference_id(actor, seq, kind), "{actor} {kind} seq {seq}");
             }
         }
+    }
+
+    #[test]
+    fn a_deferred_payload_serializes_as_the_same_json_inline() {
+        #[derive(Debug)]
+        struct Typed(u64);
+        impl DeferredPayload for Typed {
+            fn to_json(&self) -> Box<RawValue> {
+                raw_json(&serde_json::json!({"b": self.0, "a": [1, "x"]}), "test")
+            }
+        }
+        let names = || Names { event_type: "t".into(), actor_id: "agt_a".into(), thread_id: "thr".into() };
+        let eager = Event::new(
+            1,
+            EventDraft::new("t", "agt_a"),
+            names(),
+            0,
+            Payload::Json(raw_json(&serde_json::json!({"a": [1, "x"], "b": 7}), "test")),
+        );
+        let mut deferred = Event::new(1, EventDraft::new("t", "agt_a"), names(), 0, Payload::Deferred(Rc::new(Typed(7))));
+        deferred.timestamp = eager.timestamp;
+        assert_eq!(serde_json::to_string(&deferred).unwrap(), serde_json::to_string(&eager).unwrap());
+        assert_eq!(deferred.payload_value(), serde_json::json!({"a": [1, "x"], "b": 7}));
     }
 
     #[test]

@@ -20,11 +20,11 @@ mod verify;
 
 pub use append::AppendWriter;
 pub use chain::{Anchor, AnchorParseError, ChainWriter, chain_hash};
-pub use event::{Event, EventDraft, fnv1a64, seq_of};
+pub use event::{DeferredPayload, Event, EventDraft, Payload, fnv1a64, seq_of};
 pub use kind::EventKind;
 pub use verify::{Verified, VerifyFailure, VerifyReason, verify_chain, verify_jsonl, verify_sealed};
 
-use event::Names;
+use event::{Names, raw_json};
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
 
 use std::collections::{BTreeSet, HashSet};
@@ -33,7 +33,6 @@ use std::path::Path;
 use std::rc::Rc;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 /// Default number of events `trace.tail` can page through.
 pub(crate) const DEFAULT_TAIL_CAPACITY: usize = 8192;
@@ -112,6 +111,17 @@ impl TraceLog {
     /// cannot be serialized, which JSON values and our payload structs never are, is recorded
     /// as null with a warning).
     pub(crate) fn emit<P: Serialize + ?Sized>(&mut self, draft: EventDraft<'_>, tick: u64, payload: &P) -> &Event {
+        let raw = raw_json(payload, draft.event_type);
+        self.push(draft, tick, Payload::Json(raw))
+    }
+
+    /// `emit` for a payload serialized only when read (see [`Payload`]): the skill pipeline's
+    /// own events, on every call.
+    pub(crate) fn emit_deferred(&mut self, draft: EventDraft<'_>, tick: u64, payload: Rc<dyn DeferredPayload>) -> &Event {
+        self.push(draft, tick, Payload::Deferred(payload))
+    }
+
+    fn push(&mut self, draft: EventDraft<'_>, tick: u64, payload: Payload) -> &Event {
         // Verification reads a line of this type as the seal; an event carrying it would make
         // every export of this log fail as `seal_mismatch`. No emitter takes a type verbatim.
         debug_assert_ne!(draft.event_type, chain::SEAL_TYPE, "the seal's type is reserved");
@@ -127,11 +137,7 @@ impl TraceLog {
             }
             self.last_actor = Some(Rc::clone(&names.actor_id));
         }
-        let raw = serde_json::value::to_raw_value(payload).unwrap_or_else(|e| {
-            tracing::warn!(event = draft.event_type, "event payload could not be serialized ({e}); recorded as null");
-            RawValue::NULL.to_owned()
-        });
-        let event = Event::new(seq, draft, names, tick, raw);
+        let event = Event::new(seq, draft, names, tick, payload);
         for parent in event.parents() {
             if let Some(p) = seq_of(parent) {
                 self.links.push((p, seq));

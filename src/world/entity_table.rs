@@ -26,9 +26,13 @@ impl EntityId {
         if digits.len() < 4 || digits.len() > 19 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
+        // Canonical is `{:04}`: four digits, or more without a leading zero. Checked on the text
+        // (formatting the id back to compare allocated on every skill call naming an entity).
+        if digits.len() > 4 && digits.starts_with('0') {
+            return None;
+        }
         let n: u64 = digits.parse().ok()?;
-        let id = EntityId(n);
-        (n > 0 && id.to_string() == text).then_some(id)
+        (n > 0).then_some(EntityId(n))
     }
 }
 
@@ -197,8 +201,15 @@ mod tests {
     fn only_canonical_ids_parse() {
         assert_eq!(EntityId::parse("ent_0001"), Some(EntityId(1)));
         assert_eq!(EntityId::parse("ent_12345"), Some(EntityId(12345)));
-        for bad in ["ent_1", "ent_00001", "ent_0000", "ent_-001", "ent_00a1", "ENT_0001", "", "ent_", "ent_ 001"] {
+        for bad in ["ent_1", "ent_00001", "ent_0000", "ent_-001", "ent_00a1", "ENT_0001", "", "ent_", "ent_ 001", "ent_+001", "ent_099999"]
+        {
             assert_eq!(EntityId::parse(bad), None, "{bad:?} must not parse");
+        }
+        // Parsing accepts exactly the texts ids are written as.
+        for n in [1, 9, 10, 999, 1000, 9999, 10_000, 123_456, u64::from(u32::MAX), 9_999_999_999_999_999_999] {
+            let text = EntityId(n).to_string();
+            assert_eq!(EntityId::parse(&text), Some(EntityId(n)), "{text}");
+            assert_eq!(EntityId::parse(&format!("ent_0{}", &text[4..])), None, "a padded {text} is not canonical");
         }
     }
 

@@ -18,11 +18,7 @@ fn call(e: &Engine, skill: &str, input: Value) -> Value {
 
 /// Events of one type, as (id, payload, causes).
 fn events(e: &Engine, kind: &str) -> Vec<(String, Value, Vec<String>)> {
-    e.trace()
-        .durable()
-        .filter(|ev| &*ev.event_type == kind)
-        .map(|ev| (ev.id.clone(), serde_json::from_str(ev.payload.get()).unwrap(), ev.caused_by.clone()))
-        .collect()
+    e.trace().durable().filter(|ev| &*ev.event_type == kind).map(|ev| (ev.id.clone(), ev.payload_value(), ev.caused_by.clone())).collect()
 }
 
 /// Registers a scripted policy from Luau source: `function(request) ... end`.

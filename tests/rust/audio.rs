@@ -242,12 +242,7 @@ fn a_line_said_with_social_say_is_voiced_from_where_the_speaker_stands() {
         assert(r.success, r.error and r.error.message)
     "#;
     let (e, s, _) = render(script, 200);
-    let said: Vec<Value> = e
-        .trace()
-        .durable()
-        .filter(|ev| &*ev.event_type == "social.said")
-        .map(|ev| serde_json::from_str(ev.payload.get()).unwrap())
-        .collect();
+    let said: Vec<Value> = e.trace().durable().filter(|ev| &*ev.event_type == "social.said").map(|ev| ev.payload_value()).collect();
     assert!(said[0]["voice"].as_str().is_some_and(|h| h.starts_with("snd_")), "{:?}", said[0]);
     let (l, r) = rms(&s, 0, s.len() / 2);
     assert!(l > 2.0 * r && l > 50.0, "heard from the left: left {l} right {r}");
@@ -264,8 +259,11 @@ fn the_hedgehog_dance_writes_the_same_song_twice_with_its_sung_line() {
         e.step(510).unwrap();
         let report = e.finish_audio().unwrap();
         assert!(report.speech_failures.is_empty(), "{:?}", report.speech_failures);
-        let spoken =
-            e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed" && ev.payload.get().contains("\"audio.speak\"")).count();
+        let spoken = e
+            .trace()
+            .durable()
+            .filter(|ev| &*ev.event_type == "skill.executed" && ev.payload.json().get().contains("\"audio.speak\""))
+            .count();
         (std::fs::read(out).unwrap(), spoken)
     };
     let (a, spoken) = song();

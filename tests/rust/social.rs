@@ -20,7 +20,7 @@ fn events(e: &Engine, kind: &str) -> Vec<(String, String, Value)> {
     e.trace()
         .durable()
         .filter(|ev| &*ev.event_type == kind)
-        .map(|ev| (ev.id.clone(), ev.actor_id.to_string(), serde_json::from_str(ev.payload.get()).unwrap()))
+        .map(|ev| (ev.id.clone(), ev.actor_id.to_string(), ev.payload_value()))
         .collect()
 }
 
