@@ -25,6 +25,9 @@ fn limit(x: f32) -> f32 {
     (KNEE + (1.0 - KNEE) * over.tanh()).copysign(x)
 }
 
+/// The sounds of a step as the mixer is handed them: shared, each and all.
+pub type SoundSnapshot = Arc<Vec<Arc<Sound>>>;
+
 /// One step's mixing input: the sounds playing, the buses and the listener.
 #[derive(Debug, Clone)]
 pub struct MixFrame {
@@ -32,13 +35,16 @@ pub struct MixFrame {
     pub listener: Listener,
     pub bus_volumes: [f64; 4],
     /// Shared between steps while nothing changes (the loop hands over a pointer, not a copy).
-    pub sounds: Arc<Vec<Sound>>,
+    pub sounds: SoundSnapshot,
 }
 
 /// A spoken line's samples, once synthesized, and the tick it starts playing at.
 enum Voice {
     Pending(Receiver<Result<Speech, tts::TtsError>>),
-    Ready { speech: Arc<Speech>, from_tick: u64 },
+    Ready {
+        speech: Arc<Speech>,
+        from_tick: u64,
+    },
     Failed,
     /// Handed to the system voice (feature `tts`), which plays it itself.
     #[cfg(feature = "tts")]

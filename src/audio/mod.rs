@@ -19,7 +19,7 @@ pub mod spatial;
 pub mod synth;
 pub mod tts;
 
-pub use mixer::{MixFrame, Mixer, SpeechTiming};
+pub use mixer::{MixFrame, Mixer, SoundSnapshot, SpeechTiming};
 pub use spatial::Listener;
 
 use std::path::{Path, PathBuf};

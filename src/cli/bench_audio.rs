@@ -31,7 +31,7 @@ fn mixer_cost() -> f64 {
         tick,
         listener: Listener::camera([0.0, 1.0, 8.0], [0.0, 0.0, 0.0]),
         bus_volumes: table.bus_volumes,
-        sounds: std::sync::Arc::new(table.iter().cloned().collect()),
+        sounds: std::sync::Arc::new(table.snapshot()),
     };
     let mut mixer = Mixer::new(SpeechTiming::Wait);
     let mut block = Vec::new();
@@ -47,14 +47,34 @@ fn mixer_cost() -> f64 {
     percentile(&us, 0.5) * 10.0 / (1000.0 / 60.0)
 }
 
-fn step_cost(with_audio: bool) -> anyhow::Result<f64> {
+/// Which backend a step is measured with.
+#[derive(Clone, Copy, PartialEq)]
+enum Backend {
+    Null,
+    /// Real-time playback: the loop hands the step over and never waits.
+    RealTime,
+    /// Rendering to a file: the loop waits when the mixer is 64 steps behind.
+    File,
+}
+
+fn step_cost(backend: Backend, churn: bool) -> anyhow::Result<f64> {
     let dir = tempfile_dir()?;
-    let audio = if with_audio { crate::audio::AudioBackend::Wav(dir.join("bench.wav")) } else { crate::audio::AudioBackend::Null };
+    let audio = match backend {
+        Backend::Null => crate::audio::AudioBackend::Null,
+        Backend::RealTime => crate::audio::AudioBackend::Device,
+        Backend::File => crate::audio::AudioBackend::Wav(dir.join("bench.wav")),
+    };
     let engine = Engine::new(EngineConfig { output: Output::Silent, audio, ..EngineConfig::new(super::project_root()) })?;
     let mut source = String::from(
         "for i = 1, 64 do local a = i / 64 * 6.283 limina.call(\"audio.playAt\", { freq = 200 + i * 10, secs = 10, position = { math.cos(a) * 6, 0, math.sin(a) * 6 } }) end",
     );
     source.push('\n');
+    if churn {
+        // One sound re-levelled every step: the snapshot handed over is rebuilt every step.
+        source.push_str(
+            "limina.on_step(function(tick) limina.call(\"audio.setVolume\", { handle = \"snd_0001\", volume = (tick % 10) / 10 }) end)\n",
+        );
+    }
     engine.run_source(&source, "bench_audio.lua")?;
     let mut us = Vec::new();
     for _ in 0..500 {
@@ -80,10 +100,19 @@ pub fn run() -> anyhow::Result<()> {
         "audio        mixer: {mix:.0} µs of CPU per 10 ms block with {SOUNDS} concurrent positional sounds (audio thread; {:.1}% of one core)",
         mix / 100.0
     );
-    let (without, with) = (step_cost(false)?, step_cost(true)?);
+    let (without, with) = (step_cost(Backend::Null, false)?, step_cost(Backend::RealTime, false)?);
     outln!(
-        "audio        fixed step with those {SOUNDS} sounds: {without:.1} µs p50 without an audio backend, {with:.1} µs with one (+{:.1} µs: the step's sounds handed to the audio thread; target <= 10 µs)",
+        "audio        fixed step with those {SOUNDS} sounds: {without:.1} µs p50 without an audio backend, {with:.1} µs playing in real time (+{:.1} µs: the step handed to the audio thread; target <= 10 µs)",
         with - without
+    );
+    let (without, with) = (step_cost(Backend::Null, true)?, step_cost(Backend::RealTime, true)?);
+    outln!(
+        "audio        ... with one of them re-levelled every step (the snapshot rebuilt each step): {without:.1} µs without, {with:.1} µs playing (+{:.1} µs)",
+        with - without
+    );
+    let file = step_cost(Backend::File, false)?;
+    outln!(
+        "audio        rendering the same to a WAV (--audio-out), the loop runs at the mixer's pace once it is 64 steps ahead: {file:.0} µs per step (offline only)"
     );
     if crate::audio::tts::available() {
         let line = "the quick brown hedgehog jumps over the lazy sleeping fox today";

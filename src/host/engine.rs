@@ -176,7 +176,7 @@ pub(crate) struct Shared {
     /// The audio thread, when sound goes anywhere (see `audio::AudioBackend`).
     pub audio: RefCell<Option<crate::audio::AudioOut>>,
     /// The sounds last handed to the audio thread, and the table revision they are of.
-    pub audio_sounds: RefCell<(u64, Option<std::sync::Arc<Vec<crate::world::sound::Sound>>>)>,
+    pub audio_sounds: RefCell<(u64, Option<crate::audio::SoundSnapshot>)>,
 }
 
 impl Shared {

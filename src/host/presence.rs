@@ -77,12 +77,8 @@ impl Shared {
         let mut world = self.world.borrow_mut();
         // Voices move with their speakers (world state: the hash sees where they are).
         if world.sounds.iter().any(|s| s.follows.is_some()) {
-            let positions: std::collections::HashMap<crate::world::EntityId, [f32; 3]> = world
-                .sounds
-                .iter()
-                .filter_map(|s| s.follows)
-                .filter_map(|id| world.transform(id).map(|t| (id, t.position)))
-                .collect();
+            let positions: std::collections::HashMap<crate::world::EntityId, [f32; 3]> =
+                world.sounds.iter().filter_map(|s| s.follows).filter_map(|id| world.transform(id).map(|t| (id, t.position))).collect();
             world.sounds.follow(|id| positions.get(&id).copied());
         }
         if let Some(audio) = self.audio.borrow().as_ref() {
@@ -90,7 +86,7 @@ impl Shared {
             // The sounds are copied for the audio thread only when they changed.
             let mut shared = self.audio_sounds.borrow_mut();
             if shared.0 != world.sounds.revision || shared.1.is_none() {
-                *shared = (world.sounds.revision, Some(std::sync::Arc::new(world.sounds.iter().cloned().collect())));
+                *shared = (world.sounds.revision, Some(std::sync::Arc::new(world.sounds.snapshot())));
             }
             audio.send(crate::audio::MixFrame {
                 tick,

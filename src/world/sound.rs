@@ -7,6 +7,7 @@
 //! makes a rendered WAV the same for the same script and seed.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -130,7 +131,8 @@ pub enum SoundError {
 /// Every live sound of a world and the bus volumes.
 #[derive(Debug, Clone)]
 pub struct SoundTable {
-    sounds: BTreeMap<u64, Sound>,
+    /// Shared, so a snapshot for the mixer is a list of pointers, not copies.
+    sounds: BTreeMap<u64, Arc<Sound>>,
     next: u64,
     next_speech: u64,
     /// Bus volumes, by `Bus::index`.
@@ -167,11 +169,16 @@ impl SoundTable {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Sound> {
-        self.sounds.values()
+        self.sounds.values().map(|s| &**s)
+    }
+
+    /// The live sounds, shared (what the mixer is handed).
+    pub fn snapshot(&self) -> Vec<Arc<Sound>> {
+        self.sounds.values().cloned().collect()
     }
 
     pub fn get(&self, handle: &str) -> Option<&Sound> {
-        self.sounds.get(&parse_handle(handle)?)
+        self.sounds.get(&parse_handle(handle)?).map(|s| &**s)
     }
 
     /// Adds a voice handed over by `social.say`, starting at `start` (a tick, now or later) and
@@ -189,6 +196,7 @@ impl SoundTable {
     ) -> Result<String, SoundError> {
         let handle = self.add(kind, bus, volume, position, None, owner, MAX_SOUNDS + VOICE_RESERVE)?;
         if let Some(s) = parse_handle(&handle).and_then(|k| self.sounds.get_mut(&k)) {
+            let s = Arc::make_mut(s);
             s.started_tick = start.max(self.tick);
             s.follows = follows;
         }
@@ -240,9 +248,18 @@ impl SoundTable {
         }
         self.next += 1;
         let handle = format!("snd_{:04}", self.next);
-        let sound =
-            Sound { handle: handle.clone(), kind, bus, volume, position, max_distance, follows: None, started_tick: self.tick, owner: owner.to_string() };
-        self.sounds.insert(self.next, sound);
+        let sound = Sound {
+            handle: handle.clone(),
+            kind,
+            bus,
+            volume,
+            position,
+            max_distance,
+            follows: None,
+            started_tick: self.tick,
+            owner: owner.to_string(),
+        };
+        self.sounds.insert(self.next, Arc::new(sound));
         self.revision += 1;
         Ok(handle)
     }
@@ -269,13 +286,13 @@ impl SoundTable {
     pub fn stop(&mut self, handle: &str, writer: &Writer<'_>) -> Result<Sound, SoundError> {
         let key = self.writable(handle, writer)?;
         self.revision += 1;
-        Ok(self.sounds.remove(&key).expect("a live key"))
+        Ok(Arc::unwrap_or_clone(self.sounds.remove(&key).expect("a live key")))
     }
 
     pub fn set_volume(&mut self, handle: &str, volume: f64, writer: &Writer<'_>) -> Result<(), SoundError> {
         let key = self.writable(handle, writer)?;
         if let Some(s) = self.sounds.get_mut(&key) {
-            s.volume = volume.clamp(0.0, 1.0);
+            Arc::make_mut(s).volume = volume.clamp(0.0, 1.0);
         }
         self.revision += 1;
         Ok(())
@@ -288,7 +305,7 @@ impl SoundTable {
             let Some(p) = s.follows.and_then(&position_of) else { continue };
             let p = p.map(f64::from);
             if s.position != Some(p) {
-                s.position = Some(p);
+                Arc::make_mut(s).position = Some(p);
                 moved = true;
             }
         }
@@ -308,7 +325,7 @@ impl SoundTable {
         if !done.is_empty() {
             self.revision += 1;
         }
-        done.into_iter().filter_map(|k| self.sounds.remove(&k)).collect()
+        done.into_iter().filter_map(|k| self.sounds.remove(&k)).map(Arc::unwrap_or_clone).collect()
     }
 
     /// The sounds' share of the world hash; None when nothing plays and the buses are at their
@@ -317,7 +334,7 @@ impl SoundTable {
         if self.sounds.is_empty() && self.bus_volumes == [1.0; 4] {
             return None;
         }
-        let sounds: Vec<&Sound> = self.sounds.values().collect();
+        let sounds: Vec<&Sound> = self.iter().collect();
         let text = serde_json::to_string(&(sounds, self.bus_volumes)).unwrap_or_default();
         Some(crate::digest::sha256_text(&Sha256::digest(text.as_bytes())))
     }

@@ -98,7 +98,10 @@ pub(crate) fn create(
             // still said and shown).
             let starts = world.ui.get(&handle).map_or(tick, |b| b.last_line_start_tick());
             let at = world.transform(entity).map(|t| t.position.map(f64::from));
-            let voice = world.sounds.play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, Some(entity), &speaker).ok();
+            let voice = world
+                .sounds
+                .play_from(starts, SoundKind::Speech { text: text.clone(), id: 0 }, Bus::Voice, 1.0, at, Some(entity), &speaker)
+                .ok();
             let payload =
                 json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
             let draft = EventDraft::new(EventKind::SocialSaid.as_str(), &speaker).thread(&session).caused_by(cause.into_iter().collect());
