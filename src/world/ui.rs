@@ -759,6 +759,11 @@ impl UiTable {
         if !owner.operator && self.elements.values().filter(|e| e.owner == owner.agent).count() >= MAX_ELEMENTS_PER_OWNER {
             return Err(UiError::OwnerFull { owner: owner.agent.to_string(), max: MAX_ELEMENTS_PER_OWNER });
         }
+        self.insert(kind, spec, owner.agent, None, chars)
+    }
+
+    /// Adds a checked element within the world's text budget; returns its handle.
+    fn insert(&mut self, kind: UiKind, spec: UiSpec, owner: &str, speaker: Option<&str>, chars: usize) -> Result<String, UiError> {
         self.check_budget(0, chars)?;
         self.next += 1;
         let handle = handle_text(self.next);
@@ -766,8 +771,8 @@ impl UiTable {
             handle: handle.clone(),
             kind,
             spec,
-            owner: owner.agent.to_string(),
-            speaker: None,
+            owner: owner.to_string(),
+            speaker: speaker.map(str::to_string),
             created_tick: self.tick,
             content_tick: self.tick,
             revision: 1,
@@ -877,23 +882,7 @@ impl UiTable {
             return Err(UiError::Full { max: MAX_ELEMENTS + SPEECH_RESERVE });
         }
         let chars = check_spec(&spec)?;
-        self.check_budget(0, chars)?;
-        self.next += 1;
-        let handle = handle_text(self.next);
-        let element = UiElement {
-            handle: handle.clone(),
-            kind: UiKind::SpeechBubble,
-            spec,
-            owner: speaker.to_string(),
-            speaker: Some(speaker.to_string()),
-            created_tick: self.tick,
-            content_tick: self.tick,
-            revision: 1,
-            chars,
-        };
-        self.total_chars += chars;
-        self.elements.insert(self.next, Arc::new(element));
-        Ok(handle)
+        self.insert(UiKind::SpeechBubble, spec, speaker, Some(speaker), chars)
     }
 
     /// Queues a line on `speaker`'s speech bubble (see `UiElement::queue_lines`); refused when

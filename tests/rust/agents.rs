@@ -245,12 +245,7 @@ fn the_player_demo_is_deterministic_and_matches_its_golden_hash() {
     let (b, _) = run();
     assert_eq!(a, b, "same script, same seed, same world hash with agents in it");
     assert!(actions > 10, "the pursuer acted ({actions} impulses)");
-    let golden_path = crate::root().join("tests/rust/golden/player_seed0_600.world_hash");
-    if std::env::var_os("LIMINA_BLESS").is_some() {
-        std::fs::write(&golden_path, format!("{a}\n")).unwrap();
-    }
-    let golden = std::fs::read_to_string(&golden_path).expect("golden hash (LIMINA_BLESS=1 writes it)");
-    assert_eq!(a, golden.trim(), "the player demo drifted from its committed golden hash");
+    crate::determinism::golden_hash("player_seed0_600", &a);
 }
 
 #[test]

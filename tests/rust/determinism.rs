@@ -47,7 +47,8 @@ fn billiard_balls_roll_their_rotation_is_synced_from_physics() {
 
 /// Committed world hashes: a change to physics, the step order, a demo or the hash itself shows
 /// up here as a diff to review (re-bless with `LIMINA_BLESS=1` when the change is intended).
-fn golden_hash(name: &str, actual: &str) {
+/// Compares `actual` with `tests/rust/golden/NAME.world_hash` (`LIMINA_BLESS=1` writes it).
+pub(crate) fn golden_hash(name: &str, actual: &str) {
     let golden = crate::root().join(format!("tests/rust/golden/{name}.world_hash"));
     if std::env::var_os("LIMINA_BLESS").is_some() {
         std::fs::write(&golden, format!("{actual}\n")).unwrap();

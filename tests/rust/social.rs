@@ -198,12 +198,7 @@ fn the_scripted_forest_conversation_gives_the_same_lines_and_world_hash_twice() 
     assert!(ticks < 3000, "the demo ends when the talk does");
     let (again, hash_again, ticks_again) = run();
     assert_eq!((&lines, &hash, ticks), (&again, &hash_again, ticks_again));
-    let golden = crate::root().join("tests/rust/golden/forest_conversation_seed0.world_hash");
-    if std::env::var_os("LIMINA_BLESS").is_some() {
-        std::fs::write(&golden, format!("{hash}\n")).unwrap();
-    }
-    let expected = std::fs::read_to_string(&golden).expect("golden hash (LIMINA_BLESS=1 writes it)");
-    assert_eq!(hash, expected.trim(), "the forest conversation drifted from its committed golden hash");
+    crate::determinism::golden_hash("forest_conversation_seed0", &hash);
 }
 
 #[test]

@@ -147,6 +147,12 @@ fn screen_origin(corner: Corner, margin: [f32; 2], size: [f32; 2], view: &View) 
     }
 }
 
+/// Screen pixels per element pixel of a world-anchored element seen at `depth`.
+fn world_scale(e: &crate::world::ui::UiElement, view: &View, depth: f32) -> f32 {
+    let pixel_scale = e.spec.pixel_scale.unwrap_or(DEFAULT_PIXEL_SCALE) as f32;
+    (pixel_scale * view.focal_px / depth).clamp(MIN_SCALE, MAX_SCALE)
+}
+
 /// Lays out one element into `frame`.
 pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut TextShaper, frame: &mut Frame) {
     let e = &*item.element;
@@ -156,8 +162,7 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
     if let UiAt::World(p) = item.at {
         let Some((x, _, depth)) = view.project(p) else { return };
         if let Some(wrap) = look.wrap_width {
-            let pixel_scale = e.spec.pixel_scale.unwrap_or(DEFAULT_PIXEL_SCALE) as f32;
-            let s = (pixel_scale * view.focal_px / depth).clamp(MIN_SCALE, MAX_SCALE);
+            let s = world_scale(e, view, depth);
             let widest = (wrap + look.padding[1] + look.padding[3]).max(look.min_width) * s;
             let leader = e.spec.leader.as_ref().map_or(64.0, |l| l.dx.abs().min(4096.0) as f32 + 64.0) * s;
             if x + widest + leader < 0.0 || x - widest - leader > view.width {
@@ -204,8 +209,7 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
         }
         (Anchor::World(_), UiAt::World(p)) => {
             let Some((x, y, depth)) = view.project(p) else { return };
-            let pixel_scale = e.spec.pixel_scale.unwrap_or(DEFAULT_PIXEL_SCALE) as f32;
-            let s = (pixel_scale * view.focal_px / depth).clamp(MIN_SCALE, MAX_SCALE);
+            let s = world_scale(e, view, depth);
             let gap = match e.kind {
                 UiKind::SpeechBubble | UiKind::ThoughtBubble => tail_len,
                 UiKind::Callout => 0.0,
