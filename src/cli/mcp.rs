@@ -1,4 +1,4 @@
-//! `limina mcp --stdio | --ws`: serve the world to MCP clients.
+//! `limina mcp --stdio | --ws | --http`: serve the world to MCP clients.
 
 use std::path::PathBuf;
 
@@ -11,24 +11,31 @@ use crate::mcp::ws::{self, WsOptions};
 #[derive(Debug, Args)]
 pub(crate) struct McpArgs {
     /// Serve one client over stdin/stdout (newline-delimited JSON-RPC).
-    #[arg(long, conflicts_with = "ws")]
+    #[arg(long, conflicts_with_all = ["ws", "http"])]
     pub stdio: bool,
-    /// Serve many clients over WebSocket.
+    /// Serve many clients over WebSocket (the same server as --http: one port serves both).
     #[arg(long)]
     pub ws: bool,
+    /// Serve many clients over MCP Streamable HTTP at /mcp (the same server as --ws).
+    #[arg(long)]
+    pub http: bool,
+    /// A browser origin allowed to connect besides loopback ones (repeatable), e.g.
+    /// https://inspector.example.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
     pub profile: super::ProfileArg,
     /// A script to build the world before serving (e.g. demos/billiards.lua).
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
-    /// WebSocket port.
+    /// Port of the WebSocket / HTTP server.
     #[arg(long, default_value_t = 7777)]
     pub port: u16,
-    /// WebSocket bind address (loopback by default).
+    /// Bind address of the WebSocket / HTTP server (loopback by default).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
-    /// File of `TOKEN PROFILE` lines; WebSocket clients must present a known bearer token.
+    /// File of `TOKEN PROFILE` lines; WebSocket and HTTP clients must present a known bearer token.
     #[arg(long, value_name = "FILE")]
     pub tokens: Option<PathBuf>,
     /// Mods and packages root (default: ./scripts); changes are hot-reloaded.
@@ -44,8 +51,8 @@ pub(crate) struct McpArgs {
 }
 
 pub fn run(args: &McpArgs) -> i32 {
-    if !args.stdio && !args.ws {
-        report_error("choose a transport: limina mcp --stdio or limina mcp --ws", None);
+    if !args.stdio && !args.ws && !args.http {
+        report_error("choose a transport: limina mcp --stdio, --ws or --http", None);
         return EXIT_USAGE;
     }
     if !(args.call_budget_ms.is_finite() && (0.0..=1000.0).contains(&args.call_budget_ms)) {
@@ -72,6 +79,7 @@ pub fn run(args: &McpArgs) -> i32 {
             publish_deltas: !args.no_deltas,
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
+            allow_origins: args.allow_origin.clone(),
         })
     };
     match result {

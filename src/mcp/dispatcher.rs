@@ -26,6 +26,14 @@ pub(crate) const STATELESS_VERSION: &str = "2026-07-28";
 pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Tools per `tools/list` page.
 pub(crate) const TOOLS_PAGE: usize = 100;
+/// `subscriptions/listen` streams one session may hold open.
+pub(crate) const MAX_LISTENERS: usize = 8;
+/// The `_meta` key stamping every frame of a `subscriptions/listen` stream with the request's id.
+pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+/// The stateless revision's `_meta` key for the request's protocol version.
+pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// JSON-RPC code for a protocol version the server does not serve (stateless revision).
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. Start with skills.list or tools/list, read a tool's inputSchema, then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
 
@@ -53,6 +61,16 @@ pub struct McpSession {
     seen_generation: u64,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
+    /// Open `subscriptions/listen` streams (stateless revision): their request ids, and whether
+    /// each asked for `toolsListChanged`. Only these hear of a changed tool list there.
+    listeners: Vec<Listener>,
+}
+
+/// One open `subscriptions/listen` stream.
+#[derive(Debug, Clone, PartialEq)]
+struct Listener {
+    id: Value,
+    tools: bool,
 }
 
 impl McpSession {
@@ -64,7 +82,18 @@ impl McpSession {
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
+            listeners: Vec::new(),
         }
+    }
+
+    /// Whether this session speaks the stateless revision (notifications only to listeners).
+    pub(crate) fn is_stateless(&self) -> bool {
+        matches!(&self.mode, Mode::Standard { version } if version == STATELESS_VERSION)
+    }
+
+    /// Forgets a `subscriptions/listen` stream (its client left or cancelled it).
+    pub(crate) fn stop_listening(&mut self, id: &Value) {
+        self.listeners.retain(|l| l.id != *id);
     }
 
     /// A caller under `profile`, never with more permissions than the transport grants. A client
@@ -130,10 +159,66 @@ pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -
         return Vec::new();
     }
     session.seen_generation = generation;
-    match session.mode {
+    match &session.mode {
+        // The stateless revision forbids unasked notifications: only listen streams hear them,
+        // each frame stamped with its stream's id.
+        Mode::Standard { .. } if session.is_stateless() => session
+            .listeners
+            .iter()
+            .filter(|l| l.tools)
+            .map(|l| protocol::notification("notifications/tools/list_changed", Some(json!({"_meta": {SUBSCRIPTION_ID_KEY: l.id}}))))
+            .collect(),
         Mode::Standard { .. } => vec![protocol::notification("notifications/tools/list_changed", None)],
         _ => Vec::new(),
     }
+}
+
+/// Opens a `subscriptions/listen` stream (2026-07-28): records it in the session and returns the
+/// acknowledgement, the stream's first frame, naming what will be delivered (of the filter's
+/// kinds, limina has only `toolsListChanged`). The transport keeps the stream open; its response
+/// is sent only when it ends.
+pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, RpcError> {
+    if session.mode == Mode::Fresh && carries_stateless_meta(&req.params) {
+        session.mode = Mode::Standard { version: STATELESS_VERSION.to_string() };
+    }
+    if !session.is_stateless() {
+        return Err(rpc_error(
+            protocol::METHOD_NOT_FOUND,
+            format!(
+                "subscriptions/listen belongs to the {STATELESS_VERSION} revision; this session speaks {}, where notifications arrive unasked",
+                match &session.mode {
+                    Mode::Standard { version } => version.as_str(),
+                    Mode::Native => "the native mode",
+                    Mode::Fresh => "no revision yet (call server/discover or initialize first)",
+                }
+            ),
+        ));
+    }
+    let id = req
+        .id
+        .clone()
+        .filter(|id| !id.is_null())
+        .ok_or_else(|| rpc_error(protocol::INVALID_REQUEST, "subscriptions/listen needs a request id"))?;
+    let filter = params_object(&req.params)?
+        .get("notifications")
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid_params("subscriptions/listen needs params.notifications, an object such as {\"toolsListChanged\": true}"))?;
+    if session.listeners.iter().any(|l| l.id == id) {
+        return Err(rpc_error(protocol::INVALID_REQUEST, format!("a listen stream with id {id} is already open")));
+    }
+    if session.listeners.len() >= MAX_LISTENERS {
+        return Err(rpc_error(protocol::INVALID_REQUEST, format!("this session already holds {MAX_LISTENERS} listen streams, the limit")));
+    }
+    let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
+    session.listeners.push(Listener { id: id.clone(), tools });
+    let mut honored = Map::new();
+    if tools {
+        honored.insert("toolsListChanged".into(), Value::Bool(true));
+    }
+    Ok(protocol::notification(
+        "notifications/subscriptions/acknowledged",
+        Some(json!({"notifications": honored, "_meta": {SUBSCRIPTION_ID_KEY: id}})),
+    ))
 }
 
 /// Handles one parsed message; returns its response (None for notifications).
@@ -144,6 +229,14 @@ pub fn handle_message(engine: &Engine, session: &mut McpSession, message: &Value
     };
     let is_notification = incoming.id.is_none();
     let id = incoming.id.clone().unwrap_or(Value::Null);
+    if incoming.method == "subscriptions/listen" && !is_notification {
+        // The stream's first frame is the acknowledgement; its response comes only when it ends
+        // (over stdio, when the client cancels it or leaves).
+        return Some(match listen(session, &incoming) {
+            Ok(ack) => ack,
+            Err(RpcError { code, message, data }) => protocol::error(id, code, message, data),
+        });
+    }
     let outcome = dispatch(engine, session, &incoming);
     if is_notification {
         return None;
@@ -175,9 +268,41 @@ fn invalid_params(message: impl Into<String>) -> RpcError {
 pub(crate) fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming) -> Result<Value, RpcError> {
     let method = req.method.as_str();
     if method.starts_with("notifications/") {
-        // notifications/initialized, cancelled, progress...: nothing to answer.
+        // Cancelling a listen stream ends it; initialized, progress...: nothing to answer.
+        if method == "notifications/cancelled"
+            && let Some(id) = req.params.get("requestId")
+        {
+            session.stop_listening(id);
+        }
         return Ok(Value::Null);
     }
+    check_version(&req.params)?;
+    let answer = answer(engine, session, req, method);
+    // The stateless revision puts `resultType` on every result.
+    match answer {
+        Ok(Value::Object(mut result)) if session.is_stateless() => {
+            result.entry("resultType").or_insert_with(|| json!("complete"));
+            Ok(Value::Object(result))
+        }
+        other => other,
+    }
+}
+
+/// Refuses a request whose `_meta` names a protocol version we do not serve, saying which we do.
+fn check_version(params: &Value) -> Result<(), RpcError> {
+    let Some(requested) = params.get("_meta").and_then(|m| m.get(PROTOCOL_VERSION_KEY)) else { return Ok(()) };
+    let supported: Vec<&str> = std::iter::once(STATELESS_VERSION).chain(HANDSHAKE_VERSIONS).collect();
+    match requested.as_str() {
+        Some(v) if supported.contains(&v) => Ok(()),
+        _ => Err(RpcError {
+            code: UNSUPPORTED_PROTOCOL_VERSION,
+            message: format!("unsupported protocol version {requested}; this server speaks {}", supported.join(", ")),
+            data: Some(json!({"supported": supported, "requested": requested})),
+        }),
+    }
+}
+
+fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &str) -> Result<Value, RpcError> {
     match method {
         "initialize" => initialize(engine, session, &req.params),
         "ping" => Ok(json!({})),
@@ -187,8 +312,13 @@ pub(crate) fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming
         "shutdown" => {
             session.caller = None;
             session.mode = Mode::Fresh;
+            session.listeners.clear();
             Ok(json!({"ok": true}))
         }
+        "subscriptions/listen" => Err(rpc_error(
+            protocol::METHOD_NOT_FOUND,
+            "subscriptions/listen is served over stdio and Streamable HTTP; on this transport use state/subscribe",
+        )),
         other => Err(rpc_error(protocol::METHOD_NOT_FOUND, format!("method not found: {other}"))),
     }
 }
@@ -279,7 +409,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
 }
 
 /// True when a request carries the stateless revision's `_meta` envelope.
-fn is_stateless(params: &Value) -> bool {
+fn carries_stateless_meta(params: &Value) -> bool {
     let Some(meta) = params.get("_meta").and_then(Value::as_object) else { return false };
     meta.iter().any(|(k, v)| k.ends_with("protocolVersion") && v.as_str() == Some(STATELESS_VERSION))
 }
@@ -289,7 +419,7 @@ fn caller_for(session: &mut McpSession, req: &Incoming) -> Option<Caller> {
     if let Some(c) = &session.caller {
         return Some(c.clone());
     }
-    if is_stateless(&req.params) {
+    if carries_stateless_meta(&req.params) {
         if session.mode == Mode::Fresh {
             session.mode = Mode::Standard { version: STATELESS_VERSION.to_string() };
         }

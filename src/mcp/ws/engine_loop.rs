@@ -41,9 +41,40 @@ pub(super) enum EngineMsg {
 
 /// One client request, served in its client's turn.
 pub(super) enum Work {
-    Call { method: String, params: Value, reply: tokio::sync::oneshot::Sender<Result<Value, RpcError>> },
-    Subscribe { sink: Box<dyn DeltaSink>, permit: CallPermit },
+    Call {
+        method: String,
+        params: Value,
+        reply: tokio::sync::oneshot::Sender<Answered>,
+    },
+    /// State sync: a snapshot, then deltas (WebSocket subscriptions, HTTP `state/subscribe`).
+    Subscribe {
+        sink: Box<dyn DeltaSink>,
+        permit: CallPermit,
+    },
+    /// A `subscriptions/listen` stream (stateless revision over HTTP): the acknowledgement and
+    /// the session's notifications go to `sink`; `reply` says whether it was accepted.
+    Listen {
+        id: Value,
+        params: Value,
+        sink: Box<dyn DeltaSink>,
+        reply: tokio::sync::oneshot::Sender<Result<(), RpcError>>,
+    },
+    /// A handshake-era HTTP GET stream: the session's unasked notifications go to `sink`.
+    Notifications {
+        sink: Box<dyn DeltaSink>,
+    },
 }
+
+/// A call's answer, and the notifications it caused that no open stream of the client took
+/// (an HTTP transport sends them ahead of the answer when the client accepts a stream).
+#[derive(Debug)]
+pub(super) struct Answered {
+    pub result: Result<Value, RpcError>,
+    pub notes: Vec<Value>,
+}
+
+/// Notification streams one HTTP session may hold open.
+const MAX_NOTIFICATION_STREAMS: usize = 4;
 
 /// Why a message did not reach a subscriber's queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +116,53 @@ struct Conn {
     session: McpSession,
     aoi: Option<Aoi>,
     sub: Option<Subscriber>,
+    /// Open `subscriptions/listen` streams, by request id.
+    listeners: Vec<(Value, Box<dyn DeltaSink>)>,
+    /// Handshake-era notification streams (HTTP GET).
+    streams: Vec<Box<dyn DeltaSink>>,
+}
+
+impl Conn {
+    /// Hands each notification to the stream it belongs to: a listen stream's (stamped with its
+    /// id), else the open notification streams and the WebSocket state channel. Returns those
+    /// nothing took.
+    fn deliver(&mut self, notes: Vec<Value>) -> Vec<Value> {
+        let mut left = Vec::new();
+        for note in notes {
+            let method = note.get("method").and_then(Value::as_str).unwrap_or_default();
+            let params = note.get("params").cloned().unwrap_or_else(|| json!({}));
+            if let Some(stream) = params.get("_meta").and_then(|m| m.get(dispatcher::SUBSCRIPTION_ID_KEY)) {
+                if let Some((_, sink)) = self.listeners.iter_mut().find(|(id, _)| id == stream) {
+                    let _ = sink.send(method, &params);
+                }
+                continue;
+            }
+            let mut taken = false;
+            for sink in &mut self.streams {
+                taken |= sink.send(method, &params).is_ok();
+            }
+            if let Some(sub) = &mut self.sub {
+                taken |= sub.sink.send(method, &json!({})).is_ok();
+            }
+            if !taken {
+                left.push(note);
+            }
+        }
+        left
+    }
+
+    /// Drops streams whose client left (and the session's record of its listen streams).
+    fn prune(&mut self) {
+        let session = &mut self.session;
+        self.listeners.retain(|(id, sink)| {
+            let open = !sink.is_closed();
+            if !open {
+                session.stop_listening(id);
+            }
+            open
+        });
+        self.streams.retain(|sink| !sink.is_closed());
+    }
 }
 
 pub(super) struct EngineLoop<'e> {
@@ -153,8 +231,16 @@ impl<'e> EngineLoop<'e> {
             EngineMsg::Work { conn, profile, work } => {
                 if let Err(full) = self.queue.push(conn, (profile, work)) {
                     let (_, work) = full.item;
-                    if let Work::Call { reply, .. } = work {
-                        let _ = reply.send(Err(Busy::Calls { limit: full.limit }.to_rpc_error()));
+                    let busy = Busy::Calls { limit: full.limit }.to_rpc_error();
+                    match work {
+                        Work::Call { reply, .. } => {
+                            let _ = reply.send(Answered { result: Err(busy), notes: Vec::new() });
+                        }
+                        Work::Listen { reply, .. } => {
+                            let _ = reply.send(Err(busy));
+                        }
+                        // Dropped: the stream ends at once, which its client sees.
+                        Work::Subscribe { .. } | Work::Notifications { .. } => {}
                     }
                 }
             }
@@ -187,9 +273,39 @@ impl<'e> EngineLoop<'e> {
                     return;
                 }
                 let c = conn_entry(&mut self.conns, engine, conn, profile);
-                let result = if method == "aoi/declare" { declare_aoi(c, &params) } else { call(engine, c, method, params) };
-                let _ = reply.send(result);
+                let answered = if method == "aoi/declare" {
+                    Answered { result: declare_aoi(c, &params), notes: Vec::new() }
+                } else {
+                    call(engine, c, method, params)
+                };
+                let _ = reply.send(answered);
                 self.dirty = true;
+            }
+            Work::Listen { id, params, mut sink, reply } => {
+                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                c.prune();
+                let incoming = Incoming { id: Some(id.clone()), method: "subscriptions/listen".into(), params };
+                match dispatcher::listen(&mut c.session, &incoming) {
+                    Ok(ack) => {
+                        let method = ack.get("method").and_then(Value::as_str).unwrap_or_default();
+                        let _ = sink.send(method, &ack["params"]);
+                        c.listeners.push((id, sink));
+                        let _ = reply.send(Ok(()));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Work::Notifications { sink } => {
+                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                c.prune();
+                if c.streams.len() >= MAX_NOTIFICATION_STREAMS {
+                    // The oldest gives way: a client that reconnects its GET stream must not be
+                    // locked out by its own dead ones.
+                    c.streams.remove(0);
+                }
+                c.streams.push(sink);
             }
             Work::Subscribe { mut sink, permit } => {
                 let tick = engine.tick();
@@ -205,9 +321,20 @@ impl<'e> EngineLoop<'e> {
         }
     }
 
-    /// Queues each subscriber's delta without waiting (see the module doc for full queues).
+    /// Queues each subscriber's delta without waiting (see the module doc for full queues), and
+    /// tells clients with open notification streams that the tool list changed, if it did.
     pub(super) fn publish(&mut self) {
         self.dirty = false;
+        for c in self.conns.values_mut() {
+            if c.listeners.is_empty() && c.streams.is_empty() {
+                continue;
+            }
+            c.prune();
+            let notes = dispatcher::pending_notifications(self.engine, &mut c.session);
+            if !notes.is_empty() {
+                c.deliver(notes);
+            }
+        }
         if !self.publish_deltas {
             return;
         }
@@ -250,22 +377,23 @@ impl<'e> EngineLoop<'e> {
 }
 
 fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str) -> &'a mut Conn {
-    conns.entry(conn).or_insert_with(|| Conn { session: McpSession::new(conn, profile, engine), aoi: None, sub: None })
+    conns.entry(conn).or_insert_with(|| Conn {
+        session: McpSession::new(conn, profile, engine),
+        aoi: None,
+        sub: None,
+        listeners: Vec::new(),
+        streams: Vec::new(),
+    })
 }
 
-fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Result<Value, RpcError> {
+fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Answered {
     let incoming = Incoming { id: Some(Value::Null), method, params };
     let result = dispatcher::dispatch(engine, &mut c.session, &incoming);
-    // A changed tool list reaches subscribed clients on their state channel.
+    // A changed tool list reaches the client's open streams (listen, GET, or the WebSocket state
+    // channel); what none took goes back with the answer.
+    c.prune();
     let notes = dispatcher::pending_notifications(engine, &mut c.session);
-    if let Some(sub) = &mut c.sub {
-        for note in notes {
-            if let Some(method) = note.get("method").and_then(Value::as_str) {
-                let _ = sub.sink.send(method, &json!({}));
-            }
-        }
-    }
-    result
+    Answered { result, notes: c.deliver(notes) }
 }
 
 fn declare_aoi(c: &mut Conn, params: &Value) -> Result<Value, RpcError> {

@@ -1,8 +1,10 @@
-//! `limina mcp --ws`: the authoritative multi-client server.
+//! `limina mcp --ws` / `--http`: the authoritative multi-client server. One port serves both
+//! WebSocket (JSON-RPC with state sync; jsonrpsee) and MCP Streamable HTTP at `/mcp` (`http`),
+//! so clients of either transport share one world and see each other's changes.
 //!
-//! jsonrpsee runs the sockets on a small tokio runtime (`transport`); the engine thread (this
-//! one) owns the world and runs the fixed loop in real time (`engine_loop`). Handlers never touch
-//! the world: they send work to the engine thread and await its answer.
+//! The sockets run on a small tokio runtime (`transport` routes each request); the engine thread
+//! (this one) owns the world and runs the fixed loop in real time (`engine_loop`). Handlers never
+//! touch the world: they send work to the engine thread and await its answer.
 //!
 //! Load never stops the clock. Every client's work waits in its own bounded queue, served
 //! round-robin within a per-step call budget (`RealTimeDriver::may_call`), so steps keep their
@@ -12,13 +14,17 @@
 //! state deltas are queued without waiting; a client whose queue stays full (it stopped reading)
 //! costs nothing while skipped and is cut off after 3 s. No client can block the loop or another.
 //!
-//! Security: binds loopback unless told otherwise; with `--tokens`, the upgrade must carry
-//! `Authorization: Bearer TOKEN` and the token's profile bounds what the connection may do;
-//! messages over 4 MiB are refused; a connection's session is removed when it closes.
+//! Security: binds loopback unless told otherwise; requests from foreign browser origins (and,
+//! on loopback, to foreign Host names: DNS rebinding) are refused; with `--tokens`, every
+//! request (the WebSocket upgrade, each HTTP request) must carry `Authorization: Bearer TOKEN`
+//! and the token's profile bounds what the client may do; messages over 4 MiB are refused; a
+//! connection's session is removed when it closes (HTTP sessions: on DELETE or when idle).
 
 mod admission;
 mod call_queue;
 mod engine_loop;
+mod http;
+mod sse;
 mod transport;
 
 use std::collections::HashMap;
@@ -33,6 +39,7 @@ use super::dispatcher::MAX_MESSAGE_BYTES;
 use crate::policy::PROFILES;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
+pub(crate) use transport::OriginPolicy;
 
 /// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).
 pub(crate) const SEND_QUEUE: u32 = 64;
@@ -53,6 +60,8 @@ pub(crate) struct WsOptions {
     pub scripts: Option<PathBuf>,
     /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one call per step.
     pub call_budget: Duration,
+    /// Browser origins allowed besides loopback ones.
+    pub allow_origins: Vec<String>,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -90,7 +99,11 @@ pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-ws").enable_all().build()?;
     let shared =
         transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
-    let module = transport::build_module(tx, Arc::new(admission::Admission::default()))?;
+    let admission = Arc::new(admission::Admission::default());
+    let module = transport::build_module(tx, Arc::clone(&admission))?;
+    let http = http::HttpState::new(shared.clone(), admission);
+    let loopback = options.bind.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback()) || options.bind == "localhost";
+    let origins = Arc::new(OriginPolicy { allowed: options.allow_origins.clone(), loopback });
     let addr = format!("{}:{}", options.bind, options.port);
     let config = ServerConfig::builder()
         .max_request_body_size(MAX_MESSAGE_BYTES as u32)
@@ -103,10 +116,11 @@ pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
     let local = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&addr).await?;
         let local = listener.local_addr()?;
-        tokio::spawn(transport::accept(listener, config, module.into(), shared, stop));
+        tokio::spawn(Arc::clone(&http).expire_sessions());
+        tokio::spawn(transport::accept(listener, config, module.into(), shared, http, origins, stop));
         anyhow::Ok(local)
     })?;
-    eprintln!("limina mcp: listening on ws://{local}");
+    eprintln!("limina mcp: listening on ws://{local} and http://{local}{}", http::MCP_PATH);
     let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).run(&rx);
     let _ = handle.stop();
     result

@@ -177,8 +177,118 @@ where
     }
 }
 
+/// Which browser origins may reach the server. Browsers send `Origin` on cross-site requests
+/// and WebSocket upgrades; a page on another site (or one that rebinds its DNS name to
+/// 127.0.0.1) must not drive the world. Requests without `Origin` come from non-browser
+/// clients and pass; the Host header must name this machine when the server binds loopback.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OriginPolicy {
+    /// Extra allowed origins (`--allow-origin`), exactly as browsers send them.
+    pub allowed: Vec<String>,
+    /// The server binds a loopback address: Host must be a loopback name too.
+    pub loopback: bool,
+}
+
+impl OriginPolicy {
+    /// Whether `host` (as in a URL authority, port optional) names this machine.
+    fn is_loopback_host(host: &str) -> bool {
+        let name = if let Some(rest) = host.strip_prefix('[') {
+            rest.split(']').next().unwrap_or_default()
+        } else {
+            host.rsplit_once(':').filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit())).map_or(host, |(name, _)| name)
+        };
+        name.eq_ignore_ascii_case("localhost") || name == "::1" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
+    pub(crate) fn check(&self, headers: &http::HeaderMap) -> Result<(), String> {
+        if let Some(origin) = headers.get(http::header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("(not text)");
+            let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
+            let allowed = self.allowed.iter().any(|a| a == origin) || (authority != "" && Self::is_loopback_host(authority));
+            if !allowed {
+                return Err(format!(
+                    "forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)"
+                ));
+            }
+        }
+        if self.loopback
+            && let Some(host) = headers.get(http::header::HOST)
+        {
+            let host = host.to_str().unwrap_or("(not text)");
+            if !Self::is_loopback_host(host) {
+                return Err(format!("forbidden: Host '{host}' does not name this machine (the server listens on loopback)"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Routes each request on a connection: WebSocket upgrades to jsonrpsee (behind the token
+/// check, echoing the `mcp` subprotocol the client asks for), `/mcp` to Streamable HTTP, and
+/// refuses foreign origins before either.
+#[derive(Clone)]
+struct Router<S> {
+    ws: Auth<S>,
+    http: Arc<super::http::HttpState>,
+    origins: Arc<OriginPolicy>,
+}
+
+impl<S> tower::Service<http::Request<hyper::body::Incoming>> for Router<S>
+where
+    S: tower::Service<http::Request<hyper::body::Incoming>, Response = HttpResponse, Error = BoxError>,
+    S::Future: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = BoxError;
+    type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, BoxError>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.ws.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
+        if let Err(why) = self.origins.check(req.headers()) {
+            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why))));
+        }
+        if jsonrpsee::server::ws::is_upgrade_request(&req) {
+            let wants_mcp = req
+                .headers()
+                .get_all(http::header::SEC_WEBSOCKET_PROTOCOL)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .any(|v| v.split(',').any(|p| p.trim() == "mcp"));
+            let upgrade = self.ws.call(req);
+            return Box::pin(async move {
+                let mut response = upgrade.await?;
+                if wants_mcp && response.status() == http::StatusCode::SWITCHING_PROTOCOLS {
+                    response.headers_mut().insert(http::header::SEC_WEBSOCKET_PROTOCOL, http::HeaderValue::from_static("mcp"));
+                }
+                Ok(response)
+            });
+        }
+        if req.uri().path() == super::http::MCP_PATH {
+            let state = Arc::clone(&self.http);
+            return Box::pin(async move { Ok(super::http::handle(state, req).await) });
+        }
+        let path = req.uri().path().to_string();
+        Box::pin(std::future::ready(Ok(super::http::plain(
+            http::StatusCode::NOT_FOUND,
+            &format!("not found: {path} (MCP is at {} over HTTP; WebSocket clients upgrade on any path)", super::http::MCP_PATH),
+        ))))
+    }
+}
+
 /// Accepts connections until `stop` fires, serving each with `methods` behind the token check.
-pub(super) async fn accept(listener: tokio::net::TcpListener, config: ServerConfig, methods: Methods, shared: Shared, stop: StopHandle) {
+pub(super) async fn accept(
+    listener: tokio::net::TcpListener,
+    config: ServerConfig,
+    methods: Methods,
+    shared: Shared,
+    http: Arc<super::http::HttpState>,
+    origins: Arc<OriginPolicy>,
+    stop: StopHandle,
+) {
     let builder = jsonrpsee::server::Server::builder().set_config(config).to_service_builder();
     loop {
         let socket = tokio::select! {
@@ -201,8 +311,8 @@ pub(super) async fn accept(listener: tokio::net::TcpListener, config: ServerConf
                 continue;
             }
         };
-        let service =
-            Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
+        let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
+        let service = Router { ws, http: Arc::clone(&http), origins: Arc::clone(&origins) };
         tokio::spawn(jsonrpsee::server::serve_with_graceful_shutdown(socket, service, stop.clone().shutdown()));
     }
 }
@@ -285,7 +395,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work }).is_err() {
                 return ResponsePayload::error(internal("the engine has stopped"));
             }
-            let payload = match answer.await {
+            let payload = match answer.await.map(|a| a.result) {
                 Ok(Ok(result)) => ResponsePayload::success(result),
                 Ok(Err(e)) => ResponsePayload::error(to_error_object(e)),
                 Err(_) => ResponsePayload::error(internal("the engine dropped the call")),
