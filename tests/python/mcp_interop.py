@@ -3,7 +3,7 @@
 against the `limina` binary. Run by tests/python/run (part of the README's test command).
 
 Checks, per the MCP issue: default mode (server/discover, the 2026-07-28 stateless revision)
-and legacy mode (initialize handshake) both connect; tools/list lists every registered skill,
+and legacy mode (initialize handshake) both connect, over stdio and streamable HTTP; tools/list lists every registered skill,
 each inputSchema a valid JSON Schema; an entity is created and read back; size = 80 comes back
 as isError; the session shuts down cleanly. Then one WebSocket session: initialize, a tool call,
 and a state/subscribe snapshot that shows the entity.
@@ -92,6 +92,70 @@ async def exercise(mode: str, expected: list[str]) -> None:
     check(total < 5, f"[{label}] clean shutdown on stdin close ({total:.2f}s total)")
 
 
+def start_network_server(*args: str) -> tuple[subprocess.Popen, str]:
+    """Starts `limina mcp ARGS --port 0`; returns it and its host:port."""
+    server = subprocess.Popen([LIMINA, "mcp", *args, "--port", "0"], stderr=subprocess.PIPE, text=True)
+    line = server.stderr.readline()
+    match = re.search(r"ws://(\S+)", line)
+    if match is None:
+        server.terminate()
+        raise RuntimeError(f"the server did not announce its address: {line!r}")
+    return server, match.group(1)
+
+
+async def http_session(mode: str) -> None:
+    """The stock streamable-HTTP client: connect (discover or handshake), list, call, isError for a
+    bound, and tools/list_changed after skills.enable (a listen stream in the stateless revision,
+    the session's notifications in the handshake one)."""
+    label = f"http mode={mode}"
+    server, addr = start_network_server("--http")
+    changed = asyncio.Event()
+
+    async def on_message(message) -> None:
+        if getattr(getattr(message, "root", message), "method", None) == "notifications/tools/list_changed":
+            changed.set()
+
+    try:
+        async with Client(f"http://{addr}/mcp", mode=mode, read_timeout_seconds=30, message_handler=on_message) as client:
+            if mode == "legacy":
+                check(client.protocol_version in mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS, f"[{label}] handshake version {client.protocol_version}")
+            else:
+                check(client.protocol_version == "2026-07-28", f"[{label}] negotiated the stateless revision ({client.protocol_version})")
+            listed = await client.list_tools(cache_mode="bypass")
+            check(any(t.name == "scene.createEntity" for t in listed.tools), f"[{label}] tools/list shows scene.createEntity")
+            made = await client.call_tool("scene.createEntity", {"shape": "sphere"})
+            entity = (made.structured_content or {}).get("entity", "")
+            check(made.is_error is False and entity.startswith("ent_"), f"[{label}] scene.createEntity made {entity}")
+            bad = await client.call_tool("scene.createEntity", {"size": 80})
+            check(bad.is_error is True and "size" in (bad.content[0].text if bad.content else ""), f"[{label}] size = 80 is an isError result naming the field")
+
+            async def enable() -> None:
+                enabled = await client.call_tool("skills.enable", {"categories": ["audio"]})
+                check(enabled.is_error is False, f"[{label}] skills.enable succeeded")
+
+            if mode == "legacy":
+                await enable()
+                try:
+                    await asyncio.wait_for(changed.wait(), 10)
+                    check(True, f"[{label}] tools/list_changed arrived after skills.enable")
+                except TimeoutError:
+                    check(False, f"[{label}] tools/list_changed arrived after skills.enable")
+            else:
+                async with client.listen(tools_list_changed=True) as sub:
+                    check(sub.honored.tools_list_changed is True, f"[{label}] subscriptions/listen honors toolsListChanged")
+                    await enable()
+                    try:
+                        event = await asyncio.wait_for(anext(sub), 10)
+                        check(type(event).__name__ == "ToolsListChanged", f"[{label}] the listen stream carried {type(event).__name__}")
+                    except TimeoutError:
+                        check(False, f"[{label}] the listen stream carried tools/list_changed after skills.enable")
+            relisted = await client.list_tools(cache_mode="bypass")
+            check(any(t.name.startswith("audio.") for t in relisted.tools), f"[{label}] the enabled category is listed now")
+    finally:
+        server.terminate()
+        server.wait(5)
+
+
 async def websocket_session() -> None:
     server = subprocess.Popen([LIMINA, "mcp", "--ws", "--port", "0"], stderr=subprocess.PIPE, text=True)
     try:
@@ -176,6 +240,8 @@ async def main() -> None:
     check(len(expected) >= 20, f"limina skills list shows {len(expected)} skills")
     await exercise("auto", expected)
     await exercise("legacy", expected)
+    await http_session("auto")
+    await http_session("legacy")
     await websocket_session()
 
 

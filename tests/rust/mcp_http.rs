@@ -1,0 +1,254 @@
+//! MCP Streamable HTTP against the real server: handshake sessions, the stateless revision's
+//! routing headers and listen streams, origin and token checks, body limits, and one world
+//! shared with WebSocket clients.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::mcp_ws::{WsServer, client, subscribe, wait_for};
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+const V: &str = "2026-07-28";
+
+struct Http {
+    server: WsServer,
+    http: reqwest::Client,
+}
+
+impl Http {
+    fn start(extra: &[&str]) -> Self {
+        // reqwest is built with rustls and no default crypto provider (see the `tls` feature).
+        #[cfg(feature = "tls")]
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Self { server: WsServer::start(extra), http: reqwest::Client::builder().no_proxy().build().unwrap() }
+    }
+
+    fn url(&self) -> String {
+        format!("{}/mcp", self.server.url.replace("ws://", "http://"))
+    }
+
+    fn post(&self, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
+        self.http
+            .post(self.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body)
+    }
+
+    /// Opens a handshake session; returns its id.
+    async fn initialize(&self) -> String {
+        let r = self.post(INIT).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        r.headers().get("mcp-session-id").expect("initialize answers with a session id").to_str().unwrap().to_string()
+    }
+
+    /// A stateless (2026-07-28) request with its routing headers.
+    fn stateless(&self, id: u64, method: &str, mut params: Value) -> reqwest::RequestBuilder {
+        params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}});
+        let mut req = self
+            .post(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+            .header("mcp-protocol-version", V)
+            .header("mcp-method", method);
+        if let Some(name) = params.get("name").and_then(Value::as_str) {
+            req = req.header("mcp-name", name);
+        }
+        req
+    }
+}
+
+async fn body(r: reqwest::Response) -> (StatusCode, Value) {
+    let status = r.status();
+    let text = r.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text)))
+}
+
+fn call(id: u64, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}).to_string()
+}
+
+/// Reads an event stream until `events` `data:` lines have arrived (or `wait` passes).
+async fn events(r: &mut reqwest::Response, events: usize, wait: Duration) -> Vec<Value> {
+    let mut text = String::new();
+    let mut out = Vec::new();
+    let deadline = tokio::time::Instant::now() + wait;
+    while out.len() < events {
+        let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, r.chunk()).await else { break };
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = text.find("\n\n") {
+            let frame: String = text.drain(..end + 2).collect();
+            if let Some(data) = frame.lines().find_map(|l| l.strip_prefix("data: ")) {
+                out.push(serde_json::from_str(data).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handshake_session_is_opened_used_and_ended() {
+    let s = Http::start(&["--http"]);
+    let sid = s.initialize().await;
+    let (status, made) = body(s.post(call(2, "scene.createEntity", json!({}))).header("mcp-session-id", &sid).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(made["result"]["structuredContent"]["entity"], "ent_0001", "{made}");
+
+    let (status, refused) = body(s.post(call(3, "scene.createEntity", json!({}))).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(refused["error"]["message"].as_str().unwrap().starts_with("no Mcp-Session-Id header"), "{refused}");
+    let (status, _) = body(s.post(call(4, "ping", json!({}))).header("mcp-session-id", "0123").send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "an unknown session");
+
+    let ended = s.http.delete(s.url()).header("mcp-session-id", &sid).send().await.unwrap();
+    assert_eq!(ended.status(), StatusCode::OK);
+    let (status, gone) = body(s.post(call(5, "scene.createEntity", json!({}))).header("mcp-session-id", &sid).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{gone}");
+    // Notifications and responses are acknowledged, not answered.
+    let note = s.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).send().await.unwrap();
+    assert_eq!(note.status(), StatusCode::ACCEPTED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_origins_and_rebound_host_names_are_refused_for_http_and_websocket() {
+    let s = Http::start(&["--http"]);
+    let r = s.post(INIT).header("origin", "http://evil.example").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert!(r.text().await.unwrap().contains("origin 'http://evil.example'"));
+    // A DNS-rebinding page reaches 127.0.0.1 under its own name: the Host header gives it away.
+    let r = s.post(INIT).header("host", "evil.example:7777").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    // The same check guards the WebSocket upgrade.
+    let upgrade = s
+        .http
+        .get(&s.server.url.replace("ws://", "http://"))
+        .header("connection", "Upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(upgrade.status(), StatusCode::FORBIDDEN);
+    // Loopback origins (a local inspector, say) pass.
+    let r = s.post(INIT).header("origin", "http://localhost:6274").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ten_megabyte_body_is_refused_and_the_server_keeps_serving() {
+    let s = Http::start(&["--http"]);
+    let sid = s.initialize().await;
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"ui.label","arguments":{{"text":"{}"}}}}}}"#,
+        "x".repeat(10 << 20)
+    );
+    let (status, refused) = body(s.post(huge).header("mcp-session-id", &sid).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("4194304-byte limit"), "{refused}");
+    let (status, pong) =
+        body(s.post(r#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#).header("mcp-session-id", &sid).send().await.unwrap()).await;
+    assert_eq!((status, &pong["result"]), (StatusCode::OK, &json!({})));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_are_required_and_a_session_belongs_to_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "builder-token builder.readWrite\nreader-token system.readonly\n").unwrap();
+    let s = Http::start(&["--http", "--tokens", tokens.to_str().unwrap()]);
+    let r = s.post(INIT).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers().get("www-authenticate").unwrap(), "Bearer");
+    let r = s.post(INIT).header("authorization", "Bearer builder-token").send().await.unwrap();
+    let sid = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_string();
+    // Another token cannot ride the builder's session: it is unknown to them.
+    let stolen =
+        s.post(call(2, "scene.createEntity", json!({}))).header("mcp-session-id", &sid).header("authorization", "Bearer reader-token");
+    assert_eq!(stolen.send().await.unwrap().status(), StatusCode::NOT_FOUND);
+    let own =
+        s.post(call(3, "scene.createEntity", json!({}))).header("mcp-session-id", &sid).header("authorization", "Bearer builder-token");
+    let (_, made) = body(own.send().await.unwrap()).await;
+    assert_eq!(made["result"]["isError"], false, "{made}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_requests_need_agreeing_routing_headers() {
+    let s = Http::start(&["--http"]);
+    let (status, discovered) = body(s.stateless(1, "server/discover", json!({})).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(discovered["result"]["supportedVersions"][0], V);
+    assert_eq!(discovered["result"]["resultType"], "complete");
+
+    let (status, made) =
+        body(s.stateless(2, "tools/call", json!({"name": "scene.createEntity", "arguments": {}})).send().await.unwrap()).await;
+    assert_eq!((status, &made["result"]["isError"]), (StatusCode::OK, &json!(false)), "{made}");
+
+    let lying = s.stateless(3, "tools/call", json!({"name": "scene.createEntity", "arguments": {}})).header("mcp-name", "render.capture");
+    let (status, refused) = body(lying.send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(refused["error"]["code"], -32020, "{refused}");
+    let (status, refused) = body(s.stateless(4, "tools/list", json!({})).header("mcp-method", "tools/call").send().await.unwrap()).await;
+    assert_eq!((status, &refused["error"]["code"]), (StatusCode::BAD_REQUEST, &json!(-32020)), "a second Mcp-Method header");
+
+    let mut future = s.stateless(5, "tools/list", json!({}));
+    future = future.header("mcp-protocol-version", "2099-01-01");
+    let (status, refused) = body(future.send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listen_stream_is_acknowledged_first_and_the_get_stream_needs_a_session() {
+    let s = Http::start(&["--http"]);
+    let mut listen = s
+        .stateless(1, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true, "promptsListChanged": true}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listen.status(), StatusCode::OK);
+    assert_eq!(listen.headers().get("content-type").unwrap(), "text/event-stream");
+    let first = events(&mut listen, 1, Duration::from_secs(10)).await;
+    assert_eq!(first[0]["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(first[0]["params"]["notifications"], json!({"toolsListChanged": true}), "only what limina has is honored");
+    assert_eq!(first[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 1);
+
+    // A handshake session has no listen, but a GET stream.
+    let sid = s.initialize().await;
+    let (_, refused) = body(
+        s.post(json!({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {"notifications": {}}}).to_string())
+            .header("mcp-session-id", &sid)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    let get = s.http.get(s.url()).header("accept", "text/event-stream").header("mcp-session-id", &sid).send().await.unwrap();
+    assert_eq!(get.status(), StatusCode::OK);
+    assert_eq!(get.headers().get("content-type").unwrap(), "text/event-stream");
+    let get = s.http.get(s.url()).header("accept", "text/event-stream").send().await.unwrap();
+    assert_eq!(get.status(), StatusCode::METHOD_NOT_ALLOWED, "no session, no GET stream");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_clients_change_reaches_a_websocket_subscriber() {
+    let s = Http::start(&["--http"]);
+    let ws = client(&s.server.url, None).await.unwrap();
+    let mut sub = subscribe(&ws).await;
+    let sid = s.initialize().await;
+    let (_, made) = body(
+        s.post(call(2, "scene.createEntity", json!({"shape": "sphere", "static": true})))
+            .header("mcp-session-id", &sid)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let entity = made["result"]["structuredContent"]["entity"].as_str().unwrap().to_string();
+    let seen = wait_for(&mut sub, Duration::from_secs(10), |d| {
+        d["created"].as_array().is_some_and(|c| c.iter().any(|e| e["entity"] == entity.as_str()))
+    })
+    .await;
+    assert!(seen.is_some(), "the WebSocket client sees {entity}, made over HTTP");
+}
