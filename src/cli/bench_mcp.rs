@@ -29,6 +29,11 @@ pub fn run() -> anyhow::Result<()> {
     stdio_round_trips(&exe)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let (mut server, url) = ws_server(&exe, &[])?;
+    let result = runtime.block_on(http_and_ws_round_trips(&url));
+    let _ = server.kill();
+    let _ = server.wait();
+    result?;
+    let (mut server, url) = ws_server(&exe, &[])?;
     let pid = server.id();
     let result = runtime.block_on(websocket(&url, pid));
     let _ = server.kill();
@@ -109,6 +114,67 @@ fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {
         percentile(&calls, 0.95),
         percentile(&pings, 0.5),
         percentile(&pings, 0.95)
+    );
+    Ok(())
+}
+
+/// The same call over Streamable HTTP (one session, keep-alive, JSON answers) and over WebSocket
+/// against one server, interleaved so both see the same machine.
+async fn http_and_ws_round_trips(ws_url: &str) -> anyhow::Result<()> {
+    crate::agents::provider::install_crypto_provider();
+    let http = reqwest::Client::builder().no_proxy().build()?;
+    let endpoint = format!("{}/mcp", ws_url.replace("ws://", "http://"));
+    let post = |body: Value, session: Option<&str>| {
+        let mut req = http
+            .post(&endpoint)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_string());
+        if let Some(s) = session {
+            req = req.header("mcp-session-id", s);
+        }
+        req
+    };
+    let init = post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}), None).send().await?;
+    let session = init.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string);
+    let session = session.ok_or_else(|| anyhow::anyhow!("initialize over HTTP gave no session id"))?;
+    let made: Value = serde_json::from_str(
+        &post(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "scene.createEntity", "arguments": {}}}), Some(&session))
+            .send()
+            .await?
+            .text()
+            .await?,
+    )?;
+    let entity = made["result"]["structuredContent"]["entity"].as_str().unwrap_or("ent_0001").to_string();
+    let (ws, _sub) = connect(ws_url).await?;
+    let (mut over_http, mut over_ws) = (Vec::new(), Vec::new());
+    for i in 0..2000 {
+        let args = json!({"entity": entity, "component": "position", "value": [i % 7, 1, 2]});
+        let t = Instant::now();
+        let answer = post(
+            json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "ecs.updateComponent", "arguments": args}}),
+            Some(&session),
+        )
+        .send()
+        .await?
+        .bytes()
+        .await?;
+        over_http.push(t.elapsed().as_secs_f64() * 1e6);
+        if i == 0 && !answer.windows(15).any(|w| w == b"\"isError\":false") {
+            anyhow::bail!("the HTTP call failed: {}", String::from_utf8_lossy(&answer));
+        }
+        let t = Instant::now();
+        let _: Value = ws.request("tools/call", object(json!({"name": "ecs.updateComponent", "arguments": args}))).await?;
+        over_ws.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    over_http.sort_by(f64::total_cmp);
+    over_ws.sort_by(f64::total_cmp);
+    outln!(
+        "mcp http     tools/call ecs.updateComponent round trip p50 {:.0} µs, p95 {:.0} µs (2000 calls, one session, keep-alive); the same over WebSocket to the same server p50 {:.0} µs, p95 {:.0} µs",
+        percentile(&over_http, 0.5),
+        percentile(&over_http, 0.95),
+        percentile(&over_ws, 0.5),
+        percentile(&over_ws, 0.95)
     );
     Ok(())
 }

@@ -131,12 +131,12 @@ fn error_chain(error: &reqwest::Error) -> String {
 /// chosen instead of aws-lc; rustls then needs a process default. Installing is idempotent
 /// here: if anything installed one first, that one is kept.
 #[cfg(feature = "tls")]
-fn install_crypto_provider() {
+pub(crate) fn install_crypto_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 #[cfg(not(feature = "tls"))]
-fn install_crypto_provider() {}
+pub(crate) fn install_crypto_provider() {}
 
 /// Checks that `base_url` is a URL this build can reach, before any request is made.
 pub(super) fn check_base_url(provider: ProviderKind, base_url: &str) -> Result<(), ProviderError> {

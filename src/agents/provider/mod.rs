@@ -14,6 +14,7 @@
 
 mod config;
 mod http;
+pub(crate) use http::install_crypto_provider;
 mod ollama;
 mod openai;
 mod wire;
