@@ -135,15 +135,19 @@ async fn http_and_ws_round_trips(ws_url: &str) -> anyhow::Result<()> {
         }
         req
     };
-    let init = post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}), None).send().await?;
+    let init =
+        post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}), None).send().await?;
     let session = init.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string);
     let session = session.ok_or_else(|| anyhow::anyhow!("initialize over HTTP gave no session id"))?;
     let made: Value = serde_json::from_str(
-        &post(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "scene.createEntity", "arguments": {}}}), Some(&session))
-            .send()
-            .await?
-            .text()
-            .await?,
+        &post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "scene.createEntity", "arguments": {}}}),
+            Some(&session),
+        )
+        .send()
+        .await?
+        .text()
+        .await?,
     )?;
     let entity = made["result"]["structuredContent"]["entity"].as_str().unwrap_or("ent_0001").to_string();
     let (ws, _sub) = connect(ws_url).await?;

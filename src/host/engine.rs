@@ -29,6 +29,21 @@ pub enum Output {
     Stderr,
     /// Discarded (benchmarks).
     Silent,
+    /// Kept in the VM's `CapturedOutput` (playtests return it as their `logs`), up to
+    /// `CapturedOutput::LIMIT` bytes.
+    Capture,
+}
+
+/// What a `Output::Capture` engine's scripts printed.
+#[derive(Debug, Default)]
+pub(crate) struct CapturedOutput {
+    pub text: String,
+    /// Bytes dropped past the limit.
+    pub dropped: usize,
+}
+
+impl CapturedOutput {
+    pub const LIMIT: usize = 64 * 1024;
 }
 
 #[derive(Debug, Clone)]
@@ -376,6 +391,7 @@ impl Engine {
             policy: Rc::clone(&shared.policy),
             agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
+            scripts: config.scripts.clone(),
         };
         register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
@@ -564,6 +580,12 @@ impl Engine {
         RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: self.shared.world_hash() }
     }
 
+    /// Makes this engine's world an exact copy of `world` at `tick` (a playtest's scratch copy).
+    pub(crate) fn adopt_world(&self, world: World, tick: u64) {
+        *self.shared.world.borrow_mut() = world;
+        self.shared.tick.set(tick);
+    }
+
     /// Runs the tests a test file registered (after `run_file`) whose full name passes
     /// `include`. Needs `test_kit`.
     pub fn run_tests(&self, include: impl Fn(&str) -> bool + 'static) -> Result<Vec<TestOutcome>, ScriptError> {
@@ -617,6 +639,9 @@ impl Host for EngineHost {
 }
 
 fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
+    if output == Output::Capture {
+        lua.set_app_data(CapturedOutput::default());
+    }
     let print = lua.create_function(move |lua, args: mlua::Variadic<LuaValue>| {
         let mut line = String::new();
         for (i, v) in args.iter().enumerate() {
@@ -639,6 +664,16 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
                 let _ = writeln!(err, "{line}");
             }
             Output::Silent => {}
+            Output::Capture => {
+                if let Some(mut captured) = lua.app_data_mut::<CapturedOutput>() {
+                    if captured.text.len() + line.len() < CapturedOutput::LIMIT {
+                        captured.text.push_str(&line);
+                        captured.text.push('\n');
+                    } else {
+                        captured.dropped += line.len() + 1;
+                    }
+                }
+            }
         }
         Ok(())
     })?;

@@ -162,6 +162,42 @@ impl PhysicsWorld {
         }
     }
 
+    /// An exact copy that steps exactly like this world (bodies, colliders, islands, the
+    /// broad and narrow phases with their contact caches, joints): only the pipelines' scratch
+    /// space is new. `remap` rewrites each body's and collider's owner tag for the copy.
+    pub(crate) fn duplicate(&self, remap: impl Fn(u128) -> u128) -> Self {
+        let w = &self.world;
+        let mut world = rapier3d::prelude::PhysicsWorld {
+            gravity: w.gravity,
+            integration_parameters: w.integration_parameters,
+            physics_pipeline: rapier3d::prelude::PhysicsPipeline::new(),
+            collision_pipeline: rapier3d::prelude::CollisionPipeline::new(),
+            islands: w.islands.clone(),
+            broad_phase: w.broad_phase.clone(),
+            narrow_phase: w.narrow_phase.clone(),
+            bodies: w.bodies.clone(),
+            colliders: w.colliders.clone(),
+            impulse_joints: w.impulse_joints.clone(),
+            multibody_joints: w.multibody_joints.clone(),
+            soft_bodies: w.soft_bodies.clone(),
+            ccd_solver: w.ccd_solver.clone(),
+        };
+        for (_, body) in world.bodies.iter_mut() {
+            body.user_data = remap(body.user_data);
+        }
+        for (_, collider) in world.colliders.iter_mut() {
+            collider.user_data = remap(collider.user_data);
+        }
+        Self {
+            world,
+            events: EventCollector::default(),
+            changed: self.changed.clone(),
+            fault: self.fault.clone(),
+            #[cfg(test)]
+            fail_next_step: false,
+        }
+    }
+
     /// Dynamic bodies awake after the last step (the ones the solver actually works on).
     pub(crate) fn awake_count(&self) -> usize {
         self.world.islands.active_bodies().count()

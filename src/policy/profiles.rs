@@ -23,10 +23,13 @@ pub enum Permission {
     /// Change who may do what: revocations, quotas, budgets. No profile holds it; the operator
     /// grants it (the host script holds it by default).
     PolicyGovern,
+    /// Run playtests (`test.run`) against a scratch copy of the world: only builders hold it
+    /// (a playtest runs arbitrary test code and holds the engine thread for its duration).
+    TestRun,
 }
 
 impl Permission {
-    pub(crate) const ALL: [Permission; 14] = [
+    pub(crate) const ALL: [Permission; 15] = [
         Permission::SceneRead,
         Permission::SceneWrite,
         Permission::EcsRead,
@@ -41,6 +44,7 @@ impl Permission {
         Permission::TraceRead,
         Permission::TraceWrite,
         Permission::PolicyGovern,
+        Permission::TestRun,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Permission {
             Permission::TraceRead => "trace.read",
             Permission::TraceWrite => "trace.write",
             Permission::PolicyGovern => "policy.govern",
+            Permission::TestRun => "test.run",
         }
     }
 
@@ -66,7 +71,13 @@ impl Permission {
     pub(crate) fn is_write(self) -> bool {
         !matches!(
             self,
-            Permission::SceneRead | Permission::EcsRead | Permission::PhysicsRead | Permission::AgentRead | Permission::TraceRead
+            Permission::SceneRead
+                | Permission::EcsRead
+                | Permission::PhysicsRead
+                | Permission::AgentRead
+                | Permission::TraceRead
+                // A playtest changes only its scratch copy.
+                | Permission::TestRun
         )
     }
 
@@ -141,6 +152,7 @@ pub const PROFILES: [(&str, &[Permission]); 4] = {
                 AudioPlay,
                 TraceRead,
                 TraceWrite,
+                TestRun,
             ],
         ),
         ("player.limited", &[SceneRead, EcsRead, PhysicsRead, PhysicsWrite, AgentRead, AgentWrite]),

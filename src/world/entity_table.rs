@@ -113,6 +113,15 @@ impl<H: Copy> EntityTable<H> {
         Ok(id)
     }
 
+    /// A copy whose handles are `f` of these (a duplicated world's new ECS entities).
+    pub(crate) fn remapped(&self, mut f: impl FnMut(H) -> H) -> Self {
+        let mut copy = self.clone();
+        for handle in copy.live.values_mut() {
+            *handle = f(*handle);
+        }
+        copy
+    }
+
     pub fn get(&self, id: EntityId) -> Option<H> {
         self.live.get(&id).copied()
     }

@@ -227,6 +227,51 @@ impl World {
         }
     }
 
+    /// An exact, independent copy: the same entities under the same ids with all their
+    /// components, the same physics state (stepping both gives the same hashes), lighting,
+    /// camera, models, UI and sounds. Playtests run against one (`test.run`).
+    pub(crate) fn duplicate(&self) -> World {
+        let mut ecs = bevy_ecs::world::World::new();
+        let mut moved: std::collections::HashMap<Entity, Entity> = std::collections::HashMap::with_capacity(self.entities.len());
+        for (_, old) in self.entities.iter() {
+            let mut copy = ecs.spawn_empty();
+            // Every component an entity can carry (components.rs and PhysicsBinding).
+            macro_rules! carry {
+                ($($t:ty),*) => {$(
+                    if let Some(c) = self.ecs.get::<$t>(old) {
+                        copy.insert(c.clone());
+                    }
+                )*};
+            }
+            carry!(Transform, PreviousTransform, Tags, Renderable, PublicId, Material, PhysicsBinding);
+            moved.insert(old, copy.id());
+        }
+        let physics = self.physics.duplicate(|user| {
+            let (id, entity) = unpack(user);
+            match entity.and_then(|e| moved.get(&e)) {
+                Some(new) => pack(id, *new),
+                None => user,
+            }
+        });
+        let entities = self.entities.remapped(|old| moved.get(&old).copied().unwrap_or(old));
+        let remember_previous = ecs.query();
+        let render_query = std::cell::RefCell::new(ecs.query());
+        let near = std::cell::RefCell::new(NearScratch { index: SpatialIndex::default(), points: Vec::new(), query: ecs.query() });
+        World {
+            models: self.models.clone(),
+            lighting: self.lighting,
+            camera: self.camera,
+            ecs,
+            entities,
+            physics,
+            remember_previous,
+            render_query,
+            near,
+            ui: self.ui.clone(),
+            sounds: self.sounds.clone(),
+        }
+    }
+
     /// Live entities a world may hold at once.
     pub fn capacity(&self) -> usize {
         self.entities.capacity()

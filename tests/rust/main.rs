@@ -18,6 +18,7 @@ mod package_paths;
 mod package_reload;
 mod package_trust;
 mod packages;
+mod playtest;
 mod providers;
 mod registry;
 mod render;

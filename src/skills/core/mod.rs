@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -27,7 +27,7 @@ pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 13] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 14] = [
     ("core/scene.luau", include_str!("scene.luau")),
     ("core/ecs.luau", include_str!("ecs.luau")),
     ("core/three.luau", include_str!("three.luau")),
@@ -41,6 +41,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 13] = [
     ("core/ui.luau", include_str!("ui.luau")),
     ("core/social.luau", include_str!("social.luau")),
     ("core/audio.luau", include_str!("audio.luau")),
+    ("core/test.luau", include_str!("test.luau")),
 ];
 
 /// What the core skills act on.
@@ -57,6 +58,8 @@ pub(crate) struct CoreParts {
     pub agents: Rc<RefCell<crate::agents::table::Agents>>,
     /// The project: `assets/` models load from it, `traces/` exports go under it.
     pub project: PathBuf,
+    /// Mods root, for playtests' scratch engines.
+    pub scripts: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for CoreParts {
@@ -152,6 +155,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::ui::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::audio::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
+        ops::testing::create(lua, Rc::clone(&parts.world), parts.project.clone(), parts.scripts.clone()).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

@@ -1,0 +1,215 @@
+//! Playtests (`test.run`): a `limina test` file run against a scratch copy of the live world,
+//! answered in the shape agents know from Roblox playtests (`success`, counts, per-test
+//! results with file and line, logs, duration, `isTimeout`).
+//!
+//! The scratch engine is a fresh engine (its own VM, registry, trace and policy) whose world is
+//! an exact duplicate of the live one at the live tick (`World::duplicate`), so the test sees
+//! the world as it is and nothing it does reaches the live world. Test code is untrusted here: it
+//! runs under a deadline (the VM's interrupt, which `pcall` cannot swallow) and a memory limit.
+//! A playtest runs on the engine thread, so the world waits for it: `timeoutMs` bounds that.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{CapturedOutput, Engine, EngineConfig, Output, TestStatus};
+use crate::world::World;
+
+/// Memory the scratch VM may use. (Time and source size are bounded by `test.run`'s schema.)
+const MEMORY_LIMIT: usize = 256 << 20;
+/// Chunk name of inline sources (results' `file`).
+const INLINE_NAME: &str = "test.run";
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub(crate) enum TestFile {
+    /// A file inside the project (already resolved and checked).
+    Path(PathBuf),
+    Source(String),
+}
+
+/// One playtest request.
+#[derive(Debug, Clone)]
+pub(crate) struct Playtest {
+    pub file: TestFile,
+    pub filter: Option<String>,
+    pub timeout: Duration,
+}
+
+/// Resolves a test file named by a caller: relative to the project, inside it, a `.lua` or
+/// `.luau` file that exists. Errors name the path and the rule.
+pub(crate) fn resolve_path(project: &Path, requested: &str) -> Result<PathBuf, String> {
+    let candidate = Path::new(requested);
+    if candidate.is_absolute() || candidate.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+        return Err(format!("path '{requested}' must be relative to the project, without '..'"));
+    }
+    if !candidate.extension().is_some_and(|e| e == "lua" || e == "luau") {
+        return Err(format!("path '{requested}' is not a .lua or .luau test file"));
+    }
+    let full = project.join(candidate);
+    let (Ok(real), Ok(root)) = (full.canonicalize(), project.canonicalize()) else {
+        return Err(format!("no test file at '{requested}'"));
+    };
+    // A symlink inside the project may not lead out of it.
+    if !real.starts_with(&root) || !real.is_file() {
+        return Err(format!("path '{requested}' leads outside the project"));
+    }
+    Ok(real)
+}
+
+/// Runs `test` against `world` (a copy of the live one) at `tick`; `project` and `scripts`
+/// configure the scratch engine like `limina test` would.
+pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u64, test: &Playtest) -> Value {
+    let started = Instant::now();
+    let deadline = started + test.timeout;
+    let timed_out = Rc::new(Cell::new(false));
+    let extra_roots = match &test.file {
+        TestFile::Path(p) => p.parent().map(|d| vec![d.to_path_buf()]).unwrap_or_default(),
+        TestFile::Source(_) => Vec::new(),
+    };
+    let config = EngineConfig {
+        test_kit: true,
+        output: Output::Capture,
+        extra_roots,
+        scripts: scripts.map(Path::to_path_buf),
+        ..EngineConfig::new(project)
+    };
+    let engine = match Engine::new(config) {
+        Ok(engine) => engine,
+        Err(e) => return report(&[], None, Some(format!("the scratch engine did not start: {e}")), String::new(), started, false),
+    };
+    engine.adopt_world(world, tick);
+    let lua = engine.lua();
+    let _ = lua.set_memory_limit(MEMORY_LIMIT);
+    let flag = Rc::clone(&timed_out);
+    let limit_ms = test.timeout.as_millis();
+    lua.set_interrupt(move |_| {
+        if Instant::now() >= deadline {
+            flag.set(true);
+            return Err(mlua::Error::runtime(format!("test.run timed out after {limit_ms} ms")));
+        }
+        Ok(mlua::VmState::Continue)
+    });
+    let (display, loaded) = match &test.file {
+        TestFile::Path(path) => (path.strip_prefix(project).unwrap_or(path).display().to_string(), engine.run_file(path).map(drop)),
+        TestFile::Source(source) => (INLINE_NAME.to_string(), engine.run_source(source, INLINE_NAME).map(drop)),
+    };
+    let logs = || {
+        lua.app_data_ref::<CapturedOutput>()
+            .map(|c| if c.dropped > 0 { format!("{}… ({} more bytes not kept)\n", c.text, c.dropped) } else { c.text.clone() })
+            .unwrap_or_default()
+    };
+    if let Err(e) = loaded {
+        return report(&[], Some(&display), Some(format!("the test file failed to load: {e}")), logs(), started, timed_out.get());
+    }
+    let filter = test.filter.clone();
+    let outcomes = engine.run_tests(move |name| filter.as_ref().is_none_or(|f| name.contains(f.as_str())));
+    match outcomes {
+        Ok(outcomes) => {
+            let results: Vec<Value> = outcomes
+                .iter()
+                .map(|o| {
+                    let (file, line) = o.message.as_deref().and_then(location).unwrap_or((display.clone(), None));
+                    json!({
+                        "name": o.name,
+                        "ok": o.status == TestStatus::Pass,
+                        "skipped": o.status == TestStatus::Skip,
+                        "message": o.message.clone().unwrap_or_default(),
+                        "file": file,
+                        "line": line,
+                    })
+                })
+                .collect();
+            report(&results, Some(&display), None, logs(), started, timed_out.get())
+        }
+        Err(e) => report(&[], Some(&display), Some(format!("the tests could not run: {}", e.message)), logs(), started, timed_out.get()),
+    }
+}
+
+/// `file.lua:12: ...` at the start of a failure message: the file and line it names.
+fn location(message: &str) -> Option<(String, Option<u64>)> {
+    let head = message.split_whitespace().next()?;
+    let mut parts = head.trim_end_matches(':').rsplitn(2, ':');
+    let line = parts.next()?.parse::<u64>().ok()?;
+    let file = parts.next()?;
+    (file.ends_with(".lua") || file.ends_with(".luau") || file == INLINE_NAME).then(|| (file.to_string(), Some(line)))
+}
+
+fn report(results: &[Value], file: Option<&str>, error: Option<String>, logs: String, started: Instant, timed_out: bool) -> Value {
+    let count = |pred: &dyn Fn(&Value) -> bool| results.iter().filter(|r| pred(r)).count();
+    let passed = count(&|r| r["ok"] == true);
+    let skipped = count(&|r| r["skipped"] == true);
+    let failed = results.len() - passed - skipped + usize::from(error.is_some());
+    let mut results = results.to_vec();
+    if let Some(message) = error {
+        // A file that fails to load (or times out while loading) is one failed result, so an
+        // agent reads why in the same place as any failure.
+        let (at, line) = location(&message).unwrap_or((file.unwrap_or(INLINE_NAME).to_string(), None));
+        results.push(json!({"name": "(load)", "ok": false, "skipped": false, "message": message, "file": at, "line": line}));
+    }
+    json!({
+        "success": failed == 0 && !timed_out,
+        "passed": passed,
+        "failed": failed,
+        "skipped": skipped,
+        "results": results,
+        "logs": logs,
+        "durationMs": started.elapsed().as_secs_f64() * 1e3,
+        "isTimeout": timed_out,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_messages_give_their_location() {
+        assert_eq!(location("tests/lua/x_test.lua:12: expected 1, got 2"), Some(("tests/lua/x_test.lua".into(), Some(12))));
+        assert_eq!(location("test.run:3: boom"), Some(("test.run".into(), Some(3))));
+        assert_eq!(location("no location here"), None);
+    }
+
+    /// The scratch copy is exact: stepping it and the original gives the same hashes, with
+    /// dynamic bodies resting in contact (so the solver's cached contacts matter).
+    #[test]
+    fn a_duplicated_world_steps_exactly_like_the_original() {
+        let config = || EngineConfig { output: Output::Silent, ..EngineConfig::new(env!("CARGO_MANIFEST_DIR")) };
+        let live = Engine::new(config()).unwrap();
+        live.run_source(
+            r#"
+            limina.call("scene.createEntity", { shape = "box", size = 20, position = { 0, -10, 0 }, static = true })
+            for i = 0, 23 do
+                limina.call("scene.createEntity", { shape = "sphere", dynamic = true, position = { (i % 6) * 0.9, 0.5 + math.floor(i / 6) * 0.95, 0 } })
+            end
+            local gone = limina.call("scene.createEntity", {}).result.entity
+            limina.call("scene.destroyEntity", { entity = gone })
+            "#,
+            "setup",
+        )
+        .unwrap();
+        live.step(40).unwrap();
+        let scratch = Engine::new(config()).unwrap();
+        scratch.adopt_world(live.world().duplicate(), live.tick());
+        assert_eq!(scratch.world_hash(), live.world_hash(), "the copy hashes like the original");
+        live.step(90).unwrap();
+        scratch.step(90).unwrap();
+        assert_eq!(scratch.world_hash(), live.world_hash(), "and steps exactly like it");
+        // Ids continue where the original's would.
+        let next = |e: &Engine| e.run_source(r#"return limina.call("scene.createEntity", {}).result.entity"#, "next").unwrap();
+        assert_eq!(format!("{:?}", next(&scratch)), format!("{:?}", next(&live)));
+    }
+
+    #[test]
+    fn paths_stay_inside_the_project() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert!(resolve_path(root, "tests/lua/ui_test.lua").is_ok());
+        assert!(resolve_path(root, "../etc/passwd.lua").unwrap_err().contains("without '..'"));
+        assert!(resolve_path(root, "/etc/passwd").unwrap_err().contains("relative"));
+        assert!(resolve_path(root, "Cargo.toml").unwrap_err().contains("not a .lua"));
+        assert!(resolve_path(root, "tests/lua/nope.lua").unwrap_err().contains("no test file"));
+    }
+}

@@ -1,0 +1,136 @@
+//! `test.run` over MCP: a playtest passes and fails as its tests do, sees the live world, runs
+//! against a copy (the live world hash and tick stay put), times out honestly, and is refused to
+//! profiles without `test.run` and for paths outside the project.
+
+use limina::host::{Engine, EngineConfig, Output};
+use limina::mcp::{McpSession, handle_message};
+use serde_json::{Value, json};
+
+fn engine() -> Engine {
+    Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap()
+}
+
+fn client(engine: &Engine, profile: &str) -> McpSession {
+    let mut session = McpSession::new(7, profile, engine);
+    let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    handle_message(engine, &mut session, &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})).unwrap();
+    session
+}
+
+fn call(engine: &Engine, session: &mut McpSession, tool: &str, arguments: Value) -> Value {
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+    handle_message(engine, session, &message).unwrap()["result"].clone()
+}
+
+const PLAYTEST: &str = r#"
+describe("the scratch world", function()
+	it("sees the live world's entities", function()
+		local found = limina.call("scene.queryEntities", {}).result.entities
+		expect(#found).toBe(3)
+	end)
+	it("may change its copy freely", function()
+		limina.call("scene.destroyEntity", { entity = "ent_0001" })
+		for _ = 1, 5 do
+			limina.call("scene.createEntity", { dynamic = true, position = { 0, 3, 0 } })
+		end
+		print("stepping the copy")
+		limina.step(30)
+	end)
+	it("reports a failure where it happened", function()
+		expect(1 + 1).toBe(3)
+	end)
+	xit("is skipped", function() end)
+end)
+"#;
+
+#[test]
+fn a_playtest_reports_like_its_tests_and_leaves_the_live_world_alone() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    for x in 0..3 {
+        let made = call(&e, &mut builder, "scene.createEntity", json!({"dynamic": true, "position": [x * 2, 1, 0]}));
+        assert_eq!(made["isError"], false, "{made}");
+    }
+    e.step(10).unwrap();
+    let (hash, tick) = (e.world_hash(), e.tick());
+
+    let run = call(&e, &mut builder, "test.run", json!({"source": PLAYTEST}));
+    assert_eq!(run["isError"], false, "{run}");
+    let report = &run["structuredContent"];
+    assert_eq!((report["passed"].as_u64(), report["failed"].as_u64(), report["skipped"].as_u64()), (Some(2), Some(1), Some(1)), "{report}");
+    assert_eq!(report["success"], false);
+    assert_eq!(report["isTimeout"], false);
+    let failure = report["results"].as_array().unwrap().iter().find(|r| r["ok"] == false && r["skipped"] == false).unwrap();
+    assert_eq!(failure["name"], "the scratch world > reports a failure where it happened");
+    assert_eq!((failure["file"].as_str(), failure["line"].as_u64()), (Some("test.run"), Some(16)), "{failure}");
+    assert!(failure["message"].as_str().unwrap().contains("expected 3"), "{failure}");
+    assert_eq!(report["logs"], "stepping the copy\n");
+
+    assert_eq!((e.world_hash(), e.tick()), (hash, tick), "the live world is untouched");
+    let passing = call(&e, &mut builder, "test.run", json!({"source": PLAYTEST, "filter": "sees the live"}));
+    assert_eq!((passing["structuredContent"]["success"].as_bool(), passing["structuredContent"]["passed"].as_u64()), (Some(true), Some(1)));
+    // And the live world keeps working.
+    let made = call(&e, &mut builder, "scene.createEntity", json!({}));
+    assert_eq!(made["structuredContent"]["entity"], "ent_0004");
+}
+
+#[test]
+fn a_test_file_in_the_project_runs_and_paths_cannot_leave_it() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    let run = call(&e, &mut builder, "test.run", json!({"path": "tests/lua/ecs_test.lua"}));
+    let report = &run["structuredContent"];
+    assert_eq!(report["success"], true, "{run}");
+    assert!(report["passed"].as_u64().unwrap() > 0);
+    assert!(report["results"][0]["file"].as_str().unwrap().ends_with("ecs_test.lua"), "{report}");
+    for (path, why) in [
+        ("../secrets.lua", "without '..'"),
+        ("/etc/passwd", "relative"),
+        ("Cargo.toml", "not a .lua"),
+        ("tests/lua/none.lua", "no test file"),
+    ] {
+        let refused = call(&e, &mut builder, "test.run", json!({"path": path}));
+        assert_eq!(refused["isError"], true, "{path}");
+        assert!(refused["content"][0]["text"].as_str().unwrap().contains(why), "{path}: {refused}");
+    }
+    let both = call(&e, &mut builder, "test.run", json!({"path": "tests/lua/ecs_test.lua", "source": "it('x', function() end)"}));
+    assert!(both["content"][0]["text"].as_str().unwrap().contains("either path or source"), "{both}");
+}
+
+#[test]
+fn a_spinning_playtest_times_out_and_cannot_nest() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    let spin = call(&e, &mut builder, "test.run", json!({"source": "it('spins', function() while true do end end)", "timeoutMs": 200}));
+    let report = &spin["structuredContent"];
+    assert_eq!(
+        (report["isTimeout"].as_bool(), report["success"].as_bool(), report["failed"].as_u64()),
+        (Some(true), Some(false), Some(1)),
+        "{spin}"
+    );
+    assert!(report["results"][0]["message"].as_str().unwrap().contains("timed out after 200 ms"), "{report}");
+    let load_spin = call(&e, &mut builder, "test.run", json!({"source": "while true do end", "timeoutMs": 200}));
+    assert_eq!(load_spin["structuredContent"]["isTimeout"], true, "a file that never finishes loading: {load_spin}");
+    // pcall cannot swallow the deadline.
+    let sneaky = "it('hides', function() while true do pcall(function() while true do end end) end end)";
+    assert_eq!(call(&e, &mut builder, "test.run", json!({"source": sneaky, "timeoutMs": 200}))["structuredContent"]["isTimeout"], true);
+    let nested = r#"it('nests', function() local r = limina.call("test.run", { source = "it('x', function() end)" }); expect(r.success).toBe(false); expect(r.error.message).toMatch("inside a playtest") end)"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": nested}));
+    assert_eq!(run["structuredContent"]["success"], true, "{run}");
+    assert_eq!(
+        call(&e, &mut builder, "test.run", json!({"source": "it('ok', function() end)"}))["structuredContent"]["success"],
+        true,
+        "the engine is fine afterwards"
+    );
+}
+
+#[test]
+fn only_builders_may_playtest() {
+    let e = engine();
+    for profile in ["system.readonly", "player.limited", "social.actor"] {
+        let mut c = client(&e, profile);
+        let denied = call(&e, &mut c, "test.run", json!({"source": "it('x', function() end)"}));
+        assert_eq!(denied["isError"], true, "{profile}");
+        assert!(denied["content"][0]["text"].as_str().unwrap().contains("test.run"), "{profile}: {denied}");
+    }
+}
