@@ -362,18 +362,18 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.
 pub(crate) fn standard_call_result(response: &SkillResponse) -> Value {
-    // An image result (render.capture) is also an image block, so the agent sees it.
+    // An image result (render.capture) is an image block, so the agent sees it; the PNG is
+    // sent once, there: structuredContent and its text copy carry the rest without `data`
+    // (which the tool's outputSchema marks optional, so validating clients accept it).
     if let Some(result) = &response.result
-        && let (Some("image/png"), Some(data)) =
-            (result.get("mimeType").and_then(Value::as_str), result.get("data").and_then(Value::as_str))
+        && result.get("mimeType").and_then(Value::as_str) == Some("image/png")
+        && let Some(mut summary) = result.as_object().cloned()
+        && let Some(Value::String(data)) = summary.remove("data")
     {
-        let mut summary = result.clone();
-        if let Some(o) = summary.as_object_mut() {
-            o.remove("data");
-        }
+        let summary = Value::Object(summary);
         return json!({
             "content": [{"type": "image", "data": data, "mimeType": "image/png"}, {"type": "text", "text": summary.to_string()}],
-            "structuredContent": result,
+            "structuredContent": summary,
             "isError": false,
         });
     }

@@ -5,6 +5,7 @@
 //! no GPU at all.
 
 pub mod asset;
+pub(crate) mod capture;
 mod gpu;
 pub mod math;
 pub mod mesh;
@@ -15,6 +16,7 @@ mod sync;
 pub use gpu::{RenderError, encode_png};
 pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
 pub use sync::{ModelCache, RenderState, fill_render_list};
+pub(crate) use sync::CaptureRequest;
 
 /// A renderer presenting to a window.
 pub(crate) struct WindowRenderer {
