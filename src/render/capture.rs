@@ -38,6 +38,9 @@ pub(crate) struct EntityLabel {
     pub y: f32,
     /// From the capture's camera to the entity's centre, metres.
     pub distance: f32,
+    /// Its tag is drawn; false when the tag would cover a nearer entity's tag (the position is
+    /// still reported).
+    pub drawn: bool,
 }
 
 /// An entity's bounding sphere (centre, radius) in world space: its mesh's box after size,
@@ -114,12 +117,38 @@ pub(crate) fn visible_entities(world: &World, camera: &Camera, width: u32, heigh
         }
         let d: [f32; 3] = std::array::from_fn(|i| p[i] - camera.position[i]);
         let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-        seen.push(EntityLabel { entity: e.id, x, y, distance });
+        seen.push(EntityLabel { entity: e.id, x, y, distance, drawn: false });
     });
     seen.sort_by(|a, b| a.distance.total_cmp(&b.distance).then(a.entity.cmp(&b.entity)));
     let omitted = seen.len().saturating_sub(limit);
     seen.truncate(limit);
+    place_tags(&mut seen, label_scale(height));
     (seen, omitted)
+}
+
+/// A tag's box in pixels (left, top, right, bottom) for an id of `chars` characters over the
+/// point (x, y), from DejaVu Sans' advances (about 0.64 em a digit, 2.15 em for `ent_`) plus
+/// padding and border: an estimate made before shaping, erring wide by a few pixels.
+fn tag_box(x: f32, y: f32, chars: usize, scale: f32) -> [f32; 4] {
+    let font = super::overlay::BASE_FONT_PX;
+    let width = ((2.15 + 0.64 * chars.saturating_sub(4) as f32) * font + 12.0) * scale;
+    let height = (font * 1.25 + 4.0) * scale;
+    let cy = y - TAG_LIFT as f32 * scale;
+    [x - width * 0.5, cy - height * 0.5, x + width * 0.5, cy + height * 0.5]
+}
+
+/// Marks which tags are drawn: nearest first, each unless it would overlap one already placed,
+/// so every drawn tag is readable (text is drawn over all panels, so overlapping tags would mix
+/// their letters).
+fn place_tags(labels: &mut [EntityLabel], scale: f32) {
+    let mut placed: Vec<[f32; 4]> = Vec::with_capacity(labels.len());
+    for label in labels.iter_mut() {
+        let b = tag_box(label.x, label.y, label.entity.to_string().len(), scale);
+        label.drawn = !placed.iter().any(|p| b[0] < p[2] && p[0] < b[2] && b[1] < p[3] && p[1] < b[3]);
+        if label.drawn {
+            placed.push(b);
+        }
+    }
 }
 
 /// Scale of the id tags in a frame `height` pixels tall: 16 px text, 12 px in small frames.
@@ -127,7 +156,7 @@ pub(crate) fn label_scale(height: u32) -> f32 {
     if height < 360 { 0.75 } else { 1.0 }
 }
 
-/// The UI items that draw `labels` as id tags, farthest first so nearer tags sit on top.
+/// The UI items that draw the drawn `labels` as id tags, farthest first.
 pub(crate) fn label_items(labels: &[EntityLabel], height: u32, tick: u64) -> Vec<UiItem> {
     let scale = label_scale(height);
     let accent = UiColor::Hex(TAG_ACCENT);
@@ -143,6 +172,7 @@ pub(crate) fn label_items(labels: &[EntityLabel], height: u32, tick: u64) -> Vec
     labels
         .iter()
         .rev()
+        .filter(|l| l.drawn)
         .map(|label| {
             let mut spec = UiSpec::at(Anchor::World(WorldAnchor::default()));
             spec.style = Some(style.clone());
@@ -184,6 +214,14 @@ mod tests {
         // The sphere's silhouette spans FRAME_FILL of the height: sin(angle) = r / distance.
         let span = (2.0f32 / distance).asin().tan() / 30f32.to_radians().tan();
         assert!((span - FRAME_FILL).abs() < 1e-3, "{span}");
+    }
+
+    #[test]
+    fn a_tag_that_would_cover_a_nearer_one_is_not_drawn() {
+        let label = |n, x, y| EntityLabel { entity: EntityId(n), x, y, distance: n as f32, drawn: false };
+        let mut labels = [label(1, 100.0, 100.0), label(2, 130.0, 105.0), label(3, 300.0, 100.0), label(4, 100.0, 140.0)];
+        place_tags(&mut labels, 1.0);
+        assert_eq!(labels.map(|l| l.drawn), [true, false, true, true]);
     }
 
     #[test]

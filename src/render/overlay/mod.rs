@@ -10,6 +10,7 @@ mod look;
 mod text;
 
 pub(crate) use layout::{Frame, View};
+pub(crate) use look::BASE_FONT_PX;
 pub(crate) use text::TextShaper;
 
 use glyphon::{Cache, Resolution, SwashCache, TextArea, TextAtlas, TextBounds, TextRenderer, Viewport};

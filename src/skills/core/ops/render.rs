@@ -313,7 +313,7 @@ pub(crate) fn create(
                 out["labels"] = capture
                     .labels
                     .iter()
-                    .map(|l| json!({"entity": l.entity.to_string(), "x": l.x.round() as i64, "y": l.y.round() as i64, "distance": round2(l.distance)}))
+                    .map(|l| json!({"entity": l.entity.to_string(), "x": l.x.round() as i64, "y": l.y.round() as i64, "distance": round2(l.distance), "drawn": l.drawn}))
                     .collect();
                 out["labelsOmitted"] = json!(capture.labels_omitted);
             }
