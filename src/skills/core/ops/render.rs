@@ -57,6 +57,16 @@ impl SizePreset {
         Self::ALL.into_iter().find(|p| p.name() == text)
     }
 
+    /// "thumbnail 320x180, small 640x360 (the default), ...", for the schema's description.
+    pub(crate) fn summary() -> String {
+        let each = Self::ALL.iter().map(|p| {
+            let (w, h) = p.pixels();
+            let default = if *p == Self::DEFAULT { " (the default)" } else { "" };
+            format!("{} {w}x{h}{default}", p.name())
+        });
+        each.collect::<Vec<_>>().join(", ")
+    }
+
     /// Width and height in pixels.
     pub(crate) fn pixels(self) -> (u32, u32) {
         match self {
@@ -259,9 +269,15 @@ pub(crate) fn create(
         })?,
     )?;
 
-    let presets = lua.create_sequence_from(SizePreset::ALL.iter().map(|p| p.name()))?;
-    presets.set_readonly(true);
-    ops.set("size_presets", presets)?;
+    // The schema's vocabulary and its description come from `SizePreset`, so they cannot drift.
+    let sizes = lua.create_table()?;
+    sizes.set("names", lua.create_sequence_from(SizePreset::ALL.iter().map(|p| p.name()))?)?;
+    sizes.set("summary", SizePreset::summary())?;
+    let (w, h) = SizePreset::DEFAULT.pixels();
+    sizes.set("default_width", w)?;
+    sizes.set("default_height", h)?;
+    sizes.set_readonly(true);
+    ops.set("sizes", sizes)?;
 
     #[cfg(not(feature = "render"))]
     ops.set("capture", lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> { Err(no_renderer("render.capture")) })?)?;
