@@ -390,3 +390,21 @@ pub(crate) fn standard_call_result(response: &SkillResponse) -> Value {
         (None, None) => json!({"content": [], "isError": true}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_result_carries_its_png_once_in_the_image_block() {
+        let mut response = SkillResponse::failure(ErrorCode::HandlerError, "");
+        response.success = true;
+        response.error = None;
+        response.result = Some(json!({"width": 4, "height": 2, "mimeType": "image/png", "bytes": 3, "data": "UE5H"}));
+        let out = standard_call_result(&response);
+        assert_eq!(out["content"][0], json!({"type": "image", "data": "UE5H", "mimeType": "image/png"}));
+        assert_eq!(out["structuredContent"], json!({"width": 4, "height": 2, "mimeType": "image/png", "bytes": 3}));
+        assert_eq!(out.to_string().matches("UE5H").count(), 1, "{out}");
+        assert_eq!(out["isError"], false);
+    }
+}

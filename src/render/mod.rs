@@ -15,8 +15,8 @@ mod sync;
 
 pub use gpu::{RenderError, encode_png};
 pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
-pub use sync::{ModelCache, RenderState, fill_render_list};
 pub(crate) use sync::CaptureRequest;
+pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.
 pub(crate) struct WindowRenderer {

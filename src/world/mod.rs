@@ -335,6 +335,7 @@ impl World {
     }
 
     /// What an entity looks like (None for unknown ids and entities that are not drawn).
+    #[cfg_attr(not(feature = "render"), allow(dead_code, reason = "read by render.capture's framing, which needs the renderer"))]
     pub(crate) fn renderable(&self, id: EntityId) -> Option<Renderable> {
         self.entities.get(id).and_then(|e| self.ecs.get::<Renderable>(e).copied())
     }

@@ -391,7 +391,10 @@ mod capture {
         let png = base64::engine::general_purpose::STANDARD.decode(result["data"].as_str().unwrap()).unwrap();
         let _ = std::fs::write(std::env::temp_dir().join(format!("limina-capture-{name}.png")), &png);
         let (width, height, rgba) = decode(&png);
-        assert_eq!((json!(width), json!(height), json!(png.len())), (result["width"].clone(), result["height"].clone(), result["bytes"].clone()));
+        assert_eq!(
+            (json!(width), json!(height), json!(png.len())),
+            (result["width"].clone(), result["height"].clone(), result["bytes"].clone())
+        );
         Some(Shot { result, png, width, height, rgba })
     }
 

@@ -97,7 +97,8 @@ fn capture_size(input: &Table) -> mlua::Result<(u32, u32)> {
                     .into_lua()
             })?;
             if width.is_some() || height.is_some() {
-                let given = [width.map(|w| format!("width {w}")), height.map(|h| format!("height {h}"))].into_iter().flatten().collect::<Vec<_>>();
+                let given =
+                    [width.map(|w| format!("width {w}")), height.map(|h| format!("height {h}"))].into_iter().flatten().collect::<Vec<_>>();
                 return Err(HandlerFailure::new(
                     ErrorCode::InvalidInput,
                     format!("size: preset \"{name}\" and {} given together; give a preset or width/height, not both", given.join(" and ")),
@@ -114,11 +115,15 @@ fn capture_size(input: &Table) -> mlua::Result<(u32, u32)> {
 #[cfg(feature = "render")]
 fn framed_entity(world: &World, text: &str) -> mlua::Result<crate::world::EntityId> {
     if crate::world::EntityId::parse(text).is_none() {
-        return Err(HandlerFailure::new(ErrorCode::InvalidInput, format!("entity: \"{text}\" is not an entity id (ent_0001, ent_0002, ...)")).into_lua());
+        return Err(HandlerFailure::new(
+            ErrorCode::InvalidInput,
+            format!("entity: \"{text}\" is not an entity id (ent_0001, ent_0002, ...)"),
+        )
+        .into_lua());
     }
-    world
-        .resolve(text)
-        .ok_or_else(|| HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)")).into_lua())
+    world.resolve(text).ok_or_else(|| {
+        HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)")).into_lua()
+    })
 }
 
 #[cfg(feature = "render")]
