@@ -3,6 +3,10 @@
 //! data; models and pictures need the renderer, which is created on first capture (worlds that
 //! never draw never need a GPU) and absent from builds without the `render` feature.
 //!
+//! `render.capture` reads its inputs here (a `SizePreset` or explicit pixels, never both; the
+//! entity to frame, resolved with an error naming the id) and leaves framing and id labels to
+//! `render::capture`; it never writes the world.
+//!
 //! Every number is checked against `world::bounds` before it is stored (a camera at 1e300 would
 //! be infinite as f32 and poison every matrix); a refused call leaves the camera, the lighting
 //! and the material as they were.
