@@ -492,18 +492,18 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.
 pub(crate) fn standard_call_result(response: &SkillResponse) -> Value {
-    // An image result (render.capture) is also an image block, so the agent sees it.
+    // An image result (render.capture) is an image block, so the agent sees it; the PNG is
+    // sent once, there: structuredContent and its text copy carry the rest without `data`
+    // (which the tool's outputSchema marks optional, so validating clients accept it).
     if let Some(result) = &response.result
-        && let (Some("image/png"), Some(data)) =
-            (result.get("mimeType").and_then(Value::as_str), result.get("data").and_then(Value::as_str))
+        && result.get("mimeType").and_then(Value::as_str) == Some("image/png")
+        && let Some(mut summary) = result.as_object().cloned()
+        && let Some(Value::String(data)) = summary.remove("data")
     {
-        let mut summary = result.clone();
-        if let Some(o) = summary.as_object_mut() {
-            o.remove("data");
-        }
+        let summary = Value::Object(summary);
         return json!({
             "content": [{"type": "image", "data": data, "mimeType": "image/png"}, {"type": "text", "text": summary.to_string()}],
-            "structuredContent": result,
+            "structuredContent": summary,
             "isError": false,
         });
     }
@@ -518,5 +518,23 @@ pub(crate) fn standard_call_result(response: &SkillResponse) -> Value {
             "isError": true,
         }),
         (None, None) => json!({"content": [], "isError": true}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_result_carries_its_png_once_in_the_image_block() {
+        let mut response = SkillResponse::failure(ErrorCode::HandlerError, "");
+        response.success = true;
+        response.error = None;
+        response.result = Some(json!({"width": 4, "height": 2, "mimeType": "image/png", "bytes": 3, "data": "UE5H"}));
+        let out = standard_call_result(&response);
+        assert_eq!(out["content"][0], json!({"type": "image", "data": "UE5H", "mimeType": "image/png"}));
+        assert_eq!(out["structuredContent"], json!({"width": 4, "height": 2, "mimeType": "image/png", "bytes": 3}));
+        assert_eq!(out.to_string().matches("UE5H").count(), 1, "{out}");
+        assert_eq!(out["isError"], false);
     }
 }

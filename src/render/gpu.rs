@@ -376,10 +376,7 @@ impl Gpu {
         // Globals: camera, light and its shadow camera.
         let c = &list.camera;
         let aspect = size.0 as f32 / size.1.max(1) as f32;
-        let view_proj = math::mul(
-            &math::perspective(c.fov_deg.clamp(1.0, 170.0).to_radians(), aspect, 0.1, 1000.0),
-            &math::look_at(c.position, c.target, [0.0, 1.0, 0.0]),
-        );
+        let view_proj = math::view_projection(c.position, c.target, c.fov_deg, aspect);
         let towards = math::normalize(l.direction);
         let eye = towards.map(|v| v * (l.shadow_camera_far * 0.5));
         let up = if towards[1].abs() > 0.99 { [0.0, 0.0, 1.0] } else { [0.0, 1.0, 0.0] };

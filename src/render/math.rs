@@ -54,6 +54,29 @@ pub(crate) fn orthographic(half: f32, near: f32, far: f32) -> Mat4 {
     [[1.0 / half, 0.0, 0.0, 0.0], [0.0, 1.0 / half, 0.0, 0.0], [0.0, 0.0, r, 0.0], [0.0, 0.0, near * r, 1.0]]
 }
 
+/// Near and far planes of every view the renderer draws (the frame, UI anchors, capture labels).
+pub(crate) const NEAR: f32 = 0.1;
+pub(crate) const FAR: f32 = 1000.0;
+
+/// The view-projection of a camera at `position` looking at `target` with a vertical field of
+/// view of `fov_deg`, for a frame `aspect` wide per unit of height. The renderer, the UI overlay
+/// and capture labels all project with this one matrix, so a label lands on its pixel.
+pub(crate) fn view_projection(position: [f32; 3], target: [f32; 3], fov_deg: f32, aspect: f32) -> Mat4 {
+    mul(&perspective(fov_deg.clamp(1.0, 170.0).to_radians(), aspect, NEAR, FAR), &look_at(position, target, [0.0, 1.0, 0.0]))
+}
+
+/// Screen pixel (origin top left) and view depth of world point `p` in a `width` x `height`
+/// frame; None when it is behind (or at) the near plane.
+pub(crate) fn project_to_pixel(view_proj: &Mat4, p: [f32; 3], width: f32, height: f32) -> Option<(f32, f32, f32)> {
+    let m = view_proj;
+    let clip: [f32; 4] = std::array::from_fn(|r| m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r]);
+    if clip[3] <= NEAR {
+        return None;
+    }
+    let (x, y) = (clip[0] / clip[3], clip[1] / clip[3]);
+    Some(((x * 0.5 + 0.5) * width, (0.5 - y * 0.5) * height, clip[3]))
+}
+
 /// Translation * rotation (unit quaternion x,y,z,w) * scale.
 pub(crate) fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     let [x, y, z, w] = q;

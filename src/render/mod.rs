@@ -2,9 +2,11 @@
 //! world data into a `RenderList` (camera, lighting, instances per mesh) once per frame; the
 //! renderer owns only GPU resources, never world state. Headless rendering (screenshots, `render.capture`) needs a
 //! Vulkan driver — Mesa's CPU driver (lavapipe) is enough; headless runs that draw nothing need
-//! no GPU at all.
+//! no GPU at all. `capture.rs` holds what a capture adds to a frame: framing one entity, and
+//! entity id labels drawn through the UI overlay.
 
 pub mod asset;
+pub(crate) mod capture;
 mod gpu;
 pub mod math;
 pub mod mesh;
@@ -14,6 +16,7 @@ mod sync;
 
 pub use gpu::{RenderError, encode_png};
 pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
+pub(crate) use sync::CaptureRequest;
 pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.

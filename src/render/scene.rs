@@ -58,6 +58,10 @@ pub enum UiAt {
     Screen,
     /// A world position (the followed entity's interpolated position plus the offset).
     World([f32; 3]),
+    /// A world anchor already projected to this frame's pixel `at` (origin top left), drawn at
+    /// `scale` whatever its distance: capture labels, whose reported positions must be exactly
+    /// where they are drawn.
+    Pixel { at: [f32; 2], scale: f32 },
 }
 
 /// A UI element as render-sync resolved it for one frame: where it is drawn from, how opaque it

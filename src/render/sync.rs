@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::asset::LoadedAsset;
+use super::capture;
 use super::scene::{UiAt, UiItem};
 use super::{Instance, MeshKey, RenderError, RenderList, RenderStats, Renderer, math};
 use crate::world::{Camera, Material, RenderShape, World};
@@ -79,6 +80,28 @@ fn fill_ui(world: &World, alpha: f32, list: &mut RenderList) {
     list.ui.sort_by(|a, b| a.element.spec.anchor.render_order().total_cmp(&b.element.spec.anchor.render_order()));
 }
 
+/// What one capture asks for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CaptureRequest {
+    pub width: u32,
+    pub height: u32,
+    /// The view; None is the world's camera.
+    pub camera: Option<Camera>,
+    /// Draw id labels over the nearest visible entities (at most `capture::MAX_LABELS`).
+    pub labels: bool,
+}
+
+/// One capture: the PNG, what drawing it took, the view it was taken from, and the labelled
+/// entities nearest first (with how many visible ones went unlabelled past the limit).
+#[derive(Debug)]
+pub(crate) struct Capture {
+    pub png: Vec<u8>,
+    pub stats: RenderStats,
+    pub camera: Camera,
+    pub labels: Vec<capture::EntityLabel>,
+    pub labels_omitted: usize,
+}
+
 /// The engine's render state: the offscreen renderer (made on first capture, so worlds that
 /// never draw never need a GPU), a reused instance list, and the loaded models.
 #[derive(Default)]
@@ -115,17 +138,39 @@ impl RenderState {
         height: u32,
         camera: Option<Camera>,
     ) -> Result<(Vec<u8>, RenderStats), RenderError> {
+        let c = self.capture_view(world, &CaptureRequest { width, height, camera, labels: false })?;
+        Ok((c.png, c.stats))
+    }
+
+    /// Renders the world as it is (alpha = 1) to a PNG as `request` asks: from its camera (else
+    /// the world's), with id labels over the nearest visible entities when asked. Reads the
+    /// world, never writes it.
+    pub(crate) fn capture_view(&mut self, world: &World, request: &CaptureRequest) -> Result<Capture, RenderError> {
         let mut list = std::mem::take(&mut self.list);
         fill_render_list(world, &self.models, 1.0, &mut list);
-        if let Some(c) = camera {
+        if let Some(c) = request.camera {
             list.camera = c;
         }
+        let (labels, labels_omitted) = if request.labels {
+            capture::visible_entities(world, &list.camera, request.width, request.height, capture::MAX_LABELS)
+        } else {
+            (Vec::new(), 0)
+        };
+        list.ui.extend(capture::label_items(&labels, request.height, world.ui.tick));
+        let camera = list.camera;
         let result = self.renderer().and_then(|r| {
-            let png = r.render_png(&list, width, height)?;
-            Ok((png, r.stats()))
+            let png = r.render_png(&list, request.width, request.height)?;
+            Ok(Capture { png, stats: r.stats(), camera, labels, labels_omitted })
         });
         self.list = list;
         result
+    }
+
+    /// A camera framing entity `id` (see `capture::frame_sphere`) from `view`'s direction, for a
+    /// frame `aspect` wide per unit of height; None for unknown ids.
+    pub(crate) fn framing(&self, world: &World, id: crate::world::EntityId, view: Camera, aspect: f32) -> Option<Camera> {
+        let (centre, radius) = capture::bounding_sphere(world, &self.models, id)?;
+        Some(capture::frame_sphere(view, centre, radius, aspect))
     }
 
     /// Counts of the last captured frame.

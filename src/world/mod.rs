@@ -379,6 +379,12 @@ impl World {
         self.entities.get(id).and_then(|e| self.ecs.get::<Transform>(e).copied())
     }
 
+    /// What an entity looks like (None for unknown ids and entities that are not drawn).
+    #[cfg_attr(not(feature = "render"), allow(dead_code, reason = "read by render.capture's framing, which needs the renderer"))]
+    pub(crate) fn renderable(&self, id: EntityId) -> Option<Renderable> {
+        self.entities.get(id).and_then(|e| self.ecs.get::<Renderable>(e).copied())
+    }
+
     /// Edits an entity's transform and keeps its body in step: moved bodies are teleported,
     /// rescaled bodies get a rescaled collider. False when the id is unknown or the edit would
     /// store a value outside `bounds` (then nothing changes; `try_edit_transform` says why).

@@ -88,6 +88,21 @@ async def exercise(mode: str, expected: list[str]) -> None:
         check(bad.is_error is True, f"[{label}] size = 80 is an isError result")
         message = bad.content[0].text if bad.content else ""
         check("size" in message and "maximum of 50" in message, f"[{label}] the error names the field and the bound: {message!r}")
+
+        if os.path.exists("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json") or os.environ.get("LIMINA_REQUIRE_GPU"):
+            shot = await client.call_tool("render.capture", {"size": "thumbnail", "labelEntities": True})
+            images = [c for c in shot.content if c.type == "image"]
+            check(shot.is_error is False and len(images) == 1, f"[{label}] render.capture is one image block")
+            structured = shot.structured_content or {}
+            check("data" not in structured and structured.get("width") == 320, f"[{label}] its structuredContent has no PNG")
+            capture_tool = next(t for t in tools if t.name == "render.capture")
+            try:
+                jsonschema.validate(structured, capture_tool.output_schema)
+                valid = True
+            except jsonschema.ValidationError as e:
+                print(f"     {e.message}")
+                valid = False
+            check(valid, f"[{label}] render.capture's structuredContent matches its outputSchema")
     total = time.monotonic() - started
     check(total < 5, f"[{label}] clean shutdown on stdin close ({total:.2f}s total)")
 

@@ -80,18 +80,23 @@ fn check_golden(name: &str, scene: &str) {
 
 fn check_golden_sized(name: &str, scene: &str, w: u32, h: u32) {
     let Some(png_bytes) = render_sized(scene, w, h) else { return };
+    check_png(name, &png_bytes);
+}
+
+/// Compares a rendered PNG with the committed reference `name` (writing it under LIMINA_BLESS).
+fn check_png(name: &str, png_bytes: &[u8]) {
     let path = crate::root().join(format!("tests/rust/golden/render/{name}.png"));
     if std::env::var_os("LIMINA_BLESS").is_some() {
-        std::fs::write(&path, &png_bytes).unwrap();
+        std::fs::write(&path, png_bytes).unwrap();
     }
     let reference = std::fs::read(&path).unwrap_or_else(|_| panic!("missing {} (run with LIMINA_BLESS=1)", path.display()));
-    let (w, h, actual) = decode(&png_bytes);
+    let (w, h, actual) = decode(png_bytes);
     let (rw, rh, expected) = decode(&reference);
     assert_eq!((w, h), (rw, rh));
     let (matching, mean) = compare(&actual, &expected);
     if !(matching >= 0.995 && mean < 1.5) {
         let out = std::env::temp_dir().join(format!("limina-{name}-actual.png"));
-        std::fs::write(&out, &png_bytes).unwrap();
+        std::fs::write(&out, png_bytes).unwrap();
         panic!(
             "{name}: {:.2}% of pixels match (need 99.5%), mean difference {mean:.2}; actual image at {}",
             matching * 100.0,
@@ -289,6 +294,32 @@ fn render_capture_over_mcp_is_an_image_block() {
 }
 
 #[test]
+fn render_capture_over_mcp_sends_the_png_once() {
+    if !gpu_expected() {
+        return;
+    }
+    let mut s = crate::mcp::StdioServer::start(&[]);
+    s.request(1, "initialize", json!({"protocolVersion": "2025-11-25"}));
+    let r = s.request(2, "tools/call", json!({"name": "render.capture", "arguments": {"size": "thumbnail"}}));
+    let result = &r["result"];
+    let images: Vec<&Value> = result["content"].as_array().unwrap().iter().filter(|c| c["type"] == "image").collect();
+    assert_eq!(images.len(), 1, "one image block");
+    let data = images[0]["data"].as_str().unwrap();
+    use base64::Engine as _;
+    let (w, h, _) = decode(&base64::engine::general_purpose::STANDARD.decode(data).unwrap());
+    assert_eq!((w, h), (320, 180), "the image block carries the PNG");
+    assert!(result["structuredContent"].get("data").is_none(), "structuredContent carries no PNG: {}", result["structuredContent"]);
+    assert_eq!(result["structuredContent"]["width"], 320);
+    assert_eq!(r.to_string().matches(data).count(), 1, "the PNG appears once in the whole response");
+    // The outputSchema allows its absence (validating clients such as the TypeScript SDK check it).
+    let tools = s.request(3, "tools/list", json!({}));
+    let tool = tools["result"]["tools"].as_array().unwrap().iter().find(|t| t["name"] == "render.capture").unwrap().clone();
+    let required = tool["outputSchema"]["required"].as_array().cloned().unwrap_or_default();
+    assert!(!required.contains(&json!("data")), "data must be optional in the outputSchema: {required:?}");
+    s.finish();
+}
+
+#[test]
 fn the_window_opens_under_a_virtual_display() {
     // CI runs this under xvfb-run via the CLI test below; here only the no-display error path,
     // which must be a clear message, never a panic.
@@ -303,6 +334,222 @@ fn the_window_opens_under_a_virtual_display() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("error: ") && err.contains("window"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+mod capture {
+    //! `render.capture`'s own inputs: framing an entity, size presets and entity id labels, and
+    //! that a capture changes nothing in the world.
+
+    use super::*;
+    use base64::Engine as _;
+
+    struct Shot {
+        result: Value,
+        png: Vec<u8>,
+        width: u32,
+        height: u32,
+        rgba: Vec<u8>,
+    }
+
+    impl Shot {
+        fn pixel(&self, x: i64, y: i64) -> [u8; 3] {
+            let (x, y) = (x.clamp(0, i64::from(self.width) - 1) as usize, y.clamp(0, i64::from(self.height) - 1) as usize);
+            let i = (y * self.width as usize + x) * 4;
+            [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]
+        }
+
+        /// The box around every pixel `keep` accepts: [x0, y0, x1, y1].
+        fn bbox(&self, keep: impl Fn([u8; 3]) -> bool) -> Option<[i64; 4]> {
+            let mut r: Option<[i64; 4]> = None;
+            for y in 0..i64::from(self.height) {
+                for x in 0..i64::from(self.width) {
+                    if keep(self.pixel(x, y)) {
+                        r = Some(r.map_or([x, y, x, y], |[x0, y0, x1, y1]| [x0.min(x), y0.min(y), x1.max(x), y1.max(y)]));
+                    }
+                }
+            }
+            r
+        }
+    }
+
+    fn world(scene: &str) -> Engine {
+        let e = engine();
+        e.run_source(scene, "tests/capture_scene.lua").unwrap();
+        e
+    }
+
+    /// Calls `render.capture` as a script does; None when this machine has no GPU. The picture
+    /// is also written to the temp dir as `limina-capture-{name}.png` to look at.
+    fn shoot(e: &Engine, name: &str, args: Value) -> Option<Shot> {
+        let caller = e.script_caller().clone();
+        let r = e.call(&caller, "render.capture", args);
+        let Some(result) = r.result else {
+            let err = r.error.unwrap();
+            assert!(!gpu_expected(), "render.capture failed: {} {}", err.code.as_str(), err.message);
+            return None;
+        };
+        let png = base64::engine::general_purpose::STANDARD.decode(result["data"].as_str().unwrap()).unwrap();
+        let _ = std::fs::write(std::env::temp_dir().join(format!("limina-capture-{name}.png")), &png);
+        let (width, height, rgba) = decode(&png);
+        assert_eq!(
+            (json!(width), json!(height), json!(png.len())),
+            (result["width"].clone(), result["height"].clone(), result["bytes"].clone())
+        );
+        Some(Shot { result, png, width, height, rgba })
+    }
+
+    fn reddish(p: [u8; 3]) -> bool {
+        i32::from(p[0]) > i32::from(p[1]) + 40 && i32::from(p[0]) > i32::from(p[2]) + 40
+    }
+
+    /// A small red sphere off to the side of a far camera, and a box elsewhere.
+    const SMALL_SPHERE: &str = r#"
+limina.call("three.setLighting", { direction = { 4, 8, 3 } })
+limina.call("render.setCamera", { position = { 0, 6, 14 }, target = { 0, 0, 0 }, fov = 50 })
+limina.call("scene.createEntity", { shape = "sphere", size = 0.6, position = { 4, 1, -3 }, color = 0xd04030 })
+limina.call("scene.createEntity", { shape = "box", position = { -3, 0.5, 0 }, color = 0x3070e0 })
+"#;
+
+    #[test]
+    fn framing_an_entity_centres_it_and_fills_most_of_the_frame() {
+        let e = world(SMALL_SPHERE);
+        let Some(plain) = shoot(&e, "plain", json!({"size": "thumbnail"})) else { return };
+        let [_, y0, _, y1] = plain.bbox(reddish).expect("the sphere is in the plain view");
+        assert!(y1 - y0 < 30, "small in the plain view: {} px tall", y1 - y0);
+
+        let framed = shoot(&e, "framed", json!({"size": "thumbnail", "entity": "ent_0001"})).unwrap();
+        let [x0, y0, x1, y1] = framed.bbox(reddish).expect("the framed sphere is drawn");
+        let (cx, cy) = ((x0 + x1) as f64 / 2.0, (y0 + y1) as f64 / 2.0);
+        assert!((cx - 160.0).abs() <= 4.0 && (cy - 90.0).abs() <= 4.0, "centred: bbox {:?}", [x0, y0, x1, y1]);
+        let share = (y1 - y0 + 1) as f64 / 180.0;
+        assert!((0.6..=0.8).contains(&share), "the sphere spans {:.0}% of the height", share * 100.0);
+        assert_eq!(framed.result["camera"]["target"], json!([4.0, 1.0, -3.0]));
+        // Seen from the scene camera's direction: the framing camera is up and behind, as it is.
+        let p = &framed.result["camera"]["position"];
+        assert!(p[1].as_f64().unwrap() > 1.0 && p[2].as_f64().unwrap() > -3.0, "{p}");
+    }
+
+    #[test]
+    fn a_capture_changes_nothing_in_the_world() {
+        let e = world(SMALL_SPHERE);
+        let before = e.world_hash();
+        let Some(plain) = shoot(&e, "before", json!({"size": "thumbnail"})) else { return };
+        shoot(&e, "framed", json!({"size": "thumbnail", "entity": "ent_0001", "labelEntities": true})).unwrap();
+        shoot(&e, "moved", json!({"size": "thumbnail", "camera": {"position": [9, 9, 9]}})).unwrap();
+        assert_eq!(e.world_hash(), before, "the world hash moved");
+        // The scene camera was not moved by framing: the plain view is the same picture.
+        let again = shoot(&e, "after", json!({"size": "thumbnail"})).unwrap();
+        assert_eq!(again.result["camera"], plain.result["camera"]);
+        assert!(close_enough(&again.rgba, &plain.rgba), "the plain view changed: {:?}", compare(&again.rgba, &plain.rgba));
+    }
+
+    /// Three spheres of three colours in view, one behind the camera and one far off to the side.
+    const THREE: &str = r#"
+limina.call("three.setLighting", { direction = { 2, 8, 6 }, ambientIntensity = 0.8 })
+limina.call("render.setCamera", { position = { 0, 4, 10 }, target = { 0, 0.5, 0 }, fov = 45 })
+limina.call("scene.createEntity", { shape = "sphere", position = { -3, 0.5, 0 }, color = 0xe02020 })
+limina.call("scene.createEntity", { shape = "sphere", position = { 0, 0.5, -2 }, color = 0x20c020 })
+limina.call("scene.createEntity", { shape = "sphere", position = { 3, 0.5, 1 }, color = 0x2040e0 })
+limina.call("scene.createEntity", { shape = "sphere", position = { 0, 4, 20 }, color = 0xffffff })
+limina.call("scene.createEntity", { shape = "sphere", position = { 60, 0.5, 0 }, color = 0xffffff })
+"#;
+
+    #[test]
+    fn labels_mark_each_visible_entity_at_the_pixels_the_result_gives() {
+        let e = world(THREE);
+        let Some(plain) = shoot(&e, "unlabelled", json!({})) else { return };
+        let labelled = shoot(&e, "labelled", json!({"labelEntities": true})).unwrap();
+        assert!(plain.result.get("labels").is_none(), "no labels unless asked");
+        let labels = labelled.result["labels"].as_array().unwrap();
+        let ids: Vec<&str> = labels.iter().map(|l| l["entity"].as_str().unwrap()).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["ent_0001", "ent_0002", "ent_0003"], "behind the camera and off to the side: not labelled");
+        assert_eq!(labelled.result["labelsOmitted"], 0);
+        assert!(labels.iter().all(|l| l["drawn"] == true), "three apart: every tag drawn");
+        let distances: Vec<f64> = labels.iter().map(|l| l["distance"].as_f64().unwrap()).collect();
+        assert!(distances.windows(2).all(|d| d[0] <= d[1]), "nearest first: {distances:?}");
+        for label in labels {
+            let (x, y) = (label["x"].as_i64().unwrap(), label["y"].as_i64().unwrap());
+            // The position is the entity's own pixel in the unlabelled picture.
+            let channel = match label["entity"].as_str().unwrap() {
+                "ent_0001" => 0,
+                "ent_0002" => 1,
+                _ => 2,
+            };
+            let p = plain.pixel(x, y);
+            assert!((0..3).all(|c| c == channel || p[channel] > p[c] + 40), "{label}: pixel {p:?} is not the entity's colour");
+            // And the label is drawn there: its dot on the point, its tag just above.
+            let changed = |x0: i64, y0: i64, x1: i64, y1: i64| {
+                let mut n = 0;
+                for yy in y0..=y1 {
+                    for xx in x0..=x1 {
+                        if plain.pixel(xx, yy).iter().zip(labelled.pixel(xx, yy)).any(|(a, b)| a.abs_diff(b) > 40) {
+                            n += 1;
+                        }
+                    }
+                }
+                n
+            };
+            assert!(changed(x - 2, y - 2, x + 2, y + 2) >= 5, "{label}: no dot on the entity");
+            assert!(changed(x - 40, y - 40, x + 40, y - 8) >= 150, "{label}: no tag above the entity");
+        }
+        // Away from every label the picture is untouched.
+        assert_eq!(labelled.pixel(5, 355), plain.pixel(5, 355));
+        let draws = |s: &Shot| s.result["drawCalls"].as_u64().unwrap();
+        assert!(draws(&labelled) <= draws(&plain) + 2, "labels cost at most two draw calls");
+        check_png("capture_labels", &labelled.png);
+    }
+
+    #[test]
+    fn labels_stop_at_the_limit_and_count_the_rest() {
+        let e = world(
+            r#"
+limina.call("render.setCamera", { position = { 0, 30, 30 }, target = { 0, 0, 0 }, fov = 60 })
+for i = 0, 39 do
+    limina.call("scene.createEntity", { shape = "box", size = 0.5, position = { (i % 8) * 2 - 7, 0, (i // 8) * 2 - 4 } })
+end
+"#,
+        );
+        let Some(shot) = shoot(&e, "limit", json!({"labelEntities": true, "size": "thumbnail"})) else { return };
+        let labels = shot.result["labels"].as_array().unwrap();
+        assert_eq!((labels.len(), shot.result["labelsOmitted"].as_u64().unwrap()), (32, 8));
+        let distances: Vec<f64> = labels.iter().map(|l| l["distance"].as_f64().unwrap()).collect();
+        assert!(distances.windows(2).all(|d| d[0] <= d[1]), "the nearest are kept: {distances:?}");
+        // Crowded at this size: the nearest tag is drawn, tags that would cover it are not.
+        let drawn: Vec<bool> = labels.iter().map(|l| l["drawn"].as_bool().unwrap()).collect();
+        assert!(drawn[0] && drawn.iter().any(|d| !d), "{drawn:?}");
+    }
+
+    #[test]
+    fn size_presets_give_their_dimensions_and_refuse_explicit_pixels_too() {
+        let e = world(SMALL_SPHERE);
+        for (preset, w, h) in [("thumbnail", 320, 180), ("small", 640, 360), ("medium", 1280, 720), ("large", 1920, 1080)] {
+            let Some(shot) = shoot(&e, preset, json!({"size": preset})) else { return };
+            assert_eq!((shot.width, shot.height), (w, h), "{preset}");
+        }
+        let Some(default) = shoot(&e, "default", json!({})) else { return };
+        assert_eq!((default.width, default.height), (640, 360), "the default is small");
+        let caller = e.script_caller().clone();
+        let both = e.call(&caller, "render.capture", json!({"size": "medium", "width": 800}));
+        let err = both.error.expect("a preset with explicit pixels is refused");
+        assert_eq!(err.code.as_str(), "invalid_input");
+        assert!(err.message.contains("medium") && err.message.contains("width 800"), "{}", err.message);
+        let unknown = e.call(&caller, "render.capture", json!({"size": "huge"})).error.unwrap();
+        assert!(unknown.message.contains("huge"), "{}", unknown.message);
+    }
+
+    #[test]
+    fn bad_entity_ids_are_refused_naming_the_id() {
+        let e = world(SMALL_SPHERE);
+        let caller = e.script_caller().clone();
+        e.call(&caller, "scene.destroyEntity", json!({"entity": "ent_0002"}));
+        for (id, code) in [("ent_0099", "not_found"), ("ent_0002", "not_found"), ("crate", "invalid_input"), ("ent_2", "invalid_input")] {
+            let err = e.call(&caller, "render.capture", json!({"entity": id})).error.unwrap_or_else(|| panic!("{id} was accepted"));
+            assert_eq!(err.code.as_str(), code, "{id}: {}", err.message);
+            assert!(err.message.contains(id), "{id}: {}", err.message);
+        }
+    }
 }
 
 mod ui {

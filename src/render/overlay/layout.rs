@@ -68,13 +68,7 @@ pub(crate) struct View {
 impl View {
     /// Screen pixel and view depth of a world point; None behind the camera.
     fn project(&self, p: [f32; 3]) -> Option<(f32, f32, f32)> {
-        let m = &self.view_proj;
-        let clip: [f32; 4] = std::array::from_fn(|r| m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r]);
-        if clip[3] <= 0.1 {
-            return None;
-        }
-        let (x, y) = (clip[0] / clip[3], clip[1] / clip[3]);
-        Some(((x * 0.5 + 0.5) * self.width, (0.5 - y * 0.5) * self.height, clip[3]))
+        crate::render::math::project_to_pixel(&self.view_proj, p, self.width, self.height)
     }
 }
 
@@ -202,14 +196,18 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
     let tail = e.spec.tail.clone().unwrap_or_default();
     let tail_len = tail.length.map_or(if e.kind == UiKind::ThoughtBubble { 30.0 } else { 14.0 }, |l| (l as f32).min(1024.0));
     let side = tail.side.unwrap_or(Side::Bottom);
-    let (origin, scale, target) = match (&e.spec.anchor, item.at) {
+    // A world element's anchor pixel and scale: projected here, or already projected (capture labels).
+    let anchored = match item.at {
+        UiAt::World(p) => view.project(p).map(|(x, y, depth)| (x, y, world_scale(e, view, depth))),
+        UiAt::Pixel { at, scale } => Some((at[0], at[1], scale.clamp(MIN_SCALE, MAX_SCALE))),
+        UiAt::Screen => None,
+    };
+    let (origin, scale, target) = match (&e.spec.anchor, anchored) {
         (Anchor::Screen(s), _) => {
             let margin = s.margin_px.map_or([DEFAULT_MARGIN; 2], |m| m.map(|v| if v.is_finite() { v as f32 } else { 0.0 }));
             (screen_origin(s.corner, margin, [w, h], view), 1.0, None)
         }
-        (Anchor::World(_), UiAt::World(p)) => {
-            let Some((x, y, depth)) = view.project(p) else { return };
-            let s = world_scale(e, view, depth);
+        (Anchor::World(_), Some((x, y, s))) => {
             let gap = match e.kind {
                 UiKind::SpeechBubble | UiKind::ThoughtBubble => tail_len,
                 UiKind::Callout => 0.0,
@@ -231,7 +229,7 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
             };
             (origin, s, Some([x, y]))
         }
-        (Anchor::World(_), UiAt::Screen) => return,
+        (Anchor::World(_), None) => return,
     };
     let origin = [origin[0].round(), origin[1].round()];
     let rect = [origin[0], origin[1], origin[0] + w * scale, origin[1] + h * scale];

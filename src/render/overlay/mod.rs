@@ -10,6 +10,7 @@ mod look;
 mod text;
 
 pub(crate) use layout::{Frame, View};
+pub(crate) use look::BASE_FONT_PX;
 pub(crate) use text::TextShaper;
 
 use glyphon::{Cache, Resolution, SwashCache, TextArea, TextAtlas, TextBounds, TextRenderer, Viewport};
@@ -26,9 +27,9 @@ pub(crate) fn lay_out_frame(items: &[UiItem], camera: &Camera, width: u32, heigh
         return;
     }
     let aspect = width as f32 / height.max(1) as f32;
-    let proj = math::perspective(camera.fov_deg.clamp(1.0, 170.0).to_radians(), aspect, 0.1, 1000.0);
+    let proj = math::perspective(camera.fov_deg.clamp(1.0, 170.0).to_radians(), aspect, math::NEAR, math::FAR);
     let view = View {
-        view_proj: math::mul(&proj, &math::look_at(camera.position, camera.target, [0.0, 1.0, 0.0])),
+        view_proj: math::view_projection(camera.position, camera.target, camera.fov_deg, aspect),
         width: width as f32,
         height: height as f32,
         focal_px: height as f32 * 0.5 * proj[1][1],

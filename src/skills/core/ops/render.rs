@@ -3,6 +3,10 @@
 //! data; models and pictures need the renderer, which is created on first capture (worlds that
 //! never draw never need a GPU) and absent from builds without the `render` feature.
 //!
+//! `render.capture` reads its inputs here (a `SizePreset` or explicit pixels, never both; the
+//! entity to frame, resolved with an error naming the id) and leaves framing and id labels to
+//! `render::capture`; it never writes the world.
+//!
 //! Every number is checked against `world::bounds` before it is stored (a camera at 1e300 would
 //! be infinite as f32 and poison every matrix); a refused call leaves the camera, the lighting
 //! and the material as they were.
@@ -27,6 +31,108 @@ pub struct RenderState;
 #[cfg(not(feature = "render"))]
 fn no_renderer(skill: &str) -> mlua::Error {
     HandlerFailure::new(ErrorCode::HandlerError, format!("{skill}: this limina was built without the `render` feature")).into_lua()
+}
+
+/// `render.capture`'s size presets, all 16:9. The default (`small`) is what a capture was
+/// before presets: enough pixels to read id labels, at about a quarter of `medium`'s image
+/// tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SizePreset {
+    Thumbnail,
+    Small,
+    Medium,
+    Large,
+}
+
+impl SizePreset {
+    pub(crate) const ALL: [SizePreset; 4] = [SizePreset::Thumbnail, SizePreset::Small, SizePreset::Medium, SizePreset::Large];
+    pub(crate) const DEFAULT: SizePreset = SizePreset::Small;
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SizePreset::Thumbnail => "thumbnail",
+            SizePreset::Small => "small",
+            SizePreset::Medium => "medium",
+            SizePreset::Large => "large",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == text)
+    }
+
+    /// "thumbnail 320x180, small 640x360 (the default), ...", for the schema's description.
+    pub(crate) fn summary() -> String {
+        let each = Self::ALL.iter().map(|p| {
+            let (w, h) = p.pixels();
+            let default = if *p == Self::DEFAULT { " (the default)" } else { "" };
+            format!("{} {w}x{h}{default}", p.name())
+        });
+        each.collect::<Vec<_>>().join(", ")
+    }
+
+    /// Width and height in pixels.
+    pub(crate) fn pixels(self) -> (u32, u32) {
+        match self {
+            SizePreset::Thumbnail => (320, 180),
+            SizePreset::Small => (640, 360),
+            SizePreset::Medium => (1280, 720),
+            SizePreset::Large => (1920, 1080),
+        }
+    }
+}
+
+/// A capture's pixels: a `size` preset, or `width`/`height` (each defaulting to the default
+/// preset's), never both: a preset with explicit pixels is refused rather than one silently
+/// winning.
+#[cfg_attr(not(feature = "render"), allow(dead_code, reason = "render.capture refuses before reading its input without the renderer"))]
+fn capture_size(input: &Table) -> mlua::Result<(u32, u32)> {
+    let width: Option<u32> = input.get("width")?;
+    let height: Option<u32> = input.get("height")?;
+    match input.get::<Option<String>>("size")? {
+        None => {
+            let (w, h) = SizePreset::DEFAULT.pixels();
+            Ok((width.unwrap_or(w), height.unwrap_or(h)))
+        }
+        Some(name) => {
+            let preset = SizePreset::parse(&name).ok_or_else(|| {
+                let known: Vec<&str> = SizePreset::ALL.iter().map(|p| p.name()).collect();
+                HandlerFailure::new(ErrorCode::InvalidInput, format!("size: unknown preset \"{name}\" (one of {})", known.join(", ")))
+                    .into_lua()
+            })?;
+            if width.is_some() || height.is_some() {
+                let given =
+                    [width.map(|w| format!("width {w}")), height.map(|h| format!("height {h}"))].into_iter().flatten().collect::<Vec<_>>();
+                return Err(HandlerFailure::new(
+                    ErrorCode::InvalidInput,
+                    format!("size: preset \"{name}\" and {} given together; give a preset or width/height, not both", given.join(" and ")),
+                )
+                .into_lua());
+            }
+            Ok(preset.pixels())
+        }
+    }
+}
+
+/// The entity a capture frames: a malformed id is invalid input, an unknown or destroyed one is
+/// not found; both name the id.
+#[cfg(feature = "render")]
+fn framed_entity(world: &World, text: &str) -> mlua::Result<crate::world::EntityId> {
+    if crate::world::EntityId::parse(text).is_none() {
+        return Err(HandlerFailure::new(
+            ErrorCode::InvalidInput,
+            format!("entity: \"{text}\" is not an entity id (ent_0001, ent_0002, ...)"),
+        )
+        .into_lua());
+    }
+    world.resolve(text).ok_or_else(|| {
+        HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)")).into_lua()
+    })
+}
+
+#[cfg(feature = "render")]
+fn round2(v: f32) -> f64 {
+    (f64::from(v) * 100.0).round() / 100.0
 }
 
 /// An optional point field (`position`, `target`), within the world's bounds.
@@ -172,35 +278,71 @@ pub(crate) fn create(
         })?,
     )?;
 
+    // The schema's vocabulary and its description come from `SizePreset`, so they cannot drift.
+    let sizes = lua.create_table()?;
+    sizes.set("names", lua.create_sequence_from(SizePreset::ALL.iter().map(|p| p.name()))?)?;
+    sizes.set("summary", SizePreset::summary())?;
+    let (w, h) = SizePreset::DEFAULT.pixels();
+    sizes.set("default_width", w)?;
+    sizes.set("default_height", h)?;
+    sizes.set_readonly(true);
+    ops.set("sizes", sizes)?;
+
     #[cfg(not(feature = "render"))]
     ops.set("capture", lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> { Err(no_renderer("render.capture")) })?)?;
     #[cfg(feature = "render")]
     ops.set(
         "capture",
-        lua.create_function(move |lua, (width, height, camera): (u32, u32, Option<Table>)| {
+        lua.create_function(move |lua, input: Table| {
+            use crate::render::CaptureRequest;
             use crate::script::convert::blob;
             use base64::Engine as _;
             use serde_json::json;
-            let view = match &camera {
-                Some(c) => Some(camera_from(c, world.borrow().camera)?),
+            let (width, height) = capture_size(&input)?;
+            let base = match input.get::<Option<Table>>("camera")? {
+                Some(c) => Some(camera_from(&c, world.borrow().camera)?),
                 None => None,
             };
             let world = world.borrow();
-            let (png, stats) = state
+            let camera = match input.get::<Option<String>>("entity")? {
+                Some(text) => {
+                    let id = framed_entity(&world, &text)?;
+                    let view = base.unwrap_or(world.camera);
+                    let framed = state.borrow().framing(&world, id, view, width as f32 / height as f32).ok_or_else(|| {
+                        HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)")).into_lua()
+                    })?;
+                    framed.check().map_err(|e| {
+                        HandlerFailure::new(ErrorCode::InvalidInput, format!("entity: framing {text} needs a camera out of bounds ({e})")).into_lua()
+                    })?;
+                    Some(framed)
+                }
+                None => base,
+            };
+            let labels = input.get::<Option<bool>>("labelEntities")?.unwrap_or(false);
+            let request = CaptureRequest { width, height, camera, labels };
+            let capture = state
                 .borrow_mut()
-                .capture(&world, width, height, view)
+                .capture_view(&world, &request)
                 .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua())?;
-            blob(
-                lua,
-                json!({
-                    "width": width,
-                    "height": height,
-                    "mimeType": "image/png",
-                    "bytes": png.len(),
-                    "drawCalls": stats.draw_calls,
-                    "data": base64::engine::general_purpose::STANDARD.encode(&png),
-                }),
-            )
+            let c = capture.camera;
+            let mut out = json!({
+                "width": width,
+                "height": height,
+                "mimeType": "image/png",
+                "bytes": capture.png.len(),
+                "drawCalls": capture.stats.draw_calls,
+                "camera": {"position": c.position, "target": c.target, "fov": c.fov_deg},
+                "data": base64::engine::general_purpose::STANDARD.encode(&capture.png),
+            });
+            if labels {
+                out["labels"] = capture
+                    .labels
+                    .iter()
+                    .map(|l| json!({"entity": l.entity.to_string(), "x": l.x.round() as i64, "y": l.y.round() as i64, "distance": round2(l.distance), "drawn": l.drawn}))
+                    .collect();
+                out["labelsOmitted"] = json!(capture.labels_omitted);
+            }
+            blob(lua, out)
         })?,
     )?;
 
