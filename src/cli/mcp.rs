@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use crate::mcp::ToolsMode;
 use crate::mcp::stdio::{self, StdioOptions};
 use crate::mcp::ws::{self, WsOptions};
 
@@ -19,6 +20,11 @@ pub(crate) struct McpArgs {
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
     pub profile: super::ProfileArg,
+    /// Which tools a standard client's tools/list starts with: `core` (the core tier plus the
+    /// discovery meta-tools skills.search/browse/enable/disable) or `all`. Every tool stays
+    /// callable by name either way, and no client is shown a tool its profile cannot call.
+    #[arg(long, value_name = "SET", value_enum, default_value = "core")]
+    pub tools: ToolsArg,
     /// A script to build the world before serving (e.g. demos/billiards.lua).
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
@@ -43,6 +49,22 @@ pub(crate) struct McpArgs {
     pub no_deltas: bool,
 }
 
+/// `--tools`: where a session's tool list starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ToolsArg {
+    Core,
+    All,
+}
+
+impl ToolsArg {
+    fn mode(self) -> ToolsMode {
+        match self {
+            ToolsArg::Core => ToolsMode::Core,
+            ToolsArg::All => ToolsMode::All,
+        }
+    }
+}
+
 pub fn run(args: &McpArgs) -> i32 {
     if !args.stdio && !args.ws {
         report_error("choose a transport: limina mcp --stdio or limina mcp --ws", None);
@@ -60,6 +82,7 @@ pub fn run(args: &McpArgs) -> i32 {
             scene: args.scene.clone(),
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
+            tools: args.tools.mode(),
         })
     } else {
         ws::serve_blocking(&WsOptions {
@@ -72,6 +95,7 @@ pub fn run(args: &McpArgs) -> i32 {
             publish_deltas: !args.no_deltas,
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
+            tools: args.tools.mode(),
         })
     };
     match result {

@@ -10,13 +10,14 @@
 use serde_json::{Map, Value, json};
 
 use super::protocol::{self, Incoming};
+use super::tool_view::{ToolView, ToolsMode, ViewChange};
 use super::tools;
 use crate::host::Engine;
 use std::rc::Rc;
 
 use crate::host::SessionClaim;
-use crate::policy::profile_permissions;
-use crate::skills::{Caller, ErrorCode, SkillResponse};
+use crate::policy::{PermissionSet, profile_permissions};
+use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, discovery};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
 pub(crate) const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -27,7 +28,7 @@ pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Tools per `tools/list` page.
 pub(crate) const TOOLS_PAGE: usize = 100;
 
-pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. Start with skills.list or tools/list, read a tool's inputSchema, then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
+pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. tools/list shows the core tools; skills.search {query} and skills.browse {category} find every other skill (with its inputSchema), which you can call by name directly or list with skills.enable {categories}. Then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mode {
@@ -53,6 +54,10 @@ pub struct McpSession {
     seen_generation: u64,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
+    /// Which tools `tools/list` shows this client (progressive discovery).
+    pub tools: ToolView,
+    /// The session's own view changed what it lists since it was last told.
+    view_changed: bool,
 }
 
 impl McpSession {
@@ -64,6 +69,37 @@ impl McpSession {
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
+            tools: ToolView::default(),
+            view_changed: false,
+        }
+    }
+
+    /// Starts the session's tool list in `mode` (`limina mcp --tools`; core by default).
+    pub fn with_tools(mut self, mode: ToolsMode) -> Self {
+        self.tools = ToolView::new(mode);
+        self
+    }
+
+    /// The permissions this client's calls run under: its caller's once initialized, else the
+    /// transport's grant (what a stateless request would get).
+    pub fn permissions(&self) -> PermissionSet {
+        self.caller.as_ref().map_or_else(|| profile_permissions(&self.granted_profile), |c| c.permissions)
+    }
+
+    /// The skills a standard `tools/list` shows this client, in registration order: those its
+    /// permissions may call and its view shows.
+    pub(crate) fn listed(&self, registry: &SkillRegistry) -> Vec<Rc<Skill>> {
+        let permissions = self.permissions();
+        registry.list().filter(|s| discovery::may_call(s, permissions) && self.tools.shows(s)).cloned().collect()
+    }
+
+    /// Applies a meta-tool's change; remembers to tell the client when what it lists changed.
+    fn apply_view(&mut self, registry: &SkillRegistry, change: &ViewChange) {
+        let before: Vec<String> = self.listed(registry).iter().map(|s| s.name.clone()).collect();
+        self.tools.apply(change);
+        let after = self.listed(registry);
+        if before.len() != after.len() || before.iter().zip(&after).any(|(a, b)| *a != b.name) {
+            self.view_changed = true;
         }
     }
 
@@ -123,13 +159,15 @@ pub fn handle_text(engine: &Engine, session: &mut McpSession, text: &str) -> Vec
     out
 }
 
-/// Notifications the client should get now (the tool list changed since it last looked).
+/// Notifications the client should get now: its tool list changed since it last looked, because
+/// the registry changed or because the session enabled or disabled categories.
 pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
     let generation = engine.registry().generation();
-    if generation == session.seen_generation {
+    if generation == session.seen_generation && !session.view_changed {
         return Vec::new();
     }
     session.seen_generation = generation;
+    session.view_changed = false;
     match session.mode {
         Mode::Standard { .. } => vec![protocol::notification("notifications/tools/list_changed", None)],
         _ => Vec::new(),
@@ -298,22 +336,26 @@ fn caller_for(session: &mut McpSession, req: &Incoming) -> Option<Caller> {
     None
 }
 
+/// The tool list. Native mode (and the `listTools` alias) keeps the reference's full list; a
+/// standard client gets its session's view. Both show only what the client may call.
 fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool) -> Result<Value, RpcError> {
     let registry = engine.registry();
     if alias || session.mode == Mode::Native {
-        let tools: Vec<Value> = registry.list().map(|s| tools::native_tool(s)).collect();
+        let permissions = session.permissions();
+        let tools: Vec<Value> = registry.list().filter(|s| discovery::may_call(s, permissions)).map(|s| tools::native_tool(s)).collect();
         return Ok(json!({"tools": tools}));
     }
+    let listed = session.listed(&registry);
     let start = match req.params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(Value::String(c)) => {
-            c.parse::<usize>().ok().filter(|n| *n <= registry.size()).ok_or_else(|| invalid_params(format!("invalid cursor '{c}'")))?
+            c.parse::<usize>().ok().filter(|n| *n <= listed.len()).ok_or_else(|| invalid_params(format!("invalid cursor '{c}'")))?
         }
         Some(_) => return Err(invalid_params("cursor must be a string")),
     };
-    let tools: Vec<Value> = registry.list().skip(start).take(TOOLS_PAGE).map(|s| tools::standard_tool(s)).collect();
+    let tools: Vec<Value> = listed.iter().skip(start).take(TOOLS_PAGE).map(|s| tools::standard_tool(s)).collect();
     let mut result = json!({"tools": tools});
-    if start + TOOLS_PAGE < registry.size() {
+    if start + TOOLS_PAGE < listed.len() {
         result["nextCursor"] = json!((start + TOOLS_PAGE).to_string());
     }
     Ok(stamp_result(result, true))
@@ -347,9 +389,12 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         });
     };
     if !native && !engine.registry().has(&name) {
-        return Err(invalid_params(format!("unknown tool: {name} (tools/list shows them all)")));
+        return Err(invalid_params(format!("unknown tool: {name} (skills.search finds tools by name or purpose)")));
     }
     let response = engine.call(&caller, &name, arguments);
+    if let Some(change) = ViewChange::from_call(&name, &response) {
+        session.apply_view(&engine.registry(), &change);
+    }
     if native {
         let data = serde_json::to_value(&response).unwrap_or(Value::Null);
         return match &response.error {

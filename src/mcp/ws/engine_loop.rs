@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use super::admission::{Busy, CallPermit};
 use super::call_queue::CallQueues;
 use crate::host::{Engine, FramePlan, RealTimeDriver};
+use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline};
@@ -96,6 +97,8 @@ pub(super) struct EngineLoop<'e> {
     /// Calls ran since the last publish.
     dirty: bool,
     pub stats: PublishStats,
+    /// Where each new connection's tool list starts.
+    tools: ToolsMode,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -108,7 +111,14 @@ impl<'e> EngineLoop<'e> {
             publish_deltas,
             dirty: false,
             stats: PublishStats::default(),
+            tools: ToolsMode::default(),
         }
+    }
+
+    /// Starts every connection's tool list in `mode` (`--tools`).
+    pub fn with_tools(mut self, mode: ToolsMode) -> Self {
+        self.tools = mode;
+        self
     }
 
     /// Serves until every sender of `rx` is gone.
@@ -186,14 +196,14 @@ impl<'e> EngineLoop<'e> {
                 if reply.is_closed() {
                     return;
                 }
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let result = if method == "aoi/declare" { declare_aoi(c, &params) } else { call(engine, c, method, params) };
                 let _ = reply.send(result);
                 self.dirty = true;
             }
             Work::Subscribe { mut sink, permit } => {
                 let tick = engine.tick();
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
                 let snapshot = baseline.snapshot(&engine.world(), tick);
                 if sink.send("state/snapshot", &snapshot.message).is_ok() {
@@ -249,8 +259,8 @@ impl<'e> EngineLoop<'e> {
     }
 }
 
-fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str) -> &'a mut Conn {
-    conns.entry(conn).or_insert_with(|| Conn { session: McpSession::new(conn, profile, engine), aoi: None, sub: None })
+fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str, tools: ToolsMode) -> &'a mut Conn {
+    conns.entry(conn).or_insert_with(|| Conn { session: McpSession::new(conn, profile, engine).with_tools(tools), aoi: None, sub: None })
 }
 
 fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Result<Value, RpcError> {

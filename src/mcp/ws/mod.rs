@@ -53,6 +53,8 @@ pub(crate) struct WsOptions {
     pub scripts: Option<PathBuf>,
     /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one call per step.
     pub call_budget: Duration,
+    /// Where each connection's tool list starts (`--tools`).
+    pub tools: super::ToolsMode,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -107,7 +109,7 @@ pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         anyhow::Ok(local)
     })?;
     eprintln!("limina mcp: listening on ws://{local}");
-    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).run(&rx);
+    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
     let _ = handle.stop();
     result
 }
