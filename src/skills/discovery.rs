@@ -36,21 +36,31 @@ pub(crate) struct Hit {
 
 /// How much one query term says about one skill: the whole name or its action part (20), part of
 /// the name (8), the category (5), a word of the description (2).
+/// Word forms match through their stem: "entity" finds "entities", "creating" finds "create".
 fn term_score(term: &str, name: &str, category: &str, description: &str) -> u32 {
     let action = name.rsplit_once('.').map_or(name, |(_, a)| a);
+    let stem = stem(term);
     let mut score = 0;
     if name == term || action == term {
         score += 20;
-    } else if name.contains(term) {
+    } else if name.contains(stem) {
         score += 8;
     }
-    if category == term {
+    if category == term || category == stem {
         score += 5;
     }
-    if description.contains(term) {
+    if description.contains(stem) {
         score += 2;
     }
     score
+}
+
+/// A crude English stem, enough for plurals and verb forms in skill names and descriptions.
+fn stem(term: &str) -> &str {
+    if term.len() <= 4 {
+        return term;
+    }
+    ["ies", "ing", "es", "ed", "s", "y", "e"].iter().find_map(|suffix| term.strip_suffix(suffix)).unwrap_or(term)
 }
 
 /// The query's terms: lowercased, split on anything but letters, digits, `.` and `_`, without
@@ -153,5 +163,7 @@ mod tests {
         assert!(exact > partial && partial > mention && mention > 0, "{exact} {partial} {mention}");
         assert_eq!(term_score("audio", "audio.play", "audio", "play a blip"), 8 + 5);
         assert_eq!(term_score("zebra", "audio.play", "audio", "play a blip"), 0);
+        assert!(term_score("entity", "scene.queryentities", "scene", "list entities") >= 8 + 2, "plurals match");
+        assert!(term_score("creating", "scene.createentity", "scene", "") >= 8, "verb forms match");
     }
 }
