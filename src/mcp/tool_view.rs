@@ -55,15 +55,8 @@ impl ViewChange {
         if response.error.is_some() {
             return None;
         }
-        let categories: Vec<String> = response
-            .result
-            .as_ref()?
-            .get("categories")?
-            .as_array()?
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect();
+        let categories: Vec<String> =
+            response.result.as_ref()?.get("categories")?.as_array()?.iter().filter_map(Value::as_str).map(str::to_string).collect();
         match tool {
             ENABLE_TOOL => Some(ViewChange::Enable(categories)),
             DISABLE_TOOL => Some(ViewChange::Disable(categories)),

@@ -162,7 +162,8 @@ fn a_readonly_client_never_sees_a_tool_it_cannot_call_in_any_mode() {
     let text = |id: u64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
     handle_text(&e, &mut native, &text(1, "initialize", json!({"agentId": "agt_v", "sessionId": "ses_v", "profile": "system.readonly"})));
     let listed = handle_text(&e, &mut native, &text(2, "listTools", json!({})));
-    let names: Vec<String> = listed[0]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
+    let names: Vec<String> =
+        listed[0]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
     check("native listTools", &names);
     assert_eq!(names.len(), allowed.len(), "native mode lists every tool it may call");
     // And skills.list tells it no more than tools/list would.
@@ -230,13 +231,15 @@ fn enable_and_disable_change_only_this_sessions_list_and_say_so() {
     let (_, notes) = c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio"]}}));
     assert!(notes.is_empty(), "enabling what is listed changes nothing, so nothing is sent: {notes:?}");
 
-    let (disabled, notes) = c.exchange("tools/call", json!({"name": "skills.disable", "arguments": {"categories": ["audio", "ui", "scene"]}}));
+    let (disabled, notes) =
+        c.exchange("tools/call", json!({"name": "skills.disable", "arguments": {"categories": ["audio", "ui", "scene"]}}));
     assert_eq!(disabled["result"]["isError"], false, "{disabled}");
     assert_eq!(notes, ["notifications/tools/list_changed"]);
     assert_eq!(c.listed_names(), before, "disabling a core tool's category keeps the core tier listed");
 
     // Unknown categories: invalid input naming them and the known ones; the list is untouched.
-    let (refused, notes) = c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio", "sound", "ufo"]}}));
+    let (refused, notes) =
+        c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio", "sound", "ufo"]}}));
     assert_eq!(refused["result"]["isError"], true);
     let message = refused["result"]["content"][0]["text"].as_str().unwrap();
     assert!(message.starts_with("invalid_input: categories: unknown categories sound, ufo (known: scene, ecs,"), "{message}");

@@ -7,9 +7,9 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value};
 use serde_json::json;
 
+use crate::policy::Permission;
 use crate::policy::{PROFILES, PermissionSet, profile_permissions};
 use crate::script::convert::{blob, json_to_lua};
-use crate::policy::Permission;
 use crate::skills::{Skill, SkillRegistry, discovery};
 
 /// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
