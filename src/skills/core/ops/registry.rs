@@ -55,10 +55,11 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
             let Some(skill) = r.borrow().get(&name) else {
                 return Ok(Value::Nil);
             };
-            let out = lua.create_table_with_capacity(0, 5)?;
+            let out = lua.create_table_with_capacity(0, 6)?;
             out.raw_set("name", skill.name.as_str())?;
             out.raw_set("version", skill.version.as_str())?;
             out.raw_set("category", skill.category.as_str())?;
+            out.raw_set("tier", skill.tier.as_str())?;
             out.raw_set("description", skill.description.as_str())?;
             out.raw_set("input_schema", json_to_lua(lua, &skill.input_schema)?)?;
             Ok(Value::Table(out))
