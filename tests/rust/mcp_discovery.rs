@@ -387,3 +387,23 @@ fn a_package_cannot_claim_the_core_tier() {
     assert_eq!(rejected[0]["rule"], "tier.reserved", "{}", rejected[0]);
     assert_eq!(e.registry().get("mods.quiet").map(|s| s.tier), Some(Tier::Standard));
 }
+
+#[test]
+fn a_tier_is_core_or_standard_and_standard_by_default() {
+    let e = engine();
+    let def = |tier: &str| -> mlua::Table {
+        let src = format!(
+            r#"local s = limina.schema
+            return {{ name = "t.tiered", version = "1.0.0", category = "t", description = "d.", {tier}
+                input = s.object({{}}), output = s.object({{}}), handler = function() return {{}} end }}"#
+        );
+        e.lua().load(&src).eval().unwrap()
+    };
+    let build = |tier: &str| limina::skills::Skill::from_table(e.lua(), &def(tier), "test.luau");
+    assert_eq!(build("").unwrap().tier, Tier::Standard);
+    assert_eq!(build(r#"tier = "core","#).unwrap().tier, Tier::Core);
+    let err = build(r#"tier = "vip","#).unwrap_err().to_string();
+    assert_eq!(err, "test.luau: skill t.tiered: unknown tier 'vip' (known: core standard)");
+    let err = build("tier = 1,").unwrap_err().to_string();
+    assert!(err.contains("`tier` must be a string, got number"), "{err}");
+}
