@@ -3,6 +3,8 @@
 // tools/list of a builder.readWrite client stays within budget, while every skill it may call
 // stays reachable through skills.search, skills.browse and skills.enable.
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -11,7 +13,8 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { limina, root } from './common.mjs';
 
-/** The budget for the default tools/list of a builder.readWrite client, in o200k tokens. */
+/** The budget for the default tools/list of a builder.readWrite client (the server's default
+ * grant), in o200k tokens of the JSON results the server sends. */
 const BUDGET = 8000;
 const enc = new Tiktoken(o200k_base);
 
@@ -22,21 +25,54 @@ async function connect(args) {
   return client;
 }
 
-/** Every page of tools/list, and the size of what the server sent: the JSON of each page's result. */
+/** Every page of tools/list through the SDK client. */
 async function listAll(client) {
   const tools = [];
-  let bytes = 0;
-  let tokens = 0;
   let cursor;
   do {
     const page = await client.listTools(cursor ? { cursor } : {});
-    const text = JSON.stringify(page);
-    bytes += Buffer.byteLength(text);
-    tokens += enc.encode(text).length;
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
-  return { tools, bytes, tokens };
+  return tools;
+}
+
+/** A builder's tools/list as the server sends it (every page), over a plain stdio pipe so the
+ * count is of the wire JSON, not of what an SDK keeps after parsing: {tools, bytes, tokens}. */
+async function measure(args) {
+  const child = spawn(limina, ['mcp', '--stdio', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = new Map();
+  lines.on('line', (line) => {
+    const msg = JSON.parse(line);
+    waiting.get(msg.id)?.(msg);
+  });
+  let next = 0;
+  const request = (method, params) => new Promise((resolve) => {
+    next += 1;
+    waiting.set(next, resolve);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: next, method, params })}\n`);
+  });
+  try {
+    await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'budget', version: '1' } });
+    const tools = [];
+    let bytes = 0;
+    let tokens = 0;
+    let cursor;
+    do {
+      const reply = await request('tools/list', cursor ? { cursor } : {});
+      assert.ok(reply.result, JSON.stringify(reply));
+      const text = JSON.stringify(reply.result);
+      bytes += Buffer.byteLength(text);
+      tokens += enc.encode(text).length;
+      tools.push(...reply.result.tools);
+      cursor = reply.result.nextCursor;
+    } while (cursor);
+    return { tools, bytes, tokens };
+  } finally {
+    child.stdin.end();
+    lines.close();
+  }
 }
 
 async function call(client, name, args) {
@@ -46,24 +82,17 @@ async function call(client, name, args) {
 }
 
 test('the default tools/list of a builder fits the token budget; --tools all is printed beside it', async () => {
-  const core = await connect([]);
-  const all = await connect(['--tools', 'all']);
-  try {
-    const small = await listAll(core);
-    const full = await listAll(all);
-    console.log(`tools/list default (core): ${small.tools.length} tools, ${small.bytes} bytes, ${small.tokens} o200k tokens`);
-    console.log(`tools/list --tools all:    ${full.tools.length} tools, ${full.bytes} bytes, ${full.tokens} o200k tokens`);
-    assert.ok(small.tokens <= BUDGET, `the default list costs ${small.tokens} tokens, over the budget of ${BUDGET}`);
-    assert.ok(full.tools.length > small.tools.length, 'the full list is longer');
-    for (const meta of ['skills.search', 'skills.browse', 'skills.enable', 'skills.disable']) {
-      assert.ok(small.tools.some((t) => t.name === meta), `${meta} is listed by default`);
-    }
-    for (const t of small.tools) {
-      assert.equal(t.inputSchema.$schema, undefined, `${t.name} lists no $schema`);
-    }
-  } finally {
-    await core.close();
-    await all.close();
+  const small = await measure([]);
+  const full = await measure(['--tools', 'all']);
+  console.log(`tools/list default (core): ${small.tools.length} tools, ${small.bytes} bytes, ${small.tokens} o200k tokens`);
+  console.log(`tools/list --tools all:    ${full.tools.length} tools, ${full.bytes} bytes, ${full.tokens} o200k tokens`);
+  assert.ok(small.tokens <= BUDGET, `the default list costs ${small.tokens} tokens, over the budget of ${BUDGET}`);
+  assert.ok(full.tools.length > small.tools.length, 'the full list is longer');
+  for (const meta of ['skills.search', 'skills.browse', 'skills.enable', 'skills.disable']) {
+    assert.ok(small.tools.some((t) => t.name === meta), `${meta} is listed by default`);
+  }
+  for (const t of small.tools) {
+    assert.equal(t.inputSchema.$schema, undefined, `${t.name} lists no $schema`);
   }
 });
 
@@ -94,10 +123,10 @@ test('every skill in skills.list is reachable through search, browse and enable'
     assert.deepEqual(catalog.filter((n) => !browsed.has(n)), [], 'browse reaches every skill');
 
     // Enable: with every category enabled, tools/list shows the whole catalog, and the client was told.
-    const before = (await listAll(client)).tools.length;
+    const before = (await listAll(client)).length;
     const { tools: added } = await call(client, 'skills.enable', { categories: categories.map((c) => c.name) });
     assert.ok(added.length > 0);
-    const listed = new Set((await listAll(client)).tools.map((t) => t.name));
+    const listed = new Set((await listAll(client)).map((t) => t.name));
     assert.deepEqual(catalog.filter((n) => !listed.has(n)), [], 'enable lists every skill');
     assert.ok(listed.size > before, `the list grew from ${before} to ${listed.size}`);
     for (let i = 0; i < 50 && changed === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
