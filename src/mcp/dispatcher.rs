@@ -6,6 +6,11 @@
 //! gets back the messages to send: responses first, then notifications such as
 //! `notifications/tools/list_changed`. Nothing here blocks or panics on hostile input; every
 //! malformed message gets the JSON-RPC error it deserves.
+//!
+//! What a client is shown is bounded twice: by its permissions (no mode lists a tool it cannot
+//! call) and, for a standard `tools/list`, by its session's `ToolView` (progressive discovery:
+//! the core tier until it enables more; see `tool_view`). Calls are not: any registered tool is
+//! callable by name, listed or not, and the pipeline decides.
 
 use serde_json::{Map, Value, json};
 
@@ -55,7 +60,7 @@ pub struct McpSession {
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
     /// Which tools `tools/list` shows this client (progressive discovery).
-    pub tools: ToolView,
+    pub(crate) tools: ToolView,
     /// The session's own view changed what it lists since it was last told.
     view_changed: bool,
 }
@@ -82,7 +87,7 @@ impl McpSession {
 
     /// The permissions this client's calls run under: its caller's once initialized, else the
     /// transport's grant (what a stateless request would get).
-    pub fn permissions(&self) -> PermissionSet {
+    pub(crate) fn permissions(&self) -> PermissionSet {
         self.caller.as_ref().map_or_else(|| profile_permissions(&self.granted_profile), |c| c.permissions)
     }
 
@@ -95,10 +100,10 @@ impl McpSession {
 
     /// Applies a meta-tool's change; remembers to tell the client when what it lists changed.
     fn apply_view(&mut self, registry: &SkillRegistry, change: &ViewChange) {
-        let before: Vec<String> = self.listed(registry).iter().map(|s| s.name.clone()).collect();
+        let names = |session: &Self| -> Vec<String> { session.listed(registry).iter().map(|s| s.name.clone()).collect() };
+        let before = names(self);
         self.tools.apply(change);
-        let after = self.listed(registry);
-        if before.len() != after.len() || before.iter().zip(&after).any(|(a, b)| *a != b.name) {
+        if names(self) != before {
             self.view_changed = true;
         }
     }

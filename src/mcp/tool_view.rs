@@ -32,15 +32,6 @@ pub enum ToolsMode {
     All,
 }
 
-impl ToolsMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolsMode::Core => "core",
-            ToolsMode::All => "all",
-        }
-    }
-}
-
 /// A change a successful `skills.enable` / `skills.disable` asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ViewChange {
@@ -67,24 +58,20 @@ impl ViewChange {
 
 /// One session's listed set: its starting mode plus the categories it enabled or disabled since.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ToolView {
+pub(crate) struct ToolView {
     mode: ToolsMode,
     enabled: BTreeSet<String>,
     disabled: BTreeSet<String>,
 }
 
 impl ToolView {
-    pub fn new(mode: ToolsMode) -> Self {
+    pub(crate) fn new(mode: ToolsMode) -> Self {
         Self { mode, ..Self::default() }
-    }
-
-    pub fn mode(&self) -> ToolsMode {
-        self.mode
     }
 
     /// Whether the list shows `skill` (permissions aside): core-tier skills always, others by
     /// their category.
-    pub fn shows(&self, skill: &Skill) -> bool {
+    pub(crate) fn shows(&self, skill: &Skill) -> bool {
         skill.tier == Tier::Core
             || match self.mode {
                 ToolsMode::Core => self.enabled.contains(&skill.category),
@@ -134,13 +121,12 @@ mod tests {
     #[test]
     fn enable_and_disable_undo_each_other_in_both_modes() {
         for mode in [ToolsMode::Core, ToolsMode::All] {
-            let start = ToolView::new(mode);
-            let mut v = start.clone();
+            let mut v = ToolView::new(mode);
             v.apply(&ViewChange::Enable(vec!["audio".into()]));
             assert!(v.enabled.contains("audio") && !v.disabled.contains("audio"));
             v.apply(&ViewChange::Disable(vec!["audio".into()]));
             assert!(!v.enabled.contains("audio") && v.disabled.contains("audio"));
-            assert_eq!(v.mode(), mode);
+            assert_eq!(v.mode, mode);
         }
     }
 }

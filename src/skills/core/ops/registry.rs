@@ -1,4 +1,5 @@
 //! The `registry` ops the discovery, inspector and dev skills read from: listing, describing,
+//! searching and browsing (bounded by the caller's permissions, see `skills::discovery`),
 //! permission profiles, and reloading a skill from its source.
 
 use std::cell::RefCell;
@@ -7,8 +8,7 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value};
 use serde_json::json;
 
-use crate::policy::Permission;
-use crate::policy::{PROFILES, PermissionSet, profile_permissions};
+use crate::policy::{PROFILES, Permission, PermissionSet, profile_permissions};
 use crate::script::convert::{blob, json_to_lua};
 use crate::skills::{Skill, SkillRegistry, discovery};
 
