@@ -26,6 +26,7 @@ pub fn run() -> anyhow::Result<()> {
         Some(path) => PathBuf::from(path),
         None => std::env::current_exe()?,
     };
+    tools_list_sizes(&exe)?;
     stdio_round_trips(&exe)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let (mut server, url) = ws_server(&exe, &[])?;
@@ -78,6 +79,51 @@ fn ws_server_watched(exe: &Path, extra: &[&str]) -> anyhow::Result<(Child, Strin
         .ok_or_else(|| anyhow::anyhow!("server did not announce: {announce}"))?
         .to_string();
     Ok((server, url, cut_offs))
+}
+
+/// What a builder's `tools/list` costs a client (every page's result, as sent) by default and with
+/// `--tools all`: a tool definition is paid for in context on every turn. Bytes here; the Node
+/// test `tests/node/token_budget.test.mjs` counts the same JSON in o200k tokens.
+fn tools_list_sizes(exe: &Path) -> anyhow::Result<()> {
+    let measure = |tools: &str| -> anyhow::Result<(usize, usize)> {
+        let mut child = Command::new(exe)
+            .args(["mcp", "--stdio", "--tools", tools])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let mut stdin = child.stdin.take().ok_or_else(|| anyhow::anyhow!("no stdin"))?;
+        let mut stdout = BufReader::new(child.stdout.take().ok_or_else(|| anyhow::anyhow!("no stdout"))?);
+        let mut ask = |id: u64, method: &str, params: Value| -> anyhow::Result<Value> {
+            writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+            stdin.flush()?;
+            let mut line = String::new();
+            stdout.read_line(&mut line)?;
+            Ok(serde_json::from_str(&line)?)
+        };
+        ask(0, "initialize", json!({"protocolVersion": "2025-11-25"}))?;
+        let (mut count, mut bytes, mut cursor) = (0, 0, Value::Null);
+        for id in 1..100 {
+            let reply = ask(id, "tools/list", json!({"cursor": cursor}))?;
+            let result = &reply["result"];
+            count += result["tools"].as_array().map_or(0, Vec::len);
+            bytes += result.to_string().len();
+            match result.get("nextCursor") {
+                Some(next) => cursor = next.clone(),
+                None => break,
+            }
+        }
+        drop(stdin);
+        let _ = child.wait();
+        Ok((count, bytes))
+    };
+    let (core, core_bytes) = measure("core")?;
+    let (all, all_bytes) = measure("all")?;
+    outln!(
+        "mcp tools/list  builder.readWrite: default (core tier + discovery) {core} tools, {core_bytes} bytes; --tools all {all} tools, {all_bytes} bytes (default is {:.0}% of all)",
+        ratio(core_bytes as f64, all_bytes as f64) * 100.0
+    );
+    Ok(())
 }
 
 fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {

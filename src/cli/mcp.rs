@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use crate::mcp::ToolsMode;
 use crate::mcp::stdio::{self, StdioOptions};
 use crate::mcp::ws::{self, WsOptions};
 
@@ -26,6 +27,11 @@ pub(crate) struct McpArgs {
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
     pub profile: super::ProfileArg,
+    /// Which tools a standard client's tools/list starts with: `core` (the core tier plus the
+    /// discovery meta-tools skills.search/browse/enable/disable) or `all`. Every tool stays
+    /// callable by name either way, and no client is shown a tool its profile cannot call.
+    #[arg(long, value_name = "SET", value_enum, default_value = "core")]
+    pub tools: ToolsArg,
     /// A script to build the world before serving (e.g. demos/billiards.lua).
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
@@ -50,6 +56,22 @@ pub(crate) struct McpArgs {
     pub no_deltas: bool,
 }
 
+/// `--tools`: where a session's tool list starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ToolsArg {
+    Core,
+    All,
+}
+
+impl ToolsArg {
+    fn mode(self) -> ToolsMode {
+        match self {
+            ToolsArg::Core => ToolsMode::Core,
+            ToolsArg::All => ToolsMode::All,
+        }
+    }
+}
+
 pub fn run(args: &McpArgs) -> i32 {
     if !args.stdio && !args.ws && !args.http {
         report_error("choose a transport: limina mcp --stdio, --ws or --http", None);
@@ -67,6 +89,7 @@ pub fn run(args: &McpArgs) -> i32 {
             scene: args.scene.clone(),
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
+            tools: args.tools.mode(),
         })
     } else {
         ws::serve_blocking(&WsOptions {
@@ -80,6 +103,7 @@ pub fn run(args: &McpArgs) -> i32 {
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
             allow_origins: args.allow_origin.clone(),
+            tools: args.tools.mode(),
         })
     };
     match result {

@@ -54,7 +54,7 @@ pub fn run(args: &SkillsArgs) -> i32 {
         SkillsCommand::Describe { name } => match registry.get(name) {
             Some(s) => {
                 let v = json!({
-                    "name": s.name, "version": s.version, "category": s.category, "description": s.description,
+                    "name": s.name, "version": s.version, "category": s.category, "tier": s.tier.as_str(), "description": s.description,
                     "permissions": s.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
                     "input_schema": s.input_schema, "output_schema": s.output_schema,
                 });

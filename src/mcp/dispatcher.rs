@@ -6,17 +6,23 @@
 //! gets back the messages to send: responses first, then notifications such as
 //! `notifications/tools/list_changed`. Nothing here blocks or panics on hostile input; every
 //! malformed message gets the JSON-RPC error it deserves.
+//!
+//! What a client is shown is bounded twice: by its permissions (no mode lists a tool it cannot
+//! call) and, for a standard `tools/list`, by its session's `ToolView` (progressive discovery:
+//! the core tier until it enables more; see `tool_view`). Calls are not: any registered tool is
+//! callable by name, listed or not, and the pipeline decides.
 
 use serde_json::{Map, Value, json};
 
 use super::protocol::{self, Incoming};
+use super::tool_view::{ToolView, ToolsMode, ViewChange};
 use super::tools;
 use crate::host::Engine;
 use std::rc::Rc;
 
 use crate::host::SessionClaim;
-use crate::policy::profile_permissions;
-use crate::skills::{Caller, ErrorCode, SkillResponse};
+use crate::policy::{PermissionSet, profile_permissions};
+use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, discovery};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
 pub(crate) const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -35,7 +41,7 @@ pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolV
 /// JSON-RPC code for a protocol version the server does not serve (stateless revision).
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
-pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. Start with skills.list or tools/list, read a tool's inputSchema, then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
+pub(crate) const INSTRUCTIONS: &str = "limina is a real-time 3D world. Every tool is a typed, permission-checked skill; every call is recorded in a sha256-chained world log. tools/list shows the core tools; skills.search {query} and skills.browse {category} find every other skill (with its inputSchema), which you can call by name directly or list with skills.enable {categories}. Then build: scene.createEntity returns an entity id (ent_0001...) that other tools take. Failures come back as isError results naming the field and the rule. Use scene.queryEntities or inspector.snapshot to see the world, audit.explain to ask why a call was denied.";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mode {
@@ -61,6 +67,10 @@ pub struct McpSession {
     seen_generation: u64,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
+    /// Which tools `tools/list` shows this client (progressive discovery).
+    pub(crate) tools: ToolView,
+    /// The session's own view changed what it lists since it was last told.
+    view_changed: bool,
     /// Open `subscriptions/listen` streams (stateless revision): their request ids, and whether
     /// each asked for `toolsListChanged`. Only these hear of a changed tool list there.
     listeners: Vec<Listener>,
@@ -82,7 +92,38 @@ impl McpSession {
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
+            tools: ToolView::default(),
+            view_changed: false,
             listeners: Vec::new(),
+        }
+    }
+
+    /// Starts the session's tool list in `mode` (`limina mcp --tools`; core by default).
+    pub fn with_tools(mut self, mode: ToolsMode) -> Self {
+        self.tools = ToolView::new(mode);
+        self
+    }
+
+    /// The permissions this client's calls run under: its caller's once initialized, else the
+    /// transport's grant (what a stateless request would get).
+    pub(crate) fn permissions(&self) -> PermissionSet {
+        self.caller.as_ref().map_or_else(|| profile_permissions(&self.granted_profile), |c| c.permissions)
+    }
+
+    /// The skills a standard `tools/list` shows this client, in registration order: those its
+    /// permissions may call and its view shows.
+    pub(crate) fn listed(&self, registry: &SkillRegistry) -> Vec<Rc<Skill>> {
+        let permissions = self.permissions();
+        registry.list().filter(|s| discovery::may_call(s, permissions) && self.tools.shows(s)).cloned().collect()
+    }
+
+    /// Applies a meta-tool's change; remembers to tell the client when what it lists changed.
+    fn apply_view(&mut self, registry: &SkillRegistry, change: &ViewChange) {
+        let names = |session: &Self| -> Vec<String> { session.listed(registry).iter().map(|s| s.name.clone()).collect() };
+        let before = names(self);
+        self.tools.apply(change);
+        if names(self) != before {
+            self.view_changed = true;
         }
     }
 
@@ -152,13 +193,15 @@ pub fn handle_text(engine: &Engine, session: &mut McpSession, text: &str) -> Vec
     out
 }
 
-/// Notifications the client should get now (the tool list changed since it last looked).
+/// Notifications the client should get now: its tool list changed since it last looked, because
+/// the registry changed or because the session enabled or disabled categories.
 pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
     let generation = engine.registry().generation();
-    if generation == session.seen_generation {
+    if generation == session.seen_generation && !session.view_changed {
         return Vec::new();
     }
     session.seen_generation = generation;
+    session.view_changed = false;
     match &session.mode {
         // The stateless revision forbids unasked notifications: only listen streams hear them,
         // each frame stamped with its stream's id.
@@ -428,22 +471,26 @@ fn caller_for(session: &mut McpSession, req: &Incoming) -> Option<Caller> {
     None
 }
 
+/// The tool list. Native mode (and the `listTools` alias) keeps the reference's full list; a
+/// standard client gets its session's view. Both show only what the client may call.
 fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool) -> Result<Value, RpcError> {
     let registry = engine.registry();
     if alias || session.mode == Mode::Native {
-        let tools: Vec<Value> = registry.list().map(|s| tools::native_tool(s)).collect();
+        let permissions = session.permissions();
+        let tools: Vec<Value> = registry.list().filter(|s| discovery::may_call(s, permissions)).map(|s| tools::native_tool(s)).collect();
         return Ok(json!({"tools": tools}));
     }
+    let listed = session.listed(&registry);
     let start = match req.params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(Value::String(c)) => {
-            c.parse::<usize>().ok().filter(|n| *n <= registry.size()).ok_or_else(|| invalid_params(format!("invalid cursor '{c}'")))?
+            c.parse::<usize>().ok().filter(|n| *n <= listed.len()).ok_or_else(|| invalid_params(format!("invalid cursor '{c}'")))?
         }
         Some(_) => return Err(invalid_params("cursor must be a string")),
     };
-    let tools: Vec<Value> = registry.list().skip(start).take(TOOLS_PAGE).map(|s| tools::standard_tool(s)).collect();
+    let tools: Vec<Value> = listed.iter().skip(start).take(TOOLS_PAGE).map(|s| tools::standard_tool(s)).collect();
     let mut result = json!({"tools": tools});
-    if start + TOOLS_PAGE < registry.size() {
+    if start + TOOLS_PAGE < listed.len() {
         result["nextCursor"] = json!((start + TOOLS_PAGE).to_string());
     }
     Ok(stamp_result(result, true))
@@ -477,9 +524,12 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         });
     };
     if !native && !engine.registry().has(&name) {
-        return Err(invalid_params(format!("unknown tool: {name} (tools/list shows them all)")));
+        return Err(invalid_params(format!("unknown tool: {name} (skills.search finds tools by name or purpose)")));
     }
     let response = engine.call(&caller, &name, arguments);
+    if let Some(change) = ViewChange::from_call(&name, &response) {
+        session.apply_view(&engine.registry(), &change);
+    }
     if native {
         let data = serde_json::to_value(&response).unwrap_or(Value::Null);
         return match &response.error {

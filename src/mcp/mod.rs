@@ -6,10 +6,12 @@ pub mod dispatcher;
 pub mod protocol;
 pub mod stdio;
 pub mod sync;
+pub(crate) mod tool_view;
 pub mod tools;
 pub mod ws;
 
 pub use dispatcher::{McpSession, handle_message, handle_text};
+pub use tool_view::ToolsMode;
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
 /// watched for hot reload, and the optional `--scene` script already run.

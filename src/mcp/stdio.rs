@@ -37,6 +37,8 @@ pub struct StdioOptions {
     pub scripts: Option<PathBuf>,
     /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one line per step.
     pub call_budget: Duration,
+    /// Where the client's tool list starts (`--tools`).
+    pub tools: super::ToolsMode,
 }
 
 /// One line of input.
@@ -166,7 +168,7 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
     })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
 
-    let mut session = McpSession::new(1, &options.profile, &engine);
+    let mut session = McpSession::new(1, &options.profile, &engine).with_tools(options.tools);
     let mut driver = RealTimeDriver::new(Instant::now()).with_call_budget(options.call_budget);
     // A line taken off the queue while waiting, served in the next turn.
     let mut next: Option<Line> = None;

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::skills::schema::without_dialect;
 use crate::skills::{Effect, Skill};
 
 /// "scene.createEntity" -> "Scene: Create Entity".
@@ -39,13 +40,16 @@ pub fn annotations(skill: &Skill) -> Value {
     })
 }
 
+/// A standard tool definition. Its schemas go without `$schema`: every client pays for each listed
+/// definition on every turn, and the keywords our schemas use mean the same under draft-07 and the
+/// MCP default dialect (2020-12). The native shape keeps the reference's draft-07 `$schema`.
 pub(crate) fn standard_tool(skill: &Skill) -> Value {
     json!({
         "name": skill.name,
         "title": title(&skill.name),
         "description": skill.description,
-        "inputSchema": skill.input_schema,
-        "outputSchema": skill.output_schema,
+        "inputSchema": without_dialect(&skill.input_schema),
+        "outputSchema": without_dialect(&skill.output_schema),
         "annotations": annotations(skill),
     })
 }

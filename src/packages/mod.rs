@@ -47,7 +47,7 @@ pub use scan::survey;
 use trust::TrustDecision;
 
 use crate::policy::{PermissionSet, profile_permissions};
-use crate::skills::SkillRegistry;
+use crate::skills::{SkillRegistry, Tier};
 use crate::trace::EventKind;
 
 /// Skill-name prefixes only the engine may register in.
@@ -95,6 +95,8 @@ pub enum Refusal {
     PathEscape,
     /// One of its files cannot be read (not a regular file, too large, unreadable).
     Unreadable,
+    /// It declares a skill in a tier only the engine's own skills hold (`tier = "core"`).
+    TierReserved,
 }
 
 impl Refusal {
@@ -108,6 +110,7 @@ impl Refusal {
             Refusal::TrustDenied => "trust.denied",
             Refusal::PathEscape => "path.escape",
             Refusal::Unreadable => "package.unreadable",
+            Refusal::TierReserved => "tier.reserved",
         }
     }
 }
@@ -268,6 +271,17 @@ impl ModManager {
             return Err(Refused::new(
                 Refusal::SkillConflict,
                 format!("{reference} declares skill {name}, in a namespace reserved for the engine ({})", CORE_NAMESPACES.join(" ")),
+            ));
+        }
+        // The core tier is listed to every client by default: a package claiming it could flood
+        // every agent's context, so only the engine's own skills hold it.
+        if let Some(skill) = skills.iter().find(|s| s.tier == Tier::Core) {
+            return Err(Refused::new(
+                Refusal::TierReserved,
+                format!(
+                    "{reference} declares skill {} with tier = \"core\", which is reserved for the engine's own skills (leave it out: a package's skills are standard, found through skills.search and listed by skills.enable)",
+                    skill.name
+                ),
             ));
         }
         // A package may replace only the skills the package at its own path registered.

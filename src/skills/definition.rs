@@ -33,12 +33,42 @@ pub trait ExternalHandler {
     fn call(&self, skill: &str, input: &Value, call: &CallInfo<'_>) -> Result<Value, super::SkillFailure>;
 }
 
+/// How a skill is offered to a standard MCP client by default (progressive discovery). Every
+/// skill is callable by name whatever its tier; the tier only decides whether `tools/list`
+/// shows it before the client asks (`skills.search`, `skills.browse`, `skills.enable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Tier {
+    /// Listed to every client: what an agent needs to start building and looking, and the
+    /// discovery meta-tools. Reserved for the engine's own skills (a package may not claim it).
+    Core,
+    /// Listed once the client enables its category (or the server runs with `--tools all`).
+    #[default]
+    Standard,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 2] = [Tier::Core, Tier::Standard];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Core => "core",
+            Tier::Standard => "standard",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|t| t.as_str() == text)
+    }
+}
+
 /// A registered skill. Immutable once built; replacing a skill builds a new one.
 pub struct Skill {
     pub name: String,
     pub version: String,
     pub category: String,
     pub description: String,
+    /// Whether standard MCP clients see it listed by default.
+    pub tier: Tier,
     pub permissions: Vec<Permission>,
     /// What calling it does (annotations, sanity checks and replay derive from this).
     pub effects: Effects,
@@ -69,8 +99,8 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 11] =
-    ["name", "version", "category", "description", "permissions", "effects", "idempotent", "input", "output", "handler", "hooks"];
+const KNOWN_KEYS: [&str; 12] =
+    ["name", "version", "category", "description", "tier", "permissions", "effects", "idempotent", "input", "output", "handler", "hooks"];
 
 pub fn is_valid_skill_name(name: &str) -> bool {
     // MCP tool names: 1..=128 of [A-Za-z0-9_.-]; ours are dotted, starting with a letter.
@@ -122,6 +152,18 @@ impl Skill {
         }
         let category = text("category")?;
         let description = text("description")?;
+        let tier = match def.raw_get::<LuaValue>("tier") {
+            Ok(LuaValue::Nil) => Tier::default(),
+            Ok(LuaValue::String(t)) => {
+                let t = t.to_string_lossy();
+                Tier::parse(&t).ok_or_else(|| {
+                    let known: Vec<&str> = Tier::ALL.iter().map(|t| t.as_str()).collect();
+                    fail(format!("unknown tier '{t}' (known: {})", known.join(" ")))
+                })?
+            }
+            Ok(other) => return Err(fail(format!("`tier` must be a string, got {}", crate::script::lua_type_name(&other)))),
+            Err(e) => return Err(fail(format!("`tier` could not be read: {e}"))),
+        };
 
         let permissions = match def.raw_get::<LuaValue>("permissions") {
             Ok(LuaValue::Nil) => Vec::new(),
@@ -232,6 +274,7 @@ impl Skill {
             version,
             category,
             description,
+            tier,
             permissions,
             effects,
             input_schema,

@@ -8,6 +8,7 @@
 pub mod core;
 mod ctx;
 mod definition;
+pub(crate) mod discovery;
 mod effects;
 mod invoke;
 mod registry;
@@ -16,7 +17,7 @@ mod stages;
 
 pub use core::CORE_SKILL_FILES;
 pub(crate) use ctx::CallContexts;
-pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, is_valid_skill_name};
+pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, Tier, is_valid_skill_name};
 pub use effects::{Effect, Effects, EffectsError};
 pub(crate) use invoke::{CallInput, invoke_call};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::Skill;
+use crate::policy::Permission;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RegistryError {
@@ -25,6 +26,8 @@ pub struct ToolSummary {
     pub name: String,
     pub description: String,
     pub input_schema: Value,
+    /// What a caller must hold to call it (`skills.list` shows a caller only what it may call).
+    pub permissions: Vec<Permission>,
 }
 
 #[derive(Default)]
@@ -130,7 +133,12 @@ impl SkillRegistry {
         let tools: Rc<[ToolSummary]> = self
             .skills
             .iter()
-            .map(|s| ToolSummary { name: s.name.clone(), description: s.description.clone(), input_schema: s.input_schema.clone() })
+            .map(|s| ToolSummary {
+                name: s.name.clone(),
+                description: s.description.clone(),
+                input_schema: s.input_schema.clone(),
+                permissions: s.permissions.clone(),
+            })
             .collect();
         self.tools.replace(Some(Rc::clone(&tools)));
         tools

@@ -20,6 +20,17 @@ fn err(path: &str, message: impl Into<String>) -> SchemaError {
     SchemaError { path: if path.is_empty() { "(root)".into() } else { path.to_string() }, message: message.into() }
 }
 
+/// `schema` without its root `$schema` (what clients are shown: every keyword the compiler emits
+/// means the same under draft-07 and 2020-12, the MCP default when `$schema` is absent, so the
+/// ~15 tokens it costs on every listed schema buy nothing).
+pub(crate) fn without_dialect(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    if let Some(map) = out.as_object_mut() {
+        map.remove("$schema");
+    }
+    out
+}
+
 /// Compiles a root descriptor to a draft-07 schema with `$schema` set.
 pub(crate) fn compile(descriptor: &Value) -> Result<Value, SchemaError> {
     let mut schema = compile_node(descriptor, "")?;

@@ -30,6 +30,8 @@ describe("skills.describe", function()
 		expect(d.name).toBe("scene.createEntity")
 		expect(d.version).toBe("1.0.0")
 		expect(d.category).toBe("scene")
+		expect(d.tier).toBe("core")
+		expect(h.ok("skills.describe", { name = "audio.play" }).tier).toBe("standard")
 		local schema = d.input_schema
 		expect(schema["$schema"]).toBe("http://json-schema.org/draft-07/schema#")
 		expect(schema.additionalProperties).toBe(false)
@@ -45,6 +47,34 @@ describe("skills.describe", function()
 
 	it("fails with not_found for an unknown skill", function()
 		expect(h.fails("skills.describe", { name = "scene.teleport" }, "not_found")).toContain("scene.teleport")
+	end)
+end)
+
+describe("discovery", function()
+	it("searches, browses and validates categories for a script too", function()
+		local hits = h.ok("skills.search", { query = "speech bubble" }).results
+		expect(hits[1].name).toBe("ui.speechBubble")
+		expect(hits[1].inputSchema.type).toBe("object")
+		local cats = h.ok("skills.browse", {}).categories
+		expect(#cats).toBeGreaterThan(5)
+		local ui = h.ok("skills.browse", { category = "ui" }).skills
+		expect(ui[1].category).toBe("ui")
+		expect(h.ok("skills.enable", { categories = { "ui" } }).tools).toContain("ui.label")
+		expect(h.fails("skills.enable", { categories = { "weather" } }, "invalid_input")).toContain("unknown category weather")
+	end)
+
+	it("shows a narrower profile only what it may call", function()
+		local viewer = limina.session({ profile = "system.readonly" })
+		local r = viewer:call("skills.search", { query = "create entity", limit = 25 })
+		expect(#r.result.results).toBeGreaterThan(0)
+		for _, hit in r.result.results do
+			expect(hit.name).never.toBe("scene.createEntity")
+		end
+		local listed = viewer:call("skills.list", {}).result.tools
+		expect(#listed).toBeGreaterThan(3)
+		for _, t in listed do
+			expect(t.name).never.toBe("scene.destroyEntity")
+		end
 	end)
 end)
 

@@ -3,8 +3,10 @@
 against the `limina` binary. Run by tests/python/run (part of the README's test command).
 
 Checks, per the MCP issue: default mode (server/discover, the 2026-07-28 stateless revision)
-and legacy mode (initialize handshake) both connect, over stdio and streamable HTTP; tools/list lists every registered skill,
-each inputSchema a valid JSON Schema; an entity is created and read back; size = 80 comes back
+and legacy mode (initialize handshake) both connect, over stdio and streamable HTTP; tools/list
+lists every registered skill a builder may call (with `--tools all`, or by default after
+skills.enable of every category that skills.browse shows, starting from the core tier), each
+inputSchema a valid JSON Schema; an entity is created and read back; size = 80 comes back
 as isError; the session shuts down cleanly. Then one WebSocket session: initialize, a tool call,
 and a state/subscribe snapshot that shows the entity.
 """
@@ -34,31 +36,59 @@ def check(cond: bool, what: str) -> None:
         failures.append(what)
 
 
-def registered_skills() -> list[str]:
+# The catalog's builder.readWrite profile (the server's default grant): a client is never shown a
+# tool its profile cannot call, so the governance skills (policy.govern) are not listed to it.
+BUILDER = {"scene.read", "scene.write", "ecs.read", "ecs.modify", "physics.read", "physics.write", "agent.read", "agent.write",
+           "ui.write", "audio.play", "trace.read", "trace.write", "test.run"}
+META_TOOLS = ["skills.search", "skills.browse", "skills.enable", "skills.disable"]
+
+
+def registered_skills() -> list[tuple[str, set[str]]]:
+    """`limina skills list`: every registered skill with the permissions it needs."""
     out = subprocess.run([LIMINA, "skills", "list"], check=True, capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line.strip()]
+    rows = []
+    for line in out.splitlines():
+        if line.strip():
+            name, perms = line.split()[:2]
+            rows.append((name, set() if perms == "-" else set(perms.split(","))))
+    return rows
 
 
-async def exercise(mode: str, expected: list[str]) -> None:
-    label = f"stdio mode={mode}"
+async def list_all(client) -> list:
+    tools = []
+    cursor = None
+    for _ in range(20):
+        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return tools
+
+
+async def exercise(mode: str, expected: list[str], tools_flag: str) -> None:
+    label = f"stdio mode={mode} --tools {tools_flag}"
     started = time.monotonic()
-    async with Client(StdioServerParameters(command=LIMINA, args=["mcp", "--stdio"]), mode=mode, read_timeout_seconds=30) as client:
+    args = ["mcp", "--stdio", "--tools", tools_flag]
+    async with Client(StdioServerParameters(command=LIMINA, args=args), mode=mode, read_timeout_seconds=30) as client:
         connect_s = time.monotonic() - started
         check(connect_s < 5, f"[{label}] connected in {connect_s:.2f}s (no hang)")
         if mode == "legacy":
             check(client.protocol_version in mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS, f"[{label}] handshake version {client.protocol_version}")
         else:
             check(client.protocol_version == "2026-07-28", f"[{label}] negotiated the stateless revision via server/discover ({client.protocol_version})")
-        tools = []
-        cursor = None
-        for _ in range(20):
-            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-            tools.extend(page.tools)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
+        tools = await list_all(client)
         names = [t.name for t in tools]
-        check(names == expected, f"[{label}] tools/list lists every registered skill ({len(names)})")
+        if tools_flag == "core":
+            check(all(m in names for m in META_TOOLS), f"[{label}] the default list holds the discovery meta-tools")
+            check(set(names) < set(expected), f"[{label}] the default list is a part of the catalog ({len(names)} of {len(expected)})")
+            browsed = await client.call_tool("skills.browse", {})
+            categories = [c["name"] for c in (browsed.structured_content or {}).get("categories", [])]
+            enabled = await client.call_tool("skills.enable", {"categories": categories})
+            check(enabled.is_error is False, f"[{label}] skills.enable {categories}")
+            tools = await list_all(client)
+            names = [t.name for t in tools]
+        check(names == expected, f"[{label}] tools/list lists every registered skill a builder may call ({len(names)})")
         for t in tools:
             try:
                 jsonschema.Draft7Validator.check_schema(t.input_schema)
@@ -251,10 +281,12 @@ async def hostile_websocket(addr: str) -> None:
 
 
 async def main() -> None:
-    expected = registered_skills()
-    check(len(expected) >= 20, f"limina skills list shows {len(expected)} skills")
-    await exercise("auto", expected)
-    await exercise("legacy", expected)
+    registered = registered_skills()
+    check(len(registered) >= 20, f"limina skills list shows {len(registered)} skills")
+    expected = [name for name, perms in registered if perms <= BUILDER]
+    check(len(expected) < len(registered), f"a builder may call {len(expected)} of them (not policy.*)")
+    await exercise("auto", expected, "core")
+    await exercise("legacy", expected, "all")
     await http_session("auto")
     await http_session("legacy")
     await websocket_session()

@@ -257,6 +257,9 @@ fn a_builder_over_mcp_puts_a_player_into_the_world_within_its_own_grants() {
         handle_message(&e, &mut s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).expect("an answer")
     };
     rpc(1, "initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
+    // The agent tools are not in the core tier: the builder lists them by enabling their category.
+    let enabled = rpc(20, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["agent"]}}));
+    assert_eq!(enabled["result"]["isError"], false, "{enabled}");
     let listed = rpc(2, "tools/list", json!({}));
     let names: Vec<&str> = listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     for tool in ["agent.spawn", "agent.despawn", "agent.list", "agent.getPerception"] {

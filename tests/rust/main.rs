@@ -10,6 +10,7 @@ mod hostile_geometry;
 mod http_stub;
 mod lua_suite;
 mod mcp;
+mod mcp_discovery;
 mod mcp_http;
 mod mcp_load;
 mod mcp_ws;

@@ -91,7 +91,8 @@ fn mcp_clients_hear_about_reloaded_tools() {
     let dir = tempfile::tempdir().unwrap();
     let scripts = dir.path().join("scripts");
     std::fs::create_dir_all(&scripts).unwrap();
-    let mut s = crate::mcp::StdioServer::start(&["--scripts", scripts.to_str().unwrap()]);
+    // `--tools all`: a package's skills are standard tier, listed once their category is enabled.
+    let mut s = crate::mcp::StdioServer::start(&["--scripts", scripts.to_str().unwrap(), "--tools", "all"]);
     s.request(1, "initialize", json!({"protocolVersion": "2025-11-25"}));
     std::fs::write(scripts.join("hot.luau"), echo_mod("one")).unwrap();
     assert_eq!(s.recv()["method"], "notifications/tools/list_changed");

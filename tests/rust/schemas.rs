@@ -75,6 +75,7 @@ fn every_core_skill_schema_matches_the_committed_golden_file() {
         .map(|s| {
             let entry = serde_json::json!({
                 "version": s.version,
+                "tier": s.tier.as_str(),
                 "permissions": s.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
                 "effects": s.effects.names(),
                 "idempotent": s.effects.idempotent,

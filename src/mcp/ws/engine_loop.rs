@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use super::admission::{Busy, CallPermit};
 use super::call_queue::CallQueues;
 use crate::host::{Engine, FramePlan, RealTimeDriver};
+use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline};
@@ -174,6 +175,8 @@ pub(super) struct EngineLoop<'e> {
     /// Calls ran since the last publish.
     dirty: bool,
     pub stats: PublishStats,
+    /// Where each new connection's tool list starts.
+    tools: ToolsMode,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -186,7 +189,14 @@ impl<'e> EngineLoop<'e> {
             publish_deltas,
             dirty: false,
             stats: PublishStats::default(),
+            tools: ToolsMode::default(),
         }
+    }
+
+    /// Starts every connection's tool list in `mode` (`--tools`).
+    pub fn with_tools(mut self, mode: ToolsMode) -> Self {
+        self.tools = mode;
+        self
     }
 
     /// Serves until every sender of `rx` is gone.
@@ -272,7 +282,7 @@ impl<'e> EngineLoop<'e> {
                 if reply.is_closed() {
                     return;
                 }
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let answered = if method == "aoi/declare" {
                     Answered { result: declare_aoi(c, &params), notes: Vec::new() }
                 } else {
@@ -282,7 +292,7 @@ impl<'e> EngineLoop<'e> {
                 self.dirty = true;
             }
             Work::Listen { id, params, mut sink, reply } => {
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 c.prune();
                 let incoming = Incoming { id: Some(id.clone()), method: "subscriptions/listen".into(), params };
                 match dispatcher::listen(&mut c.session, &incoming) {
@@ -298,7 +308,7 @@ impl<'e> EngineLoop<'e> {
                 }
             }
             Work::Notifications { sink } => {
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 c.prune();
                 if c.streams.len() >= MAX_NOTIFICATION_STREAMS {
                     // The oldest gives way: a client that reconnects its GET stream must not be
@@ -309,7 +319,7 @@ impl<'e> EngineLoop<'e> {
             }
             Work::Subscribe { mut sink, permit } => {
                 let tick = engine.tick();
-                let c = conn_entry(&mut self.conns, engine, conn, profile);
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
                 let snapshot = baseline.snapshot(&engine.world(), tick);
                 if sink.send("state/snapshot", &snapshot.message).is_ok() {
@@ -376,9 +386,9 @@ impl<'e> EngineLoop<'e> {
     }
 }
 
-fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str) -> &'a mut Conn {
+fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str, tools: ToolsMode) -> &'a mut Conn {
     conns.entry(conn).or_insert_with(|| Conn {
-        session: McpSession::new(conn, profile, engine),
+        session: McpSession::new(conn, profile, engine).with_tools(tools),
         aoi: None,
         sub: None,
         listeners: Vec::new(),

@@ -62,6 +62,8 @@ pub(crate) struct WsOptions {
     pub call_budget: Duration,
     /// Browser origins allowed besides loopback ones.
     pub allow_origins: Vec<String>,
+    /// Where each connection's tool list starts (`--tools`).
+    pub tools: super::ToolsMode,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -121,7 +123,7 @@ pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
         anyhow::Ok(local)
     })?;
     eprintln!("limina mcp: listening on ws://{local} and http://{local}{}", http::MCP_PATH);
-    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).run(&rx);
+    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
     let _ = handle.stop();
     result
 }

@@ -1,4 +1,5 @@
 //! The `registry` ops the discovery, inspector and dev skills read from: listing, describing,
+//! searching and browsing (bounded by the caller's permissions, see `skills::discovery`),
 //! permission profiles, and reloading a skill from its source.
 
 use std::cell::RefCell;
@@ -7,9 +8,9 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value};
 use serde_json::json;
 
-use crate::policy::{PROFILES, PermissionSet, profile_permissions};
+use crate::policy::{PROFILES, Permission, PermissionSet, profile_permissions};
 use crate::script::convert::{blob, json_to_lua};
-use crate::skills::SkillRegistry;
+use crate::skills::{Skill, SkillRegistry, discovery};
 
 /// Re-registers a skill from its source; returns the names it invalidated, or why it could not.
 pub(crate) type Reloader = Rc<dyn Fn(&Lua, &str) -> Result<Vec<String>, crate::skills::core::ReloadError>>;
@@ -20,10 +21,11 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     let r = Rc::clone(&registry);
     ops.set(
         "list",
-        lua.create_function(move |lua, ()| {
+        lua.create_function(move |lua, permissions: Vec<String>| {
             let tools = r.borrow().tools();
+            let permissions = permission_set(&permissions);
             let out = lua.create_table_with_capacity(tools.len(), 0)?;
-            for (i, tool) in tools.iter().enumerate() {
+            for (i, tool) in tools.iter().filter(|t| permissions.first_missing(&t.permissions).is_none()).enumerate() {
                 let row = lua.create_table_with_capacity(0, 2)?;
                 row.raw_set("name", tool.name.as_str())?;
                 row.raw_set("description", tool.description.as_str())?;
@@ -53,13 +55,80 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
             let Some(skill) = r.borrow().get(&name) else {
                 return Ok(Value::Nil);
             };
-            let out = lua.create_table_with_capacity(0, 5)?;
+            let out = lua.create_table_with_capacity(0, 6)?;
             out.raw_set("name", skill.name.as_str())?;
             out.raw_set("version", skill.version.as_str())?;
             out.raw_set("category", skill.category.as_str())?;
+            out.raw_set("tier", skill.tier.as_str())?;
             out.raw_set("description", skill.description.as_str())?;
             out.raw_set("input_schema", json_to_lua(lua, &skill.input_schema)?)?;
             Ok(Value::Table(out))
+        })?,
+    )?;
+
+    // Discovery: every op takes the caller's `ctx.permissions` and sees only what they may call.
+    let r = Rc::clone(&registry);
+    ops.set(
+        "search",
+        lua.create_function(move |lua, (query, limit, permissions): (String, Option<usize>, Vec<String>)| {
+            let limit = limit.unwrap_or(discovery::SEARCH_DEFAULT_LIMIT).min(discovery::SEARCH_MAX_LIMIT);
+            let hits = discovery::search(&r.borrow(), &query, permission_set(&permissions), limit);
+            let rows: Vec<serde_json::Value> = hits
+                .iter()
+                .map(|h| {
+                    let mut row = listed_skill(&h.skill);
+                    row["score"] = json!(h.score);
+                    row
+                })
+                .collect();
+            blob(lua, serde_json::Value::Array(rows))
+        })?,
+    )?;
+
+    let r = Rc::clone(&registry);
+    ops.set(
+        "categories",
+        lua.create_function(move |lua, permissions: Vec<String>| {
+            let rows: Vec<serde_json::Value> = discovery::categories(&r.borrow(), permission_set(&permissions))
+                .into_iter()
+                .map(|(name, count)| json!({"name": name, "count": count}))
+                .collect();
+            blob(lua, serde_json::Value::Array(rows))
+        })?,
+    )?;
+
+    let r = Rc::clone(&registry);
+    ops.set(
+        "browse",
+        lua.create_function(move |lua, (category, permissions): (String, Vec<String>)| {
+            let registry = r.borrow();
+            let permissions = permission_set(&permissions);
+            if let Err(e) = discovery::resolve_categories(&registry, std::slice::from_ref(&category), permissions) {
+                return Ok((Value::Nil, Some(e.to_string())));
+            }
+            let rows: Vec<serde_json::Value> =
+                discovery::in_category(&registry, &category, permissions).iter().map(|s| listed_skill(s)).collect();
+            Ok((Value::UserData(blob(lua, serde_json::Value::Array(rows))?), None))
+        })?,
+    )?;
+
+    let r = Rc::clone(&registry);
+    ops.set(
+        "resolveCategories",
+        lua.create_function(move |lua, (requested, permissions): (Vec<String>, Vec<String>)| {
+            let registry = r.borrow();
+            let permissions = permission_set(&permissions);
+            match discovery::resolve_categories(&registry, &requested, permissions) {
+                Ok(categories) => {
+                    let tools: Vec<&str> = registry
+                        .list()
+                        .filter(|s| categories.contains(&s.category) && discovery::may_call(s, permissions))
+                        .map(|s| s.name.as_str())
+                        .collect();
+                    Ok((Value::UserData(blob(lua, json!({"categories": categories, "tools": tools}))?), None))
+                }
+                Err(e) => Ok((Value::Nil, Some(e.to_string()))),
+            }
         })?,
     )?;
 
@@ -83,4 +152,26 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
 
     ops.set_readonly(true);
     Ok(ops)
+}
+
+/// The permission set a `ctx.permissions` list names (the pipeline built that list, so every name
+/// is known; an unknown one would grant nothing).
+fn permission_set(names: &[String]) -> PermissionSet {
+    let mut set = PermissionSet::EMPTY;
+    for p in names.iter().filter_map(|n| Permission::parse(n)) {
+        set.insert(p);
+    }
+    set
+}
+
+/// A skill as discovery returns it: enough to call it directly. The input schema goes without
+/// `$schema` (the same draft-07 keywords mean the same under the MCP default, 2020-12).
+fn listed_skill(skill: &Skill) -> serde_json::Value {
+    json!({
+        "name": skill.name,
+        "category": skill.category,
+        "tier": skill.tier.as_str(),
+        "description": skill.description,
+        "inputSchema": crate::skills::schema::without_dialect(&skill.input_schema),
+    })
 }
