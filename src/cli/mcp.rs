@@ -6,8 +6,8 @@ use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
 use crate::mcp::ToolsMode;
+use crate::mcp::server::{self, ServerOptions};
 use crate::mcp::stdio::{self, StdioOptions};
-use crate::mcp::ws::{self, WsOptions};
 
 #[derive(Debug, Args)]
 pub(crate) struct McpArgs {
@@ -92,7 +92,7 @@ pub fn run(args: &McpArgs) -> i32 {
             tools: args.tools.mode(),
         })
     } else {
-        ws::serve_blocking(&WsOptions {
+        server::serve_blocking(&ServerOptions {
             project: super::project_root(),
             bind: args.bind.clone(),
             port: args.port,

@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use crate::mcp_ws::{call, client, subscribe, wait_for};
 
 /// The per-connection limit the server names in its `busy` error.
-const QUEUE_LIMIT: usize = limina::mcp::ws::MAX_CALLS_PER_CONNECTION;
+const QUEUE_LIMIT: usize = limina::mcp::server::MAX_CALLS_PER_CONNECTION;
 
 /// A server whose stderr is kept, line by line, so a test can wait for what it reports.
 struct Server {

@@ -1,4 +1,4 @@
-//! `limina mcp --ws` / `--http`: the authoritative multi-client server. One port serves both
+//! `limina mcp --ws` / `--http`: the authoritative multi-client network server. One port serves both
 //! WebSocket (JSON-RPC with state sync; jsonrpsee) and MCP Streamable HTTP at `/mcp` (`http`),
 //! so clients of either transport share one world and see each other's changes.
 //!
@@ -45,7 +45,7 @@ pub(crate) use transport::OriginPolicy;
 pub(crate) const SEND_QUEUE: u32 = 64;
 
 #[derive(Debug, Clone)]
-pub(crate) struct WsOptions {
+pub(crate) struct ServerOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
     pub bind: String,
@@ -88,7 +88,7 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<Str
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
-pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
+pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
     let tokens = match &options.tokens {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
@@ -98,7 +98,7 @@ pub(crate) fn serve_blocking(options: &WsOptions) -> anyhow::Result<()> {
     };
     let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-ws").enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("limina-net").enable_all().build()?;
     let shared =
         transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
     let admission = Arc::new(admission::Admission::default());
