@@ -31,10 +31,11 @@ describe("three.setTransform", function()
 		expect(h.position(id)).toEqual({ 0, 0, 0 })
 	end)
 
-	it("reports ok = false for a stale id", function()
+	it("is not_found for a destroyed id and a never-made one", function()
 		local id = h.entity()
 		h.ok("scene.destroyEntity", { entity = id })
-		expect(h.ok("three.setTransform", { entity = id, position = { 1, 1, 1 } }).ok).toBe(false)
+		expect(h.fails("three.setTransform", { entity = id, position = { 1, 1, 1 } }, "not_found")).toContain("was destroyed at tick")
+		expect(h.fails("three.setTransform", { entity = "ent_9000", position = { 1, 1, 1 } }, "not_found")).toContain("ent_9000 never existed")
 	end)
 
 	it("needs scene.write", function()
