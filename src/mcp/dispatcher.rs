@@ -347,7 +347,8 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         });
     };
     if !native && !engine.registry().has(&name) {
-        return Err(invalid_params(format!("unknown tool: {name} (tools/list shows them all)")));
+        let hint = engine.registry().did_you_mean(&name).map(|near| format!("did you mean '{near}'? ")).unwrap_or_default();
+        return Err(invalid_params(format!("unknown tool: {name} ({hint}tools/list shows them all)")));
     }
     let response = engine.call(&caller, &name, arguments);
     if native {
