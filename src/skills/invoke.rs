@@ -325,7 +325,7 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
             let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
             emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, Vec::new());
-            return Err(failure(ErrorCode::Forbidden, crate::policy::missing_permission(missing, &caller.profile)));
+            return Err(failure(ErrorCode::Forbidden, crate::policy::missing_permission(missing, &caller.profile, caller.package.as_deref())));
         }
         return Ok(None);
     };
