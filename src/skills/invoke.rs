@@ -29,8 +29,8 @@ use serde_json::Value;
 use super::ctx::CallContexts;
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, apply_defaults_if_any};
-use super::validation::describe;
 use super::stages::{Stage, StageClock, lap};
+use super::validation::describe;
 use super::{CallInfo, ErrorCode, Handler, Skill};
 use crate::policy::{Decision, DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
@@ -325,7 +325,10 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
             let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
             emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, Vec::new());
-            return Err(failure(ErrorCode::Forbidden, crate::policy::missing_permission(missing, &caller.profile, caller.package.as_deref())));
+            return Err(failure(
+                ErrorCode::Forbidden,
+                crate::policy::missing_permission(missing, &caller.profile, caller.package.as_deref()),
+            ));
         }
         return Ok(None);
     };
@@ -361,11 +364,7 @@ fn run(
     decision_id: &mut Option<String>,
 ) -> Result<Ran, SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
-    let skill = env
-        .registry
-        .borrow()
-        .get(name)
-        .ok_or_else(|| failure(ErrorCode::NotFound, env.registry.borrow().unknown_skill(name)))?;
+    let skill = env.registry.borrow().get(name).ok_or_else(|| failure(ErrorCode::NotFound, env.registry.borrow().unknown_skill(name)))?;
 
     // validate input, defaults first; a Lua copy that no longer matches the JSON is dropped
     // (the handler then gets the JSON converted, as before)

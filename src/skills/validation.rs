@@ -14,7 +14,7 @@
 //! stay short: at most three problems, one per field, values shown cut to a few dozen
 //! characters. Runs only on a failed call.
 
-use jsonschema::error::{ValidationErrorKind, ValidationError};
+use jsonschema::error::{ValidationError, ValidationErrorKind};
 use serde_json::Value;
 
 use super::schema::field_path;
@@ -59,13 +59,16 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
         ValidationErrorKind::Enum { options } => {
             let allowed = options.as_array().map(|o| o.iter().map(literal).collect::<Vec<_>>().join(", ")).unwrap_or_default();
             let hint = match (instance.as_str(), options.as_array()) {
-                (Some(given), Some(o)) => did_you_mean(given, o.iter().filter_map(Value::as_str)).map(|m| format!(" (did you mean '{m}'?)")),
+                (Some(given), Some(o)) => {
+                    did_you_mean(given, o.iter().filter_map(Value::as_str)).map(|m| format!(" (did you mean '{m}'?)"))
+                }
                 _ => None,
             };
             format!("{path}: {} is not one of {allowed}{}", literal(instance), hint.unwrap_or_default())
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
-            let allowed: Vec<&str> = node.get("properties").and_then(Value::as_object).map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+            let allowed: Vec<&str> =
+                node.get("properties").and_then(Value::as_object).map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
             let names = unexpected.iter().map(|u| format!("'{u}'")).collect::<Vec<_>>().join(", ");
             let hint = match unexpected.as_slice() {
                 [one] => did_you_mean(one, allowed.iter().copied()).map(|m| format!(" (did you mean '{m}'?)")),
@@ -73,7 +76,8 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
             };
             let prefix = if at_root { String::new() } else { format!("{path}: ") };
             let noun = if unexpected.len() == 1 { "field" } else { "fields" };
-            let allowed = if allowed.is_empty() { "it takes no fields".to_string() } else { format!("allowed fields: {}", allowed.join(", ")) };
+            let allowed =
+                if allowed.is_empty() { "it takes no fields".to_string() } else { format!("allowed fields: {}", allowed.join(", ")) };
             format!("{prefix}unknown {noun} {names}{}; {allowed}", hint.unwrap_or_default())
         }
         ValidationErrorKind::Required { property } => {
@@ -272,7 +276,10 @@ mod tests {
                 json!({"colour": 1}),
                 "unknown field 'colour' (did you mean 'color'?); allowed fields: camera, collider, color, dynamic, name, position, shape, size",
             ),
-            (json!({"camera": {"fov": 60, "targt": "x"}}), "camera: unknown field 'targt' (did you mean 'target'?); allowed fields: fov, target"),
+            (
+                json!({"camera": {"fov": 60, "targt": "x"}}),
+                "camera: unknown field 'targt' (did you mean 'target'?); allowed fields: fov, target",
+            ),
             (json!({"camera": {}}), "camera.fov: required, expected a number in (1, 170)"),
             (json!({"camera": {"fov": 170}}), "camera.fov: 170 must be below 170; allowed (1, 170)"),
             (json!({"position": [1, 2]}), "position: expected 3 items, got 2"),

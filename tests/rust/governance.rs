@@ -26,7 +26,11 @@ fn no_profile_and_no_client_may_govern() {
     // A script sub-session with the widest profile cannot revoke anyone.
     let builder = limina::skills::Caller::new("agt_b", "ses_b", "builder.readWrite");
     let r = e.call(&builder, "policy.revoke", json!({"sessionId": "ses_script"}));
-    assert_eq!(r.error.as_ref().map(|f| f.message.as_str()), Some("missing permission: policy.govern (profile builder.readWrite lacks it; no profile grants it, only the operator)"), "{r:?}");
+    assert_eq!(
+        r.error.as_ref().map(|f| f.message.as_str()),
+        Some("missing permission: policy.govern (profile builder.readWrite lacks it; no profile grants it, only the operator)"),
+        "{r:?}"
+    );
     // Nor can a builder over MCP.
     let mut s = McpSession::new(1, "builder.readWrite", &e);
     rpc(

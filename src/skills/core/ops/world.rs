@@ -355,7 +355,10 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
             let world = w.borrow();
             let after_id = match after.as_deref() {
                 None => None,
-                Some(text) => Some(EntityId::parse(text).ok_or_else(|| invalid(format!("afterEntity: '{text}' is not an entity id (ent_0001 form)")))?),
+                Some(text) => Some(
+                    EntityId::parse(text)
+                        .ok_or_else(|| invalid(format!("afterEntity: {}", EntityRefError::Malformed { text: text.to_string() })))?,
+                ),
             };
             let (views, total, next) = world.page(after_id, limit);
             let entities: Vec<serde_json::Value> = views
