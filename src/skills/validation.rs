@@ -53,9 +53,8 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
     let node = node_of(schema, e.schema_path().as_str());
     let instance = e.instance();
     match e.kind() {
-        ValidationErrorKind::Type { .. } | ValidationErrorKind::AnyOf { .. } => {
-            format!("{path}: expected {}, got {}", summary(node), show(instance))
-        }
+        ValidationErrorKind::AnyOf { context } => union(&path, e.instance_path().as_str(), instance, node, context, schema, root),
+        ValidationErrorKind::Type { .. } => format!("{path}: expected {}, got {}", summary(node), show(instance)),
         ValidationErrorKind::Enum { options } => {
             let allowed = options.as_array().map(|o| o.iter().map(literal).collect::<Vec<_>>().join(", ")).unwrap_or_default();
             let hint = match (instance.as_str(), options.as_array()) {
@@ -100,6 +99,61 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
         }
         ValidationErrorKind::Pattern { pattern } => format!("{path}: {} does not match the pattern {pattern}", literal(instance)),
         _ => format!("{path}: {e}"),
+    }
+}
+
+/// A value that matched no option of a union (`s.union`, or a nullable object). When one option
+/// is the evident intent (its own one-value tag, such as `kind = 'world'`, matched, or only it has
+/// the value's type), its problems are the answer; when the tag itself is wrong, the tag is the
+/// answer, with the tags the options take; else what the options accept.
+fn union(
+    path: &str,
+    pointer: &str,
+    instance: &Value,
+    node: &Value,
+    context: &[Vec<ValidationError<'static>>],
+    schema: &Value,
+    root: &str,
+) -> String {
+    let options = node.get("anyOf").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    // An option is ruled out by a type mismatch at the value itself, or by its tag.
+    let plausible: Vec<&Vec<ValidationError<'static>>> = context
+        .iter()
+        .filter(|errors| {
+            !errors.iter().any(|e| {
+                let here = e.instance_path().as_str() == pointer;
+                let tag = matches!(e.kind(), ValidationErrorKind::Enum { options } if options.as_array().is_some_and(|o| o.len() == 1));
+                (here && matches!(e.kind(), ValidationErrorKind::Type { .. })) || tag
+            })
+        })
+        .collect();
+    if let [only] = plausible.as_slice()
+        && !only.is_empty()
+    {
+        return only.iter().take(MAX_PROBLEMS).map(|e| explain(e, schema, root)).collect::<Vec<_>>().join("; ");
+    }
+    // The tag: a field every option pins to one value.
+    if let Some(given) = instance.as_object() {
+        for (field, value) in given {
+            let tags: Vec<&str> = options.iter().filter_map(|o| tag_value(o, field)).collect();
+            if tags.len() == options.len()
+                && let Some(text) = value.as_str()
+                && !tags.contains(&text)
+            {
+                let listed = tags.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
+                let hint = did_you_mean(text, tags.iter().copied()).map(|m| format!(" (did you mean '{m}'?)")).unwrap_or_default();
+                return format!("{path}.{field}: {} is not one of {listed}{hint}", literal(value));
+            }
+        }
+    }
+    format!("{path}: expected {}, got {}", summary(node), show(instance))
+}
+
+/// The one value an object option pins `field` to (`kind = s.enum({'world'})`).
+fn tag_value<'a>(option: &'a Value, field: &str) -> Option<&'a str> {
+    match option.get("properties")?.get(field)?.get("enum")?.as_array()?.as_slice() {
+        [Value::String(one)] => Some(one),
+        _ => None,
     }
 }
 
@@ -179,7 +233,15 @@ fn typed(t: &str, node: &Value) -> String {
         },
         "boolean" => "a boolean".to_string(),
         "null" => "null".to_string(),
-        "object" => "an object".to_string(),
+        "object" => {
+            // A tagged option of a union reads by its tag: `an object with kind 'world'`.
+            let tag =
+                node.get("properties").and_then(Value::as_object).and_then(|p| p.keys().find_map(|k| tag_value(node, k).map(|v| (k, v))));
+            match tag {
+                Some((field, value)) => format!("an object with {field} '{value}'"),
+                None => "an object".to_string(),
+            }
+        }
         "array" => {
             let items = node.get("items").unwrap_or(&Value::Null);
             let noun = match items.get("type").and_then(Value::as_str) {
@@ -289,6 +351,26 @@ mod tests {
         ];
         for (value, expected) in cases {
             assert_eq!(check(create_entity(), value.clone()), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn a_union_answers_for_the_option_its_tag_picks() {
+        let anchor = json!({"kind": "object", "fields": {"anchor": {"kind": "union", "options": [
+            {"kind": "object", "fields": {"kind": {"kind": "enum", "values": ["world"]}, "entity": {"kind": "string", "optional": true}}},
+            {"kind": "object", "fields": {"kind": {"kind": "enum", "values": ["screen"]}, "corner": {"kind": "string", "optional": true}}},
+        ]}}});
+        let cases = [
+            (
+                json!({"anchor": {"kind": "world", "entty": "x"}}),
+                "anchor: unknown field 'entty' (did you mean 'entity'?); allowed fields: entity, kind",
+            ),
+            (json!({"anchor": {"kind": "wrld"}}), "anchor.kind: 'wrld' is not one of 'world', 'screen' (did you mean 'world'?)"),
+            (json!({"anchor": 5}), "anchor: expected an object with kind 'world' or an object with kind 'screen', got 5"),
+            (json!({}), "anchor: required, expected an object with kind 'world' or an object with kind 'screen'"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(check(anchor.clone(), value.clone()), expected, "{value}");
         }
     }
 
