@@ -84,6 +84,8 @@ describe("errors an agent can act on", function()
 		expect(r.error.code).toBe("not_found")
 		expect(r.error.message).toBe("no skill named 'scene.createEntty' (did you mean 'scene.createEntity'? skills.list shows them all)")
 		expect(h.fails("teleport", {}, "not_found")).toBe("no skill named 'teleport' (skills.list shows them all)")
+		expect(h.fails("skills.describe", { name = "createEntity" }, "not_found"))
+			.toBe("no skill named 'createEntity' (did you mean 'scene.createEntity'? skills.list shows them all)")
 	end)
 
 	it("names the field, the rule and what is allowed", function()
