@@ -26,11 +26,83 @@ const MAX_PROBLEMS: usize = 3;
 /// Characters of a caller's value shown back to it.
 const MAX_SHOWN: usize = 40;
 
+/// One way a value failed its schema. Values are kept as they are shown back (`'sphre'`, `80`,
+/// `the string 'big'`); `path` is the field path (`position[1]`, `camera.fov`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum Problem {
+    #[error("{path}: expected {expected}, got {got}")]
+    WrongType { path: String, expected: String, got: String },
+    #[error("{path}: {given} is not one of {}{}", allowed.join(", "), hint(suggestion))]
+    NotOneOf { path: String, given: String, allowed: Vec<String>, suggestion: Option<String> },
+    /// `object` is None at the top level of the value.
+    #[error(
+        "{}unknown {} {}{}; {}",
+        object.as_ref().map(|o| format!("{o}: ")).unwrap_or_default(),
+        if names.len() == 1 { "field" } else { "fields" },
+        names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "),
+        hint(suggestion),
+        if allowed.is_empty() { "it takes no fields".to_string() } else { format!("allowed fields: {}", allowed.join(", ")) }
+    )]
+    UnknownFields { object: Option<String>, names: Vec<String>, suggestion: Option<String>, allowed: Vec<String> },
+    #[error("{path}: required, expected {expected}")]
+    Required { path: String, expected: String },
+    /// `range` is the whole allowed range, given when the field has both ends.
+    #[error("{path}: {value} {rule} {limit}{}", range.as_ref().map(|r| format!("; allowed {r}")).unwrap_or_default())]
+    OutOfRange { path: String, value: String, rule: BoundRule, limit: String, range: Option<String> },
+    #[error("{path}: expected {expected} {unit}, got {got}")]
+    Count { path: String, unit: CountUnit, expected: String, got: usize },
+    #[error("{path}: {given} does not match the pattern {pattern}")]
+    Pattern { path: String, given: String, pattern: String },
+    /// A rule our schemas do not use, in `jsonschema`'s words.
+    #[error("{path}: {message}")]
+    Other { path: String, message: String },
+}
+
+fn hint(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map(|m| format!(" (did you mean '{m}'?)")).unwrap_or_default()
+}
+
+/// Which numeric bound a value broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BoundRule {
+    Maximum,
+    Minimum,
+    ExclusiveMaximum,
+    ExclusiveMinimum,
+}
+
+impl std::fmt::Display for BoundRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BoundRule::Maximum => "is above the maximum of",
+            BoundRule::Minimum => "is below the minimum of",
+            BoundRule::ExclusiveMaximum => "must be below",
+            BoundRule::ExclusiveMinimum => "must be above",
+        })
+    }
+}
+
+/// What a length rule counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CountUnit {
+    Items,
+    Characters,
+}
+
+impl std::fmt::Display for CountUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CountUnit::Items => "items",
+            CountUnit::Characters => "characters",
+        })
+    }
+}
+
 /// Up to three problems of `value` against `schema` (which `validator` was compiled from), each
-/// at a different field, joined by `; ` (and `root` naming the value itself, e.g. `input`).
-pub(crate) fn describe(validator: &jsonschema::Validator, schema: &Value, value: &Value, root: &str) -> String {
+/// at a different field (`root` names the value itself, e.g. `input`).
+pub(crate) fn problems(validator: &jsonschema::Validator, schema: &Value, value: &Value, root: &str) -> Vec<Problem> {
     let mut seen: Vec<String> = Vec::new();
-    let mut parts = Vec::new();
+    let mut out = Vec::new();
     for e in validator.iter_errors(value) {
         let pointer = e.instance_path().as_str().to_string();
         // One problem per field: an enum of strings given a number fails both `type` and `enum`.
@@ -38,68 +110,74 @@ pub(crate) fn describe(validator: &jsonschema::Validator, schema: &Value, value:
             continue;
         }
         seen.push(pointer);
-        parts.push(explain(&e, schema, root));
-        if parts.len() == MAX_PROBLEMS {
+        out.extend(explain(&e, schema, root));
+        if out.len() >= MAX_PROBLEMS {
+            out.truncate(MAX_PROBLEMS);
             break;
         }
     }
-    if parts.is_empty() { "does not match its schema".to_string() } else { parts.join("; ") }
+    out
 }
 
-/// One problem as `path: rule and what is allowed`.
-fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
+/// `problems`, joined by `; `.
+pub(crate) fn describe(validator: &jsonschema::Validator, schema: &Value, value: &Value, root: &str) -> String {
+    let found = problems(validator, schema, value, root);
+    if found.is_empty() {
+        "does not match its schema".to_string()
+    } else {
+        found.iter().map(Problem::to_string).collect::<Vec<_>>().join("; ")
+    }
+}
+
+/// The problems one error stands for (a union's may be its likely option's several).
+fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> Vec<Problem> {
     let path = field_path(e.instance_path().as_str(), root);
     let at_root = e.instance_path().as_str().is_empty();
     let node = node_of(schema, e.schema_path().as_str());
     let instance = e.instance();
-    match e.kind() {
-        ValidationErrorKind::AnyOf { context } => union(&path, e.instance_path().as_str(), instance, node, context, schema, root),
-        ValidationErrorKind::Type { .. } => format!("{path}: expected {}, got {}", summary(node), show(instance)),
+    let one = match e.kind() {
+        ValidationErrorKind::AnyOf { context } => return union(path, e.instance_path().as_str(), instance, node, context, schema, root),
+        ValidationErrorKind::Type { .. } => Problem::WrongType { path, expected: summary(node), got: show(instance) },
         ValidationErrorKind::Enum { options } => {
-            let allowed = options.as_array().map(|o| o.iter().map(literal).collect::<Vec<_>>().join(", ")).unwrap_or_default();
-            let hint = match (instance.as_str(), options.as_array()) {
-                (Some(given), Some(o)) => {
-                    did_you_mean(given, o.iter().filter_map(Value::as_str)).map(|m| format!(" (did you mean '{m}'?)"))
-                }
-                _ => None,
-            };
-            format!("{path}: {} is not one of {allowed}{}", literal(instance), hint.unwrap_or_default())
+            let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
+            let suggestion =
+                instance.as_str().and_then(|given| did_you_mean(given, options.iter().filter_map(Value::as_str))).map(str::to_string);
+            Problem::NotOneOf { path, given: literal(instance), allowed: options.iter().map(literal).collect(), suggestion }
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
-            let allowed: Vec<&str> =
-                node.get("properties").and_then(Value::as_object).map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
-            let names = unexpected.iter().map(|u| format!("'{u}'")).collect::<Vec<_>>().join(", ");
-            let hint = match unexpected.as_slice() {
-                [one] => did_you_mean(one, allowed.iter().copied()).map(|m| format!(" (did you mean '{m}'?)")),
+            let allowed: Vec<String> =
+                node.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+            let suggestion = match unexpected.as_slice() {
+                [one] => did_you_mean(one, allowed.iter().map(String::as_str)).map(str::to_string),
                 _ => None,
             };
-            let prefix = if at_root { String::new() } else { format!("{path}: ") };
-            let noun = if unexpected.len() == 1 { "field" } else { "fields" };
-            let allowed =
-                if allowed.is_empty() { "it takes no fields".to_string() } else { format!("allowed fields: {}", allowed.join(", ")) };
-            format!("{prefix}unknown {noun} {names}{}; {allowed}", hint.unwrap_or_default())
+            Problem::UnknownFields { object: (!at_root).then_some(path), names: unexpected.clone(), suggestion, allowed }
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let field = if at_root { name.to_string() } else { format!("{path}.{name}") };
-            let wanted = node.get("properties").and_then(|p| p.get(name)).map(summary).unwrap_or_else(|| "a value".into());
-            format!("{field}: required, expected {wanted}")
+            let expected = node.get("properties").and_then(|p| p.get(name)).map(summary).unwrap_or_else(|| "a value".into());
+            Problem::Required { path: if at_root { name.to_string() } else { format!("{path}.{name}") }, expected }
         }
-        ValidationErrorKind::Maximum { limit } => bound(&path, instance, "is above the maximum of", limit, node),
-        ValidationErrorKind::Minimum { limit } => bound(&path, instance, "is below the minimum of", limit, node),
-        ValidationErrorKind::ExclusiveMaximum { limit } => bound(&path, instance, "must be below", limit, node),
-        ValidationErrorKind::ExclusiveMinimum { limit } => bound(&path, instance, "must be above", limit, node),
-        ValidationErrorKind::MinItems { .. } | ValidationErrorKind::MaxItems { .. } => {
-            let n = instance.as_array().map_or(0, Vec::len);
-            format!("{path}: expected {} items, got {n}", count(node, "minItems", "maxItems"))
-        }
-        ValidationErrorKind::MinLength { .. } | ValidationErrorKind::MaxLength { .. } => {
-            let n = instance.as_str().map_or(0, |s| s.chars().count());
-            format!("{path}: expected {} characters, got {n}", count(node, "minLength", "maxLength"))
-        }
-        ValidationErrorKind::Pattern { pattern } => format!("{path}: {} does not match the pattern {pattern}", literal(instance)),
-        _ => format!("{path}: {e}"),
-    }
+        ValidationErrorKind::Maximum { limit } => bound(path, instance, BoundRule::Maximum, limit, node),
+        ValidationErrorKind::Minimum { limit } => bound(path, instance, BoundRule::Minimum, limit, node),
+        ValidationErrorKind::ExclusiveMaximum { limit } => bound(path, instance, BoundRule::ExclusiveMaximum, limit, node),
+        ValidationErrorKind::ExclusiveMinimum { limit } => bound(path, instance, BoundRule::ExclusiveMinimum, limit, node),
+        ValidationErrorKind::MinItems { .. } | ValidationErrorKind::MaxItems { .. } => Problem::Count {
+            path,
+            unit: CountUnit::Items,
+            expected: count(node, "minItems", "maxItems"),
+            got: instance.as_array().map_or(0, Vec::len),
+        },
+        ValidationErrorKind::MinLength { .. } | ValidationErrorKind::MaxLength { .. } => Problem::Count {
+            path,
+            unit: CountUnit::Characters,
+            expected: count(node, "minLength", "maxLength"),
+            got: instance.as_str().map_or(0, |s| s.chars().count()),
+        },
+        ValidationErrorKind::Pattern { pattern } => Problem::Pattern { path, given: literal(instance), pattern: pattern.clone() },
+        _ => Problem::Other { path, message: e.to_string() },
+    };
+    vec![one]
 }
 
 /// A value that matched no option of a union (`s.union`, or a nullable object). When one option
@@ -107,14 +185,14 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> String {
 /// the value's type), its problems are the answer; when the tag itself is wrong, the tag is the
 /// answer, with the tags the options take; else what the options accept.
 fn union(
-    path: &str,
+    path: String,
     pointer: &str,
     instance: &Value,
     node: &Value,
     context: &[Vec<ValidationError<'static>>],
     schema: &Value,
     root: &str,
-) -> String {
+) -> Vec<Problem> {
     let options = node.get("anyOf").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     // An option is ruled out by a type mismatch at the value itself, or by its tag.
     let plausible: Vec<&Vec<ValidationError<'static>>> = context
@@ -130,7 +208,7 @@ fn union(
     if let [only] = plausible.as_slice()
         && !only.is_empty()
     {
-        return only.iter().take(MAX_PROBLEMS).map(|e| explain(e, schema, root)).collect::<Vec<_>>().join("; ");
+        return only.iter().flat_map(|e| explain(e, schema, root)).take(MAX_PROBLEMS).collect();
     }
     // The tag: a field every option pins to one value.
     if let Some(given) = instance.as_object() {
@@ -140,13 +218,16 @@ fn union(
                 && let Some(text) = value.as_str()
                 && !tags.contains(&text)
             {
-                let listed = tags.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
-                let hint = did_you_mean(text, tags.iter().copied()).map(|m| format!(" (did you mean '{m}'?)")).unwrap_or_default();
-                return format!("{path}.{field}: {} is not one of {listed}{hint}", literal(value));
+                return vec![Problem::NotOneOf {
+                    path: format!("{path}.{field}"),
+                    given: literal(value),
+                    allowed: tags.iter().map(|t| format!("'{t}'")).collect(),
+                    suggestion: did_you_mean(text, tags.iter().copied()).map(str::to_string),
+                }];
             }
         }
     }
-    format!("{path}: expected {}, got {}", summary(node), show(instance))
+    vec![Problem::WrongType { path, expected: summary(node), got: show(instance) }]
 }
 
 /// The one value an object option pins `field` to (`kind = s.enum({'world'})`).
@@ -164,9 +245,9 @@ fn node_of<'a>(schema: &'a Value, keyword_pointer: &str) -> &'a Value {
 }
 
 /// A numeric bound broken, with the whole range when the node has both ends.
-fn bound(path: &str, instance: &Value, rule: &str, limit: &Value, node: &Value) -> String {
-    let range = range(node).filter(|r| r.starts_with('[') || r.starts_with('(')).map(|r| format!("; allowed {r}")).unwrap_or_default();
-    format!("{path}: {} {rule} {}{range}", number(instance), number(limit))
+fn bound(path: String, instance: &Value, rule: BoundRule, limit: &Value, node: &Value) -> Problem {
+    let range = range(node).filter(|r| r.starts_with('[') || r.starts_with('('));
+    Problem::OutOfRange { path, value: number(instance), rule, limit: number(limit), range }
 }
 
 /// A number node's range: `[0.001, 50]`, `(0, 50]`, `>= 0`, `< 170`; None without bounds.
@@ -372,6 +453,31 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(check(anchor.clone(), value.clone()), expected, "{value}");
         }
+    }
+
+    #[test]
+    fn problems_carry_the_values_that_caused_them() {
+        let schema = crate::skills::schema::compile(&create_entity()).unwrap();
+        let validator = jsonschema::options().build(&schema).unwrap();
+        let found = problems(&validator, &schema, &json!({"shape": "sphre", "size": 80}), "input");
+        assert_eq!(
+            found,
+            [
+                Problem::NotOneOf {
+                    path: "shape".into(),
+                    given: "'sphre'".into(),
+                    allowed: vec!["'box'".into(), "'sphere'".into(), "'capsule'".into()],
+                    suggestion: Some("sphere".into()),
+                },
+                Problem::OutOfRange {
+                    path: "size".into(),
+                    value: "80".into(),
+                    rule: BoundRule::Maximum,
+                    limit: "50".into(),
+                    range: Some("[0.001, 50]".into()),
+                },
+            ]
+        );
     }
 
     #[test]
