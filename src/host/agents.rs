@@ -580,7 +580,7 @@ impl Shared {
         for call in calls {
             let rejected = |reason: String| reject(&call.tool, reason);
             let Some(skill) = self.registry.borrow().get(&call.tool) else {
-                rejected(format!("unknown tool '{}': no skill has that name", call.tool));
+                rejected(self.registry.borrow().unknown_skill(&call.tool));
                 continue;
             };
             let mut input = call.input.clone();

@@ -524,7 +524,8 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         });
     };
     if !native && !engine.registry().has(&name) {
-        return Err(invalid_params(format!("unknown tool: {name} (skills.search finds tools by name or purpose)")));
+        let hint = engine.registry().did_you_mean(&name).map(|near| format!("did you mean '{near}'? ")).unwrap_or_default();
+        return Err(invalid_params(format!("unknown tool: {name} ({hint}skills.search finds tools by name or purpose)")));
     }
     let response = engine.call(&caller, &name, arguments);
     if let Some(change) = ViewChange::from_call(&name, &response) {

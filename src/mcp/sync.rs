@@ -187,7 +187,7 @@ mod tests {
         let again = b.delta(&w, 3).unwrap();
         assert_eq!(again.message["created"][0]["entity"], c.to_string());
         b.delivered(again);
-        w.destroy_entity(a);
+        w.destroy_entity(a, 4);
         assert_eq!(b.delta(&w, 4).unwrap().message["destroyed"], json!([a.to_string()]));
     }
 

@@ -312,7 +312,8 @@ impl PolicyEngine {
             return d;
         }
         if let Some(missing) = ctx.granted.first_missing(ctx.required) {
-            let mut d = deny(Rule::ProfileDenied, format!("missing permission: {missing}"), Cow::Borrowed(missing.as_str()));
+            let mut d =
+                deny(Rule::ProfileDenied, super::missing_permission(missing, ctx.profile, ctx.package), Cow::Borrowed(missing.as_str()));
             d.budget = budget_snapshot;
             return d;
         }

@@ -9,4 +9,4 @@ mod engine;
 mod profiles;
 
 pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule, Rule};
-pub use profiles::{PROFILES, Permission, PermissionSet, Profile, profile_permissions};
+pub use profiles::{PROFILES, Permission, PermissionSet, Profile, missing_permission, profile_permissions, profiles_granting};

@@ -192,6 +192,32 @@ impl fmt::Display for Profile {
     }
 }
 
+/// The profiles that grant `p`, in catalog order.
+pub fn profiles_granting(p: Permission) -> impl Iterator<Item = Profile> {
+    Profile::ALL.into_iter().filter(move |profile| profile.permissions().contains(p))
+}
+
+/// The reason a call is refused for lacking `missing` under `profile`, naming what would grant
+/// it: `missing permission: scene.write (profile player.limited lacks it; granted by
+/// builder.readWrite)`. The text up to the parenthesis is the reference's. A caller narrower than
+/// its profile (a package holds only its grants) is told that instead, since another profile
+/// would not help it.
+pub fn missing_permission(missing: Permission, profile: &str, package: Option<&str>) -> String {
+    if profile_permissions(profile).contains(missing) {
+        return match package {
+            Some(package) => format!("missing permission: {missing} (package {package} was not granted it)"),
+            None => format!("missing permission: {missing} (this caller was granted less than profile {profile})"),
+        };
+    }
+    let granting: Vec<&str> = profiles_granting(missing).map(Profile::as_str).collect();
+    let grant = if granting.is_empty() {
+        "no profile grants it, only the operator".to_string()
+    } else {
+        format!("granted by {}", granting.join(", "))
+    };
+    format!("missing permission: {missing} (profile {profile} lacks it; {grant})")
+}
+
 /// The permissions a profile grants; an unknown profile grants nothing (fail closed).
 pub fn profile_permissions(profile: &str) -> PermissionSet {
     PROFILES.iter().find(|(name, _)| *name == profile).map(|(_, perms)| PermissionSet::of(perms)).unwrap_or_default()
@@ -234,6 +260,31 @@ mod tests {
             assert_eq!(Permission::parse(p.as_str()), Some(p));
         }
         assert_eq!(Permission::parse("scene.admin"), None);
+    }
+
+    #[test]
+    fn a_missing_permission_names_the_profiles_that_grant_it() {
+        assert_eq!(
+            missing_permission(Permission::SceneWrite, "player.limited", None),
+            "missing permission: scene.write (profile player.limited lacks it; granted by builder.readWrite)"
+        );
+        assert_eq!(
+            missing_permission(Permission::AudioPlay, "system.readonly", None),
+            "missing permission: audio.play (profile system.readonly lacks it; granted by builder.readWrite, social.actor)"
+        );
+        assert_eq!(
+            missing_permission(Permission::PolicyGovern, "builder.readWrite", None),
+            "missing permission: policy.govern (profile builder.readWrite lacks it; no profile grants it, only the operator)"
+        );
+        assert_eq!(
+            missing_permission(Permission::SceneWrite, "builder.readWrite", Some("evil@1.0.0")),
+            "missing permission: scene.write (package evil@1.0.0 was not granted it)"
+        );
+        for p in Permission::ALL {
+            for profile in profiles_granting(p) {
+                assert!(profile.permissions().contains(p));
+            }
+        }
     }
 
     #[test]

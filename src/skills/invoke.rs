@@ -28,8 +28,9 @@ use serde_json::Value;
 
 use super::ctx::CallContexts;
 use super::registry::SkillRegistry;
-use super::schema::{apply_defaults, apply_defaults_if_any, field_path};
+use super::schema::{apply_defaults, apply_defaults_if_any};
 use super::stages::{Stage, StageClock, lap};
+use super::validation::describe;
 use super::{CallInfo, ErrorCode, Handler, Skill};
 use crate::policy::{Decision, DecisionContext, PermissionSet, PolicyEngine};
 use crate::script::convert::{json_to_lua, lua_to_json};
@@ -324,7 +325,10 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<
         if let Some(missing) = caller.permissions.first_missing(&skill.permissions) {
             let payload = PermissionDenied { agent_id: &caller.agent_id, missing: missing.as_str(), skill: &skill.name };
             emit(env, caller, crate::trace::EventKind::SecurityPermissionDenied.as_str(), &payload, Vec::new());
-            return Err(failure(ErrorCode::Forbidden, format!("missing permission: {missing}")));
+            return Err(failure(
+                ErrorCode::Forbidden,
+                crate::policy::missing_permission(missing, &caller.profile, caller.package.as_deref()),
+            ));
         }
         return Ok(None);
     };
@@ -360,11 +364,7 @@ fn run(
     decision_id: &mut Option<String>,
 ) -> Result<Ran, SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
-    let skill = env
-        .registry
-        .borrow()
-        .get(name)
-        .ok_or_else(|| failure(ErrorCode::NotFound, format!("no skill named '{name}' (skills.list shows what exists)")))?;
+    let skill = env.registry.borrow().get(name).ok_or_else(|| failure(ErrorCode::NotFound, env.registry.borrow().unknown_skill(name)))?;
 
     // validate input, defaults first; a Lua copy that no longer matches the JSON is dropped
     // (the handler then gets the JSON converted, as before)
@@ -378,7 +378,7 @@ fn run(
     if !skill.input_validator.is_valid(&input.json) {
         return Err(failure(
             ErrorCode::InvalidInput,
-            format!("invalid input for {name}: {}", describe(&skill.input_validator, &input.json, "input")),
+            format!("invalid input for {name}: {}", describe(&skill.input_validator, &skill.input_schema, &input.json, "input")),
         ));
     }
     lap(env.clock, Stage::Validate);
@@ -454,7 +454,7 @@ fn run_handler(
     if !skill.output_validator.is_valid(&output) {
         return Err(failure(
             ErrorCode::HandlerError,
-            format!("{name} returned invalid output: {}", describe(&skill.output_validator, &output, "result")),
+            format!("{name} returned invalid output: {}", describe(&skill.output_validator, &skill.output_schema, &output, "result")),
         ));
     }
     lap(env.clock, Stage::Result);
@@ -469,14 +469,7 @@ pub fn check_input(skill: &Skill, input: &mut Value) -> Result<(), String> {
         *input = Value::Object(Default::default());
     }
     apply_defaults(&skill.input_schema, input);
-    if skill.input_validator.is_valid(input) { Ok(()) } else { Err(describe(&skill.input_validator, input, "input")) }
-}
-
-/// Up to three validation errors, each as `path: message`.
-fn describe(validator: &jsonschema::Validator, value: &Value, root: &str) -> String {
-    let parts: Vec<String> =
-        validator.iter_errors(value).take(3).map(|e| format!("{}: {}", field_path(e.instance_path().as_str(), root), e)).collect();
-    if parts.is_empty() { "does not match its schema".to_string() } else { parts.join("; ") }
+    if skill.input_validator.is_valid(input) { Ok(()) } else { Err(describe(&skill.input_validator, &skill.input_schema, input, "input")) }
 }
 
 /// Maps a Lua error from a hook or handler to a failure: a `HandlerFailure` keeps its code;

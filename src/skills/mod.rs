@@ -14,6 +14,8 @@ mod invoke;
 mod registry;
 pub mod schema;
 mod stages;
+mod suggest;
+mod validation;
 
 pub use core::CORE_SKILL_FILES;
 pub(crate) use ctx::CallContexts;

@@ -95,6 +95,20 @@ impl SkillRegistry {
         self.index.contains_key(name)
     }
 
+    /// The registered name closest to `name`, when one is close enough to be what was meant.
+    pub fn did_you_mean(&self, name: &str) -> Option<&str> {
+        super::suggest::did_you_mean(name, self.skills.iter().map(|s| s.name.as_str()))
+    }
+
+    /// `no skill named 'x' (did you mean 'y'? skills.list shows them all)`: the message for a
+    /// call to a name nothing is registered under.
+    pub fn unknown_skill(&self, name: &str) -> String {
+        match self.did_you_mean(name) {
+            Some(near) => format!("no skill named '{name}' (did you mean '{near}'? skills.list shows them all)"),
+            None => format!("no skill named '{name}' (skills.list shows them all)"),
+        }
+    }
+
     /// Skills in registration order.
     pub fn list(&self) -> impl Iterator<Item = &Rc<Skill>> {
         self.skills.iter()

@@ -5,14 +5,24 @@
 //! bevy recycles the underlying `Entity` index. The table can snapshot and restore its identity
 //! state (live entries in creation order, the counter, the version) so a restored world issues the
 //! same next ids. It owns no components; the ECS and physics hold the data.
+//!
+//! A lookup that fails says why (`EntityRefError`): a malformed id, an id past the counter (it
+//! never existed: ids are never reused, so the counter decides), or a destroyed one, with the
+//! tick it was destroyed at. Destruction ticks are kept for the last `DESTROYED_KEPT`
+//! destructions only, so a server that destroys millions of entities holds a fixed amount; an
+//! older destroyed id is reported as destroyed at or before the newest tick the window forgot.
+//! Only the failure path reads the window (a scan, newest first).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 /// Live entities a world holds at most unless built with another capacity (`World::with_capacity`,
 /// `EngineConfig::entity_capacity`). Four times the reference's `MAX_ENTITIES` (16384), for
 /// worlds with in-world agents; the table is a map, so an unused capacity costs no memory.
 pub const DEFAULT_ENTITY_CAPACITY: usize = 65_536;
+
+/// Destructions whose exact tick a table remembers (16 bytes each).
+pub const DESTROYED_KEPT: usize = 4096;
 
 /// The numeric part of an `ent_` id. Ordered by creation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,6 +66,43 @@ pub struct EntityRecord<H: Copy> {
     pub handle: H,
 }
 
+/// When a destroyed entity went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DestroyedAt {
+    /// The exact tick (a recent destruction).
+    Tick(u64),
+    /// At or before this tick: the exact one has left the bounded window.
+    AtOrBefore(u64),
+}
+
+impl fmt::Display for DestroyedAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DestroyedAt::Tick(t) => write!(f, "at tick {t}"),
+            DestroyedAt::AtOrBefore(t) => write!(f, "at or before tick {t}"),
+        }
+    }
+}
+
+/// Why an id names no live entity. The message leaves out the field; callers prefix it
+/// (`entity: ...`).
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum EntityRefError {
+    #[error("'{text}' is not an entity id (expected the form ent_0001: ent_ then 4 or more digits)")]
+    Malformed { text: String },
+    #[error("{id} never existed ({})", match last { Some(last) => format!("ids so far go up to {last}"), None => "no entity has been created yet".to_string() })]
+    NeverExisted { id: EntityId, last: Option<EntityId> },
+    #[error("{id} was destroyed {at}")]
+    Destroyed { id: EntityId, at: DestroyedAt },
+}
+
+impl EntityRefError {
+    /// True for a malformed id (the caller's `invalid_input`); the others are `not_found`.
+    pub fn is_malformed(&self) -> bool {
+        matches!(self, EntityRefError::Malformed { .. })
+    }
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EntityTableError {
     #[error("entity capacity exceeded: {live} live entities is the maximum ({max})")]
@@ -68,6 +115,36 @@ pub struct EntityTableSnapshot<H: Copy> {
     pub live: Vec<EntityRecord<H>>,
     pub next: u64,
     pub version: u64,
+    pub destroyed: Destroyed,
+}
+
+/// The recent destructions (id, tick), oldest first, and the newest tick that left the window.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Destroyed {
+    recent: VecDeque<(EntityId, u64)>,
+    forgotten_through: Option<u64>,
+}
+
+impl Destroyed {
+    fn record(&mut self, id: EntityId, tick: u64) {
+        if self.recent.len() == DESTROYED_KEPT
+            && let Some((_, tick)) = self.recent.pop_front()
+        {
+            self.forgotten_through = Some(self.forgotten_through.map_or(tick, |t| t.max(tick)));
+        }
+        self.recent.push_back((id, tick));
+    }
+
+    /// When `id` (created, not live) was destroyed.
+    fn at(&self, id: EntityId) -> DestroyedAt {
+        match self.recent.iter().rev().find(|(d, _)| *d == id) {
+            Some((_, tick)) => DestroyedAt::Tick(*tick),
+            // Every destruction not in the window left it, so it happened by the newest tick
+            // that left. (Without one, only a table restored from an older snapshot format could
+            // get here; tick 0 is then still true.)
+            None => DestroyedAt::AtOrBefore(self.forgotten_through.unwrap_or(0)),
+        }
+    }
 }
 
 /// Maps ids to handles `H` (the world stores a bundle of ECS entity + physics body there).
@@ -77,6 +154,7 @@ pub struct EntityTable<H: Copy> {
     next: u64,
     version: u64,
     capacity: usize,
+    destroyed: Destroyed,
 }
 
 impl<H: Copy> Default for EntityTable<H> {
@@ -87,7 +165,7 @@ impl<H: Copy> Default for EntityTable<H> {
 
 impl<H: Copy> EntityTable<H> {
     pub fn with_capacity(capacity: usize) -> Self {
-        Self { live: BTreeMap::new(), next: 1, version: 0, capacity }
+        Self { live: BTreeMap::new(), next: 1, version: 0, capacity, destroyed: Destroyed::default() }
     }
 
     /// Checks there is room for one more entity. Callers check before building anything so a
@@ -128,14 +206,25 @@ impl<H: Copy> EntityTable<H> {
 
     /// Resolves an id string; anything malformed or retired resolves to `None`.
     pub fn resolve(&self, text: &str) -> Option<(EntityId, H)> {
-        let id = EntityId::parse(text)?;
-        self.get(id).map(|h| (id, h))
+        self.lookup(text).ok()
     }
 
-    pub fn remove(&mut self, id: EntityId) -> Option<H> {
+    /// Resolves an id string, saying why when it names no live entity.
+    pub fn lookup(&self, text: &str) -> Result<(EntityId, H), EntityRefError> {
+        let id = EntityId::parse(text).ok_or_else(|| EntityRefError::Malformed { text: text.to_string() })?;
+        match self.get(id) {
+            Some(h) => Ok((id, h)),
+            None if id.0 >= self.next => Err(EntityRefError::NeverExisted { id, last: (self.next > 1).then(|| EntityId(self.next - 1)) }),
+            None => Err(EntityRefError::Destroyed { id, at: self.destroyed.at(id) }),
+        }
+    }
+
+    /// Removes a live entity, remembering that it went at `tick`.
+    pub fn remove(&mut self, id: EntityId, tick: u64) -> Option<H> {
         let removed = self.live.remove(&id);
         if removed.is_some() {
             self.version += 1;
+            self.destroyed.record(id, tick);
         }
         removed
     }
@@ -171,11 +260,18 @@ impl<H: Copy> EntityTable<H> {
             live: self.iter().map(|(id, handle)| EntityRecord { id, handle }).collect(),
             next: self.next,
             version: self.version,
+            destroyed: self.destroyed.clone(),
         }
     }
 
     pub fn restore(snapshot: &EntityTableSnapshot<H>, capacity: usize) -> Self {
-        Self { live: snapshot.live.iter().map(|r| (r.id, r.handle)).collect(), next: snapshot.next, version: snapshot.version, capacity }
+        Self {
+            live: snapshot.live.iter().map(|r| (r.id, r.handle)).collect(),
+            next: snapshot.next,
+            version: snapshot.version,
+            capacity,
+            destroyed: snapshot.destroyed.clone(),
+        }
     }
 }
 
@@ -197,13 +293,13 @@ mod tests {
     fn destroyed_id_never_resolves_again() {
         let mut t = EntityTable::<u32>::default();
         let a = t.insert(7).unwrap();
-        assert_eq!(t.remove(a), Some(7));
+        assert_eq!(t.remove(a, 3), Some(7));
         // The same internal handle is reused by a new entity: the old id must still be dead.
         let b = t.insert(7).unwrap();
         assert_ne!(a, b);
         assert_eq!(t.resolve("ent_0001"), None);
         assert_eq!(t.resolve("ent_0002"), Some((b, 7)));
-        assert_eq!(t.remove(a), None);
+        assert_eq!(t.remove(a, 4), None);
     }
 
     #[test]
@@ -231,7 +327,7 @@ mod tests {
         assert_eq!(t.insert(3), Err(EntityTableError::CapacityExceeded { live: 2, max: 2 }));
         assert_eq!(t.version(), version);
         assert_eq!(t.peek_next(), EntityId(3));
-        t.remove(EntityId(1));
+        t.remove(EntityId(1), 0);
         assert_eq!(t.insert(3).unwrap(), EntityId(3));
     }
 
@@ -251,12 +347,54 @@ mod tests {
         for i in 0..5 {
             t.insert(i).unwrap();
         }
-        t.remove(EntityId(2));
+        t.remove(EntityId(2), 5);
         let snap = t.snapshot();
         let mut restored = EntityTable::restore(&snap, DEFAULT_ENTITY_CAPACITY);
         assert_eq!(restored.snapshot(), snap);
         assert_eq!(restored.insert(9).unwrap(), t.insert(9).unwrap());
         assert_eq!(restored.version(), t.version());
         assert_eq!(restored.resolve("ent_0002"), None);
+        assert_eq!(restored.lookup("ent_0002"), t.lookup("ent_0002"));
+        assert_eq!(restored.lookup("ent_0002").unwrap_err().to_string(), "ent_0002 was destroyed at tick 5");
+    }
+
+    #[test]
+    fn a_failed_lookup_says_malformed_never_existed_or_destroyed_when() {
+        let mut t = EntityTable::<u32>::default();
+        assert_eq!(t.lookup("ent_0001").unwrap_err().to_string(), "ent_0001 never existed (no entity has been created yet)");
+        for i in 0..42 {
+            t.insert(i).unwrap();
+        }
+        t.remove(EntityId(3), 12);
+        let err = |text: &str| t.lookup(text).unwrap_err();
+        assert_eq!(err("ent_0003").to_string(), "ent_0003 was destroyed at tick 12");
+        assert_eq!(err("ent_0043").to_string(), "ent_0043 never existed (ids so far go up to ent_0042)");
+        assert_eq!(err("box1").to_string(), "'box1' is not an entity id (expected the form ent_0001: ent_ then 4 or more digits)");
+        assert!(err("ent_1").is_malformed() && err("ent_x").is_malformed() && !err("ent_0003").is_malformed());
+        assert_eq!(t.lookup("ent_0004"), Ok((EntityId(4), 3)));
+    }
+
+    #[test]
+    fn destruction_ticks_are_kept_for_a_bounded_window_then_bounded_by_the_newest_forgotten() {
+        let mut t = EntityTable::<u64>::with_capacity(usize::MAX);
+        let total = DESTROYED_KEPT as u64 + 100;
+        for i in 0..total {
+            t.insert(i).unwrap();
+        }
+        // Destroyed in id order, one per tick: entity n goes at tick 1000 + n.
+        for n in 1..=total {
+            t.remove(EntityId(n), 1000 + n);
+        }
+        assert_eq!(t.destroyed.recent.len(), DESTROYED_KEPT, "the window holds a fixed number");
+        // The first 100 left the window; the newest of them went at tick 1100.
+        let at = |n: u64| match t.lookup(&EntityId(n).to_string()) {
+            Err(EntityRefError::Destroyed { at, .. }) => at,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(at(1), DestroyedAt::AtOrBefore(1100));
+        assert_eq!(at(100), DestroyedAt::AtOrBefore(1100));
+        assert_eq!(at(101), DestroyedAt::Tick(1101));
+        assert_eq!(at(total), DestroyedAt::Tick(1000 + total));
+        assert_eq!(t.lookup("ent_0001").unwrap_err().to_string(), "ent_0001 was destroyed at or before tick 1100");
     }
 }

@@ -20,7 +20,9 @@ pub mod ui;
 
 pub use bounds::BoundsError;
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};
-pub use entity_table::{DEFAULT_ENTITY_CAPACITY, EntityId, EntityTable, EntityTableError, EntityTableSnapshot};
+pub use entity_table::{
+    DEFAULT_ENTITY_CAPACITY, DESTROYED_KEPT, DestroyedAt, EntityId, EntityRefError, EntityTable, EntityTableError, EntityTableSnapshot,
+};
 pub use scene::{Camera, Lighting};
 pub use spatial::{NearHit, NearQuery, SpatialError, SpatialIndex};
 
@@ -359,9 +361,10 @@ impl World {
         self.create_entity(&EntitySpec { shape: RenderShape::Asset(handle as u32), ..*spec })
     }
 
-    /// Destroys an entity and its body. False when the id is unknown or already destroyed.
-    pub(crate) fn destroy_entity(&mut self, id: EntityId) -> bool {
-        let Some(entity) = self.entities.remove(id) else {
+    /// Destroys an entity and its body at `tick` (remembered for `lookup`'s answer). False when
+    /// the id is unknown or already destroyed.
+    pub(crate) fn destroy_entity(&mut self, id: EntityId, tick: u64) -> bool {
+        let Some(entity) = self.entities.remove(id, tick) else {
             return false;
         };
         if let Some(binding) = self.ecs.get::<PhysicsBinding>(entity).copied() {
@@ -373,6 +376,12 @@ impl World {
 
     pub fn resolve(&self, text: &str) -> Option<EntityId> {
         self.entities.resolve(text).map(|(id, _)| id)
+    }
+
+    /// Resolves an id string, saying why when it names no live entity (malformed, never
+    /// existed, or destroyed and when).
+    pub fn lookup(&self, text: &str) -> Result<EntityId, EntityRefError> {
+        self.entities.lookup(text).map(|(id, _)| id)
     }
 
     pub fn transform(&self, id: EntityId) -> Option<Transform> {

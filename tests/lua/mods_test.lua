@@ -33,7 +33,7 @@ describe("example mods", function()
 
 	it("mod skills obey their own permissions", function()
 		local ro = limina.session({ profile = "system.readonly" })
-		expect(h.fails("towers.build", {}, "forbidden", ro)).toBe("missing permission: scene.write")
+		expect(h.fails("towers.build", {}, "forbidden", ro)).toBe("missing permission: scene.write (profile system.readonly lacks it; granted by builder.readWrite)")
 	end)
 
 	it("mod skills validate input like core skills", function()

@@ -149,7 +149,7 @@ describe("ui element skills", function()
 			{ "ui.update", { handle = handle, text = "hijack" } },
 			{ "ui.remove", { handle = handle } },
 		} do
-			expect(h.fails(case[1], case[2], "forbidden", player)).toBe("missing permission: ui.write")
+			expect(h.fails(case[1], case[2], "forbidden", player)).toBe("missing permission: ui.write (profile player.limited lacks it; granted by builder.readWrite)")
 		end
 		expect(limina.world_hash()).toBe(after_create)
 		local denied = h.ok("trace.tail", { type = "security.permission.denied" }).events

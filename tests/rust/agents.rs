@@ -155,7 +155,7 @@ fn a_hallucinated_or_invalid_tool_call_is_rejected_and_never_runs() {
     let rejected = events(&e, "agent.toolcall.rejected");
     assert_eq!(rejected.len(), 3, "{rejected:?}");
     let reasons: Vec<&str> = rejected.iter().map(|(_, p, _)| p["reason"].as_str().unwrap()).collect();
-    assert!(reasons.iter().any(|r| r.contains("unknown tool 'scene.teleportEverything'")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("no skill named 'scene.teleportEverything'")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("invalid input for physics.applyImpulse") && r.contains("impulse")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("names no function")), "{reasons:?}");
     assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "physics.applyImpulse"));

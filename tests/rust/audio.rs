@@ -191,7 +191,12 @@ fn bounds_unknown_fields_stale_handles_and_a_denied_profile_change_nothing() {
             _ => json!({}),
         };
         let r = call(&e, &player, skill, input);
-        assert_eq!(r.error.map(|f| f.message), Some("missing permission: audio.play".to_string()));
+        assert_eq!(
+            r.error.map(|f| f.message),
+            Some(
+                "missing permission: audio.play (profile player.limited lacks it; granted by builder.readWrite, social.actor)".to_string()
+            )
+        );
     }
     assert_eq!(e.world_hash(), before);
     assert!(e.world().sounds.is_empty());

@@ -26,7 +26,11 @@ fn no_profile_and_no_client_may_govern() {
     // A script sub-session with the widest profile cannot revoke anyone.
     let builder = limina::skills::Caller::new("agt_b", "ses_b", "builder.readWrite");
     let r = e.call(&builder, "policy.revoke", json!({"sessionId": "ses_script"}));
-    assert_eq!(r.error.as_ref().map(|f| f.message.as_str()), Some("missing permission: policy.govern"), "{r:?}");
+    assert_eq!(
+        r.error.as_ref().map(|f| f.message.as_str()),
+        Some("missing permission: policy.govern (profile builder.readWrite lacks it; no profile grants it, only the operator)"),
+        "{r:?}"
+    );
     // Nor can a builder over MCP.
     let mut s = McpSession::new(1, "builder.readWrite", &e);
     rpc(
@@ -80,7 +84,7 @@ fn reading_the_world_log_needs_trace_read() {
     assert!(e.call(&viewer, "trace.tail", json!({})).success);
     assert_eq!(
         e.call(&viewer, "trace.export", json!({"name": "x"})).error.map(|f| f.message),
-        Some("missing permission: trace.write".into())
+        Some("missing permission: trace.write (profile system.readonly lacks it; granted by builder.readWrite)".into())
     );
     still_sound(&e);
 }

@@ -72,7 +72,7 @@ fn a_capsule_scaled_by_1e20_is_refused_and_the_next_step_runs() {
     still_alive(&e);
     let error = r.error.expect("a 1e20 scale is refused");
     assert_eq!(error.code, ErrorCode::InvalidInput);
-    for needle in ["value[0]", "1e+20", "maximum"] {
+    for needle in ["value[0]", "1e20", "maximum"] {
         assert!(error.message.contains(needle), "'{}' does not mention '{needle}'", error.message);
     }
     assert_ne!(e.world_hash(), hash, "the capsule kept simulating at its old scale");
@@ -83,7 +83,7 @@ fn a_capsule_scaled_by_1e20_is_refused_and_the_next_step_runs() {
         json!({"entity": capsule, "component": "scale", "value": [1, 5000, 1]}),
         &["value[1] = 5000 is outside [0.001, 1000]"],
     );
-    assert_refused(&e, "three.setTransform", json!({"entity": capsule, "scale": [1, 1e20, 1]}), &["scale[1]", "1e+20"]);
+    assert_refused(&e, "three.setTransform", json!({"entity": capsule, "scale": [1, 1e20, 1]}), &["scale[1]", "1e20"]);
     // A legal rescale still works, and the body keeps simulating.
     ok(&e, "ecs.updateComponent", json!({"entity": capsule, "component": "scale", "value": [2, 2, 2]}));
     still_alive(&e);
@@ -224,7 +224,7 @@ fn zero_denormal_and_overflowing_quaternions_are_refused_and_others_normalised()
 fn huge_impulses_are_refused_and_the_largest_legal_ones_never_break_a_step() {
     let e = engine();
     let capsule = arena(&e);
-    assert_refused(&e, "physics.applyImpulse", json!({"entity": capsule, "impulse": [1e30, 0, 0]}), &["impulse[0]", "1e+30"]);
+    assert_refused(&e, "physics.applyImpulse", json!({"entity": capsule, "impulse": [1e30, 0, 0]}), &["impulse[0]", "1e30"]);
     assert_refused(&e, "physics.applyImpulse", json!({"entity": capsule, "impulse": [0, -1e7, 0]}), &["impulse[1]"]);
     // The smallest body the bounds allow, hit with the largest impulse allowed, many times over,
     // then left to collide with the floor and the capsule.

@@ -5,6 +5,7 @@ mod agents;
 mod audio;
 mod cli;
 mod determinism;
+mod errors;
 mod governance;
 mod hostile_geometry;
 mod http_stub;

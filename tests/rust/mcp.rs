@@ -126,8 +126,9 @@ fn native_mode_matches_the_reference_exchange() {
     s.request(10, "initialize", json!({"agentId": "agt_viewer", "sessionId": "ses_v", "profile": "system.readonly"}));
     let denied = s.request(11, "callTool", json!({"name": "scene.destroyEntity", "arguments": {"entity": "ent_0001"}}));
     assert_eq!(denied["error"]["code"], -32001);
-    assert_eq!(denied["error"]["message"], "missing permission: scene.write");
-    assert_eq!(denied["error"]["data"]["error"], json!({"code": "forbidden", "message": "missing permission: scene.write"}));
+    let why = "missing permission: scene.write (profile system.readonly lacks it; granted by builder.readWrite)";
+    assert_eq!(denied["error"]["message"], why);
+    assert_eq!(denied["error"]["data"]["error"], json!({"code": "forbidden", "message": why}));
     assert_eq!(denied["error"]["data"]["metadata"]["eventsEmitted"], json!(["policy.denied", "security.permission.denied"]));
     // Zero effect: the entity is still there.
     let still = s.request(12, "callTool", json!({"name": "scene.queryEntities", "arguments": {}}));

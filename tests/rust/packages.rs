@@ -250,7 +250,7 @@ fn host_invoke_beyond_the_grants_is_forbidden_and_traced() {
     let result = r.result.unwrap();
     assert_eq!(result["ok"], false);
     assert_eq!(result["seen"]["code"], "forbidden");
-    assert_eq!(result["seen"]["message"], "missing permission: scene.write");
+    assert_eq!(result["seen"]["message"], "missing permission: scene.write (package evil@1.0.0 was not granted it)");
     assert_eq!(e.world_hash(), before);
     let denied: Vec<Value> = events_of(&e, "policy.denied");
     let last = denied.last().unwrap();

@@ -68,7 +68,7 @@ fn registered_skills_run_through_the_pipeline_with_defaults_and_bounds() {
     let r = e.call(&caller, "test.echo", json!({"text": "ab", "times": 4}));
     let error = r.error.unwrap();
     assert_eq!(error.code, ErrorCode::InvalidInput);
-    assert!(error.message.contains("times: 4 is greater than the maximum of 3"), "{}", error.message);
+    assert!(error.message.contains("times: 4 is above the maximum of 3"), "{}", error.message);
 
     // Replacing swaps the handler for the next call; unregistering makes the name unknown.
     e.replace_skill(&def(&e, &ECHO.replace("string.rep(input.text, input.times)", "string.upper(input.text)")), "test").unwrap();
@@ -127,7 +127,7 @@ fn handler_errors_and_bad_outputs_are_handler_errors_naming_the_problem() {
     e.register_skill(&def(&e, &wrong), "test").unwrap();
     let error = e.call(&caller, "test.wrong", json!({"text": "a"})).error.unwrap();
     assert_eq!(error.code, ErrorCode::HandlerError);
-    assert!(error.message.contains("returned invalid output: text: 5 is not of type \"string\""), "{}", error.message);
+    assert!(error.message.contains("returned invalid output: text: expected a string, got 5"), "{}", error.message);
 }
 
 #[test]

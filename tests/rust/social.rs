@@ -89,7 +89,7 @@ fn social_skills_from_a_player_limited_agent_are_denied_with_zero_effect() {
     let player = Caller::new("agt_p", "ses_agt_p", "player.limited");
     let r = e.call(&player, "social.say", json!({"text": "hi"}));
     assert_eq!(r.error.as_ref().map(|f| f.code.as_str()), Some("forbidden"));
-    assert_eq!(r.error.unwrap().message, "missing permission: social.act");
+    assert_eq!(r.error.unwrap().message, "missing permission: social.act (profile player.limited lacks it; granted by social.actor)");
     assert_eq!(e.world().ui.len(), before_ui);
 }
 

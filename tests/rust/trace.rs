@@ -123,7 +123,7 @@ fn the_builder_demo_governs_builds_denies_and_verifies_its_export() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("builder: discovered"), "{out}");
     assert!(out.contains("-> forbidden (quota of 8 calls per 60 ticks"), "{out}");
-    assert!(out.contains("reviewer: scene.destroyEntity -> forbidden: missing permission: scene.write (world unchanged)"), "{out}");
+    assert!(out.contains("reviewer: scene.destroyEntity -> forbidden: missing permission: scene.write (profile system.readonly lacks it; granted by builder.readWrite) (world unchanged)"), "{out}");
     assert!(out.contains("trace: verify traces/builder.jsonl -> ok:"), "{out}");
 }
 

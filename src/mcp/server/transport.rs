@@ -409,7 +409,8 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             return Ok(());
         };
         if !profile_permissions(&conn.0.profile).contains(Permission::SceneRead) {
-            pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, "missing permission: scene.read", None::<()>)).await;
+            let why = crate::policy::missing_permission(Permission::SceneRead, &conn.0.profile, None);
+            pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
             return Ok(());
         }
         let permit = match ctx.admission.admit(&conn.0.load, 0) {

@@ -144,7 +144,7 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             let entity = match (given_entity, body) {
                 (Some(_), Some(_)) => return Err(invalid("entity and body cannot both be given: inhabit an entity, or have one made")),
                 (Some(e), None) => {
-                    let id = w.borrow().resolve(&e).ok_or_else(|| fail(ErrorCode::NotFound, format!("entity: no entity '{e}'")))?;
+                    let id = super::world::entity_arg(&w.borrow(), "entity", &e)?;
                     if let Some(other) = a.borrow().iter().find(|r| r.entity == Some(id)) {
                         return Err(invalid(format!("entity: {e} is already inhabited by {}", other.id)));
                     }
@@ -200,10 +200,10 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
     let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
     ops.set(
         "despawn",
-        lua.create_function(move |_, (id, remove_body): (String, bool)| {
+        lua.create_function(move |_, (id, remove_body, tick): (String, bool, u64)| {
             let Some(record) = a.borrow_mut().remove(&id) else { return Ok(false) };
             if remove_body && let Some(entity) = record.entity {
-                w.borrow_mut().destroy_entity(entity);
+                w.borrow_mut().destroy_entity(entity, tick);
             }
             Ok(true)
         })?,

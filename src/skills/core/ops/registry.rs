@@ -36,6 +36,9 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     )?;
 
     let r = Rc::clone(&registry);
+    ops.set("unknown_skill", lua.create_function(move |_, name: String| Ok(r.borrow().unknown_skill(&name)))?)?;
+
+    let r = Rc::clone(&registry);
     ops.set(
         "list_full",
         lua.create_function(move |lua, ()| {

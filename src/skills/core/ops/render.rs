@@ -218,7 +218,7 @@ pub(crate) fn create(
             let cast: Option<bool> = input.get("castShadow")?;
             let receive: Option<bool> = input.get("receiveShadow")?;
             let mut world = w.borrow_mut();
-            let Some(id) = world.resolve(&id) else { return Ok(false) };
+            let id = super::world::entity_arg(&world, "entity", &id)?;
             Ok(world.edit_material(id, |m, c| {
                 if let Some(v) = color {
                     *c = v;

@@ -138,10 +138,8 @@ pub(crate) fn create(
                     let entity = if label.starts_with("agt_") {
                         let record = agents.get(&label).ok_or_else(|| fail(ErrorCode::NotFound, format!("target: no agent {label}")))?;
                         record.entity.ok_or_else(|| fail(ErrorCode::InvalidInput, format!("target: agent {label} inhabits no entity")))?
-                    } else if EntityId::parse(&label).is_some() {
-                        world
-                            .resolve(&label)
-                            .ok_or_else(|| fail(ErrorCode::NotFound, format!("target: no entity {label} (never created or destroyed)")))?
+                    } else if label.starts_with("ent_") {
+                        super::world::entity_arg(&world, "target", &label)?
                     } else {
                         return Err(invalid(format!("target: '{label}' is neither an agent id (agt_…) nor an entity id (ent_…)")));
                     };

@@ -43,15 +43,7 @@ fn kind_of(name: &str) -> mlua::Result<UiKind> {
 pub(crate) fn check_anchor(world: &World, anchor: &Anchor) -> mlua::Result<()> {
     let Anchor::World(w) = anchor else { return Ok(()) };
     let Some(entity) = &w.entity else { return Ok(()) };
-    if crate::world::EntityId::parse(entity).is_none() {
-        return Err(invalid(format!("anchor.entity: '{entity}' is not an entity id (ent_0001, ...)")));
-    }
-    if world.resolve(entity).is_none() {
-        return Err(
-            HandlerFailure::new(ErrorCode::NotFound, format!("anchor.entity: no entity {entity} (never created or destroyed)")).into_lua()
-        );
-    }
-    Ok(())
+    super::world::entity_arg(world, "anchor.entity", entity).map(drop)
 }
 
 /// The caller as a UI writer: its agent id, and whether it is the operator (holds

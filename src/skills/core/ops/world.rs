@@ -5,8 +5,9 @@
 //! `limits` table here (`world::bounds`). The ops check every geometric value against the same
 //! bounds again, naming the caller's field (`value[2] = 1e20 is outside [0.001, 1000]`), and add
 //! what a schema cannot express (scale products, zero quaternions and directions, values that
-//! vanish or overflow as f32). An unknown or destroyed id is not an error here: ops report
-//! `false` and change nothing, as the catalog's `{ok: boolean}` outputs expect.
+//! vanish or overflow as f32). An entity id is resolved before anything changes (`entity_arg`):
+//! a malformed one is `invalid_input`, one that names no live entity is `not_found` saying
+//! whether it never existed or was destroyed and when; either way the call changes nothing.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,7 +18,7 @@ use super::invalid;
 use crate::physics::BodyKind;
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::bounds::{self, BoundsError};
-use crate::world::{ColliderKind, EntityId, EntitySpec, RenderShape, World, WorldError};
+use crate::world::{ColliderKind, EntityId, EntityRefError, EntitySpec, RenderShape, World, WorldError};
 
 /// A value outside its bounds is the caller's mistake: `invalid_input`, with the value.
 pub(crate) fn out_of_bounds(e: BoundsError) -> mlua::Error {
@@ -29,6 +30,18 @@ pub(crate) fn world_failure(e: WorldError) -> mlua::Error {
         WorldError::Capacity(e) => HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string()).into_lua(),
         WorldError::OutOfBounds(e) => out_of_bounds(e),
     }
+}
+
+/// An entity id that names no live entity, reported against the caller's `field`: a malformed id
+/// is `invalid_input`, a well-formed one `not_found`.
+pub(crate) fn entity_failure(field: &str, e: EntityRefError) -> mlua::Error {
+    let code = if e.is_malformed() { ErrorCode::InvalidInput } else { ErrorCode::NotFound };
+    HandlerFailure::new(code, format!("{field}: {e}")).into_lua()
+}
+
+/// Resolves the entity a caller named in `field` (see `entity_failure`).
+pub(crate) fn entity_arg(world: &World, field: &str, text: &str) -> mlua::Result<EntityId> {
+    world.lookup(text).map_err(|e| entity_failure(field, e))
 }
 
 /// The first `N` numbers of a Lua list (a validated vector field).
@@ -48,13 +61,11 @@ fn array(lua: &Lua, values: &[f32]) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// Applies a checked edit to the entity named `id`: false when it does not resolve.
+/// Applies a checked edit to the entity named `id` (the caller's `entity` field).
 fn edit(world: &RefCell<World>, id: &str, change: impl FnOnce(&mut crate::world::Transform)) -> mlua::Result<bool> {
     let mut world = world.borrow_mut();
-    match world.resolve(id) {
-        Some(id) => world.try_edit_transform(id, change).map_err(world_failure),
-        None => Ok(false),
-    }
+    let id = entity_arg(&world, "entity", id)?;
+    world.try_edit_transform(id, change).map_err(world_failure)
 }
 
 /// Quaternion from XYZ Euler angles (three.js's default order).
@@ -167,9 +178,10 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
     let w = Rc::clone(&world);
     ops.set(
         "destroy_entity",
-        lua.create_function(move |_, id: String| {
+        lua.create_function(move |_, (id, tick): (String, u64)| {
             let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).is_some_and(|id| world.destroy_entity(id)))
+            let id = entity_arg(&world, "entity", &id)?;
+            Ok(world.destroy_entity(id, tick))
         })?,
     )?;
 
@@ -255,7 +267,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
         "add_tag",
         lua.create_function(move |_, (id, tag): (String, String)| {
             let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).and_then(|id| world.add_tag(id, &tag)).is_some())
+            let id = entity_arg(&world, "entity", &id)?;
+            Ok(world.add_tag(id, &tag).is_some())
         })?,
     )?;
 
@@ -264,7 +277,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
         "remove_tag",
         lua.create_function(move |_, (id, tag): (String, String)| {
             let mut world = w.borrow_mut();
-            Ok(world.resolve(&id).and_then(|id| world.remove_tag(id, &tag)).unwrap_or(false))
+            let id = entity_arg(&world, "entity", &id)?;
+            Ok(world.remove_tag(id, &tag).unwrap_or(false))
         })?,
     )?;
 
@@ -274,10 +288,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
         lua.create_function(move |_, (id, impulse): (String, Table)| {
             let impulse = bounds::impulse("impulse", numbers(&impulse, "impulse")?).map_err(out_of_bounds)?;
             let mut world = w.borrow_mut();
-            match world.resolve(&id) {
-                Some(id) => world.apply_impulse(id, impulse).map_err(world_failure),
-                None => Ok(false),
-            }
+            let id = entity_arg(&world, "entity", &id)?;
+            world.apply_impulse(id, impulse).map_err(world_failure)
         })?,
     )?;
 
@@ -343,7 +355,10 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
             let world = w.borrow();
             let after_id = match after.as_deref() {
                 None => None,
-                Some(text) => Some(EntityId::parse(text).ok_or_else(|| invalid(format!("afterEntity: '{text}' is not an entity id (ent_0001 form)")))?),
+                Some(text) => Some(
+                    EntityId::parse(text)
+                        .ok_or_else(|| invalid(format!("afterEntity: {}", EntityRefError::Malformed { text: text.to_string() })))?,
+                ),
             };
             let (views, total, next) = world.page(after_id, limit);
             let entities: Vec<serde_json::Value> = views
