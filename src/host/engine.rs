@@ -67,6 +67,8 @@ pub struct EngineConfig {
     pub policy: bool,
     /// Chain every event into this file as it is emitted.
     pub trace_append: Option<PathBuf>,
+    /// Where `trace.export` writes; None is `<project>/traces` (a playtest gets a private one).
+    pub traces_dir: Option<PathBuf>,
     /// Mods and packages root; None loads no mods (the CLI passes `<project>/scripts`).
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
@@ -104,6 +106,7 @@ impl EngineConfig {
             test_kit: false,
             policy: true,
             trace_append: None,
+            traces_dir: None,
             scripts: None,
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
@@ -144,6 +147,30 @@ pub enum TestStatus {
     Skip,
 }
 
+/// How much of a test run's outcomes `run_tests_within` keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TestLimits {
+    /// Outcomes kept (all are counted).
+    pub kept: usize,
+    /// Bytes kept of each name and message.
+    pub text: usize,
+}
+
+impl TestLimits {
+    /// `limina test`: the operator's own files.
+    pub const FILES: TestLimits = TestLimits { kept: usize::MAX, text: 64 * 1024 };
+    /// Playtests: what an agent reads (and what a hostile test could inflate).
+    pub const PLAYTEST: TestLimits = TestLimits { kept: 200, text: 2048 };
+}
+
+/// Every outcome of a run, kept or not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TestTally {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestOutcome {
     pub name: String,
@@ -175,6 +202,9 @@ pub(crate) struct Shared {
     pub session_counter: Cell<u64>,
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
+    /// When set (playtests), `limina.step` stops at this instant: its steps run in Rust, where
+    /// the VM's interrupt cannot reach.
+    pub deadline: Cell<Option<std::time::Instant>>,
     pub mods: Rc<RefCell<ModManager>>,
     /// The renderer (created on first capture) and loaded models.
     pub render: Rc<RefCell<RenderState>>,
@@ -330,6 +360,7 @@ impl Engine {
             })?;
         }
         let registry = Rc::new(RefCell::new(SkillRegistry::new()));
+        let traces_dir = config.traces_dir.clone().unwrap_or_else(|| config.project_root.join("traces"));
 
         install_print(&lua, config.output).map_err(startup("print"))?;
         lua.load(format!("math.randomseed({})", config.seed % (1 << 52))).exec().map_err(startup("seed"))?;
@@ -364,7 +395,8 @@ impl Engine {
             responses,
             stage_clock: config.stage_timing.then(StageClock::default),
             session_counter: Cell::new(0),
-            traces_dir: config.project_root.join("traces"),
+            traces_dir: traces_dir.clone(),
+            deadline: Cell::new(None),
             mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
             host: RefCell::new(None),
             render: Rc::new(RefCell::new(RenderState::default())),
@@ -391,6 +423,7 @@ impl Engine {
             policy: Rc::clone(&shared.policy),
             agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
+            traces_dir,
             scripts: config.scripts.clone(),
         };
         register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
@@ -580,6 +613,19 @@ impl Engine {
         RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: self.shared.world_hash() }
     }
 
+    /// Stops scripts at `deadline`: the VM's interrupt stops Luau code (uncatchable by `pcall`)
+    /// and `limina.step` stops between steps; `on_timeout` is told the first time either fires.
+    pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>) {
+        self.shared.deadline.set(Some(deadline));
+        self.lua.set_interrupt(move |_| {
+            if std::time::Instant::now() >= deadline {
+                on_timeout.set(true);
+                return Err(mlua::Error::runtime(message.clone()));
+            }
+            Ok(mlua::VmState::Continue)
+        });
+    }
+
     /// Makes this engine's world an exact copy of `world` at `tick` (a playtest's scratch copy).
     pub(crate) fn adopt_world(&self, world: World, tick: u64) {
         *self.shared.world.borrow_mut() = world;
@@ -589,20 +635,45 @@ impl Engine {
     /// Runs the tests a test file registered (after `run_file`) whose full name passes
     /// `include`. Needs `test_kit`.
     pub fn run_tests(&self, include: impl Fn(&str) -> bool + 'static) -> Result<Vec<TestOutcome>, ScriptError> {
+        Ok(self.run_tests_within(include, TestLimits::FILES)?.0)
+    }
+
+    /// `run_tests` keeping at most `limits.kept` outcomes (all are counted) and at most
+    /// `limits.text` bytes of each name and message: test code decides those strings, and
+    /// copying them out of the VM is memory its limit does not count.
+    pub(crate) fn run_tests_within(
+        &self,
+        include: impl Fn(&str) -> bool + 'static,
+        limits: TestLimits,
+    ) -> Result<(Vec<TestOutcome>, TestTally), ScriptError> {
         let runner = self.runner.as_ref().ok_or_else(|| ScriptError::new("this engine was built without the test kit"))?;
-        let outcomes = Rc::new(RefCell::new(Vec::new()));
+        let outcomes = Rc::new(RefCell::new((Vec::new(), TestTally::default())));
         let sink = Rc::clone(&outcomes);
-        let report = self.lua.create_function(move |_, (name, status, message): (String, String, Option<String>)| {
-            let status = match status.as_str() {
-                "pass" => TestStatus::Pass,
-                "skip" => TestStatus::Skip,
-                _ => TestStatus::Fail,
-            };
-            let message = message.map(|m| m.split("\nstack traceback:").next().unwrap_or_default().trim_end().to_string());
-            sink.borrow_mut().push(TestOutcome { name, status, message });
-            Ok(())
-        })?;
-        let include = self.lua.create_function(move |_, name: String| Ok(include(&name)))?;
+        let text = move |s: &mlua::LuaString| -> String {
+            let bytes = s.as_bytes();
+            String::from_utf8_lossy(&bytes[..bytes.len().min(limits.text)]).into_owned()
+        };
+        let report =
+            self.lua.create_function(move |_, (name, status, message): (mlua::LuaString, mlua::LuaString, Option<mlua::LuaString>)| {
+                let status = match &*status.as_bytes() {
+                    b"pass" => TestStatus::Pass,
+                    b"skip" => TestStatus::Skip,
+                    _ => TestStatus::Fail,
+                };
+                let mut sink = sink.borrow_mut();
+                let (kept, tally) = &mut *sink;
+                match status {
+                    TestStatus::Pass => tally.passed += 1,
+                    TestStatus::Fail => tally.failed += 1,
+                    TestStatus::Skip => tally.skipped += 1,
+                }
+                if kept.len() < limits.kept {
+                    let message = message.map(|m| text(&m).split("\nstack traceback:").next().unwrap_or_default().trim_end().to_string());
+                    kept.push(TestOutcome { name: text(&name), status, message });
+                }
+                Ok(())
+            })?;
+        let include = self.lua.create_function(move |_, name: mlua::LuaString| Ok(include(&text(&name))))?;
         runner.call::<()>((report, include))?;
         Ok(outcomes.take())
     }
@@ -645,13 +716,23 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
     let print = lua.create_function(move |lua, args: mlua::Variadic<LuaValue>| {
         let mut line = String::new();
         for (i, v) in args.iter().enumerate() {
+            // A captured line never grows past what the capture could keep (test code decides
+            // what it prints; building it whole first is memory the VM's limit does not count).
+            if output == Output::Capture && line.len() > CapturedOutput::LIMIT {
+                line.truncate(CapturedOutput::LIMIT);
+                break;
+            }
             if i > 0 {
                 line.push('\t');
             }
-            match v {
-                LuaValue::String(s) => line.push_str(&s.to_string_lossy()),
-                other => line.push_str(&lua.globals().get::<Function>("tostring")?.call::<String>(other.clone())?),
-            }
+            let text = match v {
+                LuaValue::String(s) => s.clone(),
+                other => lua.globals().get::<Function>("tostring")?.call::<mlua::LuaString>(other.clone())?,
+            };
+            let bytes = text.as_bytes();
+            let room =
+                if output == Output::Capture { CapturedOutput::LIMIT + 1 - line.len().min(CapturedOutput::LIMIT) } else { bytes.len() };
+            line.push_str(&String::from_utf8_lossy(&bytes[..bytes.len().min(room)]));
         }
         use std::io::Write;
         match output {

@@ -105,6 +105,12 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
                 }
             };
             for _ in 0..n {
+                if let Some(deadline) = s.deadline.get()
+                    && std::time::Instant::now() >= deadline
+                {
+                    // The VM's interrupt reports it (and marks the timeout) on its next check.
+                    return Err(located_error(lua, format!("limina.step: the playtest's time ran out at tick {}", s.tick.get())));
+                }
                 s.step(lua)?;
             }
             Ok(s.tick.get())

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{CapturedOutput, Engine, EngineConfig, Output, TestStatus};
+use super::{CapturedOutput, Engine, EngineConfig, Output, TestLimits, TestStatus, TestTally};
 use crate::world::World;
 
 /// Memory the scratch VM may use. (Time and source size are bounded by `test.run`'s schema.)
@@ -66,6 +66,9 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
     let started = Instant::now();
     let deadline = started + test.timeout;
     let timed_out = Rc::new(Cell::new(false));
+    // Exports go to a private folder, removed afterwards: a playtest leaves no files behind
+    // (and cannot overwrite the project's own trace exports).
+    let traces = ScratchDir::new();
     let extra_roots = match &test.file {
         TestFile::Path(p) => p.parent().map(|d| vec![d.to_path_buf()]).unwrap_or_default(),
         TestFile::Source(_) => Vec::new(),
@@ -74,25 +77,28 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
         test_kit: true,
         output: Output::Capture,
         extra_roots,
+        traces_dir: Some(traces.path.clone()),
         scripts: scripts.map(Path::to_path_buf),
         ..EngineConfig::new(project)
     };
     let engine = match Engine::new(config) {
         Ok(engine) => engine,
-        Err(e) => return report(&[], None, Some(format!("the scratch engine did not start: {e}")), String::new(), started, false),
+        Err(e) => {
+            return report(
+                &[],
+                TestTally::default(),
+                None,
+                Some(format!("the scratch engine did not start: {e}")),
+                String::new(),
+                started,
+                false,
+            );
+        }
     };
     engine.adopt_world(world, tick);
     let lua = engine.lua();
     let _ = lua.set_memory_limit(MEMORY_LIMIT);
-    let flag = Rc::clone(&timed_out);
-    let limit_ms = test.timeout.as_millis();
-    lua.set_interrupt(move |_| {
-        if Instant::now() >= deadline {
-            flag.set(true);
-            return Err(mlua::Error::runtime(format!("test.run timed out after {limit_ms} ms")));
-        }
-        Ok(mlua::VmState::Continue)
-    });
+    engine.set_deadline(deadline, format!("test.run timed out after {} ms", test.timeout.as_millis()), Rc::clone(&timed_out));
     let (display, loaded) = match &test.file {
         TestFile::Path(path) => (path.strip_prefix(project).unwrap_or(path).display().to_string(), engine.run_file(path).map(drop)),
         TestFile::Source(source) => (INLINE_NAME.to_string(), engine.run_source(source, INLINE_NAME).map(drop)),
@@ -103,12 +109,24 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
             .unwrap_or_default()
     };
     if let Err(e) = loaded {
-        return report(&[], Some(&display), Some(format!("the test file failed to load: {e}")), logs(), started, timed_out.get());
+        let message = clip(&e.to_string());
+        let timed_out = timed_out.get() || Instant::now() >= deadline;
+        return report(
+            &[],
+            TestTally::default(),
+            Some(&display),
+            Some(format!("the test file failed to load: {message}")),
+            logs(),
+            started,
+            timed_out,
+        );
     }
     let filter = test.filter.clone();
-    let outcomes = engine.run_tests(move |name| filter.as_ref().is_none_or(|f| name.contains(f.as_str())));
+    // Time can also run out inside a long `limina.step`, which stops between steps.
+    let timed_out = || timed_out.get() || Instant::now() >= deadline;
+    let outcomes = engine.run_tests_within(move |name| filter.as_ref().is_none_or(|f| name.contains(f.as_str())), TestLimits::PLAYTEST);
     match outcomes {
-        Ok(outcomes) => {
+        Ok((outcomes, tally)) => {
             let results: Vec<Value> = outcomes
                 .iter()
                 .map(|o| {
@@ -123,10 +141,50 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
                     })
                 })
                 .collect();
-            report(&results, Some(&display), None, logs(), started, timed_out.get())
+            report(&results, tally, Some(&display), None, logs(), started, timed_out())
         }
-        Err(e) => report(&[], Some(&display), Some(format!("the tests could not run: {}", e.message)), logs(), started, timed_out.get()),
+        Err(e) => {
+            let message = clip(&e.message);
+            report(
+                &[],
+                TestTally::default(),
+                Some(&display),
+                Some(format!("the tests could not run: {message}")),
+                logs(),
+                started,
+                timed_out(),
+            )
+        }
     }
+}
+
+/// A folder of its own under the system temp dir, removed when dropped.
+struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    fn new() -> Self {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        Self { path: std::env::temp_dir().join(format!("limina-playtest-{}-{n}", std::process::id())) }
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// At most `TestLimits::PLAYTEST.text` bytes of an error (its text comes from test code).
+fn clip(text: &str) -> String {
+    let mut end = text.len().min(TestLimits::PLAYTEST.text);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
 }
 
 /// `file.lua:12: ...` at the start of a failure message: the file and line it names.
@@ -138,11 +196,16 @@ fn location(message: &str) -> Option<(String, Option<u64>)> {
     (file.ends_with(".lua") || file.ends_with(".luau") || file == INLINE_NAME).then(|| (file.to_string(), Some(line)))
 }
 
-fn report(results: &[Value], file: Option<&str>, error: Option<String>, logs: String, started: Instant, timed_out: bool) -> Value {
-    let count = |pred: &dyn Fn(&Value) -> bool| results.iter().filter(|r| pred(r)).count();
-    let passed = count(&|r| r["ok"] == true);
-    let skipped = count(&|r| r["skipped"] == true);
-    let failed = results.len() - passed - skipped + usize::from(error.is_some());
+fn report(
+    results: &[Value],
+    tally: TestTally,
+    file: Option<&str>,
+    error: Option<String>,
+    logs: String,
+    started: Instant,
+    timed_out: bool,
+) -> Value {
+    let failed = tally.failed + usize::from(error.is_some());
     let mut results = results.to_vec();
     if let Some(message) = error {
         // A file that fails to load (or times out while loading) is one failed result, so an
@@ -150,16 +213,25 @@ fn report(results: &[Value], file: Option<&str>, error: Option<String>, logs: St
         let (at, line) = location(&message).unwrap_or((file.unwrap_or(INLINE_NAME).to_string(), None));
         results.push(json!({"name": "(load)", "ok": false, "skipped": false, "message": message, "file": at, "line": line}));
     }
-    json!({
+    let mut report = json!({
         "success": failed == 0 && !timed_out,
-        "passed": passed,
+        "passed": tally.passed,
         "failed": failed,
-        "skipped": skipped,
+        "skipped": tally.skipped,
         "results": results,
         "logs": logs,
         "durationMs": started.elapsed().as_secs_f64() * 1e3,
         "isTimeout": timed_out,
-    })
+    });
+    let shown = results_len(&report);
+    if shown < tally.passed + failed + tally.skipped {
+        report["resultsOmitted"] = json!(tally.passed + failed + tally.skipped - shown);
+    }
+    report
+}
+
+fn results_len(report: &Value) -> usize {
+    report["results"].as_array().map_or(0, Vec::len)
 }
 
 #[cfg(test)]

@@ -132,6 +132,11 @@ impl McpSession {
         matches!(&self.mode, Mode::Standard { version } if version == STATELESS_VERSION)
     }
 
+    /// Whether the listen stream `id` is open.
+    pub(crate) fn is_listening(&self, id: &Value) -> bool {
+        self.listeners.iter().any(|l| l.id == *id)
+    }
+
     /// Forgets a `subscriptions/listen` stream (its client left or cancelled it).
     pub(crate) fn stop_listening(&mut self, id: &Value) {
         self.listeners.retain(|l| l.id != *id);
@@ -423,6 +428,18 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
         if engine.is_agent(&agent) {
             return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));
+        }
+        // `agt_mcpN` / `ses_mcpN` are the ids connection N acts under by default: no other
+        // connection may take them (their quotas, revocations and audit trail are N's).
+        for (id, prefix) in [(&agent, "agt_mcp"), (&sess, "ses_mcp")] {
+            if let Some(number) = id.strip_prefix(prefix)
+                && number != n.to_string()
+            {
+                return Err(rpc_error(
+                    protocol::FORBIDDEN,
+                    format!("{id} is reserved for another connection's default identity; choose another id (not {prefix}…)"),
+                ));
+            }
         }
         // A session id names quotas, budgets, revocations and an audit trail: a client cannot
         // adopt one that another client or the host script holds.

@@ -81,6 +81,17 @@ pub(crate) struct PhysicsBinding {
     pub shape: ColliderShape,
 }
 
+/// Tags one entity may carry (`ecs.addComponent`).
+pub const MAX_TAGS: usize = 32;
+
+/// An entity already carries `MAX_TAGS` tags.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{entity} already carries {max} tags, the limit; remove one first")]
+pub struct TagsFull {
+    pub entity: EntityId,
+    pub max: usize,
+}
+
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum WorldError {
     #[error(transparent)]
@@ -428,9 +439,19 @@ impl World {
     }
 
     /// Adds a tag; `None` when the id is unknown, else whether it was newly added.
-    pub(crate) fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
+    /// Adds a tag; `None` when the id is unknown, else whether it was new. An entity carries at
+    /// most `MAX_TAGS` tags (a full entity refuses new ones with `Err`).
+    pub(crate) fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<Result<bool, TagsFull>> {
         let entity = self.entities.get(id)?;
-        self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.insert(tag))
+        self.ecs.get_mut::<Tags>(entity).map(|mut tags| {
+            if tags.contains(tag) {
+                Ok(false)
+            } else if tags.0.len() >= MAX_TAGS {
+                Err(TagsFull { entity: id, max: MAX_TAGS })
+            } else {
+                Ok(tags.insert(tag))
+            }
+        })
     }
 
     /// Removes a tag; `None` when the id is unknown, else whether it was there.

@@ -81,7 +81,10 @@ fn an_unknown_tool_name_suggests_the_near_one() {
     let e = engine();
     let mut s = client(&e, "builder.readWrite");
     let reply = tools_call(&e, &mut s, "scene.createEntty", json!({}));
-    assert_eq!(reply["error"]["message"], "unknown tool: scene.createEntty (did you mean 'scene.createEntity'? skills.search finds tools by name or purpose)");
+    assert_eq!(
+        reply["error"]["message"],
+        "unknown tool: scene.createEntty (did you mean 'scene.createEntity'? skills.search finds tools by name or purpose)"
+    );
     let reply = tools_call(&e, &mut s, "teleport", json!({}));
     assert_eq!(reply["error"]["message"], "unknown tool: teleport (skills.search finds tools by name or purpose)");
     // From a script (or native mode), the same hint in the not_found message.

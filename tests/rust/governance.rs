@@ -176,3 +176,17 @@ fn a_package_cannot_register_skills_in_a_core_namespace() {
     assert!(e.call(&caller, "mods.fine", json!({})).success);
     still_sound(&e);
 }
+
+#[test]
+fn a_client_cannot_take_another_connections_default_identity() {
+    let e = engine();
+    let mut reader = McpSession::new(2, "system.readonly", &e);
+    for (agent, session) in [("agt_mcp1", "ses_mine"), ("agt_mine", "ses_mcp1"), ("agt_mcp01", "ses_mine2")] {
+        let r = rpc(&e, &mut reader, 1, "initialize", json!({"agentId": agent, "sessionId": session}));
+        assert_eq!(r["error"]["code"], -32001, "{agent}/{session}: {r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains("reserved for another connection"), "{r}");
+    }
+    // Its own defaults are its own.
+    let r = rpc(&e, &mut reader, 2, "initialize", json!({"agentId": "agt_mcp2", "sessionId": "ses_mcp2"}));
+    assert_eq!(r["result"]["session"]["agentId"], "agt_mcp2", "{r}");
+}

@@ -61,7 +61,8 @@ impl Http {
 async fn body(r: reqwest::Response) -> (StatusCode, Value) {
     let status = r.status();
     let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text)))
+    let parsed = serde_json::from_str(&text).ok();
+    (status, parsed.unwrap_or(Value::String(text)))
 }
 
 fn call(id: u64, tool: &str, arguments: Value) -> String {
@@ -121,7 +122,7 @@ async fn foreign_origins_and_rebound_host_names_are_refused_for_http_and_websock
     // The same check guards the WebSocket upgrade.
     let upgrade = s
         .http
-        .get(&s.server.url.replace("ws://", "http://"))
+        .get(s.server.url.replace("ws://", "http://"))
         .header("connection", "Upgrade")
         .header("upgrade", "websocket")
         .header("sec-websocket-version", "13")
@@ -258,4 +259,39 @@ async fn an_http_clients_change_reaches_a_websocket_subscriber() {
     })
     .await;
     assert!(seen.is_some(), "the WebSocket client sees {entity}, made over HTTP");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_credential_cannot_take_every_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "greedy system.readonly\nbuilder builder.readWrite\n").unwrap();
+    let s = Http::start(&["--http", "--tokens", tokens.to_str().unwrap()]);
+    for _ in 0..64 {
+        let r = s.post(INIT).header("authorization", "Bearer greedy").send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+    }
+    let (status, refused) = body(s.post(INIT).header("authorization", "Bearer greedy").send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("limit of 64"), "{refused}");
+    // Another credential is unaffected, and the scheme's case does not matter.
+    let r = s.post(INIT).header("authorization", "bearer builder").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_requests_cannot_reidentify_the_shared_state_and_browsers_get_cors() {
+    let s = Http::start(&["--http", "--allow-origin", "https://inspector.example"]);
+    for method in ["initialize", "shutdown", "callTool", "listTools"] {
+        let (status, refused) = body(s.stateless(1, method, json!({"agentId": "agt_x"})).send().await.unwrap()).await;
+        assert_eq!((status, &refused["error"]["code"]), (StatusCode::NOT_FOUND, &json!(-32601)), "{method}: {refused}");
+    }
+    let preflight = s.http.request(reqwest::Method::OPTIONS, s.url()).header("origin", "https://inspector.example").send().await.unwrap();
+    assert_eq!(preflight.status(), StatusCode::NO_CONTENT);
+    assert_eq!(preflight.headers()["access-control-allow-origin"], "https://inspector.example");
+    assert!(preflight.headers()["access-control-allow-headers"].to_str().unwrap().contains("mcp-session-id"));
+    let r = s.post(INIT).header("origin", "https://inspector.example").send().await.unwrap();
+    assert_eq!(r.headers()["access-control-expose-headers"], "mcp-session-id");
+    let r = s.post(INIT).header("origin", "https://other.example").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
 }

@@ -337,3 +337,44 @@ fn a_stdio_flood_waits_for_later_ticks_and_is_answered_in_order() {
     assert!(ticks.windows(2).all(|w| w[1] > w[0]), "one call per tick, never two: {ticks:?}");
     assert_eq!(s.finish(), Some(0));
 }
+
+/// The same over Streamable HTTP: a session's `state/subscribe` event stream that is never
+/// read. The engine cuts the subscriber off, and letting go of the stream shuts its connection
+/// (otherwise the client's queued events and socket buffers would stay for as long as it keeps
+/// the connection open).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_event_stream_that_is_never_read_is_cut_off_and_its_connection_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start(&["--scene", &falling_scene(dir.path())]);
+    let addr: std::net::SocketAddr = server.url.trim_start_matches("ws://").trim_end_matches('/').parse().unwrap();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#;
+    let mut c = TcpStream::connect(addr).unwrap();
+    write!(c, "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: {}\r\n\r\n{init}", init.len()).unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        c.read_exact(&mut byte).unwrap();
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_string();
+    let session = head.lines().find_map(|l| l.strip_prefix("mcp-session-id: ")).expect("a session id").trim().to_string();
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket.connect(&addr.into()).unwrap();
+    let mut stalled: TcpStream = socket.into();
+    let subscribe = r#"{"jsonrpc":"2.0","id":2,"method":"state/subscribe","params":{}}"#;
+    write!(
+        stalled,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\nContent-Length: {}\r\n\r\n{subscribe}",
+        subscribe.len()
+    )
+    .unwrap();
+    let cut = tokio::task::spawn_blocking(move || (server.wait_for_log("cut off", Duration::from_secs(180)), server));
+    let (line, server) = cut.await.unwrap();
+    assert!(line.contains("stopped reading") || line.contains("ended its event stream"), "the log says why: {line}");
+    assert!(
+        tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(30))).await.unwrap(),
+        "its socket is closed"
+    );
+    drop(server);
+}

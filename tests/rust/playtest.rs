@@ -134,3 +134,64 @@ fn only_builders_may_playtest() {
         assert!(denied["content"][0]["text"].as_str().unwrap().contains("test.run"), "{profile}: {denied}");
     }
 }
+
+#[test]
+fn long_rust_side_work_stops_at_the_deadline_and_big_strings_stay_bounded() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    // `limina.step` runs its steps in Rust, out of the VM interrupt's reach: it must still stop
+    // at the deadline (without the check this call runs for hours).
+    let stepper = r#"
+it("steps forever", function()
+	for i = 1, 200 do limina.call("scene.createEntity", { dynamic = true, position = { i, 5, 0 } }) end
+	limina.step(10000000)
+end)"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": stepper, "timeoutMs": 300}));
+    assert_eq!(run["structuredContent"]["isTimeout"], true, "{run}");
+    assert_eq!(run["structuredContent"]["success"], false);
+
+    // Names, messages and printed lines are decided by test code: what reaches Rust is bounded.
+    let inflated = r#"
+local big = string.rep("x", 400000)
+for i = 1, 300 do
+	it(big .. i, function() print(big, big, big, big, big) end)
+end"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": inflated}));
+    let report = &run["structuredContent"];
+    assert_eq!(report["passed"], 300, "every test counted");
+    let results = report["results"].as_array().unwrap();
+    assert_eq!((results.len(), report["resultsOmitted"].as_u64()), (200, Some(100)), "200 kept, the rest counted");
+    assert!(results.iter().all(|r| r["name"].as_str().unwrap().len() <= 2048), "names clipped");
+    assert!(report["logs"].as_str().unwrap().len() < 70 * 1024, "logs capped at 64 KiB");
+    assert!(run.to_string().len() < 2 << 20, "the whole answer stays small: {} bytes", run.to_string().len());
+}
+
+#[test]
+fn a_playtest_writes_no_files_into_the_project() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    let name = format!("playtest-probe-{}", std::process::id());
+    let source = format!(
+        r#"it("exports", function() local r = limina.call("trace.export", {{ name = "{name}" }}); expect(r.success).toBe(true) end)"#
+    );
+    let run = call(&e, &mut builder, "test.run", json!({"source": source}));
+    assert_eq!(run["structuredContent"]["success"], true, "{run}");
+    assert!(!crate::root().join("traces").join(format!("{name}.jsonl")).exists(), "the export went to the playtest's own folder");
+}
+
+#[test]
+fn tags_are_bounded_in_length_and_number() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    call(&e, &mut builder, "scene.createEntity", json!({}));
+    let long = call(&e, &mut builder, "ecs.addComponent", json!({"entity": "ent_0001", "component": "x".repeat(65)}));
+    assert_eq!(long["isError"], true, "{long}");
+    for i in 0..32 {
+        let added = call(&e, &mut builder, "ecs.addComponent", json!({"entity": "ent_0001", "component": format!("tag{i}")}));
+        assert_eq!(added["isError"], false, "{added}");
+    }
+    let full = call(&e, &mut builder, "ecs.addComponent", json!({"entity": "ent_0001", "component": "one-more"}));
+    assert_eq!(full["content"][0]["text"], "capacity_exceeded: ent_0001 already carries 32 tags, the limit; remove one first");
+    let again = call(&e, &mut builder, "ecs.addComponent", json!({"entity": "ent_0001", "component": "tag3"}));
+    assert_eq!(again["isError"], false, "re-adding a tag it has is fine: {again}");
+}

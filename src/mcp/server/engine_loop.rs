@@ -152,11 +152,12 @@ impl Conn {
         left
     }
 
-    /// Drops streams whose client left (and the session's record of its listen streams).
+    /// Drops streams whose client left (and the session's record of its listen streams), and
+    /// streams the session no longer has (ended by `shutdown` or a cancellation).
     fn prune(&mut self) {
         let session = &mut self.session;
         self.listeners.retain(|(id, sink)| {
-            let open = !sink.is_closed();
+            let open = !sink.is_closed() && session.is_listening(id);
             if !open {
                 session.stop_listening(id);
             }

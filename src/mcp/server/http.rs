@@ -31,7 +31,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::admission::{Admission, Load};
 use super::engine_loop::{Answered, EngineMsg, Work};
 use super::sse::{self, SSE_QUEUE, SseBody, SseSink};
-use super::transport::Shared;
+use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
 use crate::policy::{Permission, profile_permissions};
@@ -40,10 +40,20 @@ use crate::policy::{Permission, profile_permissions};
 pub(crate) const MCP_PATH: &str = "/mcp";
 /// Handshake sessions held at once; past it `initialize` is refused until one ends or expires.
 pub(crate) const MAX_SESSIONS: usize = 1024;
+/// Handshake sessions one credential may hold (so one token cannot take them all).
+pub(crate) const MAX_SESSIONS_PER_CREDENTIAL: usize = 64;
+/// Request bodies being read at once, in bytes (declared lengths; a chunked body counts as the
+/// largest allowed): past it a POST is answered 503 before its body is read.
+pub(crate) const BODY_BUDGET: usize = 64 << 20;
+/// Time to receive a whole request body.
+pub(crate) const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// A session with no request and no open stream for this long is forgotten.
 pub(crate) const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 /// JSON-RPC code for a routing header that disagrees with the body (stateless revision).
 const HEADER_MISMATCH: i64 = -32020;
+
+/// Methods of the handshake era and the native mode that a stateless request may not use.
+const HANDSHAKE_ONLY: [&str; 4] = ["initialize", "shutdown", "listTools", "callTool"];
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -72,6 +82,8 @@ struct StatelessConn {
 pub(super) struct HttpState {
     shared: Shared,
     admission: Arc<Admission>,
+    /// Bytes of request bodies being read now (`BODY_BUDGET`).
+    reading: std::sync::atomic::AtomicUsize,
     sessions: Mutex<HashMap<String, HttpSession>>,
     stateless: Mutex<HashMap<String, StatelessConn>>,
 }
@@ -103,7 +115,13 @@ struct Accepts {
 
 impl HttpState {
     pub fn new(shared: Shared, admission: Arc<Admission>) -> Arc<Self> {
-        Arc::new(Self { shared, admission, sessions: Mutex::new(HashMap::new()), stateless: Mutex::new(HashMap::new()) })
+        Arc::new(Self {
+            shared,
+            admission,
+            reading: std::sync::atomic::AtomicUsize::new(0),
+            sessions: Mutex::new(HashMap::new()),
+            stateless: Mutex::new(HashMap::new()),
+        })
     }
 
     /// Forgets sessions idle for `SESSION_IDLE` with no open stream; run every minute.
@@ -127,22 +145,17 @@ impl HttpState {
         }
     }
 
-    fn identify(&self, headers: &HeaderMap) -> Result<Identity, HttpResponse> {
+    fn identify(&self, headers: &HeaderMap) -> Result<Identity, Box<HttpResponse>> {
         match &self.shared.tokens {
             None => Ok(Identity { profile: self.shared.default_profile.clone(), credential: String::new() }),
             Some(tokens) => {
-                let token = headers
-                    .get(header::AUTHORIZATION)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.strip_prefix("Bearer "))
-                    .map(str::trim)
-                    .unwrap_or_default();
+                let token = super::transport::bearer_token(headers).unwrap_or_default();
                 match tokens.get(token) {
                     Some(profile) => Ok(Identity { profile: profile.clone(), credential: token.to_string() }),
                     None => {
                         let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
                         refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-                        Err(refused)
+                        Err(Box::new(refused))
                     }
                 }
             }
@@ -164,6 +177,16 @@ impl HttpState {
             return Err(RpcError {
                 code: protocol::BUSY,
                 message: format!("the server holds {MAX_SESSIONS} sessions, its limit; close one (DELETE) or retry later"),
+                data: None,
+            });
+        }
+        let own = sessions.values().filter(|s| s.credential == who.credential).count();
+        if own >= MAX_SESSIONS_PER_CREDENTIAL {
+            return Err(RpcError {
+                code: protocol::BUSY,
+                message: format!(
+                    "this credential holds {own} sessions, its limit of {MAX_SESSIONS_PER_CREDENTIAL}; close one (DELETE) first"
+                ),
                 data: None,
             });
         }
@@ -209,6 +232,27 @@ impl HttpState {
     }
 }
 
+/// Bytes of the body budget held while one body is read; given back when dropped.
+struct BodyReservation<'a> {
+    reading: &'a std::sync::atomic::AtomicUsize,
+    bytes: usize,
+}
+
+impl<'a> BodyReservation<'a> {
+    fn take(reading: &'a std::sync::atomic::AtomicUsize, bytes: usize) -> Option<Self> {
+        reading
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| used.checked_add(bytes).filter(|total| *total <= BODY_BUDGET))
+            .ok()
+            .map(|_| Self { reading, bytes })
+    }
+}
+
+impl Drop for BodyReservation<'_> {
+    fn drop(&mut self) {
+        self.reading.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
+}
+
 /// A session id nobody can guess: 128 bits from the OS.
 fn new_session_id() -> String {
     let mut bytes = [0u8; 16];
@@ -227,14 +271,14 @@ fn new_session_id() -> String {
 }
 
 /// Serves one request to `/mcp` (the caller has checked the path and the origin).
-pub(super) async fn handle(state: Arc<HttpState>, req: http::Request<hyper::body::Incoming>) -> HttpResponse {
+pub(super) async fn handle(state: Arc<HttpState>, req: http::Request<hyper::body::Incoming>, connection: Arc<Cutoff>) -> HttpResponse {
     let who = match state.identify(req.headers()) {
         Ok(who) => who,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     match *req.method() {
-        Method::POST => post(&state, req, &who).await,
-        Method::GET => get(&state, &req, &who).await,
+        Method::POST => post(&state, req, &who, &connection).await,
+        Method::GET => get(&state, &req, &who, &connection).await,
         Method::DELETE => match header_str(req.headers(), SESSION_HEADER) {
             Some(id) if state.session(id, &who).is_some() && state.close_session(id) => plain(StatusCode::OK, ""),
             Some(_) => rpc_failure(StatusCode::NOT_FOUND, Value::Null, protocol::INVALID_REQUEST, "session not found (ended or expired)"),
@@ -248,7 +292,7 @@ pub(super) async fn handle(state: Arc<HttpState>, req: http::Request<hyper::body
     }
 }
 
-async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who: &Identity) -> HttpResponse {
+async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who: &Identity, connection: &Arc<Cutoff>) -> HttpResponse {
     let headers = req.headers().clone();
     let media = header_str(&headers, header::CONTENT_TYPE.as_str()).unwrap_or_default();
     if !media.to_ascii_lowercase().starts_with("application/json") {
@@ -273,17 +317,43 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
     if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
         return too_big();
     }
-    let body = match Limited::new(req.into_body(), MAX_MESSAGE_BYTES).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return too_big(),
-        Err(e) => return plain(StatusCode::BAD_REQUEST, &format!("could not read the body: {e}")),
+    // Bodies being read are bounded together and in time, before a byte is buffered: a client
+    // that sends most of a body and stalls holds neither memory nor a slot for long.
+    let reserve = declared.map_or(MAX_MESSAGE_BYTES, |n| n as usize);
+    let Some(_reading) = BodyReservation::take(&state.reading, reserve) else {
+        return rpc_failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Value::Null,
+            protocol::BUSY,
+            &format!("the server is reading {BODY_BUDGET} bytes of request bodies, its limit; retry shortly"),
+        );
     };
+    let read = tokio::time::timeout(BODY_TIMEOUT, Limited::new(req.into_body(), MAX_MESSAGE_BYTES).collect());
+    let body = match read.await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return too_big(),
+        Ok(Err(e)) => return plain(StatusCode::BAD_REQUEST, &format!("could not read the body: {e}")),
+        Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, &format!("the body did not arrive within {} s", BODY_TIMEOUT.as_secs())),
+    };
+    drop(_reading);
     let (id, method, params) = match read_message(&body) {
         Ok(Posted::Request { id, method, params }) => (id, method, params),
         Ok(Posted::Other) => return plain(StatusCode::ACCEPTED, ""),
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let stateless = method == "server/discover" || params.get("_meta").and_then(|m| m.get(PROTOCOL_VERSION_KEY)).is_some();
+    if stateless && header_str(&headers, SESSION_HEADER).is_none() && HANDSHAKE_ONLY.contains(&method.as_str()) {
+        // A stateless credential's state is shared by all its requests: one request must not
+        // re-identify or reset it for the others.
+        let e = RpcError {
+            code: protocol::METHOD_NOT_FOUND,
+            message: format!(
+                "{method} is not part of the {STATELESS_VERSION} revision (send server/discover, then tools/list and tools/call)"
+            ),
+            data: None,
+        };
+        return rpc_answer(id, Err(e), true, accepts, Vec::new());
+    }
 
     // Which engine session serves it.
     let mut new_session = None;
@@ -348,7 +418,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         "subscriptions/listen" => {
             let (tx, rx) = mpsc::channel(SSE_QUEUE);
             let (reply, answer) = oneshot::channel();
-            let work = Work::Listen { id: id.clone(), params, sink: Box::new(SseSink { tx }), reply };
+            let work = Work::Listen { id: id.clone(), params, sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), reply };
             drop(permit);
             match state.send(conn, &who.profile, work) {
                 Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
@@ -365,7 +435,11 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
                 rpc_answer(id, Err(e), stateless, accepts, Vec::new())
             } else {
                 let (tx, rx) = mpsc::channel(SSE_QUEUE);
-                match state.send(conn, &who.profile, Work::Subscribe { sink: Box::new(SseSink { tx }), permit }) {
+                match state.send(
+                    conn,
+                    &who.profile,
+                    Work::Subscribe { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), permit },
+                ) {
                     Ok(()) => stream_response(rx, guard),
                     Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 }
@@ -402,7 +476,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
 }
 
 /// GET opens a handshake session's notification stream.
-async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who: &Identity) -> HttpResponse {
+async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who: &Identity, connection: &Arc<Cutoff>) -> HttpResponse {
     if !accepts(req.headers()).sse {
         return plain(StatusCode::NOT_ACCEPTABLE, "the GET stream is an event stream: accept text/event-stream");
     }
@@ -423,23 +497,23 @@ async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who:
         );
     };
     let (tx, rx) = mpsc::channel(SSE_QUEUE);
-    match state.send(conn, &who.profile, Work::Notifications { sink: Box::new(SseSink { tx }) }) {
+    match state.send(conn, &who.profile, Work::Notifications { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))) }) {
         Ok(()) => stream_response(rx, Some(guard)),
         Err(e) => rpc_failure(StatusCode::SERVICE_UNAVAILABLE, Value::Null, e.code, &e.message),
     }
 }
 
 /// Sorts one posted body: a request, something to acknowledge, or a refusal.
-fn read_message(body: &[u8]) -> Result<Posted, HttpResponse> {
+fn read_message(body: &[u8]) -> Result<Posted, Box<HttpResponse>> {
     let parsed: Value = serde_json::from_slice(body)
-        .map_err(|e| rpc_failure(StatusCode::BAD_REQUEST, Value::Null, protocol::PARSE_ERROR, &format!("parse error: {e}")))?;
+        .map_err(|e| Box::new(rpc_failure(StatusCode::BAD_REQUEST, Value::Null, protocol::PARSE_ERROR, &format!("parse error: {e}"))))?;
     if parsed.is_array() {
-        return Err(rpc_failure(
+        return Err(Box::new(rpc_failure(
             StatusCode::BAD_REQUEST,
             Value::Null,
             protocol::INVALID_REQUEST,
             "batches are not accepted over Streamable HTTP (removed in 2025-06-18): POST one message at a time",
-        ));
+        )));
     }
     let is_reply = parsed.get("method").is_none() && (parsed.get("result").is_some() || parsed.get("error").is_some());
     if is_reply {
@@ -451,7 +525,7 @@ fn read_message(body: &[u8]) -> Result<Posted, HttpResponse> {
             None => Ok(Posted::Other),
             Some(id) => Ok(Posted::Request { id, method: incoming.method, params: incoming.params }),
         },
-        Err(invalid) => Err(rpc_failure(StatusCode::BAD_REQUEST, invalid.id, protocol::INVALID_REQUEST, &invalid.message)),
+        Err(invalid) => Err(Box::new(rpc_failure(StatusCode::BAD_REQUEST, invalid.id, protocol::INVALID_REQUEST, &invalid.message))),
     }
 }
 
@@ -529,13 +603,17 @@ fn status_for(code: i64) -> StatusCode {
 
 /// The answer to a request: JSON, or an event stream carrying `notes` and then the answer.
 fn rpc_answer(id: Value, result: Result<Value, RpcError>, stateless: bool, accepts: Accepts, notes: Vec<Value>) -> HttpResponse {
+    let failed = result.is_err();
     let (message, status) = match result {
         Ok(value) => (protocol::result(id, value), StatusCode::OK),
         Err(RpcError { code, message, data }) => {
             (protocol::error(id, code, message, data), if stateless { status_for(code) } else { StatusCode::OK })
         }
     };
-    let as_stream = accepts.sse && (!accepts.json || !notes.is_empty());
+    // A stateless error keeps its HTTP status, so it is JSON whatever the client prefers.
+    let wants_stream = !accepts.json || !notes.is_empty();
+    let keeps_status = stateless && failed;
+    let as_stream = accepts.sse && wants_stream && !keeps_status;
     if !as_stream {
         return json_response(status, &message);
     }

@@ -16,7 +16,10 @@ use http_body::Frame;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use std::sync::Arc;
+
 use super::engine_loop::{DeltaSink, Undelivered};
+use super::transport::Cutoff;
 
 /// Messages queued per stream before the client counts as not reading.
 pub(super) const SSE_QUEUE: usize = 64;
@@ -68,8 +71,31 @@ impl http_body::Body for SseBody {
 }
 
 /// The engine's end of an SSE stream: each message becomes one JSON-RPC notification event.
+///
+/// When the engine lets go of a stream it has written to (the client stalled and was cut off,
+/// a new subscription replaced it, the session ended), the connection is shut: a client that
+/// stopped reading would otherwise keep its queued events and socket buffers for as long as it
+/// keeps the connection. An HTTP/1.1 connection carrying an event stream carries nothing else.
 pub(super) struct SseSink {
-    pub tx: mpsc::Sender<Bytes>,
+    tx: mpsc::Sender<Bytes>,
+    connection: Option<Arc<Cutoff>>,
+    wrote: bool,
+}
+
+impl SseSink {
+    pub fn new(tx: mpsc::Sender<Bytes>, connection: Option<Arc<Cutoff>>) -> Self {
+        Self { tx, connection, wrote: false }
+    }
+}
+
+impl Drop for SseSink {
+    fn drop(&mut self) {
+        if self.wrote
+            && let Some(connection) = &self.connection
+        {
+            connection.cut("the server ended its event stream");
+        }
+    }
 }
 
 impl DeltaSink for SseSink {
@@ -83,6 +109,7 @@ impl DeltaSink for SseSink {
 
     fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered> {
         let frame = event(&json!({"jsonrpc": "2.0", "method": method, "params": message}));
+        self.wrote = true;
         self.tx.try_send(frame).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => Undelivered::Full,
             mpsc::error::TrySendError::Closed(_) => Undelivered::Closed,
@@ -103,7 +130,7 @@ mod tests {
     #[tokio::test]
     async fn a_stream_carries_events_then_ends_when_the_sink_goes() {
         let (tx, rx) = mpsc::channel(2);
-        let mut sink = SseSink { tx };
+        let mut sink = SseSink::new(tx, None);
         sink.send("notifications/tools/list_changed", &json!({})).unwrap();
         sink.send("state/delta", &json!({"tick": 3})).unwrap();
         assert!(!sink.has_room());

@@ -55,7 +55,7 @@ impl Cutoff {
         if self.done.swap(true, Ordering::AcqRel) {
             return;
         }
-        tracing::warn!("WebSocket connection {} cut off: {why}", self.conn);
+        tracing::warn!("connection {} cut off: {why}", self.conn);
         if let Some(socket) = &self.socket {
             let _ = socket.shutdown(Shutdown::Both);
         }
@@ -152,12 +152,7 @@ where
     fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
         let profile = match &self.shared.tokens {
             None => Some(self.shared.default_profile.clone()),
-            Some(tokens) => req
-                .headers()
-                .get(http::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .and_then(|t| tokens.get(t.trim()).cloned()),
+            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).cloned()),
         };
         let Some(profile) = profile else {
             let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
@@ -177,6 +172,14 @@ where
     }
 }
 
+/// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case, as RFC 9110
+/// allows), or None.
+pub(super) fn bearer_token(headers: &http::HeaderMap) -> Option<&str> {
+    let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
 /// Which browser origins may reach the server. Browsers send `Origin` on cross-site requests
 /// and WebSocket upgrades; a page on another site (or one that rebinds its DNS name to
 /// 127.0.0.1) must not drive the world. Requests without `Origin` come from non-browser
@@ -193,7 +196,14 @@ impl OriginPolicy {
     /// Whether `host` (as in a URL authority, port optional) names this machine.
     fn is_loopback_host(host: &str) -> bool {
         let name = if let Some(rest) = host.strip_prefix('[') {
-            rest.split(']').next().unwrap_or_default()
+            // `[::1]` or `[::1]:port`, nothing else after the bracket.
+            match rest.split_once(']') {
+                Some((name, "")) => name,
+                Some((name, port)) if port.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) => {
+                    name
+                }
+                _ => return false,
+            }
         } else {
             host.rsplit_once(':').filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit())).map_or(host, |(name, _)| name)
         };
@@ -201,22 +211,28 @@ impl OriginPolicy {
     }
 
     /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
-    pub(crate) fn check(&self, headers: &http::HeaderMap) -> Result<(), String> {
+    pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), String> {
+        let headers = req.headers();
         if let Some(origin) = headers.get(http::header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
             let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
-            let allowed = self.allowed.iter().any(|a| a == origin) || (authority != "" && Self::is_loopback_host(authority));
+            let allowed = self.allowed.iter().any(|a| a == origin) || (!authority.is_empty() && Self::is_loopback_host(authority));
             if !allowed {
                 return Err(format!(
                     "forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)"
                 ));
             }
         }
-        if self.loopback
-            && let Some(host) = headers.get(http::header::HOST)
-        {
-            let host = host.to_str().unwrap_or("(not text)");
-            if !Self::is_loopback_host(host) {
+        if self.loopback {
+            // HTTP/2 names the host in the URI's authority instead of a Host header.
+            let host = match headers.get(http::header::HOST) {
+                Some(host) => host.to_str().unwrap_or("(not text)").to_string(),
+                None => req.uri().authority().map(|a| a.as_str().to_string()).unwrap_or_default(),
+            };
+            if host.is_empty() {
+                return Err("forbidden: a request must name its Host (the server listens on loopback)".to_string());
+            }
+            if !Self::is_loopback_host(&host) {
                 return Err(format!("forbidden: Host '{host}' does not name this machine (the server listens on loopback)"));
             }
         }
@@ -248,8 +264,25 @@ where
     }
 
     fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
-        if let Err(why) = self.origins.check(req.headers()) {
+        if let Err(why) = self.origins.check(&req) {
             return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why))));
+        }
+        // A browser page from an allowed origin may read the answers (CORS); its preflight is
+        // answered before the token check, as browsers send no credentials with it.
+        let origin = req.headers().get(http::header::ORIGIN).cloned();
+        if req.method() == http::Method::OPTIONS && req.uri().path() == super::http::MCP_PATH {
+            let mut preflight = super::http::plain(http::StatusCode::NO_CONTENT, "");
+            allow_origin(&mut preflight, origin.as_ref());
+            let headers = preflight.headers_mut();
+            headers.insert(http::header::ACCESS_CONTROL_ALLOW_METHODS, http::HeaderValue::from_static("GET, POST, DELETE"));
+            headers.insert(
+                http::header::ACCESS_CONTROL_ALLOW_HEADERS,
+                http::HeaderValue::from_static(
+                    "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id",
+                ),
+            );
+            headers.insert(http::header::ACCESS_CONTROL_MAX_AGE, http::HeaderValue::from_static("600"));
+            return Box::pin(std::future::ready(Ok(preflight)));
         }
         if jsonrpsee::server::ws::is_upgrade_request(&req) {
             let wants_mcp = req
@@ -269,7 +302,12 @@ where
         }
         if req.uri().path() == super::http::MCP_PATH {
             let state = Arc::clone(&self.http);
-            return Box::pin(async move { Ok(super::http::handle(state, req).await) });
+            let connection = Arc::clone(&self.ws.cutoff);
+            return Box::pin(async move {
+                let mut response = super::http::handle(state, req, connection).await;
+                allow_origin(&mut response, origin.as_ref());
+                Ok(response)
+            });
         }
         let path = req.uri().path().to_string();
         Box::pin(std::future::ready(Ok(super::http::plain(
@@ -277,6 +315,15 @@ where
             &format!("not found: {path} (MCP is at {} over HTTP; WebSocket clients upgrade on any path)", super::http::MCP_PATH),
         ))))
     }
+}
+
+/// Lets the page at `origin` (already checked) read `response` and its session header.
+fn allow_origin(response: &mut HttpResponse, origin: Option<&http::HeaderValue>) {
+    let Some(origin) = origin else { return };
+    let headers = response.headers_mut();
+    headers.insert(http::header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+    headers.insert(http::header::VARY, http::HeaderValue::from_static("Origin"));
+    headers.insert(http::header::ACCESS_CONTROL_EXPOSE_HEADERS, http::HeaderValue::from_static("mcp-session-id"));
 }
 
 /// Accepts connections until `stop` fires, serving each with `methods` behind the token check.
@@ -290,6 +337,7 @@ pub(super) async fn accept(
     stop: StopHandle,
 ) {
     let builder = jsonrpsee::server::Server::builder().set_config(config).to_service_builder();
+    let connections = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     loop {
         let socket = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -303,6 +351,13 @@ pub(super) async fn accept(
             },
             () = stop.clone().shutdown() => break,
         };
+        // Connections are bounded: past the limit a new one is closed at once, before it costs
+        // a task or a buffer (each open connection holds one `Live` until it ends).
+        let Some(live) = Live::take(&connections) else {
+            tracing::debug!("connection refused: {MAX_CONNECTIONS} connections are open");
+            drop(socket);
+            continue;
+        };
         let id = shared.next.fetch_add(1, Ordering::Relaxed);
         let (socket, cutoff) = match with_cutoff(socket, id) {
             Ok(pair) => pair,
@@ -313,7 +368,32 @@ pub(super) async fn accept(
         };
         let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
         let service = Router { ws, http: Arc::clone(&http), origins: Arc::clone(&origins) };
-        tokio::spawn(jsonrpsee::server::serve_with_graceful_shutdown(socket, service, stop.clone().shutdown()));
+        let serving = jsonrpsee::server::serve_with_graceful_shutdown(socket, service, stop.clone().shutdown());
+        tokio::spawn(async move {
+            let _live = live;
+            let _ = serving.await;
+        });
+    }
+}
+
+/// Open connections the server accepts at once.
+pub(crate) const MAX_CONNECTIONS: usize = 512;
+
+/// One open connection's place in the count.
+struct Live(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Live {
+    fn take(count: &Arc<std::sync::atomic::AtomicUsize>) -> Option<Self> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < MAX_CONNECTIONS).then_some(n + 1))
+            .ok()
+            .map(|_| Self(Arc::clone(count)))
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

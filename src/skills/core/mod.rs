@@ -58,6 +58,8 @@ pub(crate) struct CoreParts {
     pub agents: Rc<RefCell<crate::agents::table::Agents>>,
     /// The project: `assets/` models load from it, `traces/` exports go under it.
     pub project: PathBuf,
+    /// Where `trace.export` writes.
+    pub traces_dir: PathBuf,
     /// Mods root, for playtests' scratch engines.
     pub scripts: Option<PathBuf>,
 }
@@ -147,7 +149,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         dsl.clone(),
         ops::world::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents)).map_err(ops_err)?,
         ops::registry::create(lua, Rc::clone(&parts.registry), reloader).map_err(ops_err)?,
-        ops::trace::create(lua, Rc::clone(&parts.trace), parts.project.join("traces")).map_err(ops_err)?,
+        ops::trace::create(lua, Rc::clone(&parts.trace), parts.traces_dir.clone()).map_err(ops_err)?,
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
         ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace)).map_err(ops_err)?,

@@ -268,7 +268,10 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
         lua.create_function(move |_, (id, tag): (String, String)| {
             let mut world = w.borrow_mut();
             let id = entity_arg(&world, "entity", &id)?;
-            Ok(world.add_tag(id, &tag).is_some())
+            match world.add_tag(id, &tag) {
+                Some(Err(full)) => Err(HandlerFailure::new(ErrorCode::CapacityExceeded, full.to_string()).into_lua()),
+                added => Ok(added.is_some()),
+            }
         })?,
     )?;
 
