@@ -8,10 +8,19 @@
 //! characters, 2 up to 8, 3 beyond. Ties go to the first candidate, so the answer is
 //! deterministic. Runs only on a failed call; nothing here is hot.
 
+/// Longest input that gets a suggestion.
+const MAX_NAME: usize = 256;
+
 /// The candidate `given` most likely meant, if one is close enough.
 pub(crate) fn did_you_mean<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Names are short: a long input is no near miss, and the edit distance is quadratic in it
+    // (a hostile 4 MiB "tool name" must not cost the engine seconds).
+    if given.len() > MAX_NAME {
+        return None;
+    }
     let lower = given.to_lowercase();
-    let budget = match given.chars().count() {
+    let length = given.chars().count();
+    let budget = match length {
         0 => return None,
         1..=4 => 1,
         5..=8 => 2,
@@ -23,6 +32,10 @@ pub(crate) fn did_you_mean<'a>(given: &str, candidates: impl IntoIterator<Item =
             continue;
         }
         let c = candidate.to_lowercase();
+        // The distance is at least the difference in length.
+        if c.chars().count().abs_diff(length) > budget && !c.ends_with(&lower) {
+            continue;
+        }
         let score = if c == lower || c.rsplit_once('.').is_some_and(|(_, tail)| tail == lower) {
             0
         } else {
@@ -99,6 +112,12 @@ mod tests {
         assert_eq!(did_you_mean("scene.createentity", skills), Some("scene.createEntity"));
         assert_eq!(did_you_mean("three.setTransfrom", skills), Some("three.setTransform"));
         assert_eq!(did_you_mean("scene.spawn", skills), None);
+    }
+
+    #[test]
+    fn a_huge_input_gets_no_suggestion_and_costs_nothing() {
+        assert_eq!(did_you_mean(&"x".repeat(4 << 20), ["scene.createEntity"]), None);
+        assert_eq!(did_you_mean(&format!("{}a", "scene.createEntity"), ["scene.createEntity"]), Some("scene.createEntity"));
     }
 
     #[test]
