@@ -84,8 +84,20 @@ async def exercise(mode: str, expected: list[str], tools_flag: str) -> None:
             check(set(names) < set(expected), f"[{label}] the default list is a part of the catalog ({len(names)} of {len(expected)})")
             browsed = await client.call_tool("skills.browse", {})
             categories = [c["name"] for c in (browsed.structured_content or {}).get("categories", [])]
-            enabled = await client.call_tool("skills.enable", {"categories": categories})
-            check(enabled.is_error is False, f"[{label}] skills.enable {categories}")
+            if mode == "legacy":
+                enabled = await client.call_tool("skills.enable", {"categories": categories})
+                check(enabled.is_error is False, f"[{label}] skills.enable {categories}")
+            else:
+                # The stateless revision sends list_changed only on a subscriptions/listen stream.
+                async with client.listen(tools_list_changed=True) as sub:
+                    check(sub.honored.tools_list_changed is True, f"[{label}] subscriptions/listen over stdio honors toolsListChanged")
+                    enabled = await client.call_tool("skills.enable", {"categories": categories})
+                    check(enabled.is_error is False, f"[{label}] skills.enable {categories}")
+                    try:
+                        event = await asyncio.wait_for(anext(sub), 10)
+                        check(type(event).__name__ == "ToolsListChanged", f"[{label}] the listen stream carried {type(event).__name__}")
+                    except TimeoutError:
+                        check(False, f"[{label}] the listen stream carried tools/list_changed after skills.enable")
             tools = await list_all(client)
             names = [t.name for t in tools]
         check(names == expected, f"[{label}] tools/list lists every registered skill a builder may call ({len(names)})")

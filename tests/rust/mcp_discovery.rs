@@ -407,3 +407,43 @@ fn a_tier_is_core_or_standard_and_standard_by_default() {
     let err = build("tier = 1,").unwrap_err().to_string();
     assert!(err.contains("`tier` must be a string, got number"), "{err}");
 }
+
+/// The stateless revision forbids unasked notifications: a change reaches only listen streams,
+/// each frame stamped with its stream's id; a handshake client is told unasked.
+#[test]
+fn stateless_clients_hear_of_a_changed_list_only_on_a_listen_stream() {
+    let e = engine();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    let send = |s: &mut McpSession, id: u64, method: &str, mut params: Value| {
+        params["_meta"] = meta.clone();
+        handle_text(&e, s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+    };
+    send(&mut s, 1, "server/discover", json!({}));
+    let out = send(&mut s, 2, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio"]}}));
+    assert_eq!(out.len(), 1, "the answer and nothing unasked: {out:?}");
+    let ack = send(&mut s, 3, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}}));
+    assert_eq!(ack[0]["method"], "notifications/subscriptions/acknowledged", "{ack:?}");
+    assert_eq!(ack.len(), 1, "no response until the stream ends");
+    let out = send(&mut s, 4, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["ui"]}}));
+    let note = out.iter().find(|m| m["method"] == "notifications/tools/list_changed").expect("the listen stream hears it");
+    assert_eq!(note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 3);
+    // Cancelling the stream ends it: the next change is not sent.
+    handle_text(&e, &mut s, &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}).to_string());
+    let out = send(&mut s, 5, "tools/call", json!({"name": "skills.disable", "arguments": {"categories": ["ui"]}}));
+    assert_eq!(out.len(), 1, "{out:?}");
+
+    let mut legacy = McpSession::new(2, "builder.readWrite", &e);
+    handle_text(
+        &e,
+        &mut legacy,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}).to_string(),
+    );
+    let out = handle_text(
+        &e,
+        &mut legacy,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "skills.enable", "arguments": {"categories": ["audio"]}}})
+            .to_string(),
+    );
+    assert_eq!(out[1]["method"], "notifications/tools/list_changed", "a handshake client is told unasked: {out:?}");
+}
