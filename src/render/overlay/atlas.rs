@@ -1,0 +1,257 @@
+//! The glyph atlas: every glyph bitmap the UI text draws, rasterized once by cosmic-text's
+//! swash cache into one single-channel texture packed with etagere. Text blocks hold their
+//! glyphs' places for as long as their glyph instances exist (a reference count per glyph), so
+//! an entry is never moved or evicted under a block that still draws it; unreferenced glyphs
+//! stay cached until the space is needed. The texture starts small and doubles (keeping every
+//! glyph where it is) up to `MAX_SIDE`.
+//!
+//! Hot path: `acquire` when a block is laid out (a hash lookup per glyph; rasterizing only the
+//! first time a glyph is seen at a size and subpixel offset). Nothing here runs on a frame where
+//! text merely moves.
+
+use etagere::{BucketedAtlasAllocator, size2};
+use cosmic_text::{CacheKey, FontSystem, SwashCache, SwashContent};
+
+/// The first texture side, texels (64 KiB): enough for a screenful of one font size.
+const FIRST_SIDE: u32 = 256;
+/// The largest texture side, texels (16 MiB): far more than a frame of UI text needs, and a
+/// bound on what hostile text at many sizes can make the atlas hold.
+const MAX_SIDE: u32 = 4096;
+/// Empty texels around each glyph, so bilinear sampling of a scaled glyph never reads its
+/// neighbour's edge.
+const PAD: u32 = 1;
+
+/// Why a glyph could not be placed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum AtlasError {
+    #[error("the glyph atlas is full at {side}x{side} texels with {held} glyphs held by text on screen; a {width}x{height} glyph does not fit")]
+    Full { side: u32, held: usize, width: u32, height: u32 },
+}
+
+/// Where a glyph's bitmap is in the atlas and how it sits against its pen position.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct AtlasGlyph {
+    /// Top-left texel of the bitmap (inside the padding).
+    pub uv: [u16; 2],
+    pub size: [u16; 2],
+    /// Bitmap offset from the pen position: right, and up (swash's placement).
+    pub left: i32,
+    pub top: i32,
+}
+
+#[derive(Debug)]
+struct Entry {
+    /// None for a glyph with no pixels (a space) or that could not be rasterized.
+    glyph: Option<AtlasGlyph>,
+    alloc: Option<etagere::AllocId>,
+    /// Text blocks' glyph instances drawing it.
+    refs: u32,
+}
+
+/// What the atlas holds (for the benchmark).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct AtlasStats {
+    pub glyphs: usize,
+    /// Bytes of the glyph bitmaps held (without padding).
+    pub glyph_bytes: usize,
+    pub side: u32,
+    /// Bytes of the texture.
+    pub texture_bytes: usize,
+}
+
+pub(crate) struct GlyphAtlas {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    side: u32,
+    max_side: u32,
+    packer: BucketedAtlasAllocator,
+    entries: rustc_hash::FxHashMap<CacheKey, Entry>,
+    swash: SwashCache,
+    /// A padded bitmap being uploaded (reused).
+    scratch: Vec<u8>,
+    /// Bumped when the texture is replaced, so bind groups over it are rebuilt.
+    generation: u64,
+}
+
+impl std::fmt::Debug for GlyphAtlas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GlyphAtlas").field("side", &self.side).field("glyphs", &self.entries.len()).finish()
+    }
+}
+
+fn texture(device: &wgpu::Device, side: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("ui glyph atlas"),
+        size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::R8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+impl GlyphAtlas {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let max_side = MAX_SIDE.min(device.limits().max_texture_dimension_2d);
+        let side = FIRST_SIDE.min(max_side);
+        let texture = texture(device, side);
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Self {
+            texture,
+            view,
+            side,
+            max_side,
+            packer: BucketedAtlasAllocator::new(size2(side as i32, side as i32)),
+            entries: rustc_hash::FxHashMap::default(),
+            swash: SwashCache::new(),
+            scratch: Vec::new(),
+            generation: 0,
+        }
+    }
+
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The glyph for `key`, rasterized and uploaded the first time, and held (one reference)
+    /// until `release`. None for a glyph with nothing to draw (not held: do not release it).
+    pub fn acquire(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        fonts: &mut FontSystem,
+        key: CacheKey,
+    ) -> Result<Option<AtlasGlyph>, AtlasError> {
+        if let Some(entry) = self.entries.get_mut(&key) {
+            if entry.glyph.is_some() {
+                entry.refs += 1;
+            }
+            return Ok(entry.glyph);
+        }
+        let Some(image) = self.swash.get_image_uncached(fonts, key) else {
+            self.entries.insert(key, Entry { glyph: None, alloc: None, refs: 0 });
+            return Ok(None);
+        };
+        let (w, h) = (image.placement.width, image.placement.height);
+        if w == 0 || h == 0 || w > u32::from(u16::MAX) || h > u32::from(u16::MAX) {
+            self.entries.insert(key, Entry { glyph: None, alloc: None, refs: 0 });
+            return Ok(None);
+        }
+        let (pw, ph) = (w + 2 * PAD, h + 2 * PAD);
+        let alloc = self.allocate(device, queue, pw, ph)?;
+        // Coverage only: DejaVu has no colour glyphs, but a colour bitmap still draws by its alpha.
+        let channels = match image.content {
+            SwashContent::Mask => 1,
+            SwashContent::Color | SwashContent::SubpixelMask => 4,
+        };
+        self.scratch.clear();
+        self.scratch.resize((pw * ph) as usize, 0);
+        for y in 0..h as usize {
+            for x in 0..w as usize {
+                let texel = (y * w as usize + x) * channels + channels - 1;
+                let value = image.data.get(texel).copied().unwrap_or(0);
+                self.scratch[(y + PAD as usize) * pw as usize + x + PAD as usize] = value;
+            }
+        }
+        let min = alloc.rectangle.min;
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: min.x as u32, y: min.y as u32, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            &self.scratch,
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(pw), rows_per_image: None },
+            wgpu::Extent3d { width: pw, height: ph, depth_or_array_layers: 1 },
+        );
+        let glyph = AtlasGlyph {
+            uv: [(min.x as u32 + PAD) as u16, (min.y as u32 + PAD) as u16],
+            size: [w as u16, h as u16],
+            left: image.placement.left,
+            top: image.placement.top,
+        };
+        self.entries.insert(key, Entry { glyph: Some(glyph), alloc: Some(alloc.id), refs: 1 });
+        Ok(Some(glyph))
+    }
+
+    /// Drops one hold on a glyph `acquire` returned; the glyph stays cached until its space is needed.
+    pub fn release(&mut self, key: &CacheKey) {
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.refs = entry.refs.saturating_sub(1);
+        }
+    }
+
+    /// A place for a `width` x `height` rectangle: free space, else the space of glyphs no text
+    /// holds, else a texture twice the side.
+    fn allocate(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, width: u32, height: u32) -> Result<etagere::Allocation, AtlasError> {
+        let size = size2(width as i32, height as i32);
+        if let Some(a) = self.packer.allocate(size) {
+            return Ok(a);
+        }
+        self.evict_unheld();
+        if let Some(a) = self.packer.allocate(size) {
+            return Ok(a);
+        }
+        while self.side < self.max_side {
+            self.grow(device, queue);
+            if let Some(a) = self.packer.allocate(size) {
+                return Ok(a);
+            }
+        }
+        Err(AtlasError::Full { side: self.side, held: self.entries.len(), width, height })
+    }
+
+    /// Frees every glyph no text block holds. Scans all entries, so it runs only when the
+    /// texture is full.
+    fn evict_unheld(&mut self) {
+        let packer = &mut self.packer;
+        self.entries.retain(|_, entry| {
+            if entry.refs > 0 {
+                return true;
+            }
+            if let Some(id) = entry.alloc {
+                packer.deallocate(id);
+            }
+            false
+        });
+    }
+
+    /// Doubles the texture side, copying the glyphs over on the GPU so they keep their places.
+    fn grow(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
+        let side = (self.side * 2).min(self.max_side);
+        let bigger = texture(device, side);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ui glyph atlas grow") });
+        encoder.copy_texture_to_texture(
+            self.texture.as_image_copy(),
+            bigger.as_image_copy(),
+            wgpu::Extent3d { width: self.side, height: self.side, depth_or_array_layers: 1 },
+        );
+        // Uploads already staged into the old texture run before this copy: a submission
+        // executes the queue's pending writes first.
+        queue.submit([encoder.finish()]);
+        self.packer.grow(size2(side as i32, side as i32));
+        self.view = bigger.create_view(&wgpu::TextureViewDescriptor::default());
+        self.texture = bigger;
+        self.side = side;
+        self.generation += 1;
+    }
+
+    pub fn stats(&self) -> AtlasStats {
+        let held = self.entries.values().filter_map(|e| e.glyph);
+        let (glyphs, glyph_bytes) = held.fold((0, 0), |(n, bytes), g| (n + 1, bytes + usize::from(g.size[0]) * usize::from(g.size[1])));
+        AtlasStats { glyphs, glyph_bytes, side: self.side, texture_bytes: (self.side * self.side) as usize }
+    }
+
+    /// References held on `key` (tests).
+    #[cfg(test)]
+    pub fn refs(&self, key: &CacheKey) -> u32 {
+        self.entries.get(key).map_or(0, |e| e.refs)
+    }
+}
