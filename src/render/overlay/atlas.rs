@@ -71,6 +71,8 @@ pub(crate) struct GlyphAtlas {
     scratch: Vec<u8>,
     /// Bumped when the texture is replaced, so bind groups over it are rebuilt.
     generation: u64,
+    /// Glyphs rasterized since `begin_frame`.
+    rasterized: usize,
 }
 
 impl std::fmt::Debug for GlyphAtlas {
@@ -94,7 +96,11 @@ fn texture(device: &wgpu::Device, side: u32) -> wgpu::Texture {
 
 impl GlyphAtlas {
     pub fn new(device: &wgpu::Device) -> Self {
-        let max_side = MAX_SIDE.min(device.limits().max_texture_dimension_2d);
+        Self::with_max_side(device, MAX_SIDE)
+    }
+
+    fn with_max_side(device: &wgpu::Device, max_side: u32) -> Self {
+        let max_side = max_side.min(device.limits().max_texture_dimension_2d);
         let side = FIRST_SIDE.min(max_side);
         let texture = texture(device, side);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
@@ -108,7 +114,18 @@ impl GlyphAtlas {
             swash: SwashCache::new(),
             scratch: Vec::new(),
             generation: 0,
+            rasterized: 0,
         }
+    }
+
+    pub fn begin_frame(&mut self) {
+        self.rasterized = 0;
+    }
+
+    /// Glyphs rasterized this frame: the costly part of laying text out (hinting alone is
+    /// ~10-20 µs a glyph here).
+    pub fn rasterized(&self) -> usize {
+        self.rasterized
     }
 
     pub fn view(&self) -> &wgpu::TextureView {
@@ -134,6 +151,7 @@ impl GlyphAtlas {
             }
             return Ok(entry.glyph);
         }
+        self.rasterized += 1;
         let Some(image) = self.swash.get_image_uncached(fonts, key) else {
             self.entries.insert(key, Entry { glyph: None, alloc: None, refs: 0 });
             return Ok(None);
@@ -253,5 +271,56 @@ impl GlyphAtlas {
     #[cfg(test)]
     pub fn refs(&self, key: &CacheKey) -> u32 {
         self.entries.get(key).map_or(0, |e| e.refs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::overlay::glyphs::tests::device;
+
+    /// The cache key of `c` in the bundled font at `px` pixels.
+    fn key(fonts: &mut FontSystem, c: &str, px: f32) -> CacheKey {
+        let mut buffer = cosmic_text::Buffer::new(fonts, cosmic_text::Metrics::new(px, px));
+        buffer.set_text(c, &cosmic_text::Attrs::new(), cosmic_text::Shaping::Advanced, None);
+        buffer.shape_until_scroll(fonts, false);
+        buffer.layout_runs().next().unwrap().glyphs[0].physical((0.0, 0.0), 1.0).cache_key
+    }
+
+    #[test]
+    fn held_glyphs_keep_their_place_and_unheld_ones_make_room() {
+        let Some((device, queue)) = device() else { return };
+        let mut fonts = crate::render::overlay::TextShaper::new();
+        let (fonts, _) = fonts.split();
+        let mut atlas = GlyphAtlas::with_max_side(&device, 256);
+        let held = key(fonts, "W", 120.0);
+        let first = atlas.acquire(&device, &queue, fonts, held).unwrap().unwrap();
+        assert_eq!(atlas.acquire(&device, &queue, fonts, held).unwrap(), Some(first), "cached: the same place");
+        assert_eq!(atlas.refs(&held), 2);
+        atlas.release(&held);
+        // Big glyphs, each released at once: more than the texture holds together.
+        for c in ["A", "B", "C", "D", "E", "F", "G", "H"] {
+            let k = key(fonts, c, 120.0);
+            assert!(atlas.acquire(&device, &queue, fonts, k).unwrap().is_some(), "{c} fits once unheld glyphs are evicted");
+            atlas.release(&k);
+        }
+        assert_eq!(atlas.acquire(&device, &queue, fonts, held).unwrap(), Some(first), "the held glyph was not moved");
+        assert_eq!(atlas.refs(&held), 2);
+        let space = key(fonts, " ", 120.0);
+        assert_eq!(atlas.acquire(&device, &queue, fonts, space).unwrap(), None, "nothing to draw for a space");
+    }
+
+    #[test]
+    fn a_glyph_larger_than_the_atlas_says_so() {
+        let Some((device, queue)) = device() else { return };
+        let mut fonts = crate::render::overlay::TextShaper::new();
+        let (fonts, _) = fonts.split();
+        let mut atlas = GlyphAtlas::with_max_side(&device, 256);
+        let huge = key(fonts, "W", 400.0);
+        let err = atlas.acquire(&device, &queue, fonts, huge).unwrap_err();
+        let AtlasError::Full { side, width, .. } = err.clone();
+        assert_eq!(side, 256);
+        assert!(width > 256, "{err}");
+        assert!(err.to_string().contains("256x256"), "{err}");
     }
 }

@@ -29,10 +29,15 @@ use crate::render::scene::UiItem;
 /// A block's glyphs are laid out again once its scale is this factor away from the scale they
 /// were rasterized at (6%: past that the stretched bitmaps look soft).
 const RESCALE: f32 = 1.06;
-/// Glyphs laid out again per frame for scale changes alone (new and reshaped text is not held
-/// back: shaping already has its own budget). A camera dolly rescales every label at once; this
-/// spreads the work over frames, the rest drawing stretched meanwhile.
-const RESCALE_BUDGET_GLYPHS: usize = 4096;
+/// Glyphs laid out again per frame for scale changes alone, and glyphs rasterized for them (new
+/// and reshaped text is not held back: shaping has its own budget). A camera dolly rescales
+/// every label at once; this spreads the work over frames, the rest drawing stretched meanwhile.
+/// Rasterizing is the dear part (~15 µs a glyph, mostly hinting): 256 is about 4 ms.
+const RESCALE_GLYPHS: usize = 4096;
+const RESCALE_RASTERS: usize = 256;
+/// Steps per doubling of the grid of sizes moving text is rasterized at (4.4% apart, so a
+/// snapped block starts within 2.2% of its true size).
+const SNAP_STEPS: f32 = 16.0;
 /// A block not placed for this many frames gives its glyphs back (its element went away or
 /// stayed off screen).
 const IDLE_FRAMES: u64 = 120;
@@ -380,7 +385,8 @@ impl TextLayer {
     ) -> bool {
         self.frame += 1;
         self.records.fill(BlockRecord::zeroed());
-        let mut rescale_budget = RESCALE_BUDGET_GLYPHS;
+        self.atlas.begin_frame();
+        let mut rescale_glyphs = RESCALE_GLYPHS;
         let mut laid_out = 0;
         let mut any = false;
         for t in texts {
@@ -393,20 +399,32 @@ impl TextLayer {
             }
             let Some(slots) = self.blocks.get_mut(handle) else { continue };
             let block = &mut slots[slot];
+            // The scale to lay the glyphs out at, when they must be (again).
             let relayout = match block {
-                None => true,
-                Some(b) if b.generation != shaped.generation => true,
+                None => Some(t.scale),
+                // Reshaped while moving: on the grid (below); still: exactly.
+                Some(b) if b.generation != shaped.generation => Some(if t.scale == b.last_scale { t.scale } else { snapped(t.scale) }),
                 Some(b) => {
                     let ratio = t.scale / b.raster_scale;
                     let drifted = !(1.0 / RESCALE..=RESCALE).contains(&ratio);
                     let settled = t.scale == b.last_scale && t.scale != b.raster_scale;
-                    (drifted || settled) && rescale_budget > 0 && {
-                        rescale_budget = rescale_budget.saturating_sub(b.keys.len().max(1));
-                        true
+                    let affordable = rescale_glyphs > 0 && self.atlas.rasterized() < RESCALE_RASTERS;
+                    match (drifted, settled, affordable) {
+                        (_, _, false) | (false, false, _) => None,
+                        (true, false, true) => {
+                            rescale_glyphs = rescale_glyphs.saturating_sub(b.keys.len().max(1));
+                            // Moving: sizes on a grid, so labels at like distances (and later
+                            // frames) share the rasterized glyphs.
+                            Some(snapped(t.scale))
+                        }
+                        (_, true, true) => {
+                            rescale_glyphs = rescale_glyphs.saturating_sub(b.keys.len().max(1));
+                            Some(t.scale)
+                        }
                     }
                 }
             };
-            if relayout {
+            if let Some(raster_scale) = relayout {
                 let id = match block.take() {
                     Some(old) => {
                         self.pool.free(old.range);
@@ -424,7 +442,7 @@ impl TextLayer {
                 self.scratch.clear();
                 let built = glyph_instances(
                     &shaped.buffer,
-                    t.scale,
+                    raster_scale,
                     id,
                     (&mut self.atlas, device, queue, fonts),
                     &mut self.line_chars,
@@ -445,7 +463,7 @@ impl TextLayer {
                 *block = Some(Block {
                     id,
                     generation: shaped.generation,
-                    raster_scale: t.scale,
+                    raster_scale,
                     last_scale: t.scale,
                     range,
                     keys,
@@ -561,6 +579,11 @@ impl TextLayer {
     }
 }
 
+/// `scale` on the grid of sizes moving text is rasterized at.
+fn snapped(scale: f32) -> f32 {
+    if scale > 0.0 && scale.is_finite() { ((scale.log2() * SNAP_STEPS).round() / SNAP_STEPS).exp2() } else { scale }
+}
+
 fn bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
@@ -660,4 +683,207 @@ fn glyph_instances(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::render::overlay::TextShaper;
+    use crate::render::overlay::look;
+    use crate::render::scene::UiAt;
+    use crate::world::ui::{UiKind, UiTable, Writer};
+
+    /// A device on the Vulkan driver here; None (the test skips) only where none is installed.
+    pub(crate) fn device() -> Option<(wgpu::Device, wgpu::Queue)> {
+        let lavapipe = std::path::Path::new("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json").exists();
+        let instance = crate::render::gpu::instance();
+        let adapter = match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())) {
+            Ok(a) => a,
+            Err(e) if !lavapipe => {
+                eprintln!("skipping GPU test: {e}");
+                return None;
+            }
+            Err(e) => panic!("no adapter on a machine with Mesa's Vulkan driver: {e}"),
+        };
+        let limits = wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits());
+        let descriptor = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
+        Some(pollster::block_on(adapter.request_device(&descriptor)).expect("a device"))
+    }
+
+    /// A text layer over a 640x360 target, with labels to place.
+    struct Rig {
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        layer: TextLayer,
+        shaper: TextShaper,
+        items: Vec<UiItem>,
+    }
+
+    fn rig(labels: usize) -> Option<Rig> {
+        let (device, queue) = device()?;
+        let screen = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        queue.write_buffer(&screen, 0, bytemuck::cast_slice(&[640.0f32, 360.0, 0.0, 0.0]));
+        let layer = TextLayer::new(&device, wgpu::TextureFormat::Rgba8UnormSrgb, &screen);
+        let mut table = UiTable::default();
+        let writer = Writer { agent: "agt", operator: false };
+        let items = (0..labels)
+            .map(|_| {
+                let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "text": "x"})).unwrap();
+                let h = table.create(UiKind::Label, spec, &writer).unwrap();
+                UiItem { element: std::sync::Arc::new(table.get(&h).unwrap().clone()), at: UiAt::Screen, opacity: 1.0, tick: 0 }
+            })
+            .collect();
+        Some(Rig { device, queue, layer, shaper: TextShaper::new(), items })
+    }
+
+    impl Rig {
+        /// One frame placing label `i` showing `text` at `at` and `scale`, for each entry.
+        fn frame(&mut self, labels: &[(usize, &str, [f32; 2], f32)]) -> TextStats {
+            let mut texts = Vec::new();
+            for &(i, text, at, scale) in labels {
+                let look = look::resolve(&self.items[i].element, 1.0);
+                self.shaper.shape(&self.items[i].element.handle, 0, text, None, &look).unwrap();
+                texts.push(TextPlacement {
+                    item: i,
+                    slot: 0,
+                    left: at[0],
+                    top: at[1],
+                    scale,
+                    clip: [0, 0, 640, 360],
+                    opacity: 1.0,
+                    hidden: 0..0,
+                });
+            }
+            self.shaper.end_frame();
+            let (fonts, shapes) = self.shaper.split();
+            self.layer.prepare(&self.device, &self.queue, fonts, shapes, &self.items, &texts);
+            self.layer.stats()
+        }
+
+        fn block(&self, i: usize) -> &Block {
+            self.layer.blocks[&self.items[i].element.handle][0].as_ref().unwrap()
+        }
+    }
+
+    #[test]
+    fn a_block_that_only_moves_uploads_its_record_not_its_glyphs() {
+        let Some(mut rig) = rig(2) else { return };
+        let first = rig.frame(&[(0, "Crate 17", [100.0, 100.0], 1.0), (1, "Ωμέγα", [10.0, 10.0], 1.0)]);
+        assert_eq!(first.blocks_laid_out, 2);
+        assert_eq!(first.live_instances, 12, "7 + 5 glyphs with pixels");
+        assert!(first.upload_bytes >= 12 * std::mem::size_of::<GlyphInstance>());
+        for step in 1..5 {
+            let moved = rig.frame(&[(0, "Crate 17", [100.0 + step as f32 * 13.0, 90.0], 1.0), (1, "Ωμέγα", [20.0, 10.0], 1.0)]);
+            assert_eq!(moved.blocks_laid_out, 0);
+            assert_eq!(moved.upload_bytes, 3 * std::mem::size_of::<BlockRecord>(), "the dead record and two blocks' records");
+            assert_eq!(moved.instances, 12);
+        }
+        let record = rig.layer.records[rig.block(0).id as usize];
+        assert_eq!((record.origin, record.ratio), ([152.0, 90.0], 1.0));
+    }
+
+    #[test]
+    fn reshaped_text_reuses_the_freed_glyphs_and_atlas_holds() {
+        let Some(mut rig) = rig(3) else { return };
+        rig.frame(&[(0, "one", [0.0; 2], 1.0), (1, "two words", [0.0; 2], 1.0), (2, "three", [0.0; 2], 1.0)]);
+        for n in 0..50 {
+            let text = if n % 2 == 0 { "a longer line of text" } else { "short" };
+            let stats = rig.frame(&[(0, "one", [0.0; 2], 1.0), (1, text, [0.0; 2], 1.0), (2, "three", [0.0; 2], 1.0)]);
+            assert_eq!(stats.blocks_laid_out, 1);
+        }
+        let stats = rig.layer.stats();
+        assert_eq!(stats.live_instances, 3 + 5 + 5, "one + short + three");
+        assert!(stats.instances <= 3 + 17 + 5, "the freed range is reused, not appended: {} drawn", stats.instances);
+        let n = rig.block(0).keys[1];
+        assert_eq!(rig.layer.atlas.refs(&n), 1, "the 'n' of \"one\" only: the longer line's holds were given back");
+    }
+
+    #[test]
+    fn a_block_not_placed_for_long_gives_its_glyphs_back() {
+        let Some(mut rig) = rig(2) else { return };
+        rig.frame(&[(0, "kept", [0.0; 2], 1.0), (1, "gone", [0.0; 2], 1.0)]);
+        let g = rig.block(1).keys[0];
+        for _ in 0..=IDLE_FRAMES + 64 {
+            rig.frame(&[(0, "kept", [0.0; 2], 1.0)]);
+        }
+        assert!(!rig.layer.blocks.contains_key(&rig.items[1].element.handle));
+        assert_eq!(rig.layer.stats().live_instances, 4);
+        assert_eq!(rig.layer.atlas.refs(&g), 0);
+    }
+
+    #[test]
+    fn a_scale_change_stretches_then_snaps_to_the_grid_then_settles_exactly() {
+        let Some(mut rig) = rig(1) else { return };
+        let at = |rig: &mut Rig, scale| {
+            let stats = rig.frame(&[(0, "label", [50.0, 50.0], scale)]);
+            let b = rig.block(0);
+            (stats.blocks_laid_out, b.raster_scale, rig.layer.records[b.id as usize].ratio)
+        };
+        assert_eq!(at(&mut rig, 1.0), (1, 1.0, 1.0));
+        let (laid, raster, ratio) = at(&mut rig, 1.03);
+        assert_eq!((laid, raster), (0, 1.0), "within 6%: stretched");
+        assert!((ratio - 1.03).abs() < 1e-6);
+        let (laid, raster, ratio) = at(&mut rig, 1.5);
+        assert_eq!(laid, 1, "moving past 6%: laid out again");
+        assert_eq!(raster, snapped(1.5));
+        assert!(raster != 1.5 && (ratio - 1.0).abs() < 0.023, "on the grid, within half a step: {raster} {ratio}");
+        assert_eq!(at(&mut rig, 1.5), (1, 1.5, 1.0), "still for a frame: exact");
+        assert_eq!(at(&mut rig, 1.5), (0, 1.5, 1.0));
+    }
+
+    #[test]
+    fn freed_ranges_are_reused_first_fit_and_a_free_tail_is_not_drawn() {
+        let mut pool = InstancePool::default();
+        let glyphs = |n| vec![GlyphInstance { block: 7, ..GlyphInstance::zeroed() }; n];
+        let a = pool.alloc(&glyphs(4));
+        let b = pool.alloc(&glyphs(3));
+        let c = pool.alloc(&glyphs(5));
+        assert_eq!((a.clone(), b.clone(), c.clone()), (0..4, 4..7, 7..12));
+        pool.free(a);
+        pool.free(b);
+        assert_eq!(pool.free, vec![0..7], "neighbours coalesce");
+        assert!(pool.mirror[..7].iter().all(|g| g.block == DEAD_BLOCK), "freed instances draw nothing");
+        assert_eq!(pool.alloc(&glyphs(6)), 0..6, "first fit");
+        pool.free(c);
+        assert_eq!(pool.mirror.len(), 6, "a free tail is cut off");
+        assert_eq!(pool.live, 6);
+        let mut writes = Vec::new();
+        pool.take_writes(&mut writes);
+        assert_eq!(writes, vec![0..6], "nearby writes merged, nothing past the end");
+    }
+
+    #[test]
+    fn char_indices_count_characters_across_lines_and_multibyte_text() {
+        let mut shaper = TextShaper::new();
+        let mut table = UiTable::default();
+        let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}})).unwrap();
+        let h = table.create(UiKind::TextBox, spec, &Writer { agent: "a", operator: false }).unwrap();
+        let look = look::resolve(table.get(&h).unwrap(), 1.0);
+        let text = "añb\nçd";
+        let shaped = shaper.shape("ui_0001", 0, text, None, &look).unwrap();
+        let mut chars = LineChars::default();
+        chars.reset(&shaped.buffer);
+        let mut seen = Vec::new();
+        for run in shaped.buffer.layout_runs() {
+            for g in run.glyphs {
+                seen.push(chars.char_index(run.line_i, run.text, g.start));
+            }
+        }
+        assert_eq!(seen, vec![0, 1, 2, 4, 5], "the newline is a character of the text the typewriter counts");
+    }
+
+    #[test]
+    fn the_size_grid_is_within_half_a_step() {
+        for s in [0.6f32, 0.77, 1.0, 1.3, 2.2, 3.0] {
+            let g = snapped(s);
+            assert!((g / s - 1.0).abs() <= 2f32.powf(0.5 / SNAP_STEPS) - 1.0 + 1e-6, "{s} -> {g}");
+            assert_eq!(snapped(g), g, "a grid size is its own snap");
+        }
+        assert_eq!(snapped(1.0), 1.0);
+    }
 }
