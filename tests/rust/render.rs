@@ -664,7 +664,11 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
     fn a_typewriter_draws_only_the_revealed_characters() {
         // 6 characters a second: none at first, "Crat" after 40 ticks (60 a second), all after 120.
         let typed = |ticks| {
-            render_after(&styled_label("Crate 17", "", "").replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { typewriter = { cps = 6 } },"), ticks)
+            render_after(
+                &styled_label("Crate 17", "", "")
+                    .replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { typewriter = { cps = 6 } },"),
+                ticks,
+            )
         };
         let invisible = |ticks| render_after(&styled_label("Crate 17", "", ", color = { r = 255, g = 255, b = 255, a = 0 }"), ticks);
         let plain = |ticks| render_after(&label("Crate 17"), ticks);
@@ -682,15 +686,24 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
     #[test]
     fn a_faded_label_draws_its_text_and_panel_at_the_fade() {
         // Half faded: the panel's 150 alpha at 75, white text at half alpha.
-        let faded = styled_label("Crate 17", "", "").replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { fade = { durationMs = 1000, from = 0.5, to = 0.5 } },");
-        let styled = styled_label("Crate 17", ", background = { color = 0x000000, opacity = 75 / 255 }", ", color = { r = 255, g = 255, b = 255, a = 128 }");
+        let faded = styled_label("Crate 17", "", "")
+            .replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { fade = { durationMs = 1000, from = 0.5, to = 0.5 } },");
+        let styled = styled_label(
+            "Crate 17",
+            ", background = { color = 0x000000, opacity = 75 / 255 }",
+            ", color = { r = 255, g = 255, b = 255, a = 128 }",
+        );
         let (Some(faded), Some(styled), Some(bare), Some(plain)) =
             (render_after(&faded, 0), render_after(&styled, 0), render_after(&scene(""), 0), render_after(&label("Crate 17"), 0))
         else {
             return;
         };
         let region = ui_region(&plain, &bare).expect("the label is drawn");
-        assert!(close_enough(&crop(&faded, region), &crop(&styled, region)), "{:?}", compare(&crop(&faded, region), &crop(&styled, region)));
+        assert!(
+            close_enough(&crop(&faded, region), &crop(&styled, region)),
+            "{:?}",
+            compare(&crop(&faded, region), &crop(&styled, region))
+        );
         assert!(!close_enough(&crop(&faded, region), &crop(&plain, region)), "the fade shows");
     }
 

@@ -9,8 +9,8 @@
 //! first time a glyph is seen at a size and subpixel offset). Nothing here runs on a frame where
 //! text merely moves.
 
-use etagere::{BucketedAtlasAllocator, size2};
 use cosmic_text::{CacheKey, FontSystem, SwashCache, SwashContent};
+use etagere::{BucketedAtlasAllocator, size2};
 
 /// The first texture side, texels (64 KiB): enough for a screenful of one font size.
 const FIRST_SIDE: u32 = 256;
@@ -24,7 +24,9 @@ const PAD: u32 = 1;
 /// Why a glyph could not be placed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub(crate) enum AtlasError {
-    #[error("the glyph atlas is full at {side}x{side} texels with {held} glyphs held by text on screen; a {width}x{height} glyph does not fit")]
+    #[error(
+        "the glyph atlas is full at {side}x{side} texels with {held} glyphs held by text on screen; a {width}x{height} glyph does not fit"
+    )]
     Full { side: u32, held: usize, width: u32, height: u32 },
 }
 

@@ -544,7 +544,11 @@ impl TextLayer {
         self.pool.take_writes(&mut writes);
         for r in &writes {
             let data = &self.pool.mirror[r.start as usize..r.end as usize];
-            queue.write_buffer(&self.instances, u64::from(r.start) * std::mem::size_of::<GlyphInstance>() as u64, bytemuck::cast_slice(data));
+            queue.write_buffer(
+                &self.instances,
+                u64::from(r.start) * std::mem::size_of::<GlyphInstance>() as u64,
+                bytemuck::cast_slice(data),
+            );
             bytes += std::mem::size_of_val(data);
         }
         self.writes = writes;

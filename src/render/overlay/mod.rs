@@ -12,9 +12,9 @@ mod layout;
 mod look;
 mod text;
 
+pub(crate) use glyphs::TextStats;
 pub(crate) use layout::{Frame, View};
 pub(crate) use look::BASE_FONT_PX;
-pub(crate) use glyphs::TextStats;
 pub(crate) use text::TextShaper;
 
 use wgpu::util::DeviceExt;

@@ -86,21 +86,19 @@ impl TextShaper {
         let mut db = cosmic_text::fontdb::Database::new();
         db.load_font_data(FONT.to_vec());
         db.set_sans_serif_family(FAMILY);
-        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default(), budget: SHAPE_BUDGET_CHARS, generation: 0 }
+        Self {
+            fonts: FontSystem::new_with_locale_and_db("en-US".into(), db),
+            cache: ShapedTexts::default(),
+            budget: SHAPE_BUDGET_CHARS,
+            generation: 0,
+        }
     }
 
     /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
     /// 1 title), reusing the cached shaping when nothing it depends on changed. A hit allocates
     /// nothing: this runs for every element every frame. Past the frame's shaping budget a stale
     /// shaping is returned when there is one, else None.
-    pub fn shape(
-        &mut self,
-        handle: &str,
-        slot: u8,
-        text: &str,
-        runs: Option<&[TextRun]>,
-        look: &Look,
-    ) -> Option<&Shaped> {
+    pub fn shape(&mut self, handle: &str, slot: u8, text: &str, runs: Option<&[TextRun]>, look: &Look) -> Option<&Shaped> {
         let slot = usize::from(slot.min(1));
         let cached = self.cache.get(handle).and_then(|s| s[slot].as_ref());
         let fresh = cached.is_some_and(|s| s.key.matches(text, runs, look));
@@ -232,6 +230,23 @@ mod tests {
         let wide = look(2000.0);
         let s = shaper.shape("ui_0001", 0, text, None, &wide).unwrap();
         assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
+    }
+
+    #[test]
+    fn a_fade_does_not_reshape() {
+        let mut shaper = TextShaper::new();
+        let mut t = UiTable::default();
+        let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "text": "hi"})).unwrap();
+        let h = t.create(UiKind::Label, spec, &crate::world::ui::Writer { agent: "a", operator: false }).unwrap();
+        let e = t.get(&h).unwrap();
+        let generation = |shaper: &mut TextShaper, opacity| {
+            let look = super::super::look::resolve(e, opacity);
+            shaper.shape("ui_0001", 0, "hi", None, &look).unwrap().generation
+        };
+        let first = generation(&mut shaper, 0.1);
+        assert_eq!(generation(&mut shaper, 0.7), first, "the fade is applied when drawn");
+        let other = super::super::look::Look { font_px: 20.0, ..super::super::look::resolve(e, 0.7) };
+        assert_ne!(shaper.shape("ui_0001", 0, "hi", None, &other).unwrap().generation, first, "a new size reshapes");
     }
 
     #[test]
