@@ -734,7 +734,7 @@ pub(crate) mod tests {
         queue.write_buffer(&screen, 0, bytemuck::cast_slice(&[640.0f32, 360.0, 0.0, 0.0]));
         let layer = TextLayer::new(&device, wgpu::TextureFormat::Rgba8UnormSrgb, &screen);
         let mut table = UiTable::default();
-        let writer = Writer { agent: "agt", operator: false };
+        let writer = Writer { agent: "agt", operator: true };
         let items = (0..labels)
             .map(|_| {
                 let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "text": "x"})).unwrap();
@@ -838,6 +838,29 @@ pub(crate) mod tests {
         assert!(raster != 1.5 && (ratio - 1.0).abs() < 0.023, "on the grid, within half a step: {raster} {ratio}");
         assert_eq!(at(&mut rig, 1.5), (1, 1.5, 1.0), "still for a frame: exact");
         assert_eq!(at(&mut rig, 1.5), (0, 1.5, 1.0));
+    }
+
+    #[test]
+    fn holes_are_compacted_away_and_every_block_keeps_its_glyphs() {
+        let Some(mut rig) = rig(400) else { return };
+        let text = |i: usize| format!("label number {i:04}");
+        let texts: Vec<String> = (0..400).map(text).collect();
+        let all: Vec<(usize, &str, [f32; 2], f32)> = texts.iter().enumerate().map(|(i, t)| (i, t.as_str(), [0.0; 2], 1.0)).collect();
+        let before = rig.frame(&all);
+        assert!(before.instances > 4096, "{}", before.instances);
+        // Two in three labels go away: once they are dropped, more than half the buffer is holes.
+        let kept: Vec<_> = all.iter().copied().filter(|l| l.0 % 3 == 0).collect();
+        for _ in 0..=IDLE_FRAMES + 64 {
+            rig.frame(&kept);
+        }
+        let after = rig.layer.stats();
+        assert_eq!(after.instances, after.live_instances, "no holes left");
+        assert_eq!(after.live_instances, kept.len() * 15);
+        for &(i, ..) in &kept {
+            let b = rig.block(i);
+            let glyphs = &rig.layer.pool.mirror[b.range.start as usize..b.range.end as usize];
+            assert!(glyphs.len() == 15 && glyphs.iter().all(|g| g.block == b.id), "label {i} kept its glyphs");
+        }
     }
 
     #[test]
