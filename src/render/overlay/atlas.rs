@@ -312,6 +312,51 @@ mod tests {
         assert_eq!(atlas.acquire(&device, &queue, fonts, space).unwrap(), None, "nothing to draw for a space");
     }
 
+    /// The texture's texels in `rect` (x, y, width, height), read back from the GPU.
+    fn read(device: &wgpu::Device, queue: &wgpu::Queue, atlas: &GlyphAtlas, [x, y, w, h]: [u32; 4]) -> Vec<u8> {
+        let row = w.div_ceil(256) * 256;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: u64::from(row * h),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo { origin: wgpu::Origin3d { x, y, z: 0 }, ..atlas.texture.as_image_copy() },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
+            },
+            wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        );
+        queue.submit([encoder.finish()]);
+        buffer.slice(..).map_async(wgpu::MapMode::Read, |r| r.unwrap());
+        device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
+        let data = buffer.slice(..).get_mapped_range().unwrap();
+        (0..h).flat_map(|r| data[(r * row) as usize..(r * row + w) as usize].to_vec()).collect()
+    }
+
+    #[test]
+    fn growing_keeps_every_glyph_where_it_was() {
+        let Some((device, queue)) = device() else { return };
+        let mut fonts = crate::render::overlay::TextShaper::new();
+        let (fonts, _) = fonts.split();
+        let mut atlas = GlyphAtlas::with_max_side(&device, 1024);
+        let w = key(fonts, "W", 120.0);
+        let first = atlas.acquire(&device, &queue, fonts, w).unwrap().unwrap();
+        let rect = [u32::from(first.uv[0]), u32::from(first.uv[1]), u32::from(first.size[0]), u32::from(first.size[1])];
+        let pixels = read(&device, &queue, &atlas, rect);
+        assert!(pixels.iter().any(|&p| p > 200), "the glyph is in the texture");
+        // All held, so the texture has to grow.
+        for c in ["A", "B", "C", "D", "E", "F", "G", "H", "K", "M", "N", "O"] {
+            let k = key(fonts, c, 120.0);
+            atlas.acquire(&device, &queue, fonts, k).unwrap().unwrap();
+        }
+        assert!(atlas.stats().side > 256 && atlas.generation() > 0, "{:?}", atlas.stats());
+        assert_eq!(read(&device, &queue, &atlas, rect), pixels, "copied over to the bigger texture, in place");
+    }
+
     #[test]
     fn a_glyph_larger_than_the_atlas_says_so() {
         let Some((device, queue)) = device() else { return };
