@@ -13,8 +13,8 @@
 //! drawn at ratio 1, texel for pixel: the same image in the window and in a headless capture.
 //!
 //! Owns the text pipeline, the glyph atlas, the instance pool and the block table; reads the
-//! shaper's cache and the frame's placements; touches nothing else. Hot: `prepare` (one hash
-//! lookup and one 48-byte record per visible block when nothing was reshaped).
+//! shaper's cache and the frame's placements; touches nothing else. Hot: `prepare` (three hash
+//! lookups and one 48-byte record per visible block when nothing was reshaped).
 
 use std::ops::Range;
 
@@ -297,7 +297,7 @@ impl TextLayer {
                         multisampled: false,
                     },
                 ),
-                entry(2 + 1, wgpu::ShaderStages::FRAGMENT, wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)),
+                entry(3, wgpu::ShaderStages::FRAGMENT, wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -490,7 +490,7 @@ impl TextLayer {
             self.compact();
         }
         self.stats.blocks_laid_out = laid_out;
-        self.upload(device, queue);
+        self.upload(device, queue, any);
         self.draw_count = if any { self.pool.mirror.len() as u32 } else { 0 };
         self.draw_count > 0
     }
@@ -527,7 +527,8 @@ impl TextLayer {
         self.pool.all_dirty = true;
     }
 
-    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
+    /// Writes the changed instances, and the records when anything is drawn (only a draw reads them).
+    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, drawn: bool) {
         let mut bytes = 0;
         let mut rebind = self.atlas.generation() != self.bound_atlas;
         if self.pool.mirror.len() > self.instance_capacity {
@@ -552,8 +553,10 @@ impl TextLayer {
             bytes += std::mem::size_of_val(data);
         }
         self.writes = writes;
-        queue.write_buffer(&self.records_buffer, 0, bytemuck::cast_slice(&self.records));
-        bytes += std::mem::size_of_val(self.records.as_slice());
+        if drawn {
+            queue.write_buffer(&self.records_buffer, 0, bytemuck::cast_slice(&self.records));
+            bytes += std::mem::size_of_val(self.records.as_slice());
+        }
         if rebind {
             self.group = bind_group(device, &self.layout, &self.screen, &self.records_buffer, self.atlas.view(), &self.sampler);
             self.bound_atlas = self.atlas.generation();

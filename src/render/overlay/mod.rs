@@ -154,7 +154,7 @@ impl Overlay {
         self.shape_count = vertices.len() as u32;
         self.text_ready = false;
         if vertices.is_empty() && self.frame.texts.is_empty() {
-            // Blocks off screen this frame still count as placed nowhere.
+            // Still a frame for the text layer: text of elements gone gives its glyphs back.
             let (fonts, shapes) = self.shaper.split();
             self.text.prepare(device, queue, fonts, shapes, items, &[]);
             return 0;
