@@ -55,7 +55,7 @@ place("ui.textBox", {
 	anchor = { kind = "screen", corner = "bottom-left" },
 	title = "Notes",
 	maxWidth = 300,
-	lifecycle = { queue = { lines = { "Every element is world state: ui.panel and friends make it, ui.update and ui.remove change it.", "Lifecycles run in sim time, so a replay shows the same frame at the same tick.", "Text is shaped by cosmic-text and drawn by glyphon from one atlas." }, defaultHoldMs = 3000 }, typewriter = { cps = 60 } },
+	lifecycle = { queue = { lines = { "Every element is world state: ui.panel and friends make it, ui.update and ui.remove change it.", "Lifecycles run in sim time, so a replay shows the same frame at the same tick.", "Text is shaped once by cosmic-text; each frame only moves its glyphs, from one atlas." }, defaultHoldMs = 3000 }, typewriter = { cps = 60 } },
 })
 local hud = place("ui.hudPanel", {
 	anchor = { kind = "screen", corner = "top-right" },

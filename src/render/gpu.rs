@@ -304,7 +304,7 @@ impl Gpu {
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let overlay = super::overlay::Overlay::new(&device, &queue, color_format);
+        let overlay = super::overlay::Overlay::new(&device, color_format);
         Ok(Self {
             overlay,
             device,

@@ -109,9 +109,9 @@ impl Renderer {
         Ok(Self { gpu: gpu::Gpu::new(&instance, None, gpu::COLOR_FORMAT)?, last: RenderStats::default() })
     }
 
-    /// Glyphs the UI text has rasterized and the bytes of their bitmaps (see `Overlay::glyph_stats`).
-    pub(crate) fn ui_glyph_stats(&mut self, items: &[UiItem]) -> (usize, usize) {
-        self.gpu.overlay.glyph_stats(items)
+    /// What the UI text holds on the GPU and uploaded on the last frame.
+    pub(crate) fn ui_text_stats(&self) -> overlay::TextStats {
+        self.gpu.overlay.text_stats()
     }
 
     pub(crate) fn adapter_name(&self) -> &str {

@@ -639,6 +639,74 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
         assert!(close_enough(&crop(&decode(&again).2, region), &crop(&right, region)));
     }
 
+    /// `scene` rendered after `ticks` more ticks; None without a GPU.
+    fn render_after(scene: &str, ticks: u64) -> Option<Vec<u8>> {
+        let e = engine();
+        e.run_source(scene, "tests/render_scene.lua").unwrap();
+        e.step(ticks).unwrap();
+        match e.capture_png(UW, UH) {
+            Ok(png) => Some(decode(&png).2),
+            Err(err) if !gpu_expected() => {
+                eprintln!("skipping image test: {err}");
+                None
+            }
+            Err(err) => panic!("rendering failed on a machine with a Vulkan driver: {err}"),
+        }
+    }
+
+    fn styled_label(text: &str, extra: &str, text_style: &str) -> String {
+        scene(&format!(
+            r#"ok(limina.call("ui.label", {{ anchor = {{ kind = "world", entity = thing, offset = {{ 0, 0.8, 0 }} }}, text = "{text}", style = {{ text = {{ scale = 2{text_style} }}{extra} }} }}))"#
+        ))
+    }
+
+    #[test]
+    fn a_typewriter_draws_only_the_revealed_characters() {
+        // 6 characters a second: none at first, "Crat" after 40 ticks (60 a second), all after 120.
+        let typed = |ticks| {
+            render_after(
+                &styled_label("Crate 17", "", "")
+                    .replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { typewriter = { cps = 6 } },"),
+                ticks,
+            )
+        };
+        let invisible = |ticks| render_after(&styled_label("Crate 17", "", ", color = { r = 255, g = 255, b = 255, a = 0 }"), ticks);
+        let plain = |ticks| render_after(&label("Crate 17"), ticks);
+        let (Some(none), Some(empty)) = (typed(0), invisible(0)) else { return };
+        assert_eq!(compare(&none, &empty), (1.0, 0.0), "nothing revealed: the panel without its text");
+        let (Some(all), Some(full)) = (typed(120), plain(120)) else { return };
+        assert!(close_enough(&all, &full), "all revealed: the plain label");
+        let (Some(part), Some(empty), Some(full)) = (typed(40), invisible(40), plain(40)) else { return };
+        let text = ui_region(&full, &empty).expect("the label's text");
+        let shown = ui_region(&part, &empty).expect("some text is revealed");
+        // Left to right: the revealed glyphs start where the text does and stop well short of its end.
+        assert!(shown[0] <= text[0] + 1 && shown[2] + 8 < text[2], "revealed {shown:?} of {text:?}");
+    }
+
+    #[test]
+    fn a_faded_label_draws_its_text_and_panel_at_the_fade() {
+        // Half faded: the panel's 150 alpha at 75, white text at half alpha.
+        let faded = styled_label("Crate 17", "", "")
+            .replace("text = \"Crate 17\",", "text = \"Crate 17\", lifecycle = { fade = { durationMs = 1000, from = 0.5, to = 0.5 } },");
+        let styled = styled_label(
+            "Crate 17",
+            ", background = { color = 0x000000, opacity = 75 / 255 }",
+            ", color = { r = 255, g = 255, b = 255, a = 128 }",
+        );
+        let (Some(faded), Some(styled), Some(bare), Some(plain)) =
+            (render_after(&faded, 0), render_after(&styled, 0), render_after(&scene(""), 0), render_after(&label("Crate 17"), 0))
+        else {
+            return;
+        };
+        let region = ui_region(&plain, &bare).expect("the label is drawn");
+        assert!(
+            close_enough(&crop(&faded, region), &crop(&styled, region)),
+            "{:?}",
+            compare(&crop(&faded, region), &crop(&styled, region))
+        );
+        assert!(!close_enough(&crop(&faded, region), &crop(&plain, region)), "the fade shows");
+    }
+
     #[test]
     fn a_speech_bubble_with_a_non_ascii_line() {
         check_ui(

@@ -37,6 +37,10 @@ pub(crate) struct TextPlacement {
     pub scale: f32,
     /// left, top, right, bottom
     pub clip: [i32; 4],
+    /// The element's fade.
+    pub opacity: f32,
+    /// Characters (a char range of the shaped text) laid out but not drawn yet: the typewriter's.
+    pub hidden: std::ops::Range<u32>,
 }
 
 /// Everything one frame's UI needs drawn.
@@ -179,10 +183,13 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
     };
     // Shaping has a per-frame budget: an element whose text could not be shaped yet is drawn
     // from its last shaping, or not at all until it has one.
-    let Some(body) = shaper.shape(&e.handle, 0, &body_text, hidden, runs, &look) else { return };
+    let Some(body) = shaper.shape(&e.handle, 0, &body_text, runs, &look) else { return };
+    // Coloured runs replace the text, so the typewriter (which counts the text) does not apply.
+    let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let hidden = if runs.is_some() { 0..0 } else { to_u32(hidden.start)..to_u32(hidden.end) };
     let (body_w, body_h) = (body.width, body.height);
     let (title_w, title_h) = if header {
-        let Some(t) = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), 0..0, None, &look) else { return };
+        let Some(t) = shaper.shape(&e.handle, 1, e.spec.title.as_deref().unwrap_or_default(), None, &look) else { return };
         (t.width, t.height)
     } else {
         (0.0, 0.0)
@@ -328,6 +335,8 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
             top: (rect[1] + pt * 0.5 * scale).round(),
             scale,
             clip: clip(rect),
+            opacity: look.opacity,
+            hidden: 0..0,
         });
     }
     frame.texts.push(TextPlacement {
@@ -337,6 +346,8 @@ pub(crate) fn lay_out(index: usize, item: &UiItem, view: &View, shaper: &mut Tex
         top: (rect[1] + (bar + pt) * scale).round(),
         scale,
         clip: clip(rect),
+        opacity: look.opacity,
+        hidden,
     });
 }
 

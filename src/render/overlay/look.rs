@@ -11,7 +11,8 @@ pub(crate) const MAX_TEXT_SCALE: u64 = 8;
 /// Largest element size in element pixels (anything larger is clamped).
 pub(crate) const MAX_PANEL_PX: f32 = 4096.0;
 
-/// A resolved look, in element pixels and sRGB bytes (alpha already includes opacity).
+/// A resolved look, in element pixels and sRGB bytes (alpha already includes opacity, except the
+/// text's: text is shaped once and faded when drawn, by `opacity`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Look {
     pub fill_top: [u8; 4],
@@ -24,6 +25,8 @@ pub(crate) struct Look {
     /// top, right, bottom, left
     pub padding: [f32; 4],
     pub text_color: [u8; 4],
+    /// The lifecycle's fade, for the text.
+    pub opacity: f32,
     pub title_fill: [u8; 4],
     pub font_px: f32,
     /// Line height as a multiple of the font size.
@@ -138,7 +141,8 @@ pub(crate) fn resolve(e: &UiElement, opacity: f32) -> Look {
         border,
         radius,
         padding,
-        text_color: with_alpha(t.color.map_or(text, rgba), o),
+        text_color: t.color.map_or(text, rgba),
+        opacity: opacity.clamp(0.0, 1.0),
         title_fill: with_alpha(title_fill, o),
         font_px,
         line_height: t.line_height.map_or(1.25, |l| (l as f32).clamp(0.5, 4.0)),

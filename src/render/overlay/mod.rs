@@ -1,19 +1,22 @@
 //! The UI overlay: in-world and screen UI elements drawn over the 3D frame, in the window and in
 //! headless captures alike. Layout and text shaping run on the CPU (`layout`, `text`, `look`);
-//! this module owns the GPU side: one pipeline for every panel shape (one draw call) and
-//! glyphon's text renderer over a shared glyph atlas (one more), so draw calls do not grow with
-//! the number of elements. Text is drawn after all shapes, so where two panels overlap, the
-//! lower panel's text shows through the upper one (a known trade for the bounded draw count).
+//! this module owns the GPU side: one pipeline for every panel shape (one draw call) and the
+//! text layer's glyph instances over one glyph atlas (one more, `glyphs`), so draw calls do not
+//! grow with the number of elements. Text is drawn after all shapes, so where two panels
+//! overlap, the lower panel's text shows through the upper one (a known trade for the bounded
+//! draw count).
 
+mod atlas;
+mod glyphs;
 mod layout;
 mod look;
 mod text;
 
+pub(crate) use glyphs::TextStats;
 pub(crate) use layout::{Frame, View};
 pub(crate) use look::BASE_FONT_PX;
 pub(crate) use text::TextShaper;
 
-use glyphon::{Cache, Resolution, SwashCache, TextArea, TextAtlas, TextBounds, TextRenderer, Viewport};
 use wgpu::util::DeviceExt;
 
 use super::math;
@@ -48,11 +51,8 @@ pub(crate) struct Overlay {
     vertex_capacity: usize,
     shaper: TextShaper,
     frame: Frame,
-    swash: SwashCache,
-    viewport: Viewport,
-    atlas: TextAtlas,
-    text: TextRenderer,
-    /// Shapes to draw this frame (vertices) and whether text was prepared.
+    text: glyphs::TextLayer,
+    /// Shapes to draw this frame (vertices) and whether there is text to draw.
     shape_count: u32,
     text_ready: bool,
 }
@@ -67,7 +67,7 @@ const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 6] =
     wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x4, 4 => Unorm8x4, 5 => Unorm8x4];
 
 impl Overlay {
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat) -> Self {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("ui overlay"),
             source: wgpu::ShaderSource::Wgsl(include_str!("overlay.wgsl").into()),
@@ -132,10 +132,7 @@ impl Overlay {
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let cache = Cache::new(device);
-        let viewport = Viewport::new(device, &cache);
-        let mut atlas = TextAtlas::new(device, queue, &cache, format);
-        let text = TextRenderer::new(&mut atlas, device, wgpu::MultisampleState::default(), None);
+        let text = glyphs::TextLayer::new(device, format, &screen);
         Self {
             pipeline,
             screen,
@@ -144,9 +141,6 @@ impl Overlay {
             vertex_capacity,
             shaper: TextShaper::new(),
             frame: Frame::default(),
-            swash: SwashCache::new(),
-            viewport,
-            atlas,
             text,
             shape_count: 0,
             text_ready: false,
@@ -155,13 +149,14 @@ impl Overlay {
 
     /// Lays out and uploads this frame's UI. Returns the draw calls `draw` will make.
     pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, items: &[UiItem], camera: &Camera, size: (u32, u32)) -> u32 {
-        // Glyphs the last frame did not use may be evicted from the atlas from here on.
-        self.atlas.trim();
         lay_out_frame(items, camera, size.0, size.1, &mut self.shaper, &mut self.frame);
         let vertices = &self.frame.vertices;
         self.shape_count = vertices.len() as u32;
         self.text_ready = false;
         if vertices.is_empty() && self.frame.texts.is_empty() {
+            // Still a frame for the text layer: text of elements gone gives its glyphs back.
+            let (fonts, shapes) = self.shaper.split();
+            self.text.prepare(device, queue, fonts, shapes, items, &[]);
             return 0;
         }
         queue.write_buffer(&self.screen, 0, bytemuck::cast_slice(&[size.0 as f32, size.1 as f32, 0.0, 0.0]));
@@ -177,25 +172,8 @@ impl Overlay {
         if !vertices.is_empty() {
             queue.write_buffer(&self.vertices, 0, bytemuck::cast_slice(vertices));
         }
-        self.viewport.update(queue, Resolution { width: size.0, height: size.1 });
         let (fonts, shapes) = self.shaper.split();
-        let areas = self.frame.texts.iter().filter_map(|t| {
-            let shaped = shapes.get(items[t.item].element.handle.as_str())?[usize::from(t.slot)].as_ref()?;
-            Some(TextArea {
-                buffer: &shaped.buffer,
-                left: t.left,
-                top: t.top,
-                scale: t.scale,
-                bounds: TextBounds { left: t.clip[0], top: t.clip[1], right: t.clip[2], bottom: t.clip[3] },
-                default_color: glyphon::Color::rgba(255, 255, 255, 255),
-                custom_glyphs: &[],
-            })
-        });
-        let result = self.text.prepare(device, queue, fonts, &mut self.atlas, &self.viewport, areas, &mut self.swash);
-        match result {
-            Ok(()) => self.text_ready = true,
-            Err(e) => tracing::warn!("UI text skipped this frame: {e}"),
-        }
+        self.text_ready = self.text.prepare(device, queue, fonts, shapes, items, &self.frame.texts);
         u32::from(self.shape_count > 0) + u32::from(self.text_ready)
     }
 
@@ -207,32 +185,13 @@ impl Overlay {
             pass.set_vertex_buffer(0, self.vertices.slice(..));
             pass.draw(0..self.shape_count, 0..1);
         }
-        if self.text_ready
-            && let Err(e) = self.text.render(&self.atlas, &self.viewport, pass)
-        {
-            tracing::warn!("UI text not drawn: {e}");
+        if self.text_ready {
+            self.text.draw(pass);
         }
     }
 
-    /// The distinct glyphs the last frame drew (for `items`, the items it was prepared with) and
-    /// the bytes of their bitmaps: what the glyph atlas must hold for that frame. Rasterizes
-    /// them again to measure, so it is for benchmarks, not frames.
-    pub fn glyph_stats(&mut self, items: &[UiItem]) -> (usize, usize) {
-        let (fonts, shapes) = self.shaper.split();
-        let mut keys = std::collections::HashSet::new();
-        for t in &self.frame.texts {
-            let Some(shaped) =
-                items.get(t.item).and_then(|i| shapes.get(i.element.handle.as_str())).and_then(|s| s[usize::from(t.slot)].as_ref())
-            else {
-                continue;
-            };
-            for run in shaped.buffer.layout_runs() {
-                for glyph in run.glyphs {
-                    keys.insert(glyph.physical((t.left, t.top), t.scale).cache_key);
-                }
-            }
-        }
-        let bytes = keys.iter().filter_map(|k| self.swash.get_image_uncached(fonts, *k)).map(|image| image.data.len()).sum();
-        (keys.len(), bytes)
+    /// What the text layer holds (glyph atlas, instances) and uploaded on the last frame.
+    pub fn text_stats(&self) -> TextStats {
+        self.text.stats()
     }
 }

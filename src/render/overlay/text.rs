@@ -1,8 +1,10 @@
-//! Text shaping for UI elements with cosmic-text (through glyphon): the bundled DejaVu Sans only
+//! Text shaping for UI elements with cosmic-text: the bundled DejaVu Sans only
 //! (never system fonts, so a capture is the same on every machine), wrapped to the element's
-//! width, cached per element so an unchanged element costs no shaping on the next frame.
+//! width, cached per element so an unchanged element costs no shaping on the next frame. What
+//! only changes how shaped text is drawn (its opacity, the typewriter's revealed characters,
+//! where and how big it is) is not part of the shaping: `glyphs` applies it per frame.
 
-use glyphon::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Wrap};
+use cosmic_text::{Attrs, Buffer, Color, Family, FontSystem, Metrics, Shaping, Wrap};
 
 use super::look::Look;
 use crate::world::ui::{Align, TextRun};
@@ -15,8 +17,6 @@ const FAMILY: &str = "DejaVu Sans";
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     text: String,
-    /// Characters (a char range of `text`) laid out but drawn invisible (the typewriter's).
-    hidden: std::ops::Range<usize>,
     runs: Option<Vec<TextRun>>,
     font_px: f32,
     line_height: f32,
@@ -28,9 +28,8 @@ struct Key {
 }
 
 impl Key {
-    fn matches(&self, text: &str, hidden: &std::ops::Range<usize>, runs: Option<&[TextRun]>, look: &Look) -> bool {
+    fn matches(&self, text: &str, runs: Option<&[TextRun]>, look: &Look) -> bool {
         self.text == text
-            && self.hidden == *hidden
             && self.runs.as_deref() == runs
             && self.font_px == look.font_px
             && self.line_height == look.line_height
@@ -48,6 +47,8 @@ pub(crate) struct Shaped {
     pub buffer: Buffer,
     pub width: f32,
     pub height: f32,
+    /// Distinct for every shaping, so what was built from an earlier one can tell it is stale.
+    pub generation: u64,
     /// Frames since it was last used (evicted when an element goes away).
     idle: u32,
 }
@@ -66,6 +67,8 @@ pub(crate) struct TextShaper {
     cache: ShapedTexts,
     /// Characters this frame may still shape.
     budget: usize,
+    /// The last shaping's generation.
+    generation: u64,
 }
 
 impl std::fmt::Debug for TextShaper {
@@ -80,28 +83,25 @@ fn color(c: [u8; 4]) -> Color {
 
 impl TextShaper {
     pub fn new() -> Self {
-        let mut db = glyphon::fontdb::Database::new();
+        let mut db = cosmic_text::fontdb::Database::new();
         db.load_font_data(FONT.to_vec());
         db.set_sans_serif_family(FAMILY);
-        Self { fonts: FontSystem::new_with_locale_and_db("en-US".into(), db), cache: ShapedTexts::default(), budget: SHAPE_BUDGET_CHARS }
+        Self {
+            fonts: FontSystem::new_with_locale_and_db("en-US".into(), db),
+            cache: ShapedTexts::default(),
+            budget: SHAPE_BUDGET_CHARS,
+            generation: 0,
+        }
     }
 
     /// Shapes `text` (or the style's coloured `runs`) for element `handle`'s slot `slot` (0 body,
     /// 1 title), reusing the cached shaping when nothing it depends on changed. A hit allocates
     /// nothing: this runs for every element every frame. Past the frame's shaping budget a stale
     /// shaping is returned when there is one, else None.
-    pub fn shape(
-        &mut self,
-        handle: &str,
-        slot: u8,
-        text: &str,
-        hidden: std::ops::Range<usize>,
-        runs: Option<&[TextRun]>,
-        look: &Look,
-    ) -> Option<&Shaped> {
+    pub fn shape(&mut self, handle: &str, slot: u8, text: &str, runs: Option<&[TextRun]>, look: &Look) -> Option<&Shaped> {
         let slot = usize::from(slot.min(1));
         let cached = self.cache.get(handle).and_then(|s| s[slot].as_ref());
-        let fresh = cached.is_some_and(|s| s.key.matches(text, &hidden, runs, look));
+        let fresh = cached.is_some_and(|s| s.key.matches(text, runs, look));
         let cost = text.len() + runs.map_or(0, |r| r.iter().map(|r| r.text.len()).sum());
         // The first shaping of a frame always goes ahead, so any one element can be drawn.
         if !fresh && cost > self.budget && self.budget < SHAPE_BUDGET_CHARS {
@@ -113,7 +113,6 @@ impl TextShaper {
             self.budget = self.budget.saturating_sub(cost);
             let key = Key {
                 text: text.to_string(),
-                hidden,
                 runs: runs.map(<[TextRun]>::to_vec),
                 font_px: look.font_px,
                 line_height: look.line_height,
@@ -123,7 +122,8 @@ impl TextShaper {
                 align: look.align,
                 color: look.text_color,
             };
-            let shaped = shape_new(&mut self.fonts, key);
+            self.generation += 1;
+            let shaped = shape_new(&mut self.fonts, key, self.generation);
             if !self.cache.contains_key(handle) {
                 self.cache.insert(handle.to_string(), [None, None]);
             }
@@ -156,7 +156,7 @@ impl TextShaper {
     }
 }
 
-fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
+fn shape_new(fonts: &mut FontSystem, key: Key, generation: u64) -> Shaped {
     let line_px = key.font_px * key.line_height;
     let mut buffer = Buffer::new(fonts, Metrics::new(key.font_px, line_px));
     buffer.set_wrap(if key.wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None });
@@ -165,9 +165,9 @@ fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
     let spacing = if key.font_px > 0.0 { key.letter_spacing / key.font_px } else { 0.0 };
     let attrs = Attrs::new().family(Family::Name(FAMILY)).color(color(key.color)).letter_spacing(spacing);
     let align = Some(match key.align {
-        Align::Left => glyphon::cosmic_text::Align::Left,
-        Align::Center => glyphon::cosmic_text::Align::Center,
-        Align::Right => glyphon::cosmic_text::Align::Right,
+        Align::Left => cosmic_text::Align::Left,
+        Align::Center => cosmic_text::Align::Center,
+        Align::Right => cosmic_text::Align::Right,
     });
     match &key.runs {
         Some(runs) => {
@@ -186,15 +186,7 @@ fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
             });
             buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
         }
-        None if key.hidden.is_empty() => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
-        None => {
-            // Byte offsets of the hidden char range (clamped: a range past the end hides less).
-            let byte = |chars: usize| key.text.char_indices().nth(chars).map_or(key.text.len(), |(i, _)| i);
-            let (start, end) = (byte(key.hidden.start), byte(key.hidden.end));
-            let invisible = attrs.clone().color(Color::rgba(0, 0, 0, 0));
-            let spans = [(&key.text[..start], attrs.clone()), (&key.text[start..end], invisible), (&key.text[end..], attrs.clone())];
-            buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
-        }
+        None => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
     }
     buffer.shape_until_scroll(fonts, false);
     let (mut width, mut bottom) = (0.0f32, 0.0f32);
@@ -208,7 +200,7 @@ fn shape_new(fonts: &mut FontSystem, key: Key) -> Shaped {
         buffer.set_size(Some(width + 0.5), height);
         buffer.shape_until_scroll(fonts, false);
     }
-    Shaped { key, buffer, width, height: bottom, idle: 0 }
+    Shaped { key, buffer, width, height: bottom, generation, idle: 0 }
 }
 
 #[cfg(test)]
@@ -228,7 +220,7 @@ mod tests {
         let mut shaper = TextShaper::new();
         let narrow = look(120.0);
         let text = "Grüße aus Köln — ¿qué tal? Ωμέγα Привет";
-        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &narrow).unwrap();
+        let s = shaper.shape("ui_0001", 0, text, None, &narrow).unwrap();
         let (w, h) = (s.width, s.height);
         assert!(w <= narrow.wrap_width.unwrap() + 0.5, "{w}");
         assert!(h >= 3.0 * narrow.font_px, "wrapped onto several lines: {h}");
@@ -236,8 +228,25 @@ mod tests {
         assert!(glyphs.len() >= text.chars().filter(|c| !c.is_whitespace()).count(), "every character shaped");
         assert!(glyphs.iter().all(|g| *g != 0), "no missing glyphs (.notdef) for Latin, Greek or Cyrillic");
         let wide = look(2000.0);
-        let s = shaper.shape("ui_0001", 0, text, 0..0, None, &wide).unwrap();
+        let s = shaper.shape("ui_0001", 0, text, None, &wide).unwrap();
         assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
+    }
+
+    #[test]
+    fn a_fade_does_not_reshape() {
+        let mut shaper = TextShaper::new();
+        let mut t = UiTable::default();
+        let spec = serde_json::from_value(serde_json::json!({"anchor": {"kind": "screen"}, "text": "hi"})).unwrap();
+        let h = t.create(UiKind::Label, spec, &crate::world::ui::Writer { agent: "a", operator: false }).unwrap();
+        let e = t.get(&h).unwrap();
+        let generation = |shaper: &mut TextShaper, opacity| {
+            let look = super::super::look::resolve(e, opacity);
+            shaper.shape("ui_0001", 0, "hi", None, &look).unwrap().generation
+        };
+        let first = generation(&mut shaper, 0.1);
+        assert_eq!(generation(&mut shaper, 0.7), first, "the fade is applied when drawn");
+        let other = super::super::look::Look { font_px: 20.0, ..super::super::look::resolve(e, 0.7) };
+        assert_ne!(shaper.shape("ui_0001", 0, "hi", None, &other).unwrap().generation, first, "a new size reshapes");
     }
 
     #[test]
@@ -245,10 +254,10 @@ mod tests {
         let mut shaper = TextShaper::new();
         let l = look(200.0);
         let long = "word ".repeat(SHAPE_BUDGET_CHARS / 5 - 1);
-        assert!(shaper.shape("ui_0001", 0, &long, 0..0, None, &l).is_some());
-        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_none(), "over budget, nothing to fall back on");
-        assert!(shaper.shape("ui_0001", 0, &format!("{long}!"), 0..0, None, &l).is_some(), "over budget: the stale shaping");
+        assert!(shaper.shape("ui_0001", 0, &long, None, &l).is_some());
+        assert!(shaper.shape("ui_0002", 0, "another label", None, &l).is_none(), "over budget, nothing to fall back on");
+        assert!(shaper.shape("ui_0001", 0, &format!("{long}!"), None, &l).is_some(), "over budget: the stale shaping");
         shaper.end_frame();
-        assert!(shaper.shape("ui_0002", 0, "another label", 0..0, None, &l).is_some());
+        assert!(shaper.shape("ui_0002", 0, "another label", None, &l).is_some());
     }
 }
