@@ -7,6 +7,7 @@
 pub mod agents;
 pub mod audio;
 pub mod cli;
+pub mod clip;
 pub mod digest;
 pub mod host;
 pub(crate) mod isolate;

@@ -19,6 +19,8 @@ pub enum AgentTableError {
     CapacityExceeded { live: usize, max: usize },
     #[error("agent id '{id}' is already in use")]
     Taken { id: String },
+    #[error("agent id '{id}' is the identity of a connected MCP client; choose another id")]
+    HeldByClient { id: String },
 }
 
 #[derive(Default)]
@@ -29,6 +31,9 @@ pub struct Agents {
     pub scheduler: SchedulerBudget,
     /// Decision functions of `scripted` agents, by the name their `llm.model` gives.
     scripted: BTreeMap<String, Function>,
+    /// Agent ids connected MCP clients act under (native `initialize`): no agent may be spawned
+    /// under one, or the client would act as that agent.
+    pub(crate) client_ids: crate::host::SessionClaims,
 }
 
 impl std::fmt::Debug for Agents {
@@ -39,7 +44,7 @@ impl std::fmt::Debug for Agents {
 
 impl Agents {
     pub fn new(scheduler: SchedulerBudget) -> Self {
-        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new() }
+        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new(), client_ids: Default::default() }
     }
 
     /// The next free generated id.
@@ -58,6 +63,9 @@ impl Agents {
     pub(crate) fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
         if self.records.contains_key(id) {
             return Err(AgentTableError::Taken { id: id.into() });
+        }
+        if self.client_ids.is_held(id) {
+            return Err(AgentTableError::HeldByClient { id: id.into() });
         }
         if self.records.len() >= self.scheduler.max_agents {
             return Err(AgentTableError::CapacityExceeded { live: self.records.len(), max: self.scheduler.max_agents });

@@ -576,6 +576,26 @@ impl Engine {
         self.sessions.claim(id)
     }
 
+    /// Claims agent id `id` for a connected client: refused for a live agent's id, for the form
+    /// the engine generates agent ids in (`agt_0001`: a later `agent.spawn` would hand it out),
+    /// and for an id another client holds. While held, no agent can be spawned under it.
+    pub(crate) fn claim_agent_id(&self, id: &str) -> Result<Rc<super::SessionClaim>, String> {
+        if self.is_agent(id) {
+            return Err(format!("agent {id} is an in-world agent; a client cannot act under its name"));
+        }
+        if id.strip_prefix("agt_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
+            return Err(format!(
+                "{id} has the form of generated agent ids (agt_ and digits), which only agent.spawn hands out; choose another id"
+            ));
+        }
+        self.shared
+            .agents
+            .borrow()
+            .client_ids
+            .claim(id)
+            .ok_or_else(|| format!("agent id {id} is in use by another client; choose another agentId"))
+    }
+
     /// Whether `id` names a live in-world agent (a client may not act under its name).
     pub(crate) fn is_agent(&self, id: &str) -> bool {
         self.shared.agents.borrow().get(id).is_some()
@@ -615,12 +635,24 @@ impl Engine {
 
     /// Stops scripts at `deadline`: the VM's interrupt stops Luau code (uncatchable by `pcall`)
     /// and `limina.step` stops between steps; `on_timeout` is told the first time either fires.
-    pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>) {
+    ///
+    /// The world log is bounded too (`trace_budget` bytes, roughly): test code decides what goes
+    /// into it (payloads, inputs), and it lives outside the VM's memory limit.
+    pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>, trace_budget: usize) {
         self.shared.deadline.set(Some(deadline));
+        let trace = Rc::clone(&self.shared.trace);
         self.lua.set_interrupt(move |_| {
             if std::time::Instant::now() >= deadline {
                 on_timeout.set(true);
                 return Err(mlua::Error::runtime(message.clone()));
+            }
+            if let Ok(log) = trace.try_borrow()
+                && log.retained_bytes() > trace_budget
+            {
+                return Err(mlua::Error::runtime(format!(
+                    "the playtest's world log holds {} bytes, past its {trace_budget}-byte limit",
+                    log.retained_bytes()
+                )));
             }
             Ok(mlua::VmState::Continue)
         });

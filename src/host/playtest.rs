@@ -20,6 +20,8 @@ use crate::world::World;
 
 /// Memory the scratch VM may use. (Time and source size are bounded by `test.run`'s schema.)
 const MEMORY_LIMIT: usize = 256 << 20;
+/// Bytes (roughly) the scratch engine's world log may hold; past it the test code is stopped.
+const TRACE_BUDGET: usize = 64 << 20;
 /// Chunk name of inline sources (results' `file`).
 const INLINE_NAME: &str = "test.run";
 
@@ -78,6 +80,9 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
         output: Output::Capture,
         extra_roots,
         traces_dir: Some(traces.path.clone()),
+        // A playtest's agents reach no model: a copy of the world must not spend the operator's
+        // provider budget or keys. Their decisions fail honestly (`agent.decision.failed`).
+        providers: Some(offline_providers()),
         scripts: scripts.map(Path::to_path_buf),
         ..EngineConfig::new(project)
     };
@@ -98,7 +103,7 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
     engine.adopt_world(world, tick);
     let lua = engine.lua();
     let _ = lua.set_memory_limit(MEMORY_LIMIT);
-    engine.set_deadline(deadline, format!("test.run timed out after {} ms", test.timeout.as_millis()), Rc::clone(&timed_out));
+    engine.set_deadline(deadline, format!("test.run timed out after {} ms", test.timeout.as_millis()), Rc::clone(&timed_out), TRACE_BUDGET);
     let (display, loaded) = match &test.file {
         TestFile::Path(path) => (path.strip_prefix(project).unwrap_or(path).display().to_string(), engine.run_file(path).map(drop)),
         TestFile::Source(source) => (INLINE_NAME.to_string(), engine.run_source(source, INLINE_NAME).map(drop)),
@@ -158,17 +163,48 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
     }
 }
 
+/// Provider settings that reach nothing: the base URLs are not http(s), so an HTTP decision
+/// fails at setup with the URL in its reason.
+fn offline_providers() -> crate::agents::provider::ProvidersConfig {
+    let mut config = crate::agents::provider::ProvidersConfig::default();
+    config.ollama.base_url = "offline://playtests-reach-no-model".into();
+    config.openai.base_url = "offline://playtests-reach-no-model".into();
+    config.openai.api_key = None;
+    config
+}
+
 /// A folder of its own under the system temp dir, removed when dropped.
 struct ScratchDir {
     path: PathBuf,
 }
 
 impl ScratchDir {
+    /// A new folder with an unguessable name, created here (so nobody can have planted a link
+    /// under that name) and readable by this user only.
     fn new() -> Self {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        Self { path: std::env::temp_dir().join(format!("limina-playtest-{}-{n}", std::process::id())) }
+        let base = std::env::temp_dir();
+        for _ in 0..8 {
+            let mut bytes = [0u8; 12];
+            let random = std::fs::File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
+            if random.is_err() {
+                // No /dev/urandom: the std hasher's per-process random keys over the clock.
+                use std::hash::{BuildHasher, Hasher};
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+                bytes[..8].copy_from_slice(&h.finish().to_le_bytes());
+            }
+            let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let path = base.join(format!("limina-playtest-{name}"));
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            if builder.create(&path).is_ok() {
+                return Self { path };
+            }
+        }
+        // Could not make one: exports then fail (nothing can be made under /dev/null), nothing
+        // else does.
+        Self { path: PathBuf::from("/dev/null/limina-playtest") }
     }
 }
 

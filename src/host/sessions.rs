@@ -26,6 +26,11 @@ pub struct SessionClaims {
 }
 
 impl SessionClaims {
+    /// Whether someone holds `id` now.
+    pub fn is_held(&self, id: &str) -> bool {
+        self.live.borrow().get(id).is_some_and(|w| w.strong_count() > 0)
+    }
+
     /// Claims `id`, unless someone else holds it (then None).
     pub fn claim(&self, id: &str) -> Option<Rc<SessionClaim>> {
         let mut live = self.live.borrow_mut();

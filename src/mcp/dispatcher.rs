@@ -67,6 +67,8 @@ pub struct McpSession {
     seen_generation: u64,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
+    /// This client's hold on the agent id it acts under (native mode).
+    agent_claim: Option<Rc<SessionClaim>>,
     /// Which tools `tools/list` shows this client (progressive discovery).
     pub(crate) tools: ToolView,
     /// The session's own view changed what it lists since it was last told.
@@ -92,6 +94,7 @@ impl McpSession {
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
+            agent_claim: None,
             tools: ToolView::default(),
             view_changed: false,
             listeners: Vec::new(),
@@ -426,6 +429,9 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         let agent = optional_string(p, "agentId")?.map(str::to_string).unwrap_or_else(|| format!("agt_mcp{n}"));
         let sess = optional_string(p, "sessionId")?.map(str::to_string).unwrap_or_else(|| format!("ses_mcp{n}"));
         let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
+        for (field, id) in [("agentId", &agent), ("sessionId", &sess)] {
+            check_identity(field, id)?;
+        }
         if engine.is_agent(&agent) {
             return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));
         }
@@ -443,6 +449,11 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         }
         // A session id names quotas, budgets, revocations and an audit trail: a client cannot
         // adopt one that another client or the host script holds.
+        // An agent id, likewise: and while a client holds one, no agent is spawned under it.
+        if session.agent_claim.as_ref().is_none_or(|c| c.id() != agent) {
+            let claim = engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?;
+            session.agent_claim = Some(claim);
+        }
         if session.claim.as_ref().is_none_or(|c| c.id() != sess) {
             let claim = engine.claim_session(&sess).ok_or_else(|| {
                 rpc_error(protocol::FORBIDDEN, format!("session {sess} is in use by another client; choose another sessionId"))
@@ -466,6 +477,21 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
     session.caller = Some(session.default_caller());
     session.mode = Mode::Standard { version: version.clone() };
     Ok(json!({"protocolVersion": version, "capabilities": capabilities(), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
+}
+
+/// Longest agent or session id a client may choose.
+const MAX_IDENTITY_CHARS: usize = 64;
+
+/// A client-chosen agent or session id: 1 to 64 of `A-Z a-z 0-9 _ . : -`. Ids are shown in the
+/// world log and the audit trail, so no invisible or look-alike characters, and no megabytes.
+fn check_identity(field: &str, id: &str) -> Result<(), RpcError> {
+    let fine = !id.is_empty()
+        && id.len() <= MAX_IDENTITY_CHARS
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'));
+    if fine {
+        return Ok(());
+    }
+    Err(invalid_params(format!("{field} '{}' must be 1 to {MAX_IDENTITY_CHARS} characters of A-Z a-z 0-9 _ . : -", crate::clip::shown(id))))
 }
 
 /// True when a request carries the stateless revision's `_meta` envelope.
@@ -542,6 +568,7 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
     };
     if !native && !engine.registry().has(&name) {
         let hint = engine.registry().did_you_mean(&name).map(|near| format!("did you mean '{near}'? ")).unwrap_or_default();
+        let name = crate::clip::shown(&name);
         return Err(invalid_params(format!("unknown tool: {name} ({hint}skills.search finds tools by name or purpose)")));
     }
     let response = engine.call(&caller, &name, arguments);

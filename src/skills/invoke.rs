@@ -238,6 +238,10 @@ impl DeferredPayload for ExecutedRecord {
         let payload = Executed { input: &self.input, skill: &self.skill.name, tick: self.tick, version: &self.skill.version };
         raw_json(&payload)
     }
+
+    fn retained_bytes(&self) -> usize {
+        self.input.get().len()
+    }
 }
 
 /// A `policy.decision` / `policy.denied` as the log keeps it: the decision and what its

@@ -103,6 +103,8 @@ impl SkillRegistry {
     /// `no skill named 'x' (did you mean 'y'? skills.list shows them all)`: the message for a
     /// call to a name nothing is registered under.
     pub fn unknown_skill(&self, name: &str) -> String {
+        let shown = crate::clip::shown(name);
+        let name = shown.as_str();
         match self.did_you_mean(name) {
             Some(near) => format!("no skill named '{name}' (did you mean '{near}'? skills.list shows them all)"),
             None => format!("no skill named '{name}' (skills.list shows them all)"),

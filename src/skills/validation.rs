@@ -151,7 +151,12 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> Vec<Problem> 
                 [one] => did_you_mean(one, allowed.iter().map(String::as_str)).map(str::to_string),
                 _ => None,
             };
-            Problem::UnknownFields { object: (!at_root).then_some(path), names: unexpected.clone(), suggestion, allowed }
+            Problem::UnknownFields {
+                object: (!at_root).then_some(path),
+                names: unexpected.iter().map(|n| crate::clip::shown(n)).collect(),
+                suggestion,
+                allowed,
+            }
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();

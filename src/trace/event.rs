@@ -51,6 +51,11 @@ pub enum Payload {
 pub trait DeferredPayload: std::fmt::Debug {
     /// The payload's compact JSON, sorted keys (what `serde_json::to_string` of it would give).
     fn to_json(&self) -> Box<RawValue>;
+
+    /// Bytes of caller data it keeps (an input's JSON, say): what the log's size estimate counts.
+    fn retained_bytes(&self) -> usize {
+        0
+    }
 }
 
 impl Payload {

@@ -48,6 +48,9 @@ pub struct ExportStats {
     pub anchor: Anchor,
 }
 
+/// What an event costs in memory besides its payload (envelope, ids, hashes), for the estimate.
+const EVENT_OVERHEAD: usize = 256;
+
 /// The world log of one engine.
 #[derive(Debug)]
 pub struct TraceLog {
@@ -66,6 +69,8 @@ pub struct TraceLog {
     recent_names: [Rc<str>; 6],
     last_actor: Option<Rc<str>>,
     append: Option<AppendWriter>,
+    /// Roughly what the events hold in memory: payload bytes plus a fixed cost per event.
+    retained: usize,
 }
 
 impl TraceLog {
@@ -84,6 +89,7 @@ impl TraceLog {
             recent_names: std::array::from_fn(|_| Rc::from("")),
             last_actor: None,
             append: None,
+            retained: 0,
         }
     }
 
@@ -149,6 +155,11 @@ impl TraceLog {
         {
             tracing::warn!(path = %append.path().display(), "trace append writer stopped; events are kept in memory only");
         }
+        self.retained += EVENT_OVERHEAD
+            + match &event.payload {
+                Payload::Json(raw) => raw.get().len(),
+                Payload::Deferred(typed) => typed.retained_bytes(),
+            };
         self.durable.push(event);
         &self.durable[self.durable.len() - 1]
     }
@@ -195,6 +206,12 @@ impl TraceLog {
 
     pub fn len(&self) -> usize {
         self.durable.len()
+    }
+
+    /// Roughly the bytes the events hold (payloads and a fixed cost each): what a playtest's
+    /// scratch log may grow to is bounded by it.
+    pub(crate) fn retained_bytes(&self) -> usize {
+        self.retained
     }
 
     pub fn is_empty(&self) -> bool {

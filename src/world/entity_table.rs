@@ -211,7 +211,7 @@ impl<H: Copy> EntityTable<H> {
 
     /// Resolves an id string, saying why when it names no live entity.
     pub fn lookup(&self, text: &str) -> Result<(EntityId, H), EntityRefError> {
-        let id = EntityId::parse(text).ok_or_else(|| EntityRefError::Malformed { text: text.to_string() })?;
+        let id = EntityId::parse(text).ok_or_else(|| EntityRefError::Malformed { text: crate::clip::shown(text) })?;
         match self.get(id) {
             Some(h) => Ok((id, h)),
             None if id.0 >= self.next => Err(EntityRefError::NeverExisted { id, last: (self.next > 1).then(|| EntityId(self.next - 1)) }),

@@ -161,3 +161,23 @@ fn a_second_destroy_is_not_found_naming_the_first() {
     let error = e.call(&caller, "scene.destroyEntity", json!({"entity": id})).error.unwrap();
     assert_eq!((error.code.as_str(), error.message.as_str()), ("not_found", "entity: ent_0001 was destroyed at tick 4"));
 }
+
+/// Refusals name what was wrong without echoing it whole: a 4 MiB name costs a short message.
+#[test]
+fn huge_names_are_cut_short_in_error_messages() {
+    let e = engine();
+    let mut s = client(&e, "builder.readWrite");
+    let huge = "q".repeat(4 << 20);
+    let mut fields = serde_json::Map::new();
+    fields.insert(huge.clone(), json!(1));
+    for reply in [
+        tools_call(&e, &mut s, "scene.createEntity", Value::Object(fields)),
+        tools_call(&e, &mut s, "three.setTransform", json!({"entity": huge, "position": [0, 0, 0]})),
+        tools_call(&e, &mut s, "skills.describe", json!({"name": huge})),
+        tools_call(&e, &mut s, &huge, json!({})),
+    ] {
+        let text = reply.to_string();
+        assert!(text.len() < 2000, "{} bytes: {:.300}", text.len(), text);
+        assert!(text.contains("(4194304 bytes)") || text.contains("…"), "{text:.300}");
+    }
+}

@@ -190,3 +190,34 @@ fn a_client_cannot_take_another_connections_default_identity() {
     let r = rpc(&e, &mut reader, 2, "initialize", json!({"agentId": "agt_mcp2", "sessionId": "ses_mcp2"}));
     assert_eq!(r["result"]["session"]["agentId"], "agt_mcp2", "{r}");
 }
+
+/// A client acting under an agent id holds it: no agent can be spawned under it (or the client
+/// would act as that agent), ids of the generated form are the engine's, and client-chosen ids
+/// are short plain text.
+#[test]
+fn a_client_cannot_pre_claim_an_agents_identity() {
+    let e = engine();
+    e.run_source("limina.scripted_policy('idle', function() return {} end)", "setup").unwrap();
+    let mut client = McpSession::new(3, "social.actor", &e);
+    let r = rpc(&e, &mut client, 1, "initialize", json!({"agentId": "agt_0001", "sessionId": "ses_x"}));
+    assert!(r["error"]["message"].as_str().unwrap().contains("form of generated agent ids"), "{r}");
+    let r = rpc(&e, &mut client, 2, "initialize", json!({"agentId": "agt_hero", "sessionId": "ses_x"}));
+    assert_eq!(r["result"]["session"]["agentId"], "agt_hero", "{r}");
+    // The builder cannot now spawn an agent under the client's id, nor under a client default.
+    let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_hero", "profile": "social.actor", "llm": {"model": "idle"}}));
+    assert!(spawned.error.as_ref().unwrap().message.contains("identity of a connected MCP client"), "{spawned:?}");
+    let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_mcp3", "profile": "social.actor", "llm": {"model": "idle"}}));
+    assert!(spawned.error.as_ref().unwrap().message.contains("reserved for MCP clients"), "{spawned:?}");
+    // Generated ids are unaffected.
+    let spawned = e.call(e.script_caller(), "agent.spawn", json!({"profile": "social.actor", "llm": {"model": "idle"}}));
+    assert!(spawned.success, "{spawned:?}");
+    for bad in ["", "agt_\u{200b}x", &"a".repeat(100_000)] {
+        let r = rpc(&e, &mut McpSession::new(4, "social.actor", &e), 3, "initialize", json!({"agentId": bad, "sessionId": "ses_y"}));
+        assert_eq!(r["error"]["code"], -32602, "{bad:.20}: {r:.300}");
+        assert!(r.to_string().len() < 1000, "the refusal does not echo a huge id");
+    }
+    // When the client leaves, the id is free again.
+    drop(client);
+    let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_hero", "profile": "social.actor", "llm": {"model": "idle"}}));
+    assert!(spawned.success, "{spawned:?}");
+}

@@ -295,3 +295,34 @@ async fn stateless_requests_cannot_reidentify_the_shared_state_and_browsers_get_
     let r = s.post(INIT).header("origin", "https://other.example").send().await.unwrap();
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_nothing_is_let_go_and_tokenless_servers_cap_only_the_total() {
+    let s = Http::start(&["--http"]);
+    let addr = s.server.url.trim_start_matches("ws://").to_string();
+    // Idle and half-sent headers hold a connection slot only for the header timeout.
+    let idle = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut idle = std::net::TcpStream::connect(&addr).unwrap();
+        let mut half = std::net::TcpStream::connect(&addr).unwrap();
+        half.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").unwrap();
+        let closed = |s: &mut std::net::TcpStream| {
+            s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+            let mut buf = [0u8; 256];
+            // EOF, a reset, or a 408 followed by EOF: the server let go, well before 30 s.
+            loop {
+                match s.read(&mut buf) {
+                    Ok(0) => return true,
+                    Err(e) => return !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+                    Ok(_) => {}
+                }
+            }
+        };
+        (closed(&mut idle), closed(&mut half))
+    });
+    assert_eq!(idle.await.unwrap(), (true, true));
+    // Without tokens every client is the same credential: only the server-wide cap applies.
+    for _ in 0..70 {
+        assert_eq!(s.post(INIT).send().await.unwrap().status(), StatusCode::OK);
+    }
+}

@@ -195,3 +195,35 @@ fn tags_are_bounded_in_length_and_number() {
     let again = call(&e, &mut builder, "ecs.addComponent", json!({"entity": "ent_0001", "component": "tag3"}));
     assert_eq!(again["isError"], false, "re-adding a tag it has is fine: {again}");
 }
+
+#[test]
+fn a_playtest_cannot_grow_its_world_log_without_bound_or_reach_a_model() {
+    // A model server that would record any request.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let mut providers = limina::agents::provider::ProvidersConfig::default();
+    providers.ollama.base_url = format!("http://{}", listener.local_addr().unwrap());
+    let e = Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), ..EngineConfig::new(crate::root()) }).unwrap();
+    let mut builder = client(&e, "builder.readWrite");
+    let agents = r#"
+it("spawns a thinking agent", function()
+	local r = limina.call("agent.spawn", { profile = "social.actor", llm = { provider = "ollama", model = "m" }, decisionIntervalTicks = 1 })
+	expect(r.success).toBe(true)
+	limina.step(90)
+end)"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": agents}));
+    assert_eq!(run["structuredContent"]["success"], true, "{run}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(listener.accept().is_err(), "a playtest's agent reached the operator's model");
+
+    let flood = r#"
+it("floods the log", function()
+	local big = string.rep("p", 1000000)
+	for i = 1, 1000 do limina.call("agent.emitEvent", { type = "x", payload = { blob = big } }) end
+end)"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": flood, "timeoutMs": 30000}));
+    let report = &run["structuredContent"];
+    assert_eq!(report["success"], false, "{run:.500}");
+    let message = report["results"][0]["message"].as_str().unwrap();
+    assert!(message.contains("past its 67108864-byte limit"), "{message}");
+}

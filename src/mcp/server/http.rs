@@ -45,6 +45,8 @@ pub(crate) const MAX_SESSIONS_PER_CREDENTIAL: usize = 64;
 /// Request bodies being read at once, in bytes (declared lengths; a chunked body counts as the
 /// largest allowed): past it a POST is answered 503 before its body is read.
 pub(crate) const BODY_BUDGET: usize = 64 << 20;
+/// Request-body bytes one credential may have being read at once (four of the largest bodies).
+pub(crate) const BODY_BUDGET_PER_CREDENTIAL: usize = 16 << 20;
 /// Time to receive a whole request body.
 pub(crate) const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// A session with no request and no open stream for this long is forgotten.
@@ -82,8 +84,9 @@ struct StatelessConn {
 pub(super) struct HttpState {
     shared: Shared,
     admission: Arc<Admission>,
-    /// Bytes of request bodies being read now (`BODY_BUDGET`).
-    reading: std::sync::atomic::AtomicUsize,
+    /// Bytes of request bodies being read now (`BODY_BUDGET`), and per credential.
+    reading: Arc<std::sync::atomic::AtomicUsize>,
+    reading_by: Mutex<HashMap<String, Arc<std::sync::atomic::AtomicUsize>>>,
     sessions: Mutex<HashMap<String, HttpSession>>,
     stateless: Mutex<HashMap<String, StatelessConn>>,
 }
@@ -118,7 +121,8 @@ impl HttpState {
         Arc::new(Self {
             shared,
             admission,
-            reading: std::sync::atomic::AtomicUsize::new(0),
+            reading: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            reading_by: Mutex::new(HashMap::new()),
             sessions: Mutex::new(HashMap::new()),
             stateless: Mutex::new(HashMap::new()),
         })
@@ -180,8 +184,9 @@ impl HttpState {
                 data: None,
             });
         }
+        // Without tokens every client is the same (empty) credential: only the total applies.
         let own = sessions.values().filter(|s| s.credential == who.credential).count();
-        if own >= MAX_SESSIONS_PER_CREDENTIAL {
+        if !who.credential.is_empty() && own >= MAX_SESSIONS_PER_CREDENTIAL {
             return Err(RpcError {
                 code: protocol::BUSY,
                 message: format!(
@@ -232,22 +237,22 @@ impl HttpState {
     }
 }
 
-/// Bytes of the body budget held while one body is read; given back when dropped.
-struct BodyReservation<'a> {
-    reading: &'a std::sync::atomic::AtomicUsize,
+/// Bytes of a body budget held while one body is read; given back when dropped.
+struct BodyReservation {
+    reading: Arc<std::sync::atomic::AtomicUsize>,
     bytes: usize,
 }
 
-impl<'a> BodyReservation<'a> {
-    fn take(reading: &'a std::sync::atomic::AtomicUsize, bytes: usize) -> Option<Self> {
+impl BodyReservation {
+    fn take(reading: &Arc<std::sync::atomic::AtomicUsize>, bytes: usize, limit: usize) -> Option<Self> {
         reading
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| used.checked_add(bytes).filter(|total| *total <= BODY_BUDGET))
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| used.checked_add(bytes).filter(|total| *total <= limit))
             .ok()
-            .map(|_| Self { reading, bytes })
+            .map(|_| Self { reading: Arc::clone(reading), bytes })
     }
 }
 
-impl Drop for BodyReservation<'_> {
+impl Drop for BodyReservation {
     fn drop(&mut self) {
         self.reading.fetch_sub(self.bytes, Ordering::AcqRel);
     }
@@ -320,7 +325,23 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
     // Bodies being read are bounded together and in time, before a byte is buffered: a client
     // that sends most of a body and stalls holds neither memory nor a slot for long.
     let reserve = declared.map_or(MAX_MESSAGE_BYTES, |n| n as usize);
-    let Some(_reading) = BodyReservation::take(&state.reading, reserve) else {
+    let mine = {
+        let mut by = state.reading_by.lock().unwrap_or_else(|p| p.into_inner());
+        // Forget idle credentials now and then so the map stays the size of who is sending.
+        if by.len() > 256 {
+            by.retain(|_, n| Arc::strong_count(n) > 1 || n.load(Ordering::Acquire) > 0);
+        }
+        Arc::clone(by.entry(who.credential.clone()).or_default())
+    };
+    let Some(_own) = BodyReservation::take(&mine, reserve, BODY_BUDGET_PER_CREDENTIAL) else {
+        return rpc_failure(
+            StatusCode::TOO_MANY_REQUESTS,
+            Value::Null,
+            protocol::BUSY,
+            &format!("this credential is sending {BODY_BUDGET_PER_CREDENTIAL} bytes of request bodies, its limit; retry shortly"),
+        );
+    };
+    let Some(_reading) = BodyReservation::take(&state.reading, reserve, BODY_BUDGET) else {
         return rpc_failure(
             StatusCode::SERVICE_UNAVAILABLE,
             Value::Null,
@@ -335,7 +356,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         Ok(Err(e)) => return plain(StatusCode::BAD_REQUEST, &format!("could not read the body: {e}")),
         Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, &format!("the body did not arrive within {} s", BODY_TIMEOUT.as_secs())),
     };
-    drop(_reading);
+    drop((_reading, _own));
     let (id, method, params) = match read_message(&body) {
         Ok(Posted::Request { id, method, params }) => (id, method, params),
         Ok(Posted::Other) => return plain(StatusCode::ACCEPTED, ""),

@@ -368,11 +368,46 @@ pub(super) async fn accept(
         };
         let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
         let service = Router { ws, http: Arc::clone(&http), origins: Arc::clone(&origins) };
-        let serving = jsonrpsee::server::serve_with_graceful_shutdown(socket, service, stop.clone().shutdown());
+        let serving = serve_connection(socket, service, stop.clone().shutdown());
         tokio::spawn(async move {
             let _live = live;
             let _ = serving.await;
         });
+    }
+}
+
+/// Time a client has to send a request's headers (also the first request's, and the next one's
+/// on a kept-alive connection): a connection that holds a slot without asking is let go.
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Serves one connection (HTTP/1 with upgrades, or HTTP/2) until it ends or the server stops,
+/// with `HEADER_TIMEOUT` on request headers.
+async fn serve_connection<S>(socket: tokio::net::TcpStream, service: S, stopped: impl Future<Output = ()>)
+where
+    S: tower::Service<http::Request<hyper::body::Incoming>, Response = HttpResponse, Error = BoxError> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    // hyper's header timer starts with the first byte: a connection that sends nothing at all
+    // is let go here.
+    if !matches!(tokio::time::timeout(HEADER_TIMEOUT, socket.readable()).await, Ok(Ok(()))) {
+        return;
+    }
+    let io = hyper_util::rt::TokioIo::new(socket);
+    let service = hyper_util::service::TowerToHyperService::new(service);
+    let mut builder = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+    builder.http1().timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+    let connection = builder.serve_connection_with_upgrades(io, service);
+    tokio::pin!(connection, stopped);
+    tokio::select! {
+        result = &mut connection => {
+            if let Err(e) = result {
+                tracing::debug!("connection ended: {e}");
+            }
+        }
+        () = &mut stopped => {
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
     }
 }
 

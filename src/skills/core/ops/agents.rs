@@ -128,13 +128,18 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
             // The id and the room for it.
             let id = match text(&value, "id") {
+                // `agt_mcpN` is MCP connection N's default identity: an agent under it would
+                // share its name (and its calls) with that client.
+                Some(id) if id.starts_with("agt_mcp") => {
+                    return Err(fail(ErrorCode::InvalidInput, format!("id: {id} is reserved for MCP clients' default identities (agt_mcp…)")));
+                }
                 Some(id) => id.to_string(),
                 None => a.borrow().next_id(),
             };
             a.borrow().check_room(&id).map_err(|e| {
                 let code = match e {
                     AgentTableError::CapacityExceeded { .. } => ErrorCode::CapacityExceeded,
-                    AgentTableError::Taken { .. } => ErrorCode::InvalidInput,
+                    AgentTableError::Taken { .. } | AgentTableError::HeldByClient { .. } => ErrorCode::InvalidInput,
                 };
                 fail(code, e.to_string())
             })?;

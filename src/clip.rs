@@ -1,0 +1,29 @@
+//! Caller-chosen text cut short before it goes into a message. Error messages name what was
+//! wrong — a field, an id, a skill — and are returned, traced and logged; echoing a 4 MiB "name"
+//! whole would turn every refusal into a memory and bandwidth amplifier.
+
+/// Characters of a caller-chosen name an error message shows.
+pub const SHOWN_CHARS: usize = 64;
+
+/// `text` if it is at most `SHOWN_CHARS` characters, else its start, `…` and how long it was.
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_and_says_how_long_it_was() {
+        assert_eq!(shown("colour"), "colour");
+        let long = "x".repeat(4 << 20);
+        let cut = shown(&long);
+        assert!(cut.len() < 100, "{cut}");
+        assert!(cut.ends_with("… (4194304 bytes)"));
+        assert_eq!(shown(&"é".repeat(70)).chars().filter(|c| *c == 'é').count(), SHOWN_CHARS, "cut on a character boundary");
+    }
+}
