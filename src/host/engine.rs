@@ -751,7 +751,12 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
             // A captured line never grows past what the capture could keep (test code decides
             // what it prints; building it whole first is memory the VM's limit does not count).
             if output == Output::Capture && line.len() > CapturedOutput::LIMIT {
-                line.truncate(CapturedOutput::LIMIT);
+                // Lossy decoding may have put a multi-byte character across the limit.
+                let mut end = CapturedOutput::LIMIT;
+                while !line.is_char_boundary(end) {
+                    end -= 1;
+                }
+                line.truncate(end);
                 break;
             }
             if i > 0 {

@@ -32,8 +32,9 @@ pub(crate) const STATELESS_VERSION: &str = "2026-07-28";
 pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Tools per `tools/list` page.
 pub(crate) const TOOLS_PAGE: usize = 100;
-/// `subscriptions/listen` streams one session may hold open.
-pub(crate) const MAX_LISTENERS: usize = 8;
+/// `subscriptions/listen` streams one session may hold open (the stateless clients of one HTTP
+/// credential share a session).
+pub(crate) const MAX_LISTENERS: usize = 32;
 /// The `_meta` key stamping every frame of a `subscriptions/listen` stream with the request's id.
 pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
 /// The stateless revision's `_meta` key for the request's protocol version.
@@ -140,9 +141,16 @@ impl McpSession {
         self.listeners.iter().any(|l| l.id == *id)
     }
 
-    /// Forgets a `subscriptions/listen` stream (its client left or cancelled it).
+    /// Forgets the `subscriptions/listen` streams under `id` (their client left or cancelled).
     pub(crate) fn stop_listening(&mut self, id: &Value) {
         self.listeners.retain(|l| l.id != *id);
+    }
+
+    /// Forgets one of the streams under `id` (a transport that holds several with one id).
+    pub(crate) fn stop_one_listener(&mut self, id: &Value) {
+        if let Some(at) = self.listeners.iter().position(|l| l.id == *id) {
+            self.listeners.remove(at);
+        }
     }
 
     /// A caller under `profile`, never with more permissions than the transport grants. A client
@@ -213,12 +221,19 @@ pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -
     match &session.mode {
         // The stateless revision forbids unasked notifications: only listen streams hear them,
         // each frame stamped with its stream's id.
-        Mode::Standard { .. } if session.is_stateless() => session
-            .listeners
-            .iter()
-            .filter(|l| l.tools)
-            .map(|l| protocol::notification("notifications/tools/list_changed", Some(json!({"_meta": {SUBSCRIPTION_ID_KEY: l.id}}))))
-            .collect(),
+        // Stateless clients of one credential share a session, and their request ids may
+        // coincide: one note per id, which the transport hands to every stream under that id.
+        Mode::Standard { .. } if session.is_stateless() => {
+            let mut ids: Vec<&Value> = Vec::new();
+            for l in session.listeners.iter().filter(|l| l.tools) {
+                if !ids.contains(&&l.id) {
+                    ids.push(&l.id);
+                }
+            }
+            ids.into_iter()
+                .map(|id| protocol::notification("notifications/tools/list_changed", Some(json!({"_meta": {SUBSCRIPTION_ID_KEY: id}}))))
+                .collect()
+        }
         Mode::Standard { .. } => vec![protocol::notification("notifications/tools/list_changed", None)],
         _ => Vec::new(),
     }
@@ -254,9 +269,6 @@ pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, 
         .get("notifications")
         .and_then(Value::as_object)
         .ok_or_else(|| invalid_params("subscriptions/listen needs params.notifications, an object such as {\"toolsListChanged\": true}"))?;
-    if session.listeners.iter().any(|l| l.id == id) {
-        return Err(rpc_error(protocol::INVALID_REQUEST, format!("a listen stream with id {id} is already open")));
-    }
     if session.listeners.len() >= MAX_LISTENERS {
         return Err(rpc_error(protocol::INVALID_REQUEST, format!("this session already holds {MAX_LISTENERS} listen streams, the limit")));
     }
@@ -448,18 +460,21 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
             }
         }
         // A session id names quotas, budgets, revocations and an audit trail: a client cannot
-        // adopt one that another client or the host script holds.
-        // An agent id, likewise: and while a client holds one, no agent is spawned under it.
-        if session.agent_claim.as_ref().is_none_or(|c| c.id() != agent) {
-            let claim = engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?;
-            session.agent_claim = Some(claim);
-        }
-        if session.claim.as_ref().is_none_or(|c| c.id() != sess) {
-            let claim = engine.claim_session(&sess).ok_or_else(|| {
+        // adopt one that another client or the host script holds. An agent id, likewise: and
+        // while a client holds one, no agent is spawned under it. Both are claimed before either
+        // replaces the session's current ones, so a refused re-initialize changes nothing.
+        let agent_claim = match &session.agent_claim {
+            Some(held) if held.id() == agent => Rc::clone(held),
+            _ => engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?,
+        };
+        let claim = match &session.claim {
+            Some(held) if held.id() == sess => Rc::clone(held),
+            _ => engine.claim_session(&sess).ok_or_else(|| {
                 rpc_error(protocol::FORBIDDEN, format!("session {sess} is in use by another client; choose another sessionId"))
-            })?;
-            session.claim = Some(claim);
-        }
+            })?,
+        };
+        session.agent_claim = Some(agent_claim);
+        session.claim = Some(claim);
         let caller = session.caller(&agent, &sess, &profile);
         let result = json!({
             "protocolVersion": HANDSHAKE_VERSIONS[0],

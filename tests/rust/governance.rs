@@ -221,3 +221,22 @@ fn a_client_cannot_pre_claim_an_agents_identity() {
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_hero", "profile": "social.actor", "llm": {"model": "idle"}}));
     assert!(spawned.success, "{spawned:?}");
 }
+
+/// A refused re-initialize changes nothing: the client keeps the identity it had, and holds no
+/// other.
+#[test]
+fn a_refused_reinitialize_keeps_the_identity_the_client_had() {
+    let e = engine();
+    let mut one = McpSession::new(11, "social.actor", &e);
+    let mut two = McpSession::new(12, "social.actor", &e);
+    assert!(rpc(&e, &mut one, 1, "initialize", json!({"agentId": "agt_alice", "sessionId": "ses_one"}))["result"].is_object());
+    assert!(rpc(&e, &mut two, 1, "initialize", json!({"agentId": "agt_carol", "sessionId": "ses_two"}))["result"].is_object());
+    let r = rpc(&e, &mut one, 2, "initialize", json!({"agentId": "agt_bob", "sessionId": "ses_two"}));
+    assert_eq!(r["error"]["code"], -32001, "{r}");
+    // alice is still one's: nobody else may take it; bob was never one's: anybody may.
+    let mut three = McpSession::new(13, "social.actor", &e);
+    let r = rpc(&e, &mut three, 1, "initialize", json!({"agentId": "agt_alice", "sessionId": "ses_three"}));
+    assert!(r["error"]["message"].as_str().unwrap().contains("in use by another client"), "{r}");
+    let r = rpc(&e, &mut three, 2, "initialize", json!({"agentId": "agt_bob", "sessionId": "ses_three"}));
+    assert_eq!(r["result"]["session"]["agentId"], "agt_bob", "{r}");
+}

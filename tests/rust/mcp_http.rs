@@ -326,3 +326,26 @@ async fn a_connection_that_sends_nothing_is_let_go_and_tokenless_servers_cap_onl
         assert_eq!(s.post(INIT).send().await.unwrap().status(), StatusCode::OK);
     }
 }
+
+/// Stateless clients of one credential share its state; their listen streams may carry the
+/// same request id, and each hears the change. A full session table makes room from the idle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_clients_sharing_a_credential_each_hear_on_their_own_stream() {
+    let s = Http::start(&["--http"]);
+    let listen = || s.stateless(1, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}})).send();
+    let (mut a, mut b) = (listen().await.unwrap(), listen().await.unwrap());
+    assert_eq!(events(&mut a, 1, Duration::from_secs(10)).await[0]["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(events(&mut b, 1, Duration::from_secs(10)).await[0]["method"], "notifications/subscriptions/acknowledged");
+    let (_, enabled) =
+        body(s.stateless(2, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio"]}})).send().await.unwrap())
+            .await;
+    assert_eq!(enabled["result"]["isError"], false, "{enabled}");
+    for stream in [&mut a, &mut b] {
+        let heard = events(stream, 1, Duration::from_secs(10)).await;
+        assert_eq!(heard.first().map(|m| m["method"].clone()), Some(json!("notifications/tools/list_changed")), "{heard:?}");
+    }
+    // 1024 handshake sessions, then more: the longest idle ones make room.
+    for _ in 0..1030 {
+        assert_eq!(s.post(INIT).send().await.unwrap().status(), StatusCode::OK);
+    }
+}

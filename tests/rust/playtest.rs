@@ -229,3 +229,13 @@ end)"#;
     let message = report["results"][0]["message"].as_str().unwrap();
     assert!(message.contains("past its 67108864-byte limit"), "{message}");
 }
+
+#[test]
+fn a_captured_line_cut_inside_a_multibyte_character_is_cut_cleanly() {
+    let e = engine();
+    let mut builder = client(&e, "builder.readWrite");
+    // Invalid bytes decode to 3-byte replacement characters: 65536 falls inside one.
+    let source = r#"it("prints", function() print(string.rep("\255", 30000), "x"); print(string.rep("€", 30000)) end)"#;
+    let run = call(&e, &mut builder, "test.run", json!({"source": source}));
+    assert_eq!(run["structuredContent"]["success"], true, "{run:.400}");
+}

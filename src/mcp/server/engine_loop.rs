@@ -133,7 +133,7 @@ impl Conn {
             let method = note.get("method").and_then(Value::as_str).unwrap_or_default();
             let params = note.get("params").cloned().unwrap_or_else(|| json!({}));
             if let Some(stream) = params.get("_meta").and_then(|m| m.get(dispatcher::SUBSCRIPTION_ID_KEY)) {
-                if let Some((_, sink)) = self.listeners.iter_mut().find(|(id, _)| id == stream) {
+                for (_, sink) in self.listeners.iter_mut().filter(|(id, _)| id == stream) {
                     let _ = sink.send(method, &params);
                 }
                 continue;
@@ -159,7 +159,9 @@ impl Conn {
         self.listeners.retain(|(id, sink)| {
             let open = !sink.is_closed() && session.is_listening(id);
             if !open {
-                session.stop_listening(id);
+                // Several streams may share an id (stateless clients of one credential): the
+                // session forgets one of them per stream that ends.
+                session.stop_one_listener(id);
             }
             open
         });
@@ -351,10 +353,14 @@ impl<'e> EngineLoop<'e> {
         }
         let tick = self.engine.tick();
         let world = self.engine.world();
+        // Connections that only carried a state stream (a stateless HTTP `state/subscribe`
+        // gets one of its own) end with it.
+        let mut ended = Vec::new();
         for (id, c) in &mut self.conns {
             let Some(sub) = &mut c.sub else { continue };
             if sub.sink.is_closed() {
                 c.sub = None;
+                ended.push(*id);
                 continue;
             }
             if !sub.sink.has_room() {
@@ -367,6 +373,7 @@ impl<'e> EngineLoop<'e> {
                     ));
                     tracing::debug!("subscriber of connection {id} dropped");
                     c.sub = None;
+                    ended.push(*id);
                     self.stats.cut_off += 1;
                 }
                 continue;
@@ -381,7 +388,19 @@ impl<'e> EngineLoop<'e> {
                 }
                 // An answer took the last slot since `has_room`: the next delta carries this one.
                 Err(Undelivered::Full) => {}
-                Err(Undelivered::Closed) => c.sub = None,
+                Err(Undelivered::Closed) => {
+                    c.sub = None;
+                    ended.push(*id);
+                }
+            }
+        }
+        for id in ended {
+            if self
+                .conns
+                .get(&id)
+                .is_some_and(|c| c.session.mode == dispatcher::Mode::Fresh && c.listeners.is_empty() && c.streams.is_empty())
+            {
+                self.conns.remove(&id);
             }
         }
     }

@@ -178,6 +178,18 @@ impl HttpState {
     fn open_session(&self, who: &Identity) -> Result<(String, u64, Arc<Load>), RpcError> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if sessions.len() >= MAX_SESSIONS {
+            // Full: the session idle longest with no open stream makes room (one client opening
+            // sessions in a loop must not lock everyone out for the idle time).
+            let oldest = sessions
+                .iter()
+                .filter(|(_, s)| Arc::strong_count(&s.streams) == 1)
+                .min_by_key(|(_, s)| s.last_used)
+                .map(|(id, _)| id.clone());
+            if let Some(s) = oldest.and_then(|id| sessions.remove(&id)) {
+                let _ = self.shared.engine.send(EngineMsg::Closed { conn: s.conn });
+            }
+        }
+        if sessions.len() >= MAX_SESSIONS {
             return Err(RpcError {
                 code: protocol::BUSY,
                 message: format!("the server holds {MAX_SESSIONS} sessions, its limit; close one (DELETE) or retry later"),
@@ -234,6 +246,19 @@ impl HttpState {
             message: "the engine has stopped".into(),
             data: None,
         })
+    }
+
+    /// `send` for a handshake session's work. The session may have ended (DELETE, expiry)
+    /// between its lookup and this send: then the engine, which would bring its connection back
+    /// for the work, is told again that it closed (after the work, so it ends for good).
+    fn send_for(&self, session: Option<&str>, conn: u64, profile: &str, work: Work) -> Result<(), RpcError> {
+        self.send(conn, profile, work)?;
+        if let Some(id) = session
+            && !self.sessions.lock().unwrap_or_else(|p| p.into_inner()).contains_key(id)
+        {
+            let _ = self.shared.engine.send(EngineMsg::Closed { conn });
+        }
+        Ok(())
     }
 }
 
@@ -333,7 +358,9 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         }
         Arc::clone(by.entry(who.credential.clone()).or_default())
     };
-    let Some(_own) = BodyReservation::take(&mine, reserve, BODY_BUDGET_PER_CREDENTIAL) else {
+    // Without tokens every client is the same (empty) credential: only the server-wide budget.
+    let own_limit = if who.credential.is_empty() { BODY_BUDGET } else { BODY_BUDGET_PER_CREDENTIAL };
+    let Some(_own) = BodyReservation::take(&mine, reserve, own_limit) else {
         return rpc_failure(
             StatusCode::TOO_MANY_REQUESTS,
             Value::Null,
@@ -432,6 +459,9 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         }
     };
 
+    // The handshake session this request works in, if any (checked again after its work is sent).
+    let session_id: Option<String> = header_str(&headers, SESSION_HEADER).map(str::to_string).or_else(|| new_session.clone());
+    let sid = session_id.as_deref();
     let response = match method.as_str() {
         "subscriptions/listen" | "state/subscribe" if !accepts.sse => {
             plain(StatusCode::NOT_ACCEPTABLE, &format!("{method} answers with an event stream: accept text/event-stream"))
@@ -441,7 +471,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             let (reply, answer) = oneshot::channel();
             let work = Work::Listen { id: id.clone(), params, sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), reply };
             drop(permit);
-            match state.send(conn, &who.profile, work) {
+            match state.send_for(sid, conn, &who.profile, work) {
                 Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 Ok(()) => match answer.await {
                     Ok(Ok(())) => stream_response(rx, guard),
@@ -456,7 +486,11 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
                 rpc_answer(id, Err(e), stateless, accepts, Vec::new())
             } else {
                 let (tx, rx) = mpsc::channel(SSE_QUEUE);
-                match state.send(
+                // A stateless client's state stream gets a connection of its own, so clients that
+                // share a credential do not replace each other's.
+                let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
+                match state.send_for(
+                    sid,
                     conn,
                     &who.profile,
                     Work::Subscribe { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), permit },
@@ -469,7 +503,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         _ => {
             let (reply, answer) = oneshot::channel();
             let work = Work::Call { method: method.clone(), params, reply };
-            let answered = match state.send(conn, &who.profile, work) {
+            let answered = match state.send_for(sid, conn, &who.profile, work) {
                 Err(e) => Answered { result: Err(e), notes: Vec::new() },
                 Ok(()) => answer.await.unwrap_or(Answered { result: Err(engine_gone()), notes: Vec::new() }),
             };
@@ -518,7 +552,12 @@ async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who:
         );
     };
     let (tx, rx) = mpsc::channel(SSE_QUEUE);
-    match state.send(conn, &who.profile, Work::Notifications { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))) }) {
+    match state.send_for(
+        Some(sid),
+        conn,
+        &who.profile,
+        Work::Notifications { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))) },
+    ) {
         Ok(()) => stream_response(rx, Some(guard)),
         Err(e) => rpc_failure(StatusCode::SERVICE_UNAVAILABLE, Value::Null, e.code, &e.message),
     }

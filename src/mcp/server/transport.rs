@@ -380,7 +380,7 @@ pub(super) async fn accept(
 /// on a kept-alive connection): a connection that holds a slot without asking is let go.
 pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Serves one connection (HTTP/1 with upgrades, or HTTP/2) until it ends or the server stops,
+/// Serves one connection (HTTP/1, with upgrades) until it ends or the server stops,
 /// with `HEADER_TIMEOUT` on request headers.
 async fn serve_connection<S>(socket: tokio::net::TcpStream, service: S, stopped: impl Future<Output = ()>)
 where
@@ -394,7 +394,9 @@ where
     }
     let io = hyper_util::rt::TokioIo::new(socket);
     let service = hyper_util::service::TowerToHyperService::new(service);
-    let mut builder = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+    // HTTP/1 only: every limit here (header timeout, a dropped event stream closing its
+    // connection) assumes one request at a time per connection, which HTTP/2 breaks.
+    let mut builder = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new()).http1_only();
     builder.http1().timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
     let connection = builder.serve_connection_with_upgrades(io, service);
     tokio::pin!(connection, stopped);
