@@ -270,7 +270,9 @@ pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, 
         .and_then(Value::as_object)
         .ok_or_else(|| invalid_params("subscriptions/listen needs params.notifications, an object such as {\"toolsListChanged\": true}"))?;
     if session.listeners.len() >= MAX_LISTENERS {
-        return Err(rpc_error(protocol::INVALID_REQUEST, format!("this session already holds {MAX_LISTENERS} listen streams, the limit")));
+        // Full (stateless clients of one credential share the session): the oldest stream gives
+        // way, so one client holding them all cannot keep the others from listening.
+        session.listeners.remove(0);
     }
     let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
     session.listeners.push(Listener { id: id.clone(), tools });
@@ -382,7 +384,7 @@ fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &st
             protocol::METHOD_NOT_FOUND,
             "subscriptions/listen is served over stdio and Streamable HTTP; on this transport use state/subscribe",
         )),
-        other => Err(rpc_error(protocol::METHOD_NOT_FOUND, format!("method not found: {other}"))),
+        other => Err(rpc_error(protocol::METHOD_NOT_FOUND, format!("method not found: {}", crate::clip::shown(other)))),
     }
 }
 
@@ -446,6 +448,14 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         }
         if engine.is_agent(&agent) {
             return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));
+        }
+        // In-world agents act under `ses_<agent id>`: no client may hold such a session id (the
+        // agent's quotas, budgets, revocations and audit trail would be shared with it).
+        if sess.starts_with("ses_agt_") {
+            return Err(rpc_error(
+                protocol::FORBIDDEN,
+                format!("{sess} has the form of in-world agents' session ids (ses_agt_…); choose another sessionId"),
+            ));
         }
         // `agt_mcpN` / `ses_mcpN` are the ids connection N acts under by default: no other
         // connection may take them (their quotas, revocations and audit trail are N's).

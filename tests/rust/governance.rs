@@ -216,6 +216,15 @@ fn a_client_cannot_pre_claim_an_agents_identity() {
         assert_eq!(r["error"]["code"], -32602, "{bad:.20}: {r:.300}");
         assert!(r.to_string().len() < 1000, "the refusal does not echo a huge id");
     }
+    // Nor may it hold an in-world agent's session id (ses_<agent id>).
+    let r = rpc(
+        &e,
+        &mut McpSession::new(5, "social.actor", &e),
+        4,
+        "initialize",
+        json!({"agentId": "agt_other", "sessionId": "ses_agt_hero2"}),
+    );
+    assert!(r["error"]["message"].as_str().unwrap().contains("in-world agents' session ids"), "{r}");
     // When the client leaves, the id is free again.
     drop(client);
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_hero", "profile": "social.actor", "llm": {"model": "idle"}}));

@@ -349,3 +349,24 @@ async fn stateless_clients_sharing_a_credential_each_hear_on_their_own_stream() 
         assert_eq!(s.post(INIT).send().await.unwrap().status(), StatusCode::OK);
     }
 }
+
+/// HTTP/1.1 only: an HTTP/2 connection preface gets no HTTP/2 session (the limits here assume
+/// one request at a time per connection).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http2_is_not_spoken() {
+    let s = Http::start(&["--http"]);
+    let addr = s.server.url.trim_start_matches("ws://").to_string();
+    let answer = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        c.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00").unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut got = Vec::new();
+        let _ = c.read_to_end(&mut got);
+        got
+    })
+    .await
+    .unwrap();
+    // An HTTP/2 server would answer with a SETTINGS frame (type 4) first; HTTP/1 refuses or closes.
+    assert!(answer.is_empty() || answer.starts_with(b"HTTP/1.1 4"), "{:?}", String::from_utf8_lossy(&answer[..answer.len().min(80)]));
+}

@@ -395,10 +395,14 @@ where
     let io = hyper_util::rt::TokioIo::new(socket);
     let service = hyper_util::service::TowerToHyperService::new(service);
     // HTTP/1 only: every limit here (header timeout, a dropped event stream closing its
-    // connection) assumes one request at a time per connection, which HTTP/2 breaks.
-    let mut builder = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new()).http1_only();
-    builder.http1().timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
-    let connection = builder.serve_connection_with_upgrades(io, service);
+    // connection) assumes one request at a time per connection, which HTTP/2 breaks. (hyper's
+    // own HTTP/1 server: the auto builder sniffs for HTTP/2 whatever it is told when upgrades
+    // are on.)
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(io, service)
+        .with_upgrades();
     tokio::pin!(connection, stopped);
     tokio::select! {
         result = &mut connection => {
