@@ -13,6 +13,15 @@ pub fn shown(text: &str) -> String {
     }
 }
 
+/// The longest start of `text` of at most `max` bytes that ends on a character boundary.
+pub fn to_bytes(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,5 +34,7 @@ mod tests {
         assert!(cut.len() < 100, "{cut}");
         assert!(cut.ends_with("… (4194304 bytes)"));
         assert_eq!(shown(&"é".repeat(70)).chars().filter(|c| *c == 'é').count(), SHOWN_CHARS, "cut on a character boundary");
+        assert_eq!(to_bytes("€€", 4), "€", "not inside the second euro sign");
+        assert_eq!(to_bytes("ab", 10), "ab");
     }
 }

@@ -21,4 +21,5 @@ pub mod render;
 pub mod script;
 pub mod skills;
 pub mod trace;
+pub(crate) mod unguessable;
 pub mod world;

@@ -752,10 +752,7 @@ fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
             // what it prints; building it whole first is memory the VM's limit does not count).
             if output == Output::Capture && line.len() > CapturedOutput::LIMIT {
                 // Lossy decoding may have put a multi-byte character across the limit.
-                let mut end = CapturedOutput::LIMIT;
-                while !line.is_char_boundary(end) {
-                    end -= 1;
-                }
+                let end = crate::clip::to_bytes(&line, CapturedOutput::LIMIT).len();
                 line.truncate(end);
                 break;
             }

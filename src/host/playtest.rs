@@ -184,16 +184,7 @@ impl ScratchDir {
     fn new() -> Self {
         let base = std::env::temp_dir();
         for _ in 0..8 {
-            let mut bytes = [0u8; 12];
-            let random = std::fs::File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
-            if random.is_err() {
-                // No /dev/urandom: the std hasher's per-process random keys over the clock.
-                use std::hash::{BuildHasher, Hasher};
-                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-                h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
-                bytes[..8].copy_from_slice(&h.finish().to_le_bytes());
-            }
-            let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let name = crate::unguessable::hex(12);
             let path = base.join(format!("limina-playtest-{name}"));
             let mut builder = std::fs::DirBuilder::new();
             #[cfg(unix)]
@@ -216,11 +207,7 @@ impl Drop for ScratchDir {
 
 /// At most `TestLimits::PLAYTEST.text` bytes of an error (its text comes from test code).
 fn clip(text: &str) -> String {
-    let mut end = text.len().min(TestLimits::PLAYTEST.text);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_string()
+    crate::clip::to_bytes(text, TestLimits::PLAYTEST.text).to_string()
 }
 
 /// `file.lua:12: ...` at the start of a failure message: the file and line it names.

@@ -17,6 +17,29 @@ use serde_json::json;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
 
+/// A share of a counted resource (open connections, bytes of bodies being read) held until
+/// dropped: taken only when the count stays within its limit, given back on drop.
+#[derive(Debug)]
+pub(super) struct Reservation {
+    count: Arc<AtomicUsize>,
+    amount: usize,
+}
+
+impl Reservation {
+    pub fn take(count: &Arc<AtomicUsize>, amount: usize, limit: usize) -> Option<Self> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| used.checked_add(amount).filter(|total| *total <= limit))
+            .ok()
+            .map(|_| Self { count: Arc::clone(count), amount })
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.count.fetch_sub(self.amount, Ordering::AcqRel);
+    }
+}
+
 /// Calls one connection may have in flight (queued, running or answered but unsent).
 pub const MAX_CALLS_PER_CONNECTION: usize = 64;
 /// Request bytes one connection may have in flight.

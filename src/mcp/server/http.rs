@@ -28,7 +28,7 @@ use jsonrpsee::server::{HttpBody, HttpResponse};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::admission::{Admission, Load};
+use super::admission::{Admission, Load, Reservation};
 use super::engine_loop::{Answered, EngineMsg, Work};
 use super::sse::{self, SSE_QUEUE, SseBody, SseSink};
 use super::transport::{Cutoff, Shared};
@@ -262,42 +262,9 @@ impl HttpState {
     }
 }
 
-/// Bytes of a body budget held while one body is read; given back when dropped.
-struct BodyReservation {
-    reading: Arc<std::sync::atomic::AtomicUsize>,
-    bytes: usize,
-}
-
-impl BodyReservation {
-    fn take(reading: &Arc<std::sync::atomic::AtomicUsize>, bytes: usize, limit: usize) -> Option<Self> {
-        reading
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| used.checked_add(bytes).filter(|total| *total <= limit))
-            .ok()
-            .map(|_| Self { reading: Arc::clone(reading), bytes })
-    }
-}
-
-impl Drop for BodyReservation {
-    fn drop(&mut self) {
-        self.reading.fetch_sub(self.bytes, Ordering::AcqRel);
-    }
-}
-
-/// A session id nobody can guess: 128 bits from the OS.
+/// A session id nobody can guess: 128 random bits.
 fn new_session_id() -> String {
-    let mut bytes = [0u8; 16];
-    if std::fs::File::open("/dev/urandom").and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes)).is_err() {
-        // No /dev/urandom: the std hasher's per-process random keys, over a counter.
-        use std::hash::{BuildHasher, Hasher};
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let state = std::collections::hash_map::RandomState::new();
-        for half in bytes.chunks_mut(8) {
-            let mut h = state.build_hasher();
-            h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-            half.copy_from_slice(&h.finish().to_le_bytes());
-        }
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::unguessable::hex(16)
 }
 
 /// Serves one request to `/mcp` (the caller has checked the path and the origin).
@@ -360,7 +327,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
     };
     // Without tokens every client is the same (empty) credential: only the server-wide budget.
     let own_limit = if who.credential.is_empty() { BODY_BUDGET } else { BODY_BUDGET_PER_CREDENTIAL };
-    let Some(_own) = BodyReservation::take(&mine, reserve, own_limit) else {
+    let Some(_own) = Reservation::take(&mine, reserve, own_limit) else {
         return rpc_failure(
             StatusCode::TOO_MANY_REQUESTS,
             Value::Null,
@@ -368,7 +335,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             &format!("this credential is sending {BODY_BUDGET_PER_CREDENTIAL} bytes of request bodies, its limit; retry shortly"),
         );
     };
-    let Some(_reading) = BodyReservation::take(&state.reading, reserve, BODY_BUDGET) else {
+    let Some(_reading) = Reservation::take(&state.reading, reserve, BODY_BUDGET) else {
         return rpc_failure(
             StatusCode::SERVICE_UNAVAILABLE,
             Value::Null,

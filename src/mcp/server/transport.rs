@@ -352,8 +352,8 @@ pub(super) async fn accept(
             () = stop.clone().shutdown() => break,
         };
         // Connections are bounded: past the limit a new one is closed at once, before it costs
-        // a task or a buffer (each open connection holds one `Live` until it ends).
-        let Some(live) = Live::take(&connections) else {
+        // a task or a buffer (each open connection holds one place until it ends).
+        let Some(live) = super::admission::Reservation::take(&connections, 1, MAX_CONNECTIONS) else {
             tracing::debug!("connection refused: {MAX_CONNECTIONS} connections are open");
             drop(socket);
             continue;
@@ -419,24 +419,6 @@ where
 
 /// Open connections the server accepts at once.
 pub(crate) const MAX_CONNECTIONS: usize = 512;
-
-/// One open connection's place in the count.
-struct Live(Arc<std::sync::atomic::AtomicUsize>);
-
-impl Live {
-    fn take(count: &Arc<std::sync::atomic::AtomicUsize>) -> Option<Self> {
-        count
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < MAX_CONNECTIONS).then_some(n + 1))
-            .ok()
-            .map(|_| Self(Arc::clone(count)))
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
 
 /// Keeps a second handle on the socket, for `Cutoff`.
 fn with_cutoff(socket: tokio::net::TcpStream, id: u64) -> std::io::Result<(tokio::net::TcpStream, Cutoff)> {
