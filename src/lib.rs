@@ -9,6 +9,7 @@ pub mod audio;
 pub mod cli;
 pub mod clip;
 pub mod digest;
+pub mod durable;
 pub mod host;
 pub(crate) mod isolate;
 pub mod mcp;

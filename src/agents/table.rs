@@ -34,6 +34,9 @@ pub struct Agents {
     /// Agent ids connected MCP clients act under (native `initialize`): no agent may be spawned
     /// under one, or the client would act as that agent.
     pub(crate) client_ids: crate::host::SessionClaims,
+    /// A replay feeds this world: scripted policies never run (their decisions come from the
+    /// command log), so `agent.spawn` takes any policy name as registered.
+    pub(crate) replaying: bool,
 }
 
 impl std::fmt::Debug for Agents {
@@ -44,7 +47,7 @@ impl std::fmt::Debug for Agents {
 
 impl Agents {
     pub fn new(scheduler: SchedulerBudget) -> Self {
-        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new(), client_ids: Default::default() }
+        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new(), client_ids: Default::default(), replaying: false }
     }
 
     /// The next free generated id.

@@ -54,6 +54,8 @@ pub(crate) struct McpArgs {
     /// Never publish state deltas (tests use it to show the sync tests can fail).
     #[arg(long, hide = true)]
     pub no_deltas: bool,
+    #[command(flatten)]
+    pub log: super::durable::LogArgs,
 }
 
 /// `--tools`: where a session's tool list starts.
@@ -90,6 +92,7 @@ pub fn run(args: &McpArgs) -> i32 {
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
             tools: args.tools.mode(),
+            log: args.log.config(),
         })
     } else {
         server::serve_blocking(&ServerOptions {
@@ -104,6 +107,7 @@ pub fn run(args: &McpArgs) -> i32 {
             call_budget,
             allow_origins: args.allow_origin.clone(),
             tools: args.tools.mode(),
+            log: args.log.config(),
         })
     };
     match result {

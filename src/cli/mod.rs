@@ -19,6 +19,7 @@ mod bench_render;
 mod bench_spatial;
 #[cfg(feature = "render")]
 mod bench_ui;
+mod durable;
 mod mcp;
 mod packages;
 mod run;
@@ -67,6 +68,10 @@ enum Command {
     Types(types::TypesArgs),
     /// Measure skill-call and step speed, memory at 65536 entities, batched radius queries.
     Bench(bench::BenchArgs),
+    /// Re-apply a command log (`--log`) to a fresh engine; `--verify` checks every checkpoint.
+    Replay(durable::ReplayArgs),
+    /// Rebuild a logged world after a crash: the newest good snapshot plus the log after it.
+    Recover(durable::RecoverArgs),
 }
 
 /// Runs the CLI with the process arguments and returns the exit code.
@@ -99,6 +104,8 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Skills(args) => skills::run(&args),
         Command::Types(args) => types::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Replay(args) => durable::replay(&args),
+        Command::Recover(args) => durable::recover(&args),
     }
 }
 

@@ -55,6 +55,8 @@ pub(crate) struct RunArgs {
     /// Image or window height in pixels.
     #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub height: u32,
+    #[command(flatten)]
+    pub log: super::durable::LogArgs,
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -97,6 +99,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
             // Headless runs step faster than real time: nothing to hear.
             (None, false) => crate::audio::AudioBackend::Null,
         },
+        log: args.log.config(),
         ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;
@@ -119,6 +122,9 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         screenshot(&engine, out, args).map_err(|message| EngineError::File { path: out.display().to_string(), message })?;
     }
     finish_audio(&engine, args)?;
+    if let Err(message) = engine.make_durable() {
+        return Err(EngineError::File { path: display, message });
+    }
     Ok(engine.summary())
 }
 

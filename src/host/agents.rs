@@ -157,7 +157,9 @@ impl Shared {
 
     /// The action system: runs queued tool calls, most scheduling credit first, within each
     /// agent's actions per tick and the global actions per tick.
-    pub(crate) fn act(&self, lua: &Lua) {
+    /// With `run` off (a replay), the queues are drained and scheduled exactly the same, but
+    /// the calls themselves come from the command log.
+    pub(crate) fn act(&self, lua: &Lua, run: bool) {
         if self.agents.borrow().is_empty() {
             return;
         }
@@ -210,6 +212,9 @@ impl Shared {
             if global_capped > 0 {
                 self.capped("maxGlobalActionsPerTick", None, global_capped, global);
             }
+        }
+        if !run {
+            return;
         }
         for (caller, action) in plan {
             // An earlier action this tick may have despawned the agent: its calls stop with it.
@@ -377,6 +382,9 @@ impl Shared {
             let count = perception.nearby.len();
             record.perception = Some(perception);
             record.last_decision_tick = Some(tick);
+            if let Some(log) = self.log.borrow_mut().as_mut() {
+                log.decided(tick, id);
+            }
             let (actor, thread) = (Rc::clone(&record.id), Rc::clone(&record.session_id));
             drop(agents);
             let payload = json!({"agentId": &*actor, "nearby": count, "tick": tick});
@@ -593,6 +601,9 @@ impl Shared {
             if record.queue.len() >= budget.max_queue_depth {
                 queue_dropped += 1;
                 continue;
+            }
+            if let Some(log) = self.log.borrow_mut().as_mut() {
+                log.queued(self.tick.get(), id, &call.tool, &input, &decision_event);
             }
             record.queue.push_back(QueuedAction { tool: call.tool.clone(), input, decision_event: Rc::clone(&decision_event) });
         }

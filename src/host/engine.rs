@@ -88,6 +88,8 @@ pub struct EngineConfig {
     pub stage_timing: bool,
     /// Where sound goes (silent unless asked; `limina run --audio-out` renders a WAV).
     pub audio: crate::audio::AudioBackend,
+    /// Keep a command log of every applied skill call (`--log FILE`).
+    pub log: Option<crate::durable::LogConfig>,
 }
 
 impl EngineConfig {
@@ -115,6 +117,7 @@ impl EngineConfig {
             entity_capacity: crate::world::DEFAULT_ENTITY_CAPACITY,
             stage_timing: false,
             audio: crate::audio::AudioBackend::Null,
+            log: None,
         }
     }
 }
@@ -222,6 +225,13 @@ pub(crate) struct Shared {
     pub audio: RefCell<Option<crate::audio::AudioOut>>,
     /// The sounds last handed to the audio thread, and the table revision they are of.
     pub audio_sounds: RefCell<(u64, Option<crate::audio::SoundSnapshot>)>,
+    /// The command log, when the run keeps one (`durable`).
+    pub log: RefCell<Option<crate::durable::CommandLog>>,
+    /// Where in the tick the engine is (calls are recorded with it).
+    pub phase: Cell<crate::durable::Phase>,
+    /// Set while a command log is replayed into this engine: its records stand in for scripts
+    /// and the agent systems.
+    pub replay: RefCell<Option<crate::durable::ReplayFeed>>,
 }
 
 impl Shared {
@@ -249,6 +259,8 @@ impl Shared {
             tick: self.tick.get(),
             contexts: &self.contexts,
             clock: self.stage_clock.as_ref(),
+            log: Some(&self.log),
+            phase: self.phase.get(),
         }
     }
 
@@ -265,8 +277,29 @@ impl Shared {
         let tick = self.tick.get();
         let result =
             crate::isolate::catch(|| self.step_inner(lua)).unwrap_or_else(|message| Err(self.step_panicked(tick, &message, false)));
+        self.phase.set(crate::durable::Phase::Between);
         self.stepping.set(false);
+        self.log_step(tick, result.is_ok());
         result
+    }
+
+    /// The step's marker in the command log (and a checkpoint when one is due).
+    fn log_step(&self, tick: u64, completed: bool) {
+        if self.log.borrow().is_none() {
+            return;
+        }
+        let now = self.tick.get();
+        if !completed || now == tick {
+            if let Some(log) = self.log.borrow_mut().as_mut() {
+                log.aborted(tick);
+            }
+            return;
+        }
+        let due = self.log.borrow().as_ref().is_some_and(|l| l.checkpoint_due(now));
+        let hash = due.then(|| self.world_hash());
+        if let Some(log) = self.log.borrow_mut().as_mut() {
+            log.step_done(now, hash);
+        }
     }
 
     /// Traces a panicked step and returns the error the step reports.
@@ -286,14 +319,29 @@ impl Shared {
         }
         // 1. Queued intents: agents' validated tool calls run through the registry (MCP clients'
         //    calls are applied between steps by their transports, on this thread).
+        //    A replay drains the queues the same way and applies the recorded calls instead.
+        use crate::durable::Phase;
+        let replaying = self.replaying();
         self.world.borrow_mut().begin_step();
         let started = std::time::Instant::now();
-        self.act(lua);
+        self.phase.set(Phase::Act);
+        self.act(lua, !replaying);
+        if replaying {
+            self.apply_replayed(lua, Phase::Act);
+        }
         let action = started.elapsed();
         // 2. Script fixed-step callbacks (cloned so a callback may register another).
+        self.phase.set(Phase::Callbacks);
         let callbacks = self.on_step.borrow().clone();
         for callback in callbacks {
             callback.call::<()>((tick, FIXED_DT))?;
+        }
+        if replaying {
+            self.apply_replayed(lua, Phase::Callbacks);
+            // The live step failed here (a script error): what it applied stays, no tick.
+            if self.abort_replayed_step() {
+                return Ok(());
+            }
         }
         // 3. Agents walking toward what they approach set their ground velocity.
         self.walk_agents(tick);
@@ -304,8 +352,15 @@ impl Shared {
         if let Err(fault) = physics {
             return Err(self.step_panicked(tick, &fault.to_string(), true));
         }
-        // 5. Agent systems: answers in, perception of the due agents, their decisions.
-        let mut timings = self.think(lua);
+        // 5. Agent systems: answers in, perception of the due agents, their decisions (a
+        //    replay applies what they decided instead).
+        self.phase.set(Phase::Think);
+        let mut timings = if replaying {
+            self.apply_replayed(lua, Phase::Think);
+            StepTimings::default()
+        } else {
+            self.think(lua)
+        };
         timings.action = action;
         timings.physics = physics_time;
         self.step_timings.set(timings);
@@ -406,6 +461,9 @@ impl Engine {
             provider: config.provider,
             audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
             audio_sounds: RefCell::new((0, None)),
+            log: RefCell::new(None),
+            phase: Cell::new(crate::durable::Phase::Between),
+            replay: RefCell::new(None),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -444,6 +502,24 @@ impl Engine {
             && let Err(e) = shared.mods.borrow_mut().watch()
         {
             tracing::warn!("hot reload is off: {e}");
+        }
+        // The log opens on a finished engine: the mods' load-time calls are theirs to replay
+        // (a replay loads no mods), everything from the first script line on is recorded.
+        if let Some(log) = &config.log {
+            let header = crate::durable::Header {
+                format: crate::durable::FORMAT,
+                engine: env!("CARGO_PKG_VERSION").into(),
+                seed: config.seed,
+                entity_capacity: config.entity_capacity,
+                checkpoint_every: log.checkpoint_every.max(1),
+                scheduler: serde_json::to_value(config.scheduler).unwrap_or(Value::Null),
+                start_tick: 0,
+            };
+            let opened = crate::durable::CommandLog::create(log, &header).map_err(|e| EngineError::File {
+                path: log.path.display().to_string(),
+                message: format!("cannot start the command log: {e}"),
+            })?;
+            shared.log.replace(Some(opened));
         }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         let sessions = SessionClaims::default();
@@ -513,6 +589,19 @@ impl Engine {
 
     pub fn world_hash(&self) -> String {
         self.shared.world_hash()
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    /// Writes and syncs the command log (no-op without one): call before telling a client its
+    /// call succeeded. An error says the log can no longer be written.
+    pub fn make_durable(&self) -> Result<(), String> {
+        match self.shared.log.borrow_mut().as_mut() {
+            Some(log) => log.make_durable(),
+            None => Ok(()),
+        }
     }
 
     pub fn world(&self) -> std::cell::Ref<'_, World> {
@@ -819,5 +908,15 @@ mod tests {
         assert_eq!(engine.tick(), tick + 5);
         assert_eq!(engine.world_hash(), hash, "the halted physics moves nothing");
         assert!(engine.world().physics_fault().is_some());
+    }
+}
+
+// TEMPORARY until the snapshot branch merges (not committed).
+impl Engine {
+    pub fn read_snapshot(&self, _path: &std::path::Path) -> Result<(), String> {
+        Err("snapshots not merged".into())
+    }
+    pub fn write_snapshot(&self, _path: &std::path::Path) -> Result<(), String> {
+        Err("snapshots not merged".into())
     }
 }

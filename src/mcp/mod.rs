@@ -21,6 +21,7 @@ fn server_engine(
     profile: &str,
     scripts: Option<&std::path::Path>,
     scene: Option<&std::path::Path>,
+    log: Option<crate::durable::LogConfig>,
 ) -> anyhow::Result<crate::host::Engine> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
@@ -28,10 +29,19 @@ fn server_engine(
         profile: profile.to_string(),
         scripts: scripts.map(std::path::Path::to_path_buf),
         watch_scripts: true,
+        log,
         ..EngineConfig::new(project)
     })?;
     if let Some(scene) = scene {
         engine.run_file(scene)?;
     }
+    engine.make_durable().map_err(anyhow::Error::msg)?;
     Ok(engine)
+}
+
+/// Holds a client's answer until what its call recorded is on disk (`--log`): a call a client
+/// was told succeeded survives a crash. If the log cannot be written, the answer says so (the
+/// call was applied, but it is not durable).
+pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), String> {
+    engine.make_durable().map_err(|e| format!("the call was applied but is not durable: {e}"))
 }

@@ -39,6 +39,8 @@ pub struct StdioOptions {
     pub call_budget: Duration,
     /// Where the client's tool list starts (`--tools`).
     pub tools: super::ToolsMode,
+    /// Keep a command log; a mutating call is answered only once its record is on disk.
+    pub log: Option<crate::durable::LogConfig>,
 }
 
 /// One line of input.
@@ -146,7 +148,13 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
 }
 
 pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
-    let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
+    let engine = super::server_engine(
+        &options.project,
+        &options.profile,
+        options.scripts.as_deref(),
+        options.scene.as_deref(),
+        options.log.clone(),
+    )?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();
@@ -196,7 +204,14 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
                 },
             };
             if let Some(line) = line {
-                let messages = answer(&engine, &mut session, line);
+                let mut messages = answer(&engine, &mut session, line);
+                if let Err(message) = super::durable_answer(&engine) {
+                    for m in &mut messages {
+                        if m.get("result").is_some() {
+                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, message.clone(), None);
+                        }
+                    }
+                }
                 driver.called(now.elapsed());
                 if out.push(messages).is_err() {
                     return Ok(());

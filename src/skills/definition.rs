@@ -83,6 +83,9 @@ pub struct Skill {
     pub(crate) handler: Handler,
     /// Where the definition came from (`core/scene.luau`, a mod's path).
     pub source: String,
+    /// One of the engine's own skills (set only by the core catalog's registration, never by a
+    /// definition table): the command log records calls of these.
+    pub builtin: bool,
 }
 
 impl std::fmt::Debug for Skill {
@@ -285,6 +288,7 @@ impl Skill {
             output_validator,
             handler: Handler::Vm { handler, before, after },
             source: source.to_string(),
+            builtin: false,
         })
     }
 }

@@ -64,6 +64,8 @@ pub(crate) struct ServerOptions {
     pub allow_origins: Vec<String>,
     /// Where each connection's tool list starts (`--tools`).
     pub tools: super::ToolsMode,
+    /// Keep a command log; a mutating call is answered only once its record is on disk.
+    pub log: Option<crate::durable::LogConfig>,
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
@@ -96,7 +98,13 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let engine = super::server_engine(&options.project, &options.profile, options.scripts.as_deref(), options.scene.as_deref())?;
+    let engine = super::server_engine(
+        &options.project,
+        &options.profile,
+        options.scripts.as_deref(),
+        options.scene.as_deref(),
+        options.log.clone(),
+    )?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
     // One core is the engine thread's; the sockets get the others (at least one). On two cores a
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).

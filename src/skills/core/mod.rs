@@ -137,7 +137,9 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
             for def in defs.sequence_values::<Table>() {
                 let def = def.map_err(script)?;
                 if def.raw_get::<Option<String>>("name").ok().flatten().as_deref() == Some(name) {
-                    let skill = Skill::from_table(lua, &def, file)?;
+                    let mut skill = Skill::from_table(lua, &def, file)?;
+                    // The engine's own source text, re-read: still a core skill.
+                    skill.builtin = true;
                     registry.borrow_mut().replace(skill)?;
                     return Ok(vec![name.to_string()]);
                 }
@@ -170,7 +172,8 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
                 let name = def.raw_get::<Option<String>>("name").ok().flatten().unwrap_or_default();
                 return Err(CoreError::Undeclared { file: file.into(), skill: name });
             }
-            let skill = Skill::from_table(lua, &def, file)?;
+            let mut skill = Skill::from_table(lua, &def, file)?;
+            skill.builtin = true;
             parts.registry.borrow_mut().register(skill).map_err(|error| CoreError::Register { file: file.into(), error })?;
         }
     }

@@ -118,7 +118,7 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             })?;
             let model = text(&llm, "model").unwrap_or_default().to_string();
             let system_prompt = text(&llm, "systemPrompt").unwrap_or_default().to_string();
-            if provider == ProviderKind::Scripted && a.borrow().scripted(&model).is_none() {
+            if provider == ProviderKind::Scripted && a.borrow().scripted(&model).is_none() && !a.borrow().replaying {
                 let names = a.borrow().scripted_names().join(", ");
                 return Err(invalid(format!(
                     "llm.model: no scripted policy named '{model}' (registered: {}); the host script registers one with limina.scripted_policy(name, fn)",

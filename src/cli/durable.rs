@@ -1,0 +1,141 @@
+//! `--log` for `limina run` and `limina mcp`, and `limina replay LOG` / `limina recover DIR`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use crate::durable::{FlushPolicy, LogConfig, ReplayOptions};
+
+/// The command-log options `run` and `mcp` share.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct LogArgs {
+    /// Keep a command log: every applied skill call, per tick, with world-hash checkpoints
+    /// (`limina replay FILE --verify`). The file must not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Ticks between world-hash checkpoints in the log.
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: u64,
+    /// Write a snapshot beside the log every N ticks (`limina recover` starts from the newest).
+    #[arg(long, value_name = "N", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub snapshot_every: Option<u64>,
+    /// The log is synced to disk at least this often (0: at every tick). MCP answers a mutating
+    /// call only once its record is synced, whatever this says.
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "log")]
+    pub log_fsync_ms: u64,
+}
+
+impl LogArgs {
+    pub fn config(&self) -> Option<LogConfig> {
+        self.log.as_ref().map(|path| LogConfig {
+            path: path.clone(),
+            checkpoint_every: self.checkpoint_every,
+            snapshot_every: self.snapshot_every,
+            flush: FlushPolicy { fsync_interval: Duration::from_millis(self.log_fsync_ms) },
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// The command log (`--log` of `limina run` or `limina mcp`).
+    pub log: PathBuf,
+    /// Compare every checkpoint's world hash; the first that differs is named, with the last
+    /// command before it.
+    #[arg(long)]
+    pub verify: bool,
+    /// Stop when the replay reaches this tick.
+    #[arg(long, value_name = "TICK")]
+    pub until: Option<u64>,
+    /// Start from this snapshot (one the log names) instead of from the beginning.
+    #[arg(long, value_name = "SNAPSHOT")]
+    pub from: Option<PathBuf>,
+}
+
+pub fn replay(args: &ReplayArgs) -> i32 {
+    let options = ReplayOptions { verify: args.verify, until: args.until, project: super::project_root() };
+    let result = match &args.from {
+        Some(snapshot) => crate::durable::replay_from(&args.log, snapshot, &options),
+        None => crate::durable::replay(&args.log, &options),
+    };
+    let (engine, report) = match result {
+        Ok(done) => done,
+        Err(e) => {
+            report_error(&e.to_string(), None);
+            return EXIT_FAILURE;
+        }
+    };
+    if report.torn_tail {
+        eprintln!("replay: the log's last line was cut short (a killed run); it was left out");
+    }
+    let per_second = report.steps as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    outln!(
+        "replay: ticks={} steps={} commands={} checkpoints_verified={} world_hash={} ({:.0} ticks/s)",
+        report.tick,
+        report.steps,
+        report.commands,
+        report.checkpoints,
+        engine.world_hash(),
+        per_second
+    );
+    match &report.divergence {
+        Some(d) => {
+            report_error(&d.to_string(), None);
+            EXIT_FAILURE
+        }
+        None => EXIT_OK,
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecoverArgs {
+    /// The folder holding the command log (one `*.log`) and the snapshots written beside it.
+    pub dir: PathBuf,
+    /// Write the recovered world here as a snapshot.
+    #[arg(long, value_name = "FILE")]
+    pub snapshot: Option<PathBuf>,
+}
+
+pub fn recover(args: &RecoverArgs) -> i32 {
+    if !args.dir.is_dir() {
+        report_error(&format!("{}: no such folder", args.dir.display()), None);
+        return EXIT_USAGE;
+    }
+    let recovered = match crate::durable::recover(&args.dir, &super::project_root()) {
+        Ok(r) => r,
+        Err(e) => {
+            report_error(&e.to_string(), None);
+            return EXIT_FAILURE;
+        }
+    };
+    let from = match &recovered.snapshot {
+        Some((file, tick)) => format!("snapshot {file} (tick {tick})"),
+        None => "the beginning of the log".into(),
+    };
+    outln!(
+        "recover: tick={} world_hash={} from {} + {} commands in {:.1} ms",
+        recovered.report.tick,
+        recovered.engine.world_hash(),
+        from,
+        recovered.report.commands,
+        recovered.elapsed.as_secs_f64() * 1e3
+    );
+    for skipped in &recovered.skipped {
+        eprintln!("recover: {skipped}");
+    }
+    if let Some(out) = &args.snapshot
+        && let Err(e) = recovered.engine.write_snapshot(out)
+    {
+        report_error(&format!("{}: {e}", out.display()), None);
+        return EXIT_FAILURE;
+    }
+    match &recovered.report.divergence {
+        Some(d) => {
+            report_error(&d.to_string(), None);
+            EXIT_FAILURE
+        }
+        None => EXIT_OK,
+    }
+}

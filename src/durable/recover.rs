@@ -1,0 +1,103 @@
+//! Recovery: the world of a logged run that was killed, rebuilt from the newest good snapshot
+//! beside its log and the log's records after that snapshot.
+//!
+//! A snapshot counts only once the log names it (its marker is written after the file is
+//! durable), so a crash while one was being written leaves the previous one in charge. A
+//! snapshot that is named but does not load (corrupt, truncated, another version) is skipped
+//! with the reason, and the next older one is tried; with none, the log is replayed from its
+//! beginning. What comes out is the world at the last durable record: every completed step, and
+//! every between-step call (an MCP client was told those succeeded).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::reader::LogReader;
+use super::record::Record;
+use super::replay::{ReplayError, ReplayOptions, ReplayReport, drive, replay_engine};
+use crate::host::Engine;
+
+/// A recovered world.
+#[derive(Debug)]
+pub struct Recovered {
+    pub engine: Engine,
+    pub report: ReplayReport,
+    /// The snapshot it started from (file name and tick), if any.
+    pub snapshot: Option<(String, u64)>,
+    /// Snapshots the log names that could not be used, with why.
+    pub skipped: Vec<String>,
+    pub elapsed: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecoverError {
+    #[error("{dir}: no command log (*.log) here")]
+    NoLog { dir: String },
+    #[error("{dir}: several command logs ({names}); recover one run per folder")]
+    SeveralLogs { dir: String, names: String },
+    #[error("{dir}: {message}")]
+    Io { dir: String, message: String },
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+}
+
+/// The one `*.log` file in `dir`.
+pub fn find_log(dir: &Path) -> Result<PathBuf, RecoverError> {
+    let shown = dir.display().to_string();
+    let entries = std::fs::read_dir(dir).map_err(|e| RecoverError::Io { dir: shown.clone(), message: e.to_string() })?;
+    let mut logs: Vec<PathBuf> =
+        entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "log")).collect();
+    logs.sort();
+    match logs.len() {
+        0 => Err(RecoverError::NoLog { dir: shown }),
+        1 => Ok(logs.remove(0)),
+        _ => Err(RecoverError::SeveralLogs {
+            dir: shown,
+            names: logs.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+/// Rebuilds the world of the run logged in `dir`.
+pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
+    let started = Instant::now();
+    let log = find_log(dir)?;
+    // The snapshots the log names, newest last.
+    let mut named: Vec<(String, u64)> = Vec::new();
+    let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
+    while let Some(record) = reader.next_record().map_err(ReplayError::from)? {
+        if let Record::Snapshot { file, tick } = record {
+            named.push((file, tick));
+        }
+    }
+    let options = ReplayOptions { verify: true, until: None, project: project.to_path_buf() };
+    let mut skipped = Vec::new();
+    while let Some((file, tick)) = named.pop() {
+        // Only a plain file name beside the log: a tampered marker cannot point elsewhere.
+        if file.contains(['/', '\\']) || file.starts_with('.') {
+            skipped.push(format!("{file}: not a file name beside the log"));
+            continue;
+        }
+        let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
+        let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
+        if let Err(e) = engine.read_snapshot(&dir.join(&file)) {
+            skipped.push(format!("{file}: {e}"));
+            continue;
+        }
+        let report = drive(&engine, &mut reader, &options, Some(&file))?;
+        return Ok(Recovered { engine, report, snapshot: Some((file, tick)), skipped, elapsed: started.elapsed() });
+    }
+    let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
+    let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
+    let report = drive(&engine, &mut reader, &options, None)?;
+    Ok(Recovered { engine, report, snapshot: None, skipped, elapsed: started.elapsed() })
+}
+
+/// Replays `log` from `snapshot` (which the log must name) onward.
+pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
+    let mut reader = LogReader::open(log)?;
+    let engine = replay_engine(&reader.header, &options.project)?;
+    engine.read_snapshot(snapshot).map_err(|e| ReplayError::Snapshot { path: snapshot.display().to_string(), message: e.to_string() })?;
+    let file = snapshot.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let report = drive(&engine, &mut reader, options, Some(&file))?;
+    Ok((engine, report))
+}

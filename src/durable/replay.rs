@@ -1,0 +1,355 @@
+//! Replay: a fresh engine (no scripts, no mods, no providers) re-applies a command log.
+//!
+//! Between-step calls are applied as they are read; the records of a step (agents' actions,
+//! callbacks' calls, the agent systems' decisions and queued calls) are gathered until the
+//! step's marker and handed to the step, which applies each at the point of the tick it was
+//! recorded in (`Shared::apply_replayed`), where live it would have run scripts and providers.
+//! Calls run with the permissions recorded for them, policy decisions are not re-taken (the
+//! live run took them; a denied call never reached the log), and each must end as it did live.
+//! With `verify`, every checkpoint's hash is compared; the first that differs stops the replay
+//! and is reported with the last command before it.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use mlua::Lua;
+
+use super::reader::{LogError, LogReader};
+use super::record::{CallerRecord, Phase, Record};
+use crate::host::{Engine, EngineConfig, EngineError, Output, Shared};
+use crate::policy::{Permission, PermissionSet};
+use crate::skills::Caller;
+
+/// How to replay.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// Compare every checkpoint's hash (off: checkpoints are skipped, replay is faster).
+    pub verify: bool,
+    /// Stop once the engine's tick reaches this (before that tick's between-step calls).
+    pub until: Option<u64>,
+    /// Folder models (`three.loadGLTF`) are read from, as in the live run.
+    pub project: PathBuf,
+}
+
+/// Where a replay stopped matching its log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Divergence {
+    /// The tick the mismatch showed at (a checkpoint's, or the call's).
+    pub tick: u64,
+    /// The log line of the record that showed it.
+    pub line: u64,
+    pub reason: String,
+    /// The last command applied before it (line and description).
+    pub last_command: Option<(u64, String)>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "diverged at tick {} (log line {}): {}", self.tick, self.line, self.reason)?;
+        match &self.last_command {
+            Some((line, what)) => write!(f, "; the last command before it: line {line}, {what}"),
+            None => write!(f, "; no command was applied before it"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error("cannot build the replay engine: {0}")]
+    Engine(#[from] EngineError),
+    #[error("{path}:{line}: {message}")]
+    Order { path: String, line: u64, message: String },
+    #[error("{path}: {message}")]
+    Snapshot { path: String, message: String },
+}
+
+/// What a replay did.
+#[derive(Debug, Clone)]
+pub struct ReplayReport {
+    /// The engine's tick at the end.
+    pub tick: u64,
+    pub steps: u64,
+    pub commands: u64,
+    /// Checkpoints compared (all matched unless `divergence`).
+    pub checkpoints: u64,
+    pub divergence: Option<Divergence>,
+    /// The log ended in a line cut short (a killed run); it was left out.
+    pub torn_tail: bool,
+    pub elapsed: Duration,
+}
+
+/// The records of the step being replayed, and what applying them found.
+#[derive(Debug, Default)]
+pub(crate) struct ReplayFeed {
+    pending: VecDeque<(u64, Record)>,
+    /// The step aborted live after its callbacks: stop there, tick unchanged.
+    pub(crate) abort_after_callbacks: bool,
+    divergence: Option<Divergence>,
+    last_command: Option<(u64, String)>,
+    commands: u64,
+}
+
+/// An engine configured as the log's run was, with nothing loaded.
+pub(crate) fn replay_engine(header: &super::Header, project: &Path) -> Result<Engine, EngineError> {
+    let mut scheduler = crate::agents::budget::SchedulerBudget::default();
+    if !header.scheduler.is_null() {
+        scheduler = serde_json::from_value::<crate::agents::budget::SchedulerBudget>(header.scheduler.clone())
+            .map_err(|e| EngineError::Startup(format!("the log's scheduler budgets: {e}")))?;
+    }
+    let config = EngineConfig {
+        seed: header.seed,
+        output: Output::Silent,
+        // Policy decisions were taken live; replayed calls carry the permissions they had.
+        policy: false,
+        entity_capacity: header.entity_capacity,
+        scheduler,
+        ..EngineConfig::new(project)
+    };
+    let engine = Engine::new(config)?;
+    engine.shared().tick.set(header.start_tick);
+    engine.shared().agents.borrow_mut().replaying = true;
+    Ok(engine)
+}
+
+/// Replays the log at `path` into a fresh engine.
+pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
+    let mut reader = LogReader::open(path)?;
+    let engine = replay_engine(&reader.header, &options.project)?;
+    let report = drive(&engine, &mut reader, options, None)?;
+    Ok((engine, report))
+}
+
+/// Applies the records of `reader` to `engine` from where it is. With `after_snapshot`, records
+/// are skipped up to and including the marker of that snapshot file (the engine was restored
+/// from it). Records of a step that never completed (after the last step marker) are left out;
+/// between-step calls after it are applied (a client was told they succeeded).
+pub(crate) fn drive(
+    engine: &Engine,
+    reader: &mut LogReader,
+    options: &ReplayOptions,
+    after_snapshot: Option<&str>,
+) -> Result<ReplayReport, ReplayError> {
+    let started = Instant::now();
+    let shared = engine.shared();
+    let lua = engine.lua();
+    shared.replay.replace(Some(ReplayFeed::default()));
+    let mut report =
+        ReplayReport { tick: 0, steps: 0, commands: 0, checkpoints: 0, divergence: None, torn_tail: false, elapsed: Duration::ZERO };
+    let mut skipping = after_snapshot;
+    let mut step: Vec<(u64, Record)> = Vec::new();
+    let shown = reader.path().display().to_string();
+    let order = |line: u64, message: String| ReplayError::Order { path: shown.clone(), line, message };
+    while let Some(record) = reader.next_record()? {
+        let line = reader.line();
+        if let Some(file) = skipping {
+            if matches!(&record, Record::Snapshot { file: f, .. } if f == file) {
+                skipping = None;
+            }
+            continue;
+        }
+        if options.until.is_some_and(|until| shared.tick.get() >= until) {
+            break;
+        }
+        let tick = shared.tick.get();
+        match record {
+            Record::Call { tick: t, phase: Phase::Between, .. } => {
+                if t != tick {
+                    return Err(order(line, format!("a between-step call of tick {t} while the replay is at tick {tick}")));
+                }
+                shared.apply_one(lua, line, record);
+            }
+            Record::Call { tick: t, .. } | Record::Decided { tick: t, .. } | Record::Queued { tick: t, .. } => {
+                if t != tick {
+                    return Err(order(line, format!("a record of the step of tick {t} while the replay is at tick {tick}")));
+                }
+                step.push((line, record));
+            }
+            Record::Step { now } => {
+                if now != tick + 1 {
+                    return Err(order(line, format!("a step to tick {now} from tick {tick}")));
+                }
+                run_step(engine, line, std::mem::take(&mut step), false)?;
+                report.steps += 1;
+            }
+            Record::Aborted { tick: t } => {
+                if t != tick {
+                    return Err(order(line, format!("an aborted step of tick {t} while the replay is at tick {tick}")));
+                }
+                run_step(engine, line, std::mem::take(&mut step), true)?;
+            }
+            Record::Checkpoint { tick: t, hash } => {
+                if t != tick {
+                    return Err(order(line, format!("a checkpoint of tick {t} while the replay is at tick {tick}")));
+                }
+                if options.verify {
+                    report.checkpoints += 1;
+                    let found = engine.world_hash();
+                    if found != hash {
+                        diverge(shared, t, line, format!("the world hash is {found}, the log's checkpoint says {hash}"));
+                    }
+                }
+            }
+            Record::Snapshot { .. } => {}
+            Record::Header(_) => unreachable!("the reader refuses a second header"),
+        }
+        if shared.replay.borrow().as_ref().is_some_and(|f| f.divergence.is_some()) {
+            break;
+        }
+    }
+    if let Some(file) = skipping {
+        return Err(order(reader.line(), format!("the log names no snapshot {file}: the replay cannot start from it")));
+    }
+    let feed = shared.replay.take().unwrap_or_default();
+    report.tick = shared.tick.get();
+    report.commands = feed.commands;
+    report.divergence = feed.divergence;
+    report.torn_tail = reader.torn_tail;
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Runs one replayed step with its records; records the step did not take are a divergence.
+fn run_step(engine: &Engine, line: u64, records: Vec<(u64, Record)>, aborted: bool) -> Result<(), ReplayError> {
+    let shared = engine.shared();
+    let tick = shared.tick.get();
+    if let Some(feed) = shared.replay.borrow_mut().as_mut() {
+        feed.pending = records.into();
+        feed.abort_after_callbacks = aborted;
+    }
+    if let Err(e) = engine.step(1) {
+        diverge(shared, tick, line, format!("the step failed: {}", e.message));
+        return Ok(());
+    }
+    let left = shared.replay.borrow_mut().as_mut().and_then(|f| {
+        f.abort_after_callbacks = false;
+        let left = f.pending.front().map(|(l, r)| (*l, r.describe()));
+        f.pending.clear();
+        left
+    });
+    if let Some((at, what)) = left {
+        diverge(shared, tick, at, format!("{what} was recorded in a phase this step never reached"));
+    }
+    Ok(())
+}
+
+fn diverge(shared: &Shared, tick: u64, line: u64, reason: String) {
+    if let Some(feed) = shared.replay.borrow_mut().as_mut()
+        && feed.divergence.is_none()
+    {
+        feed.divergence = Some(Divergence { tick, line, reason, last_command: feed.last_command.clone() });
+    }
+}
+
+fn caller_of(record: &CallerRecord) -> Result<Caller, String> {
+    let mut caller = Caller::new(&record.agent, &record.session, &record.profile);
+    let mut permissions = PermissionSet::default();
+    for name in &record.permissions {
+        permissions.insert(Permission::parse(name).ok_or_else(|| format!("unknown permission '{name}'"))?);
+    }
+    caller.permissions = permissions;
+    caller.package = record.package.as_deref().map(Rc::from);
+    Ok(caller)
+}
+
+impl Shared {
+    /// Applies the pending records of `phase` (the step calls this where, live, that phase's
+    /// scripts and systems run).
+    pub(crate) fn apply_replayed(&self, lua: &Lua, phase: Phase) {
+        loop {
+            let next = {
+                let mut feed = self.replay.borrow_mut();
+                let Some(feed) = feed.as_mut() else { return };
+                if feed.divergence.is_some() {
+                    return;
+                }
+                match feed.pending.front() {
+                    Some((_, record)) if record_phase(record) == Some(phase) => feed.pending.pop_front(),
+                    _ => None,
+                }
+            };
+            let Some((line, record)) = next else { return };
+            self.apply_one(lua, line, record);
+        }
+    }
+
+    /// Whether a replay feeds this engine's steps (scripts and agent systems stand down).
+    pub(crate) fn replaying(&self) -> bool {
+        self.replay.borrow().is_some()
+    }
+
+    pub(crate) fn abort_replayed_step(&self) -> bool {
+        self.replay.borrow().as_ref().is_some_and(|f| f.abort_after_callbacks)
+    }
+
+    fn apply_one(&self, lua: &Lua, line: u64, record: Record) {
+        let tick = self.tick.get();
+        let description = record.describe();
+        let problem = match record {
+            Record::Call { caller, skill, version, input, outcome, .. } => self.apply_call(lua, &caller, &skill, &version, input, &outcome),
+            Record::Decided { agent, .. } => match self.agents.borrow_mut().get_mut(&agent) {
+                Some(r) => {
+                    r.last_decision_tick = Some(tick);
+                    None
+                }
+                None => Some(format!("no agent {agent} to decide")),
+            },
+            Record::Queued { agent, tool, input, decision, .. } => match self.agents.borrow_mut().get_mut(&agent) {
+                Some(r) => {
+                    r.queue.push_back(crate::agents::record::QueuedAction { tool, input, decision_event: Rc::from(decision) });
+                    None
+                }
+                None => Some(format!("no agent {agent} to queue {tool} for")),
+            },
+            _ => None,
+        };
+        match problem {
+            Some(reason) => diverge(self, tick, line, format!("{description}: {reason}")),
+            None => {
+                if let Some(feed) = self.replay.borrow_mut().as_mut() {
+                    feed.commands += 1;
+                    feed.last_command = Some((line, description));
+                }
+            }
+        }
+    }
+
+    fn apply_call(
+        &self,
+        lua: &Lua,
+        caller: &CallerRecord,
+        skill: &str,
+        version: &str,
+        input: serde_json::Value,
+        outcome: &str,
+    ) -> Option<String> {
+        let caller = match caller_of(caller) {
+            Ok(c) => c,
+            Err(e) => return Some(e),
+        };
+        match self.registry.borrow().get(skill) {
+            Some(s) if s.version != version => {
+                return Some(format!("the log has version {version}, this engine has {}", s.version));
+            }
+            Some(_) => {}
+            None => return Some(format!("this engine has no skill {skill}")),
+        }
+        let response = self.invoke(lua, &caller, skill, input);
+        let got = response.error.as_ref().map_or("ok", |e| e.code.as_str());
+        (got != outcome).then(|| {
+            let detail = response.error.map(|e| format!(": {}", e.message)).unwrap_or_default();
+            format!("it ended {got}{detail}, the log says {outcome}")
+        })
+    }
+}
+
+fn record_phase(record: &Record) -> Option<Phase> {
+    match record {
+        Record::Call { phase, .. } => Some(*phase),
+        Record::Queued { .. } | Record::Decided { .. } => Some(Phase::Think),
+        _ => None,
+    }
+}
