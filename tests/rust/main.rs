@@ -5,6 +5,7 @@ mod agents;
 mod audio;
 mod cli;
 mod determinism;
+mod durable;
 mod errors;
 mod governance;
 mod hostile_geometry;

@@ -62,6 +62,12 @@ impl StdioServer {
         reply
     }
 
+    /// Ends the server with SIGKILL (no chance to flush or clean up).
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Closes stdin and returns the exit code.
     pub fn finish(mut self) -> Option<i32> {
         self.stdin.take();

@@ -1,0 +1,227 @@
+//! The durable world: command logs replay to every checkpoint, an altered log diverges where it
+//! was altered, a killed run is recovered to the uninterrupted run's hash, and what MCP
+//! acknowledged survives a kill.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use limina::durable::{self, Record, ReplayOptions};
+use limina::host::{Engine, EngineConfig, Output};
+use serde_json::json;
+
+fn options(verify: bool) -> ReplayOptions {
+    ReplayOptions { verify, until: None, project: crate::root() }
+}
+
+/// Runs a demo in-process with a command log (checkpoints every `every` ticks) for `frames`
+/// steps after its script; returns the live world hash.
+fn logged_demo(demo: &str, log: &Path, every: u64, frames: u64) -> String {
+    let mut config =
+        EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
+    config.log = Some(durable::LogConfig { checkpoint_every: every, ..durable::LogConfig::new(log) });
+    let engine = Engine::new(config).unwrap();
+    engine.run_file(&crate::root().join("demos").join(demo)).unwrap();
+    engine.step(frames).unwrap();
+    engine.make_durable().unwrap();
+    engine.world_hash()
+}
+
+fn checkpoints(log: &Path) -> Vec<(u64, String)> {
+    let mut reader = durable::LogReader::open(log).unwrap();
+    let mut out = Vec::new();
+    while let Some(record) = reader.next_record().unwrap() {
+        if let Record::Checkpoint { tick, hash } = record {
+            out.push((tick, hash));
+        }
+    }
+    out
+}
+
+#[test]
+fn demo_runs_replay_to_every_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    for (demo, frames) in [("billiards.lua", 300), ("builder.lua", 0), ("player.lua", 120), ("numbers_party.lua", 60)] {
+        let log = dir.path().join(format!("{demo}.log"));
+        let live = logged_demo(demo, &log, 5, frames);
+        let count = checkpoints(&log).len();
+        assert!(count >= 10, "{demo}: {count} checkpoints");
+        let (engine, report) = durable::replay(&log, &options(true)).unwrap();
+        assert_eq!(report.divergence, None, "{demo}");
+        assert_eq!(report.checkpoints as usize, count, "{demo}: every checkpoint compared");
+        assert_eq!(engine.world_hash(), live, "{demo}: the replayed world is the live one");
+    }
+}
+
+/// Rewrites the first record `pick` chooses with `alter`.
+fn tamper(log: &Path, pick: impl Fn(&serde_json::Value) -> bool, alter: impl Fn(&mut serde_json::Value)) -> u64 {
+    let text = std::fs::read_to_string(log).unwrap();
+    let mut out = String::new();
+    let mut altered = None;
+    for (i, line) in text.lines().enumerate() {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if altered.is_none() && pick(&value) {
+            alter(&mut value);
+            altered = Some(i as u64 + 1);
+        }
+        out.push_str(&value.to_string());
+        out.push('\n');
+    }
+    std::fs::write(log, out).unwrap();
+    altered.expect("a record to alter")
+}
+
+#[test]
+fn an_altered_input_diverges_at_its_tick_and_names_the_command_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("billiards.log");
+    logged_demo("billiards.lua", &log, 1, 120);
+    // The cue strike happens in a step callback at tick 20: make it a little harder.
+    let line = tamper(
+        &log,
+        |v| v["r"] == "call" && v["skill"] == "physics.applyImpulse",
+        |v| {
+            let x = v["input"]["impulse"][0].as_f64().unwrap();
+            v["input"]["impulse"][0] = json!(x + 0.5);
+        },
+    );
+    let (_, report) = durable::replay(&log, &options(true)).unwrap();
+    let d = report.divergence.expect("the altered strike shows");
+    assert_eq!(d.tick, 21, "the first checkpoint after the strike of tick 20: {d}");
+    // The strike's step also drained the collision events: the last command is of tick 20,
+    // at or after the altered line.
+    let (last_line, last) = d.last_command.clone().unwrap();
+    assert!(last_line >= line && last.contains("tick 20"), "{d}");
+    // Without --verify the same log replays (nothing compares the hashes).
+    let (_, unverified) = durable::replay(&log, &options(false)).unwrap();
+    assert_eq!(unverified.divergence, None);
+
+    // An altered outcome is a divergence at the call itself.
+    let log2 = dir.path().join("billiards2.log");
+    logged_demo("billiards.lua", &log2, 1, 30);
+    tamper(&log2, |v| v["r"] == "call" && v["skill"] == "scene.createEntity", |v| v["outcome"] = json!("invalid_input"));
+    let (_, report) = durable::replay(&log2, &options(false)).unwrap();
+    let d = report.divergence.expect("an outcome that differs");
+    assert_eq!(d.tick, 0);
+    assert!(d.reason.contains("it ended ok") && d.reason.contains("the log says invalid_input"), "{d}");
+}
+
+#[test]
+fn torn_tails_are_left_out_and_corruption_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("b.log");
+    logged_demo("billiards.lua", &log, 10, 100);
+    let bytes = std::fs::read(&log).unwrap();
+
+    // A killed run leaves half a line: the rest replays.
+    let torn = dir.path().join("torn.log");
+    std::fs::write(&torn, &bytes[..bytes.len() - 7]).unwrap();
+    let (_, report) = durable::replay(&torn, &options(true)).unwrap();
+    assert!(report.torn_tail);
+    assert_eq!(report.divergence, None);
+    assert!(report.tick >= 99, "{}", report.tick);
+
+    // A damaged line in the middle is corruption, by line number.
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[5] = "{\"r\":\"call\",\"tick\":";
+    let broken = dir.path().join("broken.log");
+    std::fs::write(&broken, lines.join("\n") + "\n").unwrap();
+    let e = durable::replay(&broken, &options(true)).unwrap_err().to_string();
+    assert!(e.contains("broken.log:6: corrupt record"), "{e}");
+
+    // Not a log at all; another format version.
+    let other = dir.path().join("other.log");
+    std::fs::write(&other, "hello\n").unwrap();
+    assert!(durable::replay(&other, &options(true)).unwrap_err().to_string().contains("not a limina command log"));
+    let newer = dir.path().join("newer.log");
+    std::fs::write(&newer, text.replacen("\"format\":1", "\"format\":9", 1)).unwrap();
+    let e = durable::replay(&newer, &options(true)).unwrap_err().to_string();
+    assert!(e.contains("format 9") && e.contains("format 1"), "{e}");
+
+    // A log is never written over.
+    let mut config = EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) };
+    config.log = Some(durable::LogConfig::new(&log));
+    let e = Engine::new(config).unwrap_err().to_string();
+    assert!(e.contains("exists already"), "{e}");
+    assert_eq!(std::fs::read(&log).unwrap(), bytes, "the existing log is untouched");
+}
+
+/// A tiny deterministic generator for the kill points.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
+fn run_child(log: &Path, frames: u64, snapshot_every: Option<u64>) -> std::process::Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_limina"));
+    cmd.args(["run", "demos/billiards.lua", "--frames", &frames.to_string(), "--checkpoint-every", "1", "--log"])
+        .arg(log)
+        .current_dir(crate::root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(n) = snapshot_every {
+        cmd.args(["--snapshot-every", &n.to_string()]);
+    }
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn a_run_killed_at_random_points_recovers_to_the_uninterrupted_hash() {
+    const FRAMES: u64 = 1500;
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference.log");
+    let status = run_child(&reference, FRAMES, None).wait().unwrap();
+    assert!(status.success());
+    let hashes: std::collections::HashMap<u64, String> = checkpoints(&reference).into_iter().collect();
+    assert_eq!(hashes.len() as u64, FRAMES);
+
+    // Kill points are taken in log bytes, not in time: the run has got that far whatever the
+    // machine's speed, and where the kill lands inside a tick is still up to chance.
+    let size = std::fs::metadata(&reference).unwrap().len();
+    let mut state = 0x5eed;
+    for trial in 0..20 {
+        let run = dir.path().join(format!("trial{trial}"));
+        std::fs::create_dir(&run).unwrap();
+        let log = run.join("world.log");
+        let kill_at = size / 20 + next(&mut state) % (size * 3 / 4);
+        let mut child = run_child(&log, FRAMES, (trial % 2 == 1).then_some(97));
+        while std::fs::metadata(&log).map_or(0, |m| m.len()) < kill_at {
+            assert!(child.try_wait().unwrap().is_none(), "trial {trial}: the run ended before the kill point");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let r = durable::recover(&run, &crate::root()).unwrap_or_else(|e| panic!("trial {trial}: {e}"));
+        assert_eq!(r.report.divergence, None, "trial {trial}");
+        let tick = r.report.tick;
+        assert!(tick > 0, "trial {trial}: the kill point is past the first steps");
+        assert_eq!(Some(&r.engine.world_hash()), hashes.get(&tick), "trial {trial}: recovered at tick {tick}");
+    }
+}
+
+#[test]
+fn every_call_mcp_acknowledged_survives_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: PathBuf = dir.path().join("server.log");
+    let mut s = crate::mcp::StdioServer::start(&["--log", log.to_str().unwrap(), "--checkpoint-every", "1", "--log-fsync-ms", "10000"]);
+    s.request(1, "initialize", json!({"agentId": "agt_builder", "sessionId": "ses_b", "profile": "builder.readWrite"}));
+    let mut made = Vec::new();
+    for i in 0..25u64 {
+        let reply = s.request(
+            10 + i,
+            "tools/call",
+            json!({"name": "scene.createEntity", "arguments": {"shape": "box", "position": [i as f64, 0.5, 0], "dynamic": i % 2 == 0}}),
+        );
+        made.push(reply["result"]["result"]["entity"].as_str().unwrap().to_string());
+    }
+    // Killed right after the last answer (the sync interval is far away: only the per-call
+    // sync before each answer can have put them on disk).
+    s.kill();
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!(r.report.divergence, None);
+    let world = r.engine.world();
+    for id in &made {
+        assert!(world.resolve(id).is_some(), "{id} was acknowledged and must survive");
+    }
+}
