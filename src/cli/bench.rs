@@ -38,6 +38,8 @@ pub(crate) enum Section {
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
     Spatial,
+    /// The command log's cost on the step and on MCP calls; replay speed vs live stepping.
+    Durable,
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +117,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
         Section::Audio => super::bench_audio::run(),
+        Section::Durable => super::bench_durable::run(),
     }
 }
 

@@ -127,8 +127,35 @@ fn tools_list_sizes(exe: &Path) -> anyhow::Result<()> {
 }
 
 fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {
-    let mut child =
-        Command::new(exe).args(["mcp", "--stdio"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()?;
+    let t = stdio_call_latency(exe, &[])?;
+    outln!(
+        "mcp stdio    tools/call ecs.updateComponent round trip p50 {:.0} µs, p95 {:.0} µs (2000 calls); baseline ping round trip p50 {:.0} µs, p95 {:.0} µs",
+        t.call_p50,
+        t.call_p95,
+        t.ping_p50,
+        t.ping_p95
+    );
+    Ok(())
+}
+
+/// Round-trip times over stdio, in µs.
+pub(super) struct StdioLatency {
+    pub call_p50: f64,
+    pub call_p95: f64,
+    pub ping_p50: f64,
+    pub ping_p95: f64,
+}
+
+/// 2000 `ecs.updateComponent` calls and 2000 pings, interleaved, against `limina mcp --stdio`
+/// started with `extra` arguments.
+pub(super) fn stdio_call_latency(exe: &std::path::Path, extra: &[&std::ffi::OsStr]) -> anyhow::Result<StdioLatency> {
+    let mut child = Command::new(exe)
+        .args(["mcp", "--stdio"])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
     let mut stdin = child.stdin.take().ok_or_else(|| anyhow::anyhow!("no stdin"))?;
     let mut stdout = BufReader::new(child.stdout.take().ok_or_else(|| anyhow::anyhow!("no stdout"))?);
     let mut line = String::new();
@@ -154,14 +181,12 @@ fn stdio_round_trips(exe: &std::path::Path) -> anyhow::Result<()> {
     let _ = child.wait();
     calls.sort_by(f64::total_cmp);
     pings.sort_by(f64::total_cmp);
-    outln!(
-        "mcp stdio    tools/call ecs.updateComponent round trip p50 {:.0} µs, p95 {:.0} µs (2000 calls); baseline ping round trip p50 {:.0} µs, p95 {:.0} µs",
-        percentile(&calls, 0.5),
-        percentile(&calls, 0.95),
-        percentile(&pings, 0.5),
-        percentile(&pings, 0.95)
-    );
-    Ok(())
+    Ok(StdioLatency {
+        call_p50: percentile(&calls, 0.5),
+        call_p95: percentile(&calls, 0.95),
+        ping_p50: percentile(&pings, 0.5),
+        ping_p95: percentile(&pings, 0.95),
+    })
 }
 
 /// The same call over Streamable HTTP (one session, keep-alive, JSON answers) and over WebSocket

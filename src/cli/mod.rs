@@ -12,6 +12,7 @@ macro_rules! outln {
 mod bench;
 mod bench_agents;
 mod bench_audio;
+mod bench_durable;
 mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]

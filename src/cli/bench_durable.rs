@@ -1,0 +1,85 @@
+//! `limina bench --only durable`: what the command log costs and what replay gives back.
+//!
+//! A 10,000-tick billiards session and a numbers-party session (200 agents) are stepped without
+//! a log and with one (the log's cost on the fixed step), then replayed with and without
+//! checkpoint verification (replay speed against live stepping, measured in the same run); MCP
+//! call latency over stdio is measured with and without `--log` (each mutating call is synced
+//! before it is answered).
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::durable::{LogConfig, ReplayOptions};
+use crate::host::{Engine, EngineConfig, Output};
+
+pub fn run() -> anyhow::Result<()> {
+    let dir = std::env::temp_dir().join(format!("limina-bench-durable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let result = (|| {
+        session(&dir, "billiards.lua", 10_000)?;
+        session(&dir, "numbers_party.lua", 2_000)?;
+        mcp(&dir)
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// Steps `demo` for `ticks` after its script, with the log at `log` when given; ticks/s.
+fn live(demo: &str, ticks: u64, log: Option<&Path>) -> anyhow::Result<(f64, String)> {
+    let project = super::project_root();
+    let config = EngineConfig {
+        output: Output::Silent,
+        extra_roots: vec![project.join("demos")],
+        log: log.map(LogConfig::new),
+        ..EngineConfig::new(&project)
+    };
+    let engine = Engine::new(config)?;
+    engine.run_file(&project.join("demos").join(demo))?;
+    let started = Instant::now();
+    engine.step(ticks)?;
+    engine.make_durable().map_err(anyhow::Error::msg)?;
+    Ok((ticks as f64 / started.elapsed().as_secs_f64(), engine.world_hash()))
+}
+
+fn session(dir: &Path, demo: &str, ticks: u64) -> anyhow::Result<()> {
+    let log = dir.join(format!("{demo}.log"));
+    let (plain, _) = live(demo, ticks, None)?;
+    let (logged, hash) = live(demo, ticks, Some(&log))?;
+    let bytes = std::fs::metadata(&log)?.len();
+    let mut replayed = [0.0; 2];
+    for (i, verify) in [false, true].into_iter().enumerate() {
+        let options = ReplayOptions { verify, until: None, project: super::project_root() };
+        let (engine, report) = crate::durable::replay(&log, &options)?;
+        if let Some(d) = report.divergence {
+            anyhow::bail!("{demo}: the replay diverged: {d}");
+        }
+        if engine.world_hash() != hash {
+            anyhow::bail!("{demo}: the replay ended at another hash");
+        }
+        replayed[i] = report.steps as f64 / report.elapsed.as_secs_f64();
+    }
+    outln!(
+        "durable {demo:<18} live {plain:>7.0} ticks/s, with --log {logged:>7.0} ticks/s ({:+.1}% per step); log {:.1} MiB for {ticks} ticks; replay {:>7.0} ticks/s ({:.1}x live), with --verify {:>7.0} ticks/s",
+        (plain / logged - 1.0) * 100.0,
+        bytes as f64 / (1024.0 * 1024.0),
+        replayed[0],
+        replayed[0] / plain,
+        replayed[1]
+    );
+    Ok(())
+}
+
+fn mcp(dir: &Path) -> anyhow::Result<()> {
+    let exe = std::env::current_exe()?;
+    let without = super::bench_mcp::stdio_call_latency(&exe, &[])?;
+    let log = dir.join("mcp.log");
+    let with = super::bench_mcp::stdio_call_latency(&exe, &["--log".as_ref(), log.as_os_str()])?;
+    outln!(
+        "durable mcp stdio tools/call ecs.updateComponent p50 {:.0} µs, p95 {:.0} µs without a log; p50 {:.0} µs, p95 {:.0} µs with --log (synced before each answer)",
+        without.call_p50,
+        without.call_p95,
+        with.call_p50,
+        with.call_p95
+    );
+    Ok(())
+}
