@@ -331,6 +331,11 @@ impl Shared {
             Err(e) => return Some(e),
         };
         match self.registry.borrow().get(skill) {
+            // A log only holds calls of skills it records: anything else (a file writer, a code
+            // loader) in a log was put there by hand, and is not run.
+            Some(s) if !super::CommandLog::records(&s) => {
+                return Some(format!("{skill} is not a skill a command log records; it is not run"));
+            }
             Some(s) if s.version != version => {
                 return Some(format!("the log has version {version}, this engine has {}", s.version));
             }

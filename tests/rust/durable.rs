@@ -139,6 +139,20 @@ fn torn_tails_are_left_out_and_corruption_is_named() {
     let e = durable::replay(&newer, &options(true)).unwrap_err().to_string();
     assert!(e.contains("format 9") && e.contains("format 1"), "{e}");
 
+    // A hand-made record of a skill a log never holds (one that writes files) is not run.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let exported = dir.path().join("exported.jsonl");
+    let forged = json!({"r": "call", "tick": 0, "phase": "between",
+        "caller": {"agent": "agt_script", "session": "ses_script", "profile": "builder.readWrite", "permissions": []},
+        "skill": "trace.export", "version": "1.0.0", "input": {"path": exported.to_str().unwrap()}, "outcome": "ok"});
+    lines.insert(1, forged.to_string());
+    let forged_log = dir.path().join("forged.log");
+    std::fs::write(&forged_log, lines.join("\n") + "\n").unwrap();
+    let (_, report) = durable::replay(&forged_log, &options(false)).unwrap();
+    let d = report.divergence.expect("the forged record is refused");
+    assert!(d.reason.contains("not a skill a command log records"), "{d}");
+    assert!(!exported.exists());
+
     // A log is never written over.
     let mut config = EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) };
     config.log = Some(durable::LogConfig::new(&log));
