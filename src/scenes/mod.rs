@@ -29,12 +29,11 @@ use crate::world::{Camera, ColliderKind, EntityId, Lighting, Material};
 /// The only format version there is (a scene's `format` field).
 pub const FORMAT: u32 = 1;
 
-/// Largest scene file read or written, in bytes: a world at the default capacity of 16384
-/// entities with bodies, materials and a few tags each prints to about 5 MiB.
-pub const MAX_FILE_BYTES: usize = 8 << 20;
-/// Memory the VM that evaluates a scene file may hold (the file's source and its compiled
-/// chunk included).
-pub const MEMORY_LIMIT: usize = 64 << 20;
+/// Largest scene file read or written, in bytes: a world at the default capacity (65536
+/// entities), each a rotated dynamic body, prints to about 14 MiB.
+pub const MAX_FILE_BYTES: usize = 32 << 20;
+/// Memory the VM that evaluates a scene file may hold (its compiled chunk included).
+pub const MEMORY_LIMIT: usize = 256 << 20;
 /// Interrupts (calls and loop back-edges) a scene file may run through. A data table needs a
 /// handful; a loop that builds one needs one per pass.
 pub const INTERRUPT_BUDGET: u64 = 1_000_000;
@@ -172,7 +171,7 @@ pub enum SceneError {
     Budget { file: String, budget: u64 },
     #[error("{file}: reading the scene needed more than its {limit}-byte memory limit")]
     Memory { file: String, limit: usize },
-    #[error("{file}: {field}: {problem}")]
+    #[error("{file}: {}{problem}", if field.is_empty() { String::new() } else { format!("{field}: ") })]
     Invalid { file: String, field: String, problem: String },
     /// A whole-vector rule (a scale product, a zero quaternion or direction), its field named.
     #[error("{file}: {error}")]

@@ -119,6 +119,16 @@ fn evaluate(source: &[u8], file: &str) -> Result<(Lua, Value), SceneError> {
     env.raw_set("math", math).map_err(script)?;
     env.set_readonly(true);
 
+    // After the libraries: the limit counts what the file builds, not the VM's own start.
+    lua.set_memory_limit(lua.used_memory() + MEMORY_LIMIT).map_err(script)?;
+    let loaded = lua.load(source).set_name(format!("@{file}")).set_mode(ChunkMode::Text).set_environment(env).into_function();
+    let chunk = match loaded {
+        Ok(f) => f,
+        Err(e) if is_memory(&e) => return Err(SceneError::Memory { file: file.to_string(), limit: MEMORY_LIMIT }),
+        Err(e) => return Err(script(e)),
+    };
+
+    // Compiling is linear in the source the size cap bounds; running is what the budget bounds.
     let overran = Rc::new(Cell::new(false));
     let (count, flag, started) = (Cell::new(0u64), Rc::clone(&overran), Instant::now());
     lua.set_interrupt(move |_| {
@@ -129,10 +139,7 @@ fn evaluate(source: &[u8], file: &str) -> Result<(Lua, Value), SceneError> {
         }
         Ok(VmState::Continue)
     });
-    // After the libraries: the limit counts what the file builds, not the VM's own start.
-    lua.set_memory_limit(lua.used_memory() + MEMORY_LIMIT).map_err(script)?;
-
-    let result = lua.load(source).set_name(format!("@{file}")).set_mode(ChunkMode::Text).set_environment(env).call::<Value>(());
+    let result = chunk.call::<Value>(());
     lua.remove_interrupt();
     match result {
         Ok(value) => Ok((lua, value)),
@@ -214,12 +221,13 @@ impl Check<'_> {
         Ok(())
     }
 
-    /// The items of a list: keys 1..n and nothing else, n at most `max`.
-    fn list(&self, v: Value, field: &str, max: usize, what: &str) -> Result<Vec<Value>, SceneError> {
+    /// The items of a list: keys 1..n and nothing else, n at most `max` (else the error says
+    /// `too_many(n)`). Its length is checked before anything is read.
+    fn list(&self, v: Value, field: &str, max: usize, too_many: impl Fn(usize) -> String) -> Result<Vec<Value>, SceneError> {
         let t = self.table(v, field)?;
         let n = t.raw_len();
         if n > max {
-            return Err(self.invalid(field, format!("{n} {what}, more than the {max} allowed")));
+            return Err(self.invalid(field, too_many(n)));
         }
         let mut keys = 0usize;
         for pair in t.pairs::<Value, Value>() {
@@ -298,7 +306,7 @@ impl Check<'_> {
 
     /// A list of exactly `N` numbers, each finite and in [min, max] (components named from 1).
     fn vector<const N: usize>(&self, v: Value, field: &str, min: f64, max: f64) -> Result<[f64; N], SceneError> {
-        let items = self.list(v, field, N, "numbers")?;
+        let items = self.list(v, field, N, |n| format!("expected {N} numbers, got {n}"))?;
         if items.len() != N {
             return Err(self.invalid(field, format!("expected {N} numbers, got {}", items.len())));
         }
@@ -315,7 +323,10 @@ impl Check<'_> {
     }
 
     fn scene(&self, value: Value, capacity: usize) -> Result<Scene, SceneError> {
-        let top = self.table(value, "the file's result").map_err(|_| self.invalid("", "the file must return a scene table"))?;
+        let top = match value {
+            Value::Table(t) => t,
+            other => return Err(self.invalid("", format!("the file must return a scene table, not {}", describe(&other)))),
+        };
         self.known_keys(&top, "", &TOP_FIELDS)?;
         match self.get(&top, "format")? {
             Value::Nil => return Err(self.invalid("format", format!("missing; a scene file says `format = {FORMAT}`"))),
@@ -333,7 +344,7 @@ impl Check<'_> {
         let entities = match self.get(&top, "entities")? {
             Value::Nil => Vec::new(),
             v => {
-                let items = self.list(v, "entities", capacity, "entities (the world's capacity)")?;
+                let items = self.list(v, "entities", capacity, |n| format!("{n} entities, more than the world holds ({capacity})"))?;
                 let mut ids = HashMap::new();
                 let mut entities = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
@@ -428,7 +439,7 @@ impl Check<'_> {
         match self.get(&t, "tags")? {
             Value::Nil => {}
             v => {
-                let items = self.list(v, &f("tags"), MAX_TAGS, "tags (an entity carries at most that many)")?;
+                let items = self.list(v, &f("tags"), MAX_TAGS, |n| format!("{n} tags, more than an entity carries ({MAX_TAGS})"))?;
                 for (i, item) in items.iter().enumerate() {
                     let tag = self.string(item, &format!("{}[{}]", f("tags"), i + 1), MAX_TAG)?;
                     if let Some(first) = e.tags.iter().position(|t| *t == tag) {
@@ -618,7 +629,7 @@ mod tests {
     #[test]
     fn every_bad_field_is_named_with_its_value() {
         let cases = [
-            ("return 5", "scenes/t.lua: : the file must return a scene table"),
+            ("return 5", "scenes/t.lua: the file must return a scene table, not 5"),
             ("return { entities = {} }", "scenes/t.lua: format: missing; a scene file says `format = 1`"),
             ("return { format = 2 }", "scenes/t.lua: format: 2 is not a format this limina reads (it reads format 1)"),
             ("return { format = 1, extra = 1 }", "scenes/t.lua: the scene table: unknown field 'extra' (known: format, description, entities, lighting, camera)"),
@@ -652,7 +663,31 @@ mod tests {
     #[test]
     fn more_entities_than_the_world_holds_are_refused_before_they_are_read() {
         let e = refused("local e = { shape = 'box' } local t = {} for i = 1, 101 do t[i] = e end return { format = 1, entities = t }");
-        assert_eq!(e, "scenes/t.lua: entities: 101 entities (the world's capacity), more than the 100 allowed");
+        assert_eq!(e, "scenes/t.lua: entities: 101 entities, more than the world holds (100)");
+    }
+
+    #[test]
+    fn a_world_at_the_default_capacity_fits_the_file_and_memory_limits() {
+        let n = crate::world::DEFAULT_ENTITY_CAPACITY;
+        let entities = (0..n)
+            .map(|i| {
+                let f = i as f32;
+                let mut e = SceneEntity::at([f * 0.013_7 - 400.0, 0.499_999_97 + f * 1e-4, -f * 0.007_3]);
+                e.id = EntityId::parse(&format!("ent_{:04}", i + 1));
+                let q = [0.001_234_567_8 * f64::from(f), -0.707_106_77, 0.002_345_678_9, 0.707_106_77];
+                let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+                e.rotation = Some(Rotation::Quaternion(q.map(|c| (c / len) as f32)));
+                e.body = Some(SceneBody { kind: BodyKind::Dynamic, collider: Some(ColliderKind::Box), friction: 0.5, restitution: 0.0 });
+                e
+            })
+            .collect();
+        let scene = Scene { description: None, entities, lighting: Some(Lighting::default()), camera: Some(Camera::default()) };
+        let text = super::super::to_luau(&scene);
+        assert!(text.len() < MAX_FILE_BYTES / 2, "{} bytes", text.len());
+        let (lua, value) = evaluate(text.as_bytes(), "scenes/full.lua").unwrap();
+        assert!(lua.used_memory() < MEMORY_LIMIT / 2, "{} bytes", lua.used_memory());
+        let read = Check { file: "scenes/full.lua" }.scene(value, n).unwrap();
+        assert!(read == scene, "the scene reads back as written");
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod providers;
 mod registry;
 mod render;
 mod schemas;
+mod scenes;
 mod scripting;
 mod social;
 mod spatial;
