@@ -167,7 +167,9 @@ pub enum SceneError {
     TooLarge { file: String, bytes: u64, max: usize },
     #[error("{message}")]
     Script { file: String, message: String },
-    #[error("{file}: reading the scene ran past its budget of {budget} interrupts (a scene is a data table; loops that never end are refused)")]
+    #[error(
+        "{file}: reading the scene ran past its budget of {budget} interrupts (a scene is a data table; loops that never end are refused)"
+    )]
     Budget { file: String, budget: u64 },
     #[error("{file}: reading the scene needed more than its {limit}-byte memory limit")]
     Memory { file: String, limit: usize },

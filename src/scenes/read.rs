@@ -333,7 +333,9 @@ impl Check<'_> {
             v => {
                 let n = self.number(&v, "format")?;
                 if n != f64::from(FORMAT) {
-                    return Err(self.invalid("format", format!("{} is not a format this limina reads (it reads format {FORMAT})", describe(&v))));
+                    return Err(
+                        self.invalid("format", format!("{} is not a format this limina reads (it reads format {FORMAT})", describe(&v)))
+                    );
                 }
             }
         }
@@ -375,7 +377,8 @@ impl Check<'_> {
             Value::Nil => {}
             v => {
                 let text = self.string(&v, &f("id"), 32)?;
-                let id = EntityId::parse(&text).ok_or_else(|| self.invalid(&f("id"), format!("'{text}' is not an entity id (ent_0001, ...)")))?;
+                let id = EntityId::parse(&text)
+                    .ok_or_else(|| self.invalid(&f("id"), format!("'{text}' is not an entity id (ent_0001, ...)")))?;
                 if let Some(first) = ids.insert(id, at) {
                     return Err(self.invalid(&f("id"), format!("{id} is listed twice (also entities[{first}])")));
                 }
@@ -387,13 +390,16 @@ impl Check<'_> {
             (Value::Nil, Value::Nil) => {}
             (shape, Value::Nil) => {
                 let name = self.string(&shape, &f("shape"), 16)?;
-                e.look = Look::parse_shape(&name)
-                    .ok_or_else(|| self.invalid(&f("shape"), format!("unknown shape '{name}' (box, sphere or capsule; a glTF model is `model`)")))?;
+                e.look = Look::parse_shape(&name).ok_or_else(|| {
+                    self.invalid(&f("shape"), format!("unknown shape '{name}' (box, sphere or capsule; a glTF model is `model`)"))
+                })?;
             }
             (Value::Nil, model) => {
                 let id = self.string(&model, &f("model"), MAX_ASSET_ID)?;
                 if !crate::paths::is_plain_relative(&id) {
-                    return Err(self.invalid(&f("model"), format!("'{id}' is not an asset id (a path inside assets/, like models/crate.glb)")));
+                    return Err(
+                        self.invalid(&f("model"), format!("'{id}' is not an asset id (a path inside assets/, like models/crate.glb)"))
+                    );
                 }
                 e.look = Look::Model(id);
             }
@@ -443,7 +449,8 @@ impl Check<'_> {
                 for (i, item) in items.iter().enumerate() {
                     let tag = self.string(item, &format!("{}[{}]", f("tags"), i + 1), MAX_TAG)?;
                     if let Some(first) = e.tags.iter().position(|t| *t == tag) {
-                        return Err(self.invalid(&format!("{}[{}]", f("tags"), i + 1), format!("'{tag}' is listed twice (also tags[{}])", first + 1)));
+                        return Err(self
+                            .invalid(&format!("{}[{}]", f("tags"), i + 1), format!("'{tag}' is listed twice (also tags[{}])", first + 1)));
                     }
                     e.tags.push(tag);
                 }
@@ -489,10 +496,9 @@ impl Check<'_> {
             Value::Nil => None,
             v => {
                 let name = self.string(&v, &format!("{field}.collider"), 16)?;
-                Some(
-                    ColliderKind::parse(&name)
-                        .ok_or_else(|| self.invalid(&format!("{field}.collider"), format!("unknown collider '{name}' (box, sphere or capsule)")))?,
-                )
+                Some(ColliderKind::parse(&name).ok_or_else(|| {
+                    self.invalid(&format!("{field}.collider"), format!("unknown collider '{name}' (box, sphere or capsule)"))
+                })?)
             }
         };
         Ok(SceneBody {
@@ -569,7 +575,9 @@ impl Check<'_> {
                 // `render.setCamera`'s bounds are exclusive.
                 c.fov_deg = self.ranged(&v, "camera.fov", 1.0, 170.0)?;
                 if c.fov_deg <= 1.0 || c.fov_deg >= 170.0 {
-                    return Err(self.invalid("camera.fov", format!("{} must lie strictly between 1 and 170 degrees", Num(c.fov_deg.into()))));
+                    return Err(
+                        self.invalid("camera.fov", format!("{} must lie strictly between 1 and 170 degrees", Num(c.fov_deg.into())))
+                    );
                 }
             }
         }
@@ -632,28 +640,85 @@ mod tests {
             ("return 5", "scenes/t.lua: the file must return a scene table, not 5"),
             ("return { entities = {} }", "scenes/t.lua: format: missing; a scene file says `format = 1`"),
             ("return { format = 2 }", "scenes/t.lua: format: 2 is not a format this limina reads (it reads format 1)"),
-            ("return { format = 1, extra = 1 }", "scenes/t.lua: the scene table: unknown field 'extra' (known: format, description, entities, lighting, camera)"),
-            ("return { format = 1, entities = { { position = { 0/0, 0, 0 } } } }", "scenes/t.lua: entities[1].position[1]: NaN is not a finite number"),
-            ("return { format = 1, entities = { {}, { position = { 0, 1e7, 0 } } } }", "scenes/t.lua: entities[2].position[2]: 10000000 is outside [-1000000, 1000000]"),
-            ("return { format = 1, entities = { { shape = 'cone' } } }", "scenes/t.lua: entities[1].shape: unknown shape 'cone' (box, sphere or capsule; a glTF model is `model`)"),
+            (
+                "return { format = 1, extra = 1 }",
+                "scenes/t.lua: the scene table: unknown field 'extra' (known: format, description, entities, lighting, camera)",
+            ),
+            (
+                "return { format = 1, entities = { { position = { 0/0, 0, 0 } } } }",
+                "scenes/t.lua: entities[1].position[1]: NaN is not a finite number",
+            ),
+            (
+                "return { format = 1, entities = { {}, { position = { 0, 1e7, 0 } } } }",
+                "scenes/t.lua: entities[2].position[2]: 10000000 is outside [-1000000, 1000000]",
+            ),
+            (
+                "return { format = 1, entities = { { shape = 'cone' } } }",
+                "scenes/t.lua: entities[1].shape: unknown shape 'cone' (box, sphere or capsule; a glTF model is `model`)",
+            ),
             ("return { format = 1, entities = { { size = '1' } } }", "scenes/t.lua: entities[1].size: expected a number, got \"1\""),
             ("return { format = 1, entities = { { size = 80 } } }", "scenes/t.lua: entities[1].size: 80 is outside [0.001, 50]"),
-            ("return { format = 1, entities = { { color = 1.5 } } }", "scenes/t.lua: entities[1].color: 1.5 is not a colour 0xRRGGBB (a whole number in [0, 0xffffff])"),
-            ("return { format = 1, entities = { { position = { 1, 2 } } } }", "scenes/t.lua: entities[1].position: expected 3 numbers, got 2"),
-            ("return { format = 1, entities = { { rotation = { 0, 0, 0, 0 } } } }", "scenes/t.lua: entities[1].rotation: the rotation quaternion has length 0, too close to zero to give a rotation (it must be at least 1e-6)"),
-            ("return { format = 1, entities = { { scale = { 1000, 1000, 2 } } } }", "scenes/t.lua: entities[1].scale: the scale product 2000000 is outside [1e-6, 1000000] (a body's volume may change at most 10^6-fold)"),
-            ("return { format = 1, entities = { { body = { kind = 'floaty' } } } }", "scenes/t.lua: entities[1].body.kind: unknown body kind 'floaty' (dynamic or static)"),
-            ("return { format = 1, entities = { { body = { kind = 'dynamic', friction = -1 } } } }", "scenes/t.lua: entities[1].body.friction: -1 is outside [0, 10]"),
-            ("return { format = 1, entities = { { tags = { 'a', 'a' } } } }", "scenes/t.lua: entities[1].tags[2]: 'a' is listed twice (also tags[1])"),
-            ("return { format = 1, entities = { { id = 'ent_0001' }, { id = 'ent_0001' } } }", "scenes/t.lua: entities[2].id: ent_0001 is listed twice (also entities[1])"),
-            ("return { format = 1, entities = { { model = '../secret' } } }", "scenes/t.lua: entities[1].model: '../secret' is not an asset id (a path inside assets/, like models/crate.glb)"),
-            ("return { format = 1, entities = { { shape = 'box', model = 'models/crate.glb' } } }", "scenes/t.lua: entities[1]: give a shape or a model, not both"),
-            ("return { format = 1, entities = { [1] = {}, [3] = {} } }", "scenes/t.lua: entities: must be a list (keys 1 to 1 only), found key 3"),
-            ("return { format = 1, entities = { { material = { roughness = 2 } } } }", "scenes/t.lua: entities[1].material.roughness: 2 is outside [0, 1]"),
-            ("return { format = 1, lighting = { shadowCameraNear = 200 } }", "scenes/t.lua: lighting.shadowCameraNear: 200 is not below shadowCameraFar (120)"),
-            ("return { format = 1, lighting = { direction = { 0, 0, 0 } } }", "scenes/t.lua: lighting.direction: the direction has length 0, too close to zero to point anywhere (it must be at least 1e-6)"),
+            (
+                "return { format = 1, entities = { { color = 1.5 } } }",
+                "scenes/t.lua: entities[1].color: 1.5 is not a colour 0xRRGGBB (a whole number in [0, 0xffffff])",
+            ),
+            (
+                "return { format = 1, entities = { { position = { 1, 2 } } } }",
+                "scenes/t.lua: entities[1].position: expected 3 numbers, got 2",
+            ),
+            (
+                "return { format = 1, entities = { { rotation = { 0, 0, 0, 0 } } } }",
+                "scenes/t.lua: entities[1].rotation: the rotation quaternion has length 0, too close to zero to give a rotation (it must be at least 1e-6)",
+            ),
+            (
+                "return { format = 1, entities = { { scale = { 1000, 1000, 2 } } } }",
+                "scenes/t.lua: entities[1].scale: the scale product 2000000 is outside [1e-6, 1000000] (a body's volume may change at most 10^6-fold)",
+            ),
+            (
+                "return { format = 1, entities = { { body = { kind = 'floaty' } } } }",
+                "scenes/t.lua: entities[1].body.kind: unknown body kind 'floaty' (dynamic or static)",
+            ),
+            (
+                "return { format = 1, entities = { { body = { kind = 'dynamic', friction = -1 } } } }",
+                "scenes/t.lua: entities[1].body.friction: -1 is outside [0, 10]",
+            ),
+            (
+                "return { format = 1, entities = { { tags = { 'a', 'a' } } } }",
+                "scenes/t.lua: entities[1].tags[2]: 'a' is listed twice (also tags[1])",
+            ),
+            (
+                "return { format = 1, entities = { { id = 'ent_0001' }, { id = 'ent_0001' } } }",
+                "scenes/t.lua: entities[2].id: ent_0001 is listed twice (also entities[1])",
+            ),
+            (
+                "return { format = 1, entities = { { model = '../secret' } } }",
+                "scenes/t.lua: entities[1].model: '../secret' is not an asset id (a path inside assets/, like models/crate.glb)",
+            ),
+            (
+                "return { format = 1, entities = { { shape = 'box', model = 'models/crate.glb' } } }",
+                "scenes/t.lua: entities[1]: give a shape or a model, not both",
+            ),
+            (
+                "return { format = 1, entities = { [1] = {}, [3] = {} } }",
+                "scenes/t.lua: entities: must be a list (keys 1 to 1 only), found key 3",
+            ),
+            (
+                "return { format = 1, entities = { { material = { roughness = 2 } } } }",
+                "scenes/t.lua: entities[1].material.roughness: 2 is outside [0, 1]",
+            ),
+            (
+                "return { format = 1, lighting = { shadowCameraNear = 200 } }",
+                "scenes/t.lua: lighting.shadowCameraNear: 200 is not below shadowCameraFar (120)",
+            ),
+            (
+                "return { format = 1, lighting = { direction = { 0, 0, 0 } } }",
+                "scenes/t.lua: lighting.direction: the direction has length 0, too close to zero to point anywhere (it must be at least 1e-6)",
+            ),
             ("return { format = 1, camera = { fov = 170 } }", "scenes/t.lua: camera.fov: 170 must lie strictly between 1 and 170 degrees"),
-            ("return { format = 1, camera = { position = { 0, 0, 0 }, target = { 0, 0, 0 } } }", "scenes/t.lua: camera: target (from position): the direction has length 0, too close to zero to point anywhere (it must be at least 1e-6)"),
+            (
+                "return { format = 1, camera = { position = { 0, 0, 0 }, target = { 0, 0, 0 } } }",
+                "scenes/t.lua: camera: target (from position): the direction has length 0, too close to zero to point anywhere (it must be at least 1e-6)",
+            ),
         ];
         for (source, expected) in cases {
             assert_eq!(refused(source), expected, "{source}");

@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn a_rotation_unit_to_f32_precision_is_stored_bit_for_bit() {
         // Unit as f32 can tell (length 0.99999994 in f64), as a body's rotation read back is.
-        let q = [-0.363_171_01_f32, -0.530_395_1, 0.580_757_02, -0.499_508_83];
+        let q = [-0.363_171_f32, -0.530_395_1, 0.580_757, -0.499_508_83];
         let len = q.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
         assert!(len != 1.0 && (len - 1.0).abs() < 1e-6, "{len}");
         assert_eq!(rotation("q", q.map(f64::from)).unwrap(), q);

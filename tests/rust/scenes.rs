@@ -183,7 +183,10 @@ fn scene_names_never_leave_the_scenes_folder() {
     std::fs::write(outside.path().join("secret.lua"), secret).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret.lua"), dir.path().join("scenes/leak.lua")).unwrap();
     let (code, message) = refused(&e, &me, "scene.load", json!({"name": "leak"}));
-    assert_eq!((code, message.as_str()), (ErrorCode::InvalidInput, "scenes/leak.lua leads outside scenes/ (through a symlink); scene files stay inside it"));
+    assert_eq!(
+        (code, message.as_str()),
+        (ErrorCode::InvalidInput, "scenes/leak.lua leads outside scenes/ (through a symlink); scene files stay inside it")
+    );
     let (code, _) = refused(&e, &me, "scene.save", json!({"name": "leak", "overwrite": true}));
     assert_eq!(code, ErrorCode::InvalidInput);
     assert_eq!(std::fs::read_to_string(outside.path().join("secret.lua")).unwrap(), secret);
@@ -305,15 +308,39 @@ fn malformed_scene_files_are_refused_with_the_field_named_and_the_world_unchange
     let cases: Vec<(&str, String, &str)> = vec![
         ("syntax", "return { format = 1, entities = { { shape = 'box' }\n".into(), "scenes/bad.lua:2:"),
         ("endless loop", "while true do end".into(), "ran past its budget of"),
-        ("100 MB string", "local s = 'x' for i = 1, 27 do s = s .. s end return { format = 1, description = s }".into(), "(134217728 bytes) must be 1 to 1024 bytes long"),
-        ("strings past the memory limit", "local s = 'x' for i = 1, 30 do s = s .. s end return { format = 1 }".into(), "needed more than its 268435456-byte memory limit"),
+        (
+            "100 MB string",
+            "local s = 'x' for i = 1, 27 do s = s .. s end return { format = 1, description = s }".into(),
+            "(134217728 bytes) must be 1 to 1024 bytes long",
+        ),
+        (
+            "strings past the memory limit",
+            "local s = 'x' for i = 1, 30 do s = s .. s end return { format = 1 }".into(),
+            "needed more than its 268435456-byte memory limit",
+        ),
         ("file past the size cap", huge, &size_cap),
         ("a million entities", many, &too_many),
-        ("NaN position", "return { format = 1, entities = { {}, { position = { 0, 0/0, 0 } } } }".into(), "entities[2].position[2]: NaN is not a finite number"),
+        (
+            "NaN position",
+            "return { format = 1, entities = { {}, { position = { 0, 0/0, 0 } } } }".into(),
+            "entities[2].position[2]: NaN is not a finite number",
+        ),
         ("unknown shape", "return { format = 1, entities = { { shape = 'cone' } } }".into(), "entities[1].shape: unknown shape 'cone'"),
-        ("string size", "return { format = 1, entities = { { size = 'big' } } }".into(), "entities[1].size: expected a number, got \"big\""),
-        ("tags not a list", "return { format = 1, entities = { { tags = 'crate' } } }".into(), "entities[1].tags: expected a table, got \"crate\""),
-        ("body not a table", "return { format = 1, entities = { { body = true } } }".into(), "entities[1].body: expected a table, got true"),
+        (
+            "string size",
+            "return { format = 1, entities = { { size = 'big' } } }".into(),
+            "entities[1].size: expected a number, got \"big\"",
+        ),
+        (
+            "tags not a list",
+            "return { format = 1, entities = { { tags = 'crate' } } }".into(),
+            "entities[1].tags: expected a table, got \"crate\"",
+        ),
+        (
+            "body not a table",
+            "return { format = 1, entities = { { body = true } } }".into(),
+            "entities[1].body: expected a table, got true",
+        ),
         ("entities not a list", "return { format = 1, entities = 5 }".into(), "entities: expected a table, got 5"),
         ("unknown field", "return { format = 1, entities = { { colour = 1 } } }".into(), "entities[1]: unknown field 'colour'"),
         ("reaches for the engine", "return limina.call('scene.createEntity', {})".into(), "scenes/bad.lua:1:"),

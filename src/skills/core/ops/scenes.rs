@@ -223,7 +223,8 @@ pub(crate) fn apply(target: &SceneTarget<'_>, scene: &Scene) -> Result<SceneLoad
     };
     for (i, e) in scene.entities.iter().enumerate() {
         if let Look::Model(asset) = &e.look {
-            check_model(target.project, asset).map_err(|why| refused(ErrorCode::InvalidInput, format!("entities[{}].model: {why}", i + 1)))?;
+            check_model(target.project, asset)
+                .map_err(|why| refused(ErrorCode::InvalidInput, format!("entities[{}].model: {why}", i + 1)))?;
         }
     }
     let plans: Vec<EntityPlan> = scene.entities.iter().map(plan_entity).collect();
@@ -308,7 +309,8 @@ fn preview(target: &SceneTarget<'_>, counts: &BTreeMap<&'static str, u64>) -> Re
         tick: target.tick,
         package: caller.package.as_deref(),
     };
-    let plan: Vec<PlannedCalls<'_>> = needs.iter().map(|(skill, required, count)| PlannedCalls { skill, required, count: *count }).collect();
+    let plan: Vec<PlannedCalls<'_>> =
+        needs.iter().map(|(skill, required, count)| PlannedCalls { skill, required, count: *count }).collect();
     policy.borrow().preview(&base, &plan).map_err(before)
 }
 
