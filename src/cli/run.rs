@@ -1,9 +1,5 @@
-//! `limina run FILE`: run a demo or scene script headless and print a summary.
-//!
-//! A file that evaluates, in the scene reader's data-only VM, to a scene table (one with `format`
-//! or `entities`) is a scene file: it is checked whole and loaded through the skills as the
-//! script's caller (`Engine::load_scene`, the path `scene.load` takes), never run in the engine
-//! VM. Anything else is run as a script, as before.
+//! `limina run FILE`: run a demo script, or load a scene file (`host::FileRun`), headless, and
+//! print a summary.
 
 use std::path::PathBuf;
 
@@ -11,8 +7,7 @@ use clap::Args;
 use mlua::Value as LuaValue;
 
 use super::{EXIT_FAILURE, EXIT_OK, report_error};
-use crate::host::{Engine, EngineConfig, EngineError};
-use crate::scenes::Probe;
+use crate::host::{Engine, EngineConfig, EngineError, FileRun};
 use crate::script::ScriptError;
 
 /// Frames a headless run takes when the script registered callbacks but set no count.
@@ -107,24 +102,12 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     };
     let engine = Engine::new(config)?;
     let display = args.file.display().to_string();
-    let capacity = engine.world().capacity();
-    let script_frames = match read_scene(&args.file, &display, capacity) {
-        Probe::Scene(scene) => {
-            let loaded = engine.load_scene(&scene).map_err(|e| EngineError::File { path: display.clone(), message: e.message })?;
+    let script_frames = match engine.run_or_load_file(&args.file)? {
+        FileRun::Scene(loaded) => {
             outln!("scene: {display}: {} entities loaded through {} skill calls", loaded.created.len(), loaded.calls);
             None
         }
-        Probe::Invalid(e) => return Err(EngineError::File { path: display.clone(), message: scene_message(&e, &display) }),
-        Probe::NotScene(why) => {
-            let returned = engine.run_file(&args.file)?;
-            if looks_like_scene(&returned) {
-                return Err(EngineError::File {
-                    path: display.clone(),
-                    message: format!("returned a scene table, but it could not be read as a scene: {}", scene_message(&why, &display)),
-                });
-            }
-            script_config(&returned, &display)?
-        }
+        FileRun::Script(returned) => script_config(&returned, &display)?,
     };
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {
@@ -190,28 +173,6 @@ fn run_window(_: &Engine, _: Option<u64>, _: &RunArgs) -> Result<(), String> {
 #[cfg(not(feature = "render"))]
 fn screenshot(_: &Engine, _: &std::path::Path, _: &RunArgs) -> Result<(), String> {
     Err("--screenshot needs a limina built with the `render` feature".into())
-}
-
-/// The file as a scene, if it is one. A file that cannot be read here (missing, unreadable) is
-/// left to the script runner, whose errors say so.
-fn read_scene(path: &std::path::Path, display: &str, capacity: usize) -> Probe {
-    match crate::scenes::files::read_capped(path, display) {
-        Ok(source) => crate::scenes::probe(&source, display, capacity),
-        Err(e) => Probe::NotScene(e),
-    }
-}
-
-/// A scene error without the file name `EngineError::File` already shows.
-fn scene_message(e: &crate::scenes::SceneError, display: &str) -> String {
-    let text = e.to_string();
-    text.strip_prefix(&format!("{display}: ")).map(str::to_string).unwrap_or(text)
-}
-
-fn looks_like_scene(returned: &LuaValue) -> bool {
-    match returned {
-        LuaValue::Table(t) => ["format", "entities"].iter().any(|k| t.raw_get::<LuaValue>(*k).is_ok_and(|v| !v.is_nil())),
-        _ => false,
-    }
 }
 
 /// A script returns nothing, or a config table `{ frames = N }`.

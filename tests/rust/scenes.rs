@@ -366,3 +366,15 @@ fn limina_run_refuses_a_malformed_scene_in_one_line() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().next(), Some("error: bad.lua: entities[1].position[1]: NaN is not a finite number"));
 }
+
+#[test]
+fn an_mcp_server_given_a_scene_file_serves_the_loaded_scene() {
+    let mut s = crate::mcp::StdioServer::start(&["--scene", "scenes/courtyard.lua"]);
+    s.request(1, "initialize", json!({"agentId": "agt_viewer", "sessionId": "ses_v", "profile": "system.readonly"}));
+    let crates = s.request(2, "callTool", json!({"name": "scene.queryEntities", "arguments": {"tag": "crate"}}));
+    assert_eq!(crates["result"]["result"]["entities"].as_array().map(Vec::len), Some(6), "{crates}");
+    // A viewer may look at the scene, not replace it.
+    let load = s.request(3, "callTool", json!({"name": "scene.load", "arguments": {"name": "gallery"}}));
+    assert_eq!(load["error"]["code"], -32001, "{load}");
+    assert_eq!(s.finish(), Some(0));
+}

@@ -199,13 +199,15 @@ fn camera_input(c: &Camera) -> Value {
 /// Replaces the target's scene with `scene` (see the module doc).
 pub(crate) fn apply(target: &SceneTarget<'_>, scene: &Scene) -> Result<SceneLoaded, SceneApplyError> {
     // Before any change: what the world and the caller allow.
-    if let Some(agent) = target.agents.borrow().iter().find(|a| a.entity.is_some()) {
+    let inhabited = {
+        let world = target.world.borrow();
+        target.agents.borrow().iter().find_map(|a| a.entity.filter(|e| world.transform(*e).is_some()).map(|e| (a.id.to_string(), e)))
+    };
+    if let Some((agent, entity)) = inhabited {
         return Err(refused(
             ErrorCode::HandlerError,
             format!(
-                "agent {} inhabits {}; scene.load replaces every entity, so despawn the world's agents first (agent.despawn)",
-                agent.id,
-                agent.entity.map(|e| e.to_string()).unwrap_or_default()
+                "agent {agent} inhabits {entity}; scene.load replaces every entity, so despawn the world's agents first (agent.despawn)"
             ),
         ));
     }
