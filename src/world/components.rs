@@ -79,16 +79,6 @@ pub enum RenderShape {
 }
 
 impl RenderShape {
-    /// The name `scene.createEntity` takes; None for a model (named by its asset id instead).
-    pub fn name(self) -> Option<&'static str> {
-        match self {
-            Self::Box => Some("box"),
-            Self::Sphere => Some("sphere"),
-            Self::Capsule => Some("capsule"),
-            Self::Asset(_) => None,
-        }
-    }
-
     pub fn parse(text: &str) -> Option<Self> {
         match text {
             "box" => Some(Self::Box),
