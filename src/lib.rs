@@ -19,6 +19,7 @@ pub mod physics;
 pub mod policy;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod scenes;
 pub mod script;
 pub mod skills;
 pub mod trace;

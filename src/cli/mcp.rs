@@ -32,7 +32,8 @@ pub(crate) struct McpArgs {
     /// callable by name either way, and no client is shown a tool its profile cannot call.
     #[arg(long, value_name = "SET", value_enum, default_value = "core")]
     pub tools: ToolsArg,
-    /// A script to build the world before serving (e.g. demos/billiards.lua).
+    /// A script (e.g. demos/billiards.lua) or a scene file (scenes/courtyard.lua) to build the
+    /// world before serving.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
     /// Port of the WebSocket / HTTP server.

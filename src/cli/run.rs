@@ -1,4 +1,5 @@
-//! `limina run FILE`: run a demo or scene script headless and print a summary.
+//! `limina run FILE`: run a demo script, or load a scene file (`host::FileRun`), headless, and
+//! print a summary.
 
 use std::path::PathBuf;
 
@@ -6,7 +7,7 @@ use clap::Args;
 use mlua::Value as LuaValue;
 
 use super::{EXIT_FAILURE, EXIT_OK, report_error};
-use crate::host::{Engine, EngineConfig, EngineError};
+use crate::host::{Engine, EngineConfig, EngineError, FileRun};
 use crate::script::ScriptError;
 
 /// Frames a headless run takes when the script registered callbacks but set no count.
@@ -16,8 +17,8 @@ pub(crate) const DEFAULT_HEADLESS_FRAMES: u64 = 600;
 pub(crate) struct RunArgs {
     /// The Luau script to run (e.g. demos/billiards.lua).
     pub file: PathBuf,
-    /// Exit after N frames (headless: one fixed step per frame).
-    #[arg(long, value_name = "N")]
+    /// Exit after N frames (headless: one fixed step per frame; `--steps` says the same).
+    #[arg(long, value_name = "N", visible_alias = "steps")]
     pub frames: Option<u64>,
     /// Permission profile the script acts under.
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
@@ -103,9 +104,14 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;
-    let returned = engine.run_file(&args.file)?;
     let display = args.file.display().to_string();
-    let script_frames = script_config(&returned, &display)?;
+    let script_frames = match engine.run_or_load_file(&args.file)? {
+        FileRun::Scene(loaded) => {
+            outln!("scene: {display}: {} entities loaded through {} skill calls", loaded.created.len(), loaded.calls);
+            None
+        }
+        FileRun::Script(returned) => script_config(&returned, &display)?,
+    };
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {
         run_window(&engine, args.frames.or(script_frames), args).map_err(|message| EngineError::File { path: display.clone(), message })?;

@@ -15,7 +15,7 @@ use crate::agents::table::Agents;
 use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
-use crate::skills::core::{CoreParts, RenderState, register_core_skills};
+use crate::skills::core::{CoreParts, RenderState, SceneApplyError, SceneLoaded, SceneTarget, apply_scene, register_core_skills};
 use crate::skills::{self, CallContexts, CallInput, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse, StageClock};
 use crate::trace::TraceLog;
 use crate::world::World;
@@ -391,6 +391,8 @@ pub struct Engine {
     shared: Rc<Shared>,
     roots: ScriptRoots,
     runner: Option<Function>,
+    /// The project: scene models load from its `assets/`.
+    project_root: PathBuf,
 }
 
 impl std::fmt::Debug for Engine {
@@ -483,6 +485,11 @@ impl Engine {
             project: config.project_root.clone(),
             traces_dir,
             scripts: config.scripts.clone(),
+            invoke: {
+                let host = Rc::clone(&host);
+                Rc::new(move |caller: &Caller, skill: &str, input: Value| host.invoke(caller, skill, input))
+            },
+            policy_enabled: config.policy,
         };
         register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
@@ -524,7 +531,7 @@ impl Engine {
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         let sessions = SessionClaims::default();
         let script_session = sessions.claim(&config.session_id);
-        Ok(Engine { lua, shared, roots, runner, sessions, _script_session: script_session })
+        Ok(Engine { lua, shared, roots, runner, sessions, _script_session: script_session, project_root: config.project_root })
     }
 
     pub fn lua(&self) -> &Lua {
@@ -698,6 +705,25 @@ impl Engine {
     /// Calls a skill from Rust through the same pipeline scripts and clients use.
     pub fn call(&self, caller: &Caller, name: &str, input: Value) -> SkillResponse {
         self.shared.invoke(&self.lua, caller, name, input)
+    }
+
+    /// Replaces the scene with `scene` as the script's caller: every change a skill call through
+    /// the registry, traced and permission-checked as the script's own calls (`limina run` on a
+    /// scene file; `scene.load` does the same for its caller).
+    pub fn load_scene(&self, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
+        let shared = &self.shared;
+        let invoke = |skill: &str, input: Value| shared.invoke(&self.lua, &shared.caller, skill, input);
+        let target = SceneTarget {
+            world: &shared.world,
+            registry: &shared.registry,
+            policy: shared.policy_enabled.then_some(&*shared.policy),
+            agents: &shared.agents,
+            project: &self.project_root,
+            caller: &shared.caller,
+            tick: shared.tick.get(),
+            invoke: &invoke,
+        };
+        apply_scene(&target, scene)
     }
 
     /// Registers a skill from a definition table built in this engine's VM (e.g. with

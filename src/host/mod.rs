@@ -13,6 +13,7 @@ mod limina_api;
 pub(crate) mod playtest;
 mod presence;
 mod realtime;
+mod scene_file;
 mod sessions;
 #[cfg(feature = "render")]
 pub mod window;
@@ -21,4 +22,5 @@ pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_
 pub(crate) use engine::{CapturedOutput, Shared, TestLimits, TestTally};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
 pub use realtime::{CALL_BUDGET, RealTimeDriver};
+pub use scene_file::FileRun;
 pub use sessions::{SessionClaim, SessionClaims};

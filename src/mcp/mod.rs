@@ -15,7 +15,8 @@ pub use dispatcher::{McpSession, handle_message, handle_text};
 pub use tool_view::ToolsMode;
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
-/// watched for hot reload, and the optional `--scene` script already run.
+/// watched for hot reload, and the optional `--scene` file already run (a script) or loaded (a
+/// scene file, `host::FileRun`).
 fn server_engine(
     project: &std::path::Path,
     profile: &str,
@@ -33,7 +34,7 @@ fn server_engine(
         ..EngineConfig::new(project)
     })?;
     if let Some(scene) = scene {
-        engine.run_file(scene)?;
+        engine.run_or_load_file(scene)?;
     }
     engine.make_durable().map_err(anyhow::Error::msg)?;
     Ok(engine)

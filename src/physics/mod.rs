@@ -266,6 +266,15 @@ impl PhysicsWorld {
         }
     }
 
+    /// A body's kind and its collider's friction and restitution, as they were made (what a
+    /// saved scene records); None for a missing body.
+    pub(crate) fn body_material(&self, handle: BodyHandle) -> Option<(BodyKind, f32, f32)> {
+        let body = self.world.bodies.get(handle.to_rapier())?;
+        let kind = if body.is_dynamic() { BodyKind::Dynamic } else { BodyKind::Fixed };
+        let collider = body.colliders().first().and_then(|c| self.world.colliders.get(*c))?;
+        Some((kind, collider.friction(), collider.restitution()))
+    }
+
     pub(crate) fn is_dynamic(&self, handle: BodyHandle) -> bool {
         self.world.bodies.get(handle.to_rapier()).is_some_and(|b| b.is_dynamic())
     }

@@ -222,6 +222,37 @@ pub struct CapRevocation {
     pub cap: String,
 }
 
+impl QuotaRule {
+    /// Whether this quota counts the call `ctx` describes.
+    fn applies(&self, ctx: &DecisionContext<'_>) -> bool {
+        self.session_id.as_deref().is_none_or(|s| s == ctx.session_id) && self.cap.as_deref().is_none_or(|c| ctx.touches(c))
+    }
+}
+
+/// The first tick still inside a quota's window at `tick`.
+fn window_start(rule: &QuotaRule, tick: u64) -> u64 {
+    tick.saturating_sub(rule.window_ticks.saturating_sub(1))
+}
+
+/// Why a revoked capability refuses a call.
+fn revoked_reason(r: &CapRevocation) -> String {
+    let scope = match (&r.session_id, &r.agent_id, &r.package) {
+        (Some(s), _, _) => format!("session {s}"),
+        (None, Some(a), _) => format!("agent {a}"),
+        (None, None, Some(p)) => format!("package {p}"),
+        (None, None, None) => "everyone".to_string(),
+    };
+    format!("capability {} was revoked for {scope}", r.cap)
+}
+
+/// Calls of one skill a caller means to make (`PolicyEngine::preview`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlannedCalls<'a> {
+    pub skill: &'a str,
+    pub required: &'a [Permission],
+    pub count: u64,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct PolicyEngine {
     revoked_sessions: BTreeSet<String>,
@@ -295,19 +326,8 @@ impl PolicyEngine {
             d.budget = budget_snapshot;
             return d;
         }
-        if let Some(r) = self.revoked_caps.iter().find(|r| {
-            ctx.touches(&r.cap)
-                && r.session_id.as_deref().is_none_or(|s| s == ctx.session_id)
-                && r.agent_id.as_deref().is_none_or(|a| a == ctx.agent_id)
-                && r.package.as_deref().is_none_or(|p| ctx.package.is_some_and(|cp| cp == p || cp.split('@').next() == Some(p)))
-        }) {
-            let scope = match (&r.session_id, &r.agent_id, &r.package) {
-                (Some(s), _, _) => format!("session {s}"),
-                (None, Some(a), _) => format!("agent {a}"),
-                (None, None, Some(p)) => format!("package {p}"),
-                (None, None, None) => "everyone".to_string(),
-            };
-            let mut d = deny(Rule::Revoked, format!("capability {} was revoked for {scope}", r.cap), Cow::Owned(r.cap.clone()));
+        if let Some(r) = self.revocation(ctx) {
+            let mut d = deny(Rule::Revoked, revoked_reason(r), Cow::Owned(r.cap.clone()));
             d.budget = budget_snapshot;
             return d;
         }
@@ -319,13 +339,11 @@ impl PolicyEngine {
         }
 
         // Quotas: prune each matching window, then check.
-        let window_start = |rule: &QuotaRule| ctx.tick.saturating_sub(rule.window_ticks.saturating_sub(1));
+        let window_start = |rule: &QuotaRule| window_start(rule, ctx.tick);
         let mut quota_view = Vec::new();
         let mut exhausted = None;
         for (i, q) in self.quotas.iter_mut().enumerate() {
-            let applies =
-                q.rule.session_id.as_deref().is_none_or(|s| s == ctx.session_id) && q.rule.cap.as_deref().is_none_or(|c| ctx.touches(c));
-            if !applies {
+            if !q.rule.applies(ctx) {
                 continue;
             }
             let start = window_start(&q.rule);
@@ -420,6 +438,74 @@ impl PolicyEngine {
         Decision { allow: true, rule: Rule::ProfileGrant, reason, cap: ctx.cap(), quota: quota_snapshot(&self.quotas, 0), budget }
     }
 
+    /// Whether `plan` — calls one caller means to make now, all at `base.tick` — would every one
+    /// be allowed, taken together: the revocations and the profile for each skill, then whether
+    /// every quota window and the session's call budget have room for all of them at once.
+    /// Nothing is recorded or committed (each call is still decided on its own when it is made);
+    /// this only lets a caller that makes many calls (`scene.load`) refuse before the first
+    /// rather than stop halfway. `base` gives the caller; its skill and permissions are ignored.
+    /// Err is the reason the first refused call would get, or the room a quota lacks.
+    pub(crate) fn preview<'a>(&self, base: &DecisionContext<'a>, plan: &[PlannedCalls<'a>]) -> Result<(), String> {
+        if self.revoked_sessions.contains(base.session_id) {
+            return Err(format!("session {} was revoked", base.session_id));
+        }
+        if self.revoked_agents.contains(base.agent_id) {
+            return Err(format!("agent {} was revoked", base.agent_id));
+        }
+        let context = |p: &PlannedCalls<'a>| DecisionContext { skill: p.skill, required: p.required, ..*base };
+        for p in plan.iter().filter(|p| p.count > 0) {
+            let ctx = context(p);
+            if let Some(r) = self.revocation(&ctx) {
+                return Err(format!("{}: {}", p.skill, revoked_reason(r)));
+            }
+            if let Some(missing) = ctx.granted.first_missing(ctx.required) {
+                return Err(format!("{}: {}", p.skill, super::missing_permission(missing, ctx.profile, ctx.package)));
+            }
+        }
+        for q in &self.quotas {
+            let needed: u64 = plan.iter().filter(|p| q.rule.applies(&context(p))).map(|p| p.count).sum();
+            if needed == 0 {
+                continue;
+            }
+            let start = window_start(&q.rule, base.tick);
+            let used = q.used.get(base.session_id).map_or(0, |ticks| ticks.iter().filter(|t| **t >= start).count() as u64);
+            let left = u64::from(q.rule.limit).saturating_sub(used);
+            if needed > left {
+                let what = q.rule.cap.clone().unwrap_or_else(|| "all calls".into());
+                return Err(format!(
+                    "this needs {needed} calls under the quota of {} calls per {} ticks for {what}, which has {left} left now",
+                    q.rule.limit, q.rule.window_ticks
+                ));
+            }
+        }
+        if let Some(b) = self.budgets.get(base.session_id) {
+            let needed: u64 = plan.iter().map(|p| p.count).sum();
+            if let Some(limit) = b.limits.calls
+                && b.calls.saturating_add(needed) > limit
+            {
+                return Err(format!(
+                    "this needs {needed} calls and the call budget of session {} has {} left",
+                    base.session_id,
+                    limit.saturating_sub(b.calls)
+                ));
+            }
+            if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) || b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
+                return Err(format!("the cpu or memory budget of session {} is spent", base.session_id));
+            }
+        }
+        Ok(())
+    }
+
+    /// The first revocation that covers a call.
+    fn revocation(&self, ctx: &DecisionContext<'_>) -> Option<&CapRevocation> {
+        self.revoked_caps.iter().find(|r| {
+            ctx.touches(&r.cap)
+                && r.session_id.as_deref().is_none_or(|s| s == ctx.session_id)
+                && r.agent_id.as_deref().is_none_or(|a| a == ctx.agent_id)
+                && r.package.as_deref().is_none_or(|p| ctx.package.is_some_and(|cp| cp == p || cp.split('@').next() == Some(p)))
+        })
+    }
+
     /// Whether any session has a budget (callers skip measuring usage when none does).
     pub(crate) fn has_budgets(&self) -> bool {
         !self.budgets.is_empty()
@@ -501,6 +587,35 @@ mod tests {
         assert_eq!(d.quota.unwrap()[0]["remaining"], 0);
         assert!(!p.evaluate(&ctx(14)).allow, "still inside the window");
         assert!(p.evaluate(&ctx(15)).allow, "the window has passed");
+    }
+
+    #[test]
+    fn a_preview_counts_every_planned_call_against_the_quotas_and_commits_nothing() {
+        const MODIFY: &[Permission] = &[Permission::EcsModify];
+        let mut p = PolicyEngine::new();
+        p.add_quota(QuotaRule { session_id: None, cap: Some("scene.write".into()), limit: 8, window_ticks: 60 });
+        for _ in 0..3 {
+            assert!(p.evaluate(&ctx(10)).allow);
+        }
+        let plan = |writes: u64| {
+            [
+                PlannedCalls { skill: "scene.createEntity", required: WRITE, count: writes },
+                PlannedCalls { skill: "ecs.updateComponent", required: MODIFY, count: 100 },
+            ]
+        };
+        assert_eq!(p.preview(&ctx(10), &plan(5)), Ok(()), "5 more fit in the 8");
+        let refused = p.preview(&ctx(10), &plan(6)).unwrap_err();
+        assert_eq!(refused, "this needs 6 calls under the quota of 8 calls per 60 ticks for scene.write, which has 5 left now");
+        assert_eq!(p.preview(&ctx(70), &plan(8)), Ok(()), "the window has passed");
+        for _ in 0..5 {
+            assert!(p.evaluate(&ctx(10)).allow, "the previews committed nothing");
+        }
+        let mut reader = ctx(10);
+        reader.granted = profile_permissions("player.limited");
+        let refused = p.preview(&reader, &plan(0)).unwrap_err();
+        assert!(refused.starts_with("ecs.updateComponent: missing permission: ecs.modify"), "{refused}");
+        p.set_budget("ses_a", BudgetLimits { calls: Some(50), ..BudgetLimits::default() });
+        assert!(p.preview(&ctx(70), &plan(1)).unwrap_err().contains("call budget of session ses_a has 50 left"));
     }
 
     #[test]

@@ -8,5 +8,6 @@ pub mod audit;
 mod engine;
 mod profiles;
 
+pub(crate) use engine::PlannedCalls;
 pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule, Rule};
 pub use profiles::{PROFILES, Permission, PermissionSet, Profile, missing_permission, profile_permissions, profiles_granting};

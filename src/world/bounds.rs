@@ -47,6 +47,8 @@ pub(crate) const MIN_LENGTH: f64 = 1e-6;
 pub(crate) const DISTANCE_MAX: f64 = 1e7;
 /// How far a stored rotation may drift from unit length (f32 round-off) and still be accepted.
 const UNIT_TOLERANCE: f64 = 1e-3;
+/// A quaternion this close to unit length is unit as far as f32 can tell, and is stored as given.
+const UNIT_EXACT: f64 = 1e-6;
 
 /// A number as people read it: `1e20`, `1e-30`, `0.5`, never 300 digits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -141,12 +143,18 @@ pub fn scale(field: &str, v: [f64; 3]) -> Result<[f32; 3], BoundsError> {
     Ok(s)
 }
 
-/// A rotation quaternion `[x, y, z, w]`, returned normalised (in f64, then stored as f32).
+/// A rotation quaternion `[x, y, z, w]`, returned normalised (in f64, then stored as f32). One
+/// already unit to f32 precision (within `UNIT_EXACT`: a rotation read back from the world, as a
+/// saved scene holds) is returned as given: dividing by a length of 0.99999994 would move its
+/// last bits, and a saved world would not load back bit for bit.
 pub fn rotation(field: &str, q: [f64; 4]) -> Result<[f32; 4], BoundsError> {
     each(field, q, -POSITION_LIMIT, POSITION_LIMIT)?;
     let len = length(&q);
     if len < MIN_LENGTH {
         return Err(BoundsError::ZeroQuaternion { field: field.to_string(), length: Num(len) });
+    }
+    if (len - 1.0).abs() <= UNIT_EXACT {
+        return Ok(q.map(|c| c as f32));
     }
     Ok(q.map(|c| (c / len) as f32))
 }
@@ -246,6 +254,15 @@ mod tests {
         }
         let big = rotation("q", [1e6, 1e6, 1e6, 1e6]).unwrap();
         assert!(big.iter().all(|c| (c - 0.5).abs() < 1e-6), "{big:?}");
+    }
+
+    #[test]
+    fn a_rotation_unit_to_f32_precision_is_stored_bit_for_bit() {
+        // Unit as f32 can tell (length 0.99999994 in f64), as a body's rotation read back is.
+        let q = [-0.363_171_f32, -0.530_395_1, 0.580_757, -0.499_508_83];
+        let len = q.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
+        assert!(len != 1.0 && (len - 1.0).abs() < 1e-6, "{len}");
+        assert_eq!(rotation("q", q.map(f64::from)).unwrap(), q);
     }
 
     #[test]

@@ -41,6 +41,14 @@ pub enum ColliderKind {
 }
 
 impl ColliderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Box => "box",
+            Self::Sphere => "sphere",
+            Self::Capsule => "capsule",
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Self> {
         match text {
             "box" => Some(Self::Box),
@@ -145,6 +153,15 @@ pub(crate) struct EntityState<'a> {
     pub transform: &'a Transform,
     pub renderable: Option<&'a Renderable>,
     pub tags: Option<&'a Tags>,
+}
+
+/// An entity's rigid body as it was made: what `scene.createEntity` was asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct BodyState {
+    pub kind: BodyKind,
+    pub collider: ColliderKind,
+    pub friction: f32,
+    pub restitution: f32,
 }
 
 /// What render-sync reads of one renderable entity.
@@ -652,6 +669,23 @@ impl World {
             });
         }
         (views, self.entities.len(), next)
+    }
+
+    /// An entity's own material, if it was ever given one (`three.setMaterial`).
+    pub(crate) fn material(&self, id: EntityId) -> Option<Material> {
+        self.entities.get(id).and_then(|e| self.ecs.get::<Material>(e).copied())
+    }
+
+    /// An entity's rigid body and collider, if it has one.
+    pub(crate) fn body_state(&self, id: EntityId) -> Option<BodyState> {
+        let binding = self.binding(id)?;
+        let (kind, friction, restitution) = self.physics.body_material(binding.body)?;
+        let collider = match binding.shape {
+            ColliderShape::Box { .. } => ColliderKind::Box,
+            ColliderShape::Ball { .. } => ColliderKind::Sphere,
+            ColliderShape::Capsule { .. } => ColliderKind::Capsule,
+        };
+        Some(BodyState { kind, collider, friction, restitution })
     }
 
     /// Edits an entity's material (created with defaults on first use). False for unknown ids.

@@ -25,6 +25,7 @@ mod playtest;
 mod providers;
 mod registry;
 mod render;
+mod scenes;
 mod schemas;
 mod scripting;
 mod social;

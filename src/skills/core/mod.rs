@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -23,6 +23,8 @@ use crate::world::World;
 
 pub use ops::packages::PackageDoor;
 pub use ops::render::RenderState;
+pub(crate) use ops::scenes::{Invoke, SceneTarget, apply as apply_scene};
+pub use ops::scenes::{SceneApplyError, SceneLoaded};
 pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
@@ -62,6 +64,10 @@ pub(crate) struct CoreParts {
     pub traces_dir: PathBuf,
     /// Mods root, for playtests' scratch engines.
     pub scripts: Option<PathBuf>,
+    /// Runs a skill through the registry as a given caller (`scene.load`'s nested calls).
+    pub invoke: Invoke,
+    /// Whether calls are decided by the live policy engine (else by the static profiles).
+    pub policy_enabled: bool,
 }
 
 impl std::fmt::Debug for CoreParts {
@@ -160,6 +166,19 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::audio::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::testing::create(lua, Rc::clone(&parts.world), parts.project.clone(), parts.scripts.clone()).map_err(ops_err)?,
+        ops::scenes::create(
+            lua,
+            ops::scenes::ScenesParts {
+                world: Rc::clone(&parts.world),
+                registry: Rc::clone(&parts.registry),
+                policy: Rc::clone(&parts.policy),
+                policy_enabled: parts.policy_enabled,
+                agents: Rc::clone(&parts.agents),
+                project: parts.project.clone(),
+                invoke: Rc::clone(&parts.invoke),
+            },
+        )
+        .map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

@@ -1,0 +1,67 @@
+//! A file given on the command line (`limina run FILE`, `limina mcp --scene FILE`) is a script or
+//! a scene file; this tells them apart and runs or loads it.
+//!
+//! The file is first evaluated by the scene reader, in its data-only VM (`scenes::probe`): if it
+//! returns a scene table (one with `format` or `entities`), it is a scene, checked whole and
+//! loaded through the skills as the script's caller (`Engine::load_scene`, the path `scene.load`
+//! takes); it never runs in the engine VM. Anything else runs as a script, as it always did. A
+//! script that returns a scene table anyway (it needed more than the data VM allows) is an error
+//! naming why it could not be read as a scene, rather than a scene silently ignored.
+
+use std::path::Path;
+
+use mlua::Value as LuaValue;
+
+use super::{Engine, EngineError};
+use crate::scenes::{Probe, SceneError};
+use crate::skills::core::SceneLoaded;
+
+/// What became of the file.
+#[derive(Debug)]
+pub enum FileRun {
+    /// It ran as a script; what its chunk returned.
+    Script(LuaValue),
+    /// It was a scene file, now loaded.
+    Scene(SceneLoaded),
+}
+
+impl Engine {
+    /// Runs the script at `path`, or loads it when it is a scene file (see the module doc).
+    pub fn run_or_load_file(&self, path: &Path) -> Result<FileRun, EngineError> {
+        let display = path.display().to_string();
+        let capacity = self.world().capacity();
+        let probe = match crate::scenes::files::read_capped(path, &display) {
+            Ok(source) => crate::scenes::probe(&source, &display, capacity),
+            // Left to the script runner, whose errors say what is wrong with the file.
+            Err(e) => Probe::NotScene(e),
+        };
+        let file_error = |message: String| EngineError::File { path: display.clone(), message };
+        match probe {
+            Probe::Scene(scene) => self.load_scene(&scene).map(FileRun::Scene).map_err(|e| file_error(e.message)),
+            Probe::Invalid(e) => Err(file_error(without_file(&e, &display))),
+            Probe::NotScene(why) => {
+                let returned = self.run_file(path)?;
+                if is_scene_table(&returned) {
+                    return Err(file_error(format!(
+                        "returned a scene table, but it could not be read as a scene: {}",
+                        without_file(&why, &display)
+                    )));
+                }
+                Ok(FileRun::Script(returned))
+            }
+        }
+    }
+}
+
+/// A scene error without the file name `EngineError::File` shows already.
+fn without_file(e: &SceneError, display: &str) -> String {
+    let text = e.to_string();
+    text.strip_prefix(&format!("{display}: ")).map(str::to_string).unwrap_or(text)
+}
+
+fn is_scene_table(returned: &LuaValue) -> bool {
+    match returned {
+        LuaValue::Table(t) => ["format", "entities"].iter().any(|k| t.raw_get::<LuaValue>(*k).is_ok_and(|v| !v.is_nil())),
+        _ => false,
+    }
+}
