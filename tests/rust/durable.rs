@@ -239,3 +239,21 @@ fn every_call_mcp_acknowledged_survives_a_kill() {
         assert!(world.resolve(id).is_some(), "{id} was acknowledged and must survive");
     }
 }
+
+#[test]
+fn a_loaded_scene_is_logged_as_the_calls_it_made_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("scene.log");
+    let mut config = EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) };
+    config.log = Some(durable::LogConfig { checkpoint_every: 5, ..durable::LogConfig::new(&log) });
+    let engine = Engine::new(config).unwrap();
+    engine.run_or_load_file(&crate::root().join("scenes/courtyard.lua")).unwrap();
+    engine.step(60).unwrap();
+    engine.make_durable().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("\"skill\":\"scene.createEntity\""), "the load's own calls are logged");
+    assert!(!text.contains("\"skill\":\"scene.load\""), "the file read is not: a replay never reads the scene file");
+    let (replayed, report) = durable::replay(&log, &options(true)).unwrap();
+    assert_eq!(report.divergence, None);
+    assert_eq!(replayed.world_hash(), engine.world_hash());
+}
