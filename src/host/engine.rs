@@ -192,6 +192,8 @@ pub(crate) struct Shared {
     pub stepping: Cell<bool>,
     pub quit: Cell<bool>,
     pub seed: u64,
+    /// `math.random`'s generator (see `script::random`): engine state, so snapshots carry it.
+    pub rng: Rc<Cell<crate::script::random::LuauRandom>>,
     pub caller: Caller,
     /// Builds handlers' `ctx` tables.
     pub contexts: CallContexts,
@@ -363,7 +365,10 @@ impl Engine {
         let traces_dir = config.traces_dir.clone().unwrap_or_else(|| config.project_root.join("traces"));
 
         install_print(&lua, config.output).map_err(startup("print"))?;
-        lua.load(format!("math.randomseed({})", config.seed % (1 << 52))).exec().map_err(startup("seed"))?;
+        // `math.random` draws from engine state (saved and restored with the world), seeded as
+        // `math.randomseed(seed)` would be: Luau's own generator, reimplemented in Rust.
+        let rng = Rc::new(Cell::new(script::random::LuauRandom::seeded(script::random::num2int((config.seed % (1 << 52)) as f64))));
+        script::random::install(&lua, Rc::clone(&rng)).map_err(startup("math.random"))?;
         let fail_fn = lua
             .create_function(|_, (code, message): (String, String)| -> mlua::Result<()> {
                 Err(HandlerFailure::from_script(&code, message).into_lua())
@@ -384,6 +389,7 @@ impl Engine {
             stepping: Cell::new(false),
             quit: Cell::new(false),
             seed: config.seed,
+            rng,
             caller: {
                 let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
                 if config.operator {
