@@ -20,6 +20,7 @@ pub mod policy;
 pub mod render;
 pub mod script;
 pub mod skills;
+pub mod snapshot;
 pub mod trace;
 pub(crate) mod unguessable;
 pub mod world;

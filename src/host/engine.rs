@@ -69,6 +69,9 @@ pub struct EngineConfig {
     pub trace_append: Option<PathBuf>,
     /// Where `trace.export` writes; None is `<project>/traces` (a playtest gets a private one).
     pub traces_dir: Option<PathBuf>,
+    /// Where `world.snapshot` writes; None is `<project>/snapshots` (a playtest gets a private
+    /// one).
+    pub snapshots_dir: Option<PathBuf>,
     /// Mods and packages root; None loads no mods (the CLI passes `<project>/scripts`).
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
@@ -107,6 +110,7 @@ impl EngineConfig {
             policy: true,
             trace_append: None,
             traces_dir: None,
+            snapshots_dir: None,
             scripts: None,
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
@@ -204,6 +208,8 @@ pub(crate) struct Shared {
     pub session_counter: Cell<u64>,
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
+    /// Where `world.snapshot` writes (`<project>/snapshots`).
+    pub snapshots_dir: PathBuf,
     /// When set (playtests), `limina.step` stops at this instant: its steps run in Rust, where
     /// the VM's interrupt cannot reach.
     pub deadline: Cell<Option<std::time::Instant>>,
@@ -402,6 +408,7 @@ impl Engine {
             stage_clock: config.stage_timing.then(StageClock::default),
             session_counter: Cell::new(0),
             traces_dir: traces_dir.clone(),
+            snapshots_dir: config.snapshots_dir.clone().unwrap_or_else(|| config.project_root.join("snapshots")),
             deadline: Cell::new(None),
             mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
             host: RefCell::new(None),
@@ -459,6 +466,11 @@ impl Engine {
 
     pub fn lua(&self) -> &Lua {
         &self.lua
+    }
+
+    /// What the bindings and the step share (the snapshot module reads and replaces it).
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// Loads and runs a script file; returns what its chunk returned.

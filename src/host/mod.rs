@@ -6,6 +6,8 @@
 //! `RefCell`s that are never borrowed across a call into Lua.
 
 mod agents;
+pub(crate) use agents::AgentMemory;
+pub use agents::AgentMemoryError;
 pub use agents::StepTimings;
 mod clock;
 mod engine;
@@ -18,7 +20,7 @@ mod sessions;
 pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
-pub(crate) use engine::{CapturedOutput, TestLimits, TestTally};
+pub(crate) use engine::{CapturedOutput, Shared, TestLimits, TestTally};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
 pub use realtime::{CALL_BUDGET, RealTimeDriver};
 pub use sessions::{SessionClaim, SessionClaims};
