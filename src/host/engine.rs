@@ -424,7 +424,8 @@ impl Engine {
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
         // `limina.schema` (for declaring their own skills).
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
-        let host: Rc<dyn Host> = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        let engine_host = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        let host: Rc<dyn Host> = Rc::clone(&engine_host) as Rc<dyn Host>;
         shared.host.replace(Some(Rc::clone(&host)));
         let packages = Rc::new(Packages { mods: Rc::clone(&shared.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
         let core = CoreParts {
@@ -433,6 +434,7 @@ impl Engine {
             trace: Rc::clone(&trace),
             render: Rc::clone(&shared.render),
             packages,
+            snapshots: engine_host,
             policy: Rc::clone(&shared.policy),
             agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
@@ -756,6 +758,25 @@ impl Host for EngineHost {
         let Some(shared) = self.shared.upgrade() else { return String::new() };
         let draft = crate::trace::EventDraft::new(event_type, actor).thread(thread);
         shared.trace.borrow_mut().emit(draft, shared.tick.get(), &payload).id.clone()
+    }
+}
+
+impl crate::skills::core::SnapshotDoor for EngineHost {
+    fn write(&self, name: Option<&str>) -> Result<Value, crate::skills::HandlerFailure> {
+        use crate::skills::{ErrorCode, HandlerFailure};
+        let Some(shared) = self.shared.upgrade() else {
+            return Err(HandlerFailure::new(ErrorCode::HandlerError, "the engine has shut down"));
+        };
+        match shared.write_named_snapshot(name) {
+            Ok(w) => Ok(serde_json::json!({
+                "path": w.path.display().to_string(),
+                "tick": w.tick,
+                "bytes": w.bytes,
+                "worldHash": w.world_hash,
+            })),
+            Err(e @ crate::snapshot::SnapshotError::BadName { .. }) => Err(HandlerFailure::new(ErrorCode::InvalidInput, e.to_string())),
+            Err(e) => Err(HandlerFailure::new(ErrorCode::HandlerError, e.to_string())),
+        }
     }
 }
 
