@@ -98,10 +98,6 @@ pub(crate) struct AgentSystems {
     generations: std::cell::Cell<u64>,
     /// The last trace sequence number sorted into the rings below.
     scanned: std::cell::Cell<u64>,
-    /// Added to trace sequence numbers to number events on the agents' own count (what the
-    /// rings and `AgentRecord::seen_seq` hold). Zero until a snapshot is restored: its
-    /// numbers go on from where the saved engine's were, whatever the new trace's length.
-    seq_offset: std::cell::Cell<u64>,
     own: RefCell<HashMap<Rc<str>, RecentRing>>,
     world: RefCell<RecentRing>,
 }
@@ -115,7 +111,6 @@ impl AgentSystems {
             tools: RefCell::default(),
             generations: std::cell::Cell::default(),
             scanned: std::cell::Cell::default(),
-            seq_offset: std::cell::Cell::default(),
             own: RefCell::default(),
             world: RefCell::default(),
         }
@@ -302,36 +297,35 @@ impl Shared {
         let systems = &self.agent_systems;
         let mut own = systems.own.borrow_mut();
         let mut world = systems.world.borrow_mut();
-        sort_events(trace.since(systems.scanned.get()), &agents, systems.seq_offset.get(), &mut own, &mut world);
-        systems.scanned.set(trace.len() as u64);
+        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
+        systems.scanned.set(trace.last_seq());
     }
 
     /// What the agent systems remember that decides what agents perceive and how decisions are
     /// numbered, for a snapshot: read, not changed (events not yet sorted into the rings are
-    /// sorted into copies).
+    /// sorted into copies). Sequence numbers are the trace's, which a restored engine's trace
+    /// continues (`TraceLog::continue_after`).
     pub(crate) fn agent_memory(&self) -> AgentMemory {
         let agents = self.agents.borrow();
         let trace = self.trace.borrow();
         let systems = &self.agent_systems;
-        let offset = systems.seq_offset.get();
         let mut own = systems.own.borrow().clone();
         let mut world = systems.world.borrow().clone();
-        sort_events(trace.since(systems.scanned.get()), &agents, offset, &mut own, &mut world);
+        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
         let ring = |r: RecentRing| r.0.into_iter().map(|(seq, t)| (seq, t.to_string())).collect::<Vec<_>>();
         let mut own: Vec<(String, Vec<(u64, String)>)> = own.into_iter().map(|(id, r)| (id.to_string(), ring(r))).collect();
         own.sort();
-        AgentMemory { generations: systems.generations.get(), through: trace.len() as u64 + offset, own, world: ring(world) }
+        AgentMemory { generations: systems.generations.get(), own, world: ring(world) }
     }
 
-    /// Takes up a snapshot's `AgentMemory`: events traced from now on are numbered after
-    /// everything it remembers, so each agent is shown exactly what the saved engine would
-    /// have shown it.
+    /// Takes up a snapshot's `AgentMemory`. The trace's numbering has been moved past the saved
+    /// engine's, so every event traced from now on is newer than everything it remembers, and
+    /// each agent is shown what the saved engine would have shown it. What this engine traced
+    /// before the restore belongs to the world it replaced: no agent is shown it.
     pub(crate) fn restore_agent_memory(&self, memory: AgentMemory) {
         let systems = &self.agent_systems;
-        let traced = self.trace.borrow().len() as u64;
         systems.generations.set(memory.generations);
-        systems.scanned.set(traced);
-        systems.seq_offset.set(memory.through.saturating_sub(traced));
+        systems.scanned.set(self.trace.borrow().last_seq());
         let ring = |r: Vec<(u64, String)>| RecentRing(r.into_iter().map(|(seq, t)| (seq, Rc::from(t))).collect());
         *systems.own.borrow_mut() = memory.own.into_iter().map(|(id, r)| (Rc::from(id), ring(r))).collect();
         *systems.world.borrow_mut() = ring(memory.world);
@@ -409,7 +403,7 @@ impl Shared {
             let payload = json!({"agentId": &*actor, "nearby": count, "tick": tick});
             let event = self.agent_event(EventKind::AgentPerceptionUpdated, &actor, &thread, Vec::new(), &payload);
             if let Some(record) = self.agents.borrow_mut().get_mut(id) {
-                record.seen_seq = self.trace.borrow().len() as u64 + systems.seq_offset.get();
+                record.seen_seq = self.trace.borrow().last_seq();
             }
             out.push((Rc::clone(id), Rc::from(event)));
         }
@@ -708,17 +702,15 @@ impl Shared {
 }
 
 /// Sorts `events` into each agent's recent events (its own calls and their outcomes) and the
-/// world's (signals, speech, collisions), numbered `seq + offset`; forgets the rings of agents
-/// that are gone.
+/// world's (signals, speech, collisions); forgets the rings of agents that are gone.
 fn sort_events(
     events: &[crate::trace::Event],
     agents: &crate::agents::table::Agents,
-    offset: u64,
     own: &mut HashMap<Rc<str>, RecentRing>,
     world: &mut RecentRing,
 ) {
     for event in events {
-        let seq = event.seq + offset;
+        let seq = event.seq;
         if let Some(record) = agents.get(&event.actor_id) {
             if is_recent_for(event, &record.id) {
                 own.entry(Rc::clone(&record.id)).or_default().push(seq, Rc::clone(&event.event_type));
@@ -731,12 +723,10 @@ fn sort_events(
 }
 
 /// The agent systems' memory as snapshot data: the last decision generation handed out, and the
-/// recent events kept for each agent and for the world, numbered on the agents' own count and
-/// complete through `through`.
+/// recent events kept for each agent and for the world (trace sequence numbers and types).
 #[derive(Debug, Serialize, serde::Deserialize)]
 pub(crate) struct AgentMemory {
     generations: u64,
-    through: u64,
     own: Vec<(String, Vec<(u64, String)>)>,
     world: Vec<(u64, String)>,
 }

@@ -46,6 +46,10 @@ use crate::world::World;
 struct EngineSection {
     tick: u64,
     rng: u64,
+    /// The seq of the last event traced: a restored engine numbers its events after it, so their
+    /// ids (which queued agent actions carry, and the world hash with them) are the ones the
+    /// saved engine would have given.
+    trace_seq: u64,
 }
 
 /// What `write_snapshot` (and `world.snapshot`) wrote.
@@ -71,18 +75,45 @@ fn read<'a, T>(cell: &'a std::cell::RefCell<T>, part: &'static str) -> Result<st
     cell.try_borrow().map_err(|_| SnapshotError::Busy { part })
 }
 
+/// A snapshot's body, decoded and checked, not yet anyone's.
+struct Decoded {
+    engine: EngineSection,
+    world: World,
+    records: Vec<crate::agents::record::AgentRecord>,
+    next_agent: u64,
+    scheduler: crate::agents::budget::SchedulerBudget,
+    policy: PolicyEngine,
+    memory: AgentMemory,
+}
+
+impl Decoded {
+    /// The sections in the order `Shared::snapshot` writes them; nothing may follow the last.
+    fn from_body(body: &[u8], capacity: usize) -> Result<Decoded, SnapshotError> {
+        let (engine, rest): (EngineSection, _) = take(body, "engine counters")?;
+        let (world, rest) = World::load(rest, capacity)?;
+        let (agents, rest): (agents::AgentsState, _) = take(rest, "agents")?;
+        let (records, next_agent, scheduler) = agents.into_records()?;
+        let (policy, rest): (PolicyEngine, _) = take(rest, "policy")?;
+        let (memory, rest): (AgentMemory, _) = take(rest, "agent memory")?;
+        memory.check()?;
+        if !rest.is_empty() {
+            return Err(SnapshotError::TrailingSections { extra: rest.len() });
+        }
+        Ok(Decoded { engine, world, records, next_agent, scheduler, policy, memory })
+    }
+}
+
 impl Shared {
     /// The engine as a snapshot file's bytes (see the module docs for what it holds).
     pub(crate) fn snapshot(&self) -> Result<Vec<u8>, SnapshotError> {
-        let engine = EngineSection { tick: self.tick.get(), rng: self.rng.get().state() };
+        let trace_seq = read(&self.trace, "trace")?.last_seq();
+        let engine = EngineSection { tick: self.tick.get(), rng: self.rng.get().state(), trace_seq };
         let body = put(&engine, Vec::new(), "engine counters")?;
         let body = read(&self.world, "world")?.save(body)?;
         let agents = agents::AgentsState::capture(&*read(&self.agents, "agents")?)?;
         let body = put(&agents, body, "agents")?;
         let body = put(&*read(&self.policy, "policy")?, body, "policy")?;
-        if self.trace.try_borrow().is_err() {
-            return Err(SnapshotError::Busy { part: "trace" });
-        }
+        drop(read(&self.trace, "trace")?);
         let body = put(&self.agent_memory(), body, "agent memory")?;
         Ok(format::seal(&body))
     }
@@ -93,31 +124,34 @@ impl Shared {
             return Err(SnapshotError::Stepping { tick: self.tick.get() });
         }
         let body = format::open(bytes)?;
-        // Everything is decoded and checked into new objects first...
-        let (engine, rest): (EngineSection, _) = take(body, "engine counters")?;
         let capacity = read(&self.world, "world")?.capacity();
-        let (world, rest) = World::load(rest, capacity)?;
-        let (agents, rest): (agents::AgentsState, _) = take(rest, "agents")?;
-        let (records, next_agent, scheduler) = agents.into_records()?;
-        let (policy, rest): (PolicyEngine, _) = take(rest, "policy")?;
-        let (memory, rest): (AgentMemory, _) = take(rest, "agent memory")?;
-        memory.check()?;
-        if !rest.is_empty() {
-            return Err(SnapshotError::TrailingSections { extra: rest.len() });
-        }
-        // ...then swapped in. Only the agents can still refuse (a connected client holds one of
+        // Everything is decoded and checked into new objects first. The checksum vouches for the
+        // bytes, not for who wrote them: a crafted body that makes a decoder panic is refused
+        // like any other malformed body (nothing live has been touched yet).
+        let decoded = crate::isolate::catch(|| Decoded::from_body(body, capacity))
+            .map_err(|panic| SnapshotError::Invalid(format!("decoding it panicked: {panic}")))??;
+        // Then swapped in. Only the agents can still refuse (a connected client holds one of
         // their ids), and they go first, so a refusal changes nothing.
         let busy = |part| move |_| SnapshotError::Busy { part };
         let mut live_agents = self.agents.try_borrow_mut().map_err(busy("agents"))?;
         let mut live_world = self.world.try_borrow_mut().map_err(busy("world"))?;
         let mut live_policy = self.policy.try_borrow_mut().map_err(busy("policy"))?;
         let mut audio = self.audio_sounds.try_borrow_mut().map_err(busy("audio"))?;
+        let mut trace = self.trace.try_borrow_mut().map_err(busy("trace"))?;
+        let Decoded { engine, world, records, next_agent, scheduler, policy, memory } = decoded;
         live_agents.replace_records(records, next_agent, scheduler)?;
         *live_world = world;
         *live_policy = policy;
         // The mixer is handed the restored sounds at the next step, whatever revision they carry.
         *audio = (0, None);
-        drop((live_agents, live_world, live_policy, audio));
+        if !trace.continue_after(engine.trace_seq) {
+            tracing::warn!(
+                saved = engine.trace_seq,
+                here = trace.last_seq(),
+                "this engine had traced more events than the snapshot's; new event ids go on from its own"
+            );
+        }
+        drop((live_agents, live_world, live_policy, audio, trace));
         self.tick.set(engine.tick);
         self.rng.set(LuauRandom::from_state(engine.rng));
         self.restore_agent_memory(memory);

@@ -26,6 +26,7 @@ mod registry;
 mod render;
 mod schemas;
 mod scripting;
+mod snapshot;
 mod social;
 mod spatial;
 mod trace;
