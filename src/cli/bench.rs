@@ -38,6 +38,8 @@ pub(crate) enum Section {
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
     Spatial,
+    /// Snapshot size, encode, durable write and restore at 2,000 and 20,000 entities.
+    Snapshot,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +88,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Audio,
         Section::Spatial,
         Section::Agents,
+        Section::Snapshot,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
@@ -115,6 +118,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
         Section::Audio => super::bench_audio::run(),
+        Section::Snapshot => super::bench_snapshot::run(),
     }
 }
 

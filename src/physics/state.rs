@@ -47,7 +47,7 @@ impl PhysicsWorld {
     /// Reads a physics world written by `save` from the front of `bytes`; returns it and the
     /// bytes after it. `remap` rewrites each body's and collider's owner tag (the entities of the
     /// restored ECS are new).
-    pub(crate) fn load<'a>(bytes: &'a [u8], remap: impl Fn(u128) -> u128) -> Result<(Self, &'a [u8]), LoadError> {
+    pub(crate) fn load(bytes: &[u8], remap: impl Fn(u128) -> u128) -> Result<(Self, &[u8]), LoadError> {
         let (loaded, rest): (Loaded, &[u8]) = postcard::take_from_bytes(bytes).map_err(LoadError::Decode)?;
         let Loaded { mut world, changed, fault } = loaded;
         let dt = world.integration_parameters.dt;

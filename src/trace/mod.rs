@@ -320,6 +320,28 @@ mod tests {
     }
 
     #[test]
+    fn numbering_continued_past_a_gap_still_finds_every_event() {
+        let mut log = TraceLog::new("thr_main");
+        let first = log.emit(EventDraft::new("a", "sys"), 0, &Value::Null).id.clone();
+        assert!(log.continue_after(100), "an earlier log's numbering is taken up");
+        assert!(!log.continue_after(50), "numbering never goes back");
+        let draft = EventDraft::new("b", "sys").caused_by(vec![first.clone()]);
+        let after = log.emit(draft, 1, &Value::Null).id.clone();
+        assert!(after.contains("_000000000101_"), "{after}");
+        log.emit(EventDraft::new("c", "sys"), 2, &Value::Null);
+        assert_eq!((log.len(), log.last_seq()), (3, 102));
+        assert_eq!(log.get(&first).map(|e| e.seq), Some(1));
+        assert_eq!(log.get(&after).map(|e| e.seq), Some(101));
+        assert!(log.by_seq(2).is_none() && log.by_seq(100).is_none() && log.by_seq(103).is_none());
+        let seqs = |after: u64| log.since(after).iter().map(|e| e.seq).collect::<Vec<_>>();
+        assert_eq!(
+            (seqs(0), seqs(1), seqs(60), seqs(101), seqs(102)),
+            (vec![1, 101, 102], vec![101, 102], vec![101, 102], vec![102], vec![])
+        );
+        assert_eq!(log.children(&first).iter().map(|e| e.seq).collect::<Vec<_>>(), [101]);
+    }
+
+    #[test]
     fn causality_is_indexed_both_ways() {
         let mut log = TraceLog::new("thr_main");
         let parent = log.emit(EventDraft::new("a", "sys"), 0, &Value::Null).id.clone();

@@ -378,3 +378,25 @@ fn an_oversized_file_is_refused_before_it_is_read() {
     let missing = engine().read_snapshot(&dir.path().join("missing.snap")).unwrap_err();
     assert!(missing.to_string().contains("missing.snap"), "{missing}");
 }
+
+/// The body's bytes for a fixed world are pinned: a change to any type a snapshot stores (or to
+/// rapier's serde form) shows up here as a diff, the reminder to bump `FORMAT_VERSION` so older
+/// snapshots are refused by version instead of misread. Re-bless with `LIMINA_BLESS=1`.
+#[test]
+fn the_snapshot_body_of_a_fixed_world_is_pinned() {
+    let snap = |_| {
+        let e = engine();
+        build_scene(&e);
+        e.step(20).unwrap();
+        e.snapshot().unwrap()
+    };
+    let (a, b) = (snap(0), snap(1));
+    assert!(a == b, "the same world gives the same bytes");
+    let actual = format!("format {FORMAT_VERSION} body sha256:{:x}", Sha256::digest(body(&a)));
+    let golden = crate::root().join("tests/rust/golden/snapshot_body.sha256");
+    if std::env::var_os("LIMINA_BLESS").is_some() {
+        std::fs::write(&golden, format!("{actual}\n")).unwrap();
+    }
+    let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
+    assert_eq!(actual, expected.trim_end(), "the snapshot body changed: bump FORMAT_VERSION if its layout did, then re-bless");
+}
