@@ -12,10 +12,17 @@
 //! stepping the one saved.
 //!
 //! Not in it: the Luau VM (scripts' callbacks, their locals, scripted agent policies: the host
-//! script registers them again), the world log (`trace`), decisions in flight (dropped: the
-//! agent decides again on its cadence, as after a timeout), collision events not yet read,
-//! loaded model meshes and spoken lines' samples (renderer and audio caches keyed by the ids
-//! the snapshot does hold), connected clients.
+//! script registers them again), the world log's events (`trace`; only its numbering: a
+//! restored engine's events take the ids the saved engine's next events would have had, which
+//! queued agent actions carry into the world hash), decisions in flight (dropped: the agent
+//! decides again on its cadence, as after a timeout), collision events not yet read, loaded
+//! model meshes and spoken lines' samples (renderer and audio caches keyed by the ids the
+//! snapshot does hold), connected clients.
+//!
+//! Snapshots are taken between steps (one asked for inside a step is refused: half a step's
+//! effects cannot be continued exactly). Restore into a freshly built engine: one whose log
+//! already holds more events than the saved engine's goes on numbering from its own, so its
+//! agents' next decision ids (and the world hash) differ from the saved engine's.
 //!
 //! `restore` decodes and checks everything into new objects first and swaps them in only when
 //! all of it holds: a refused snapshot (wrong magic, another format or engine version, cut off,
@@ -106,6 +113,11 @@ impl Decoded {
 impl Shared {
     /// The engine as a snapshot file's bytes (see the module docs for what it holds).
     pub(crate) fn snapshot(&self) -> Result<Vec<u8>, SnapshotError> {
+        // Halfway through a step the world holds some of the step's effects and not others; a
+        // restored engine would run the whole step again.
+        if self.stepping.get() {
+            return Err(SnapshotError::InsideStep { tick: self.tick.get() });
+        }
         let trace_seq = read(&self.trace, "trace")?.last_seq();
         let engine = EngineSection { tick: self.tick.get(), rng: self.rng.get().state(), trace_seq };
         let body = put(&engine, Vec::new(), "engine counters")?;

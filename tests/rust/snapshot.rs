@@ -400,3 +400,28 @@ fn the_snapshot_body_of_a_fixed_world_is_pinned() {
     let expected = std::fs::read_to_string(&golden).expect("golden file (run with LIMINA_BLESS=1 to create it)");
     assert_eq!(actual, expected.trim_end(), "the snapshot body changed: bump FORMAT_VERSION if its layout did, then re-bless");
 }
+
+#[test]
+fn a_snapshot_asked_for_inside_a_step_is_refused_and_between_steps_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = engine_with(0, Some(dir.path()));
+    e.run_source(
+        r#"
+        refused = nil
+        limina.on_step(function(tick)
+            if tick == 1 then
+                local r = limina.call("world.snapshot", { name = "mid-step" })
+                refused = if r.success then "taken" else r.error.message
+            end
+        end)
+        "#,
+        "mid_step.lua",
+    )
+    .unwrap();
+    e.step(3).unwrap();
+    let refused: String = e.lua().load("return refused").eval().unwrap();
+    assert!(refused.contains("cannot be taken inside a step (tick 1"), "{refused}");
+    assert!(!dir.path().join("mid-step.snap").exists());
+    let r: bool = e.lua().load(r#"return limina.call("world.snapshot", { name = "between" }).success"#).eval().unwrap();
+    assert!(r && dir.path().join("between.snap").exists());
+}
