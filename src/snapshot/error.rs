@@ -44,7 +44,9 @@ pub enum SnapshotError {
     Busy { part: &'static str },
     #[error("a snapshot cannot be restored while a step runs (tick {tick})")]
     Stepping { tick: u64 },
-    #[error("a snapshot cannot be taken inside a step (tick {tick}, half applied); take it between steps (at the top level or in limina.on_frame)")]
+    #[error(
+        "a snapshot cannot be taken inside a step (tick {tick}, half applied); take it between steps (at the top level or in limina.on_frame)"
+    )]
     InsideStep { tick: u64 },
     #[error("name: '{name}' must be 1 to 64 letters, digits, '_' or '-'")]
     BadName { name: String },
