@@ -22,6 +22,7 @@ pub mod render;
 pub mod scenes;
 pub mod script;
 pub mod skills;
+pub mod snapshot;
 pub mod trace;
 pub(crate) mod unguessable;
 pub mod world;

@@ -9,10 +9,10 @@
 //! its credit and goes first next tick, and a heavier agent earns its place sooner. The order is
 //! a pure function of the records, so it is deterministic.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Per-agent limits (the reference's `AgentBudget`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentBudget {
     /// Share of the global action budget relative to other agents (1 = equal share).
@@ -44,7 +44,7 @@ impl BudgetBounds {
 }
 
 /// Engine-wide limits (the reference's `SchedulerBudget`), set by the operator.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SchedulerBudget {
     pub max_decision_starts_per_tick: usize,

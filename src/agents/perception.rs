@@ -4,7 +4,7 @@
 //! sorted by distance then entity id, self excluded. `recentEvents` is a short tail of what
 //! happened to or around the agent since it last looked.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::trace::Event;
 
@@ -14,20 +14,20 @@ pub(crate) const MAX_NEARBY: usize = 64;
 /// Recent event types kept in one perception.
 pub(crate) const RECENT_EVENTS: usize = 8;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PerceivedEntity {
     pub id: String,
     pub position: [f64; 3],
     pub distance: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecentEvent {
     #[serde(rename = "type")]
     pub event_type: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Perception {
     pub self_id: String,

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::budget::AgentBudget;
@@ -17,7 +17,7 @@ use crate::world::EntityId;
 
 /// `builder` agents drive the world from outside (they are recorded for inspection and
 /// governance, and are never scheduled); `player` agents perceive, decide and act in the loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentKind {
     Builder,
@@ -35,7 +35,7 @@ impl AgentKind {
 }
 
 /// Which decision provider an agent's `llm.provider` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     /// A Luau function registered by the host script (`limina.scripted_policy`); `model` names it.
@@ -68,7 +68,7 @@ impl ProviderKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LlmConfig {
     pub provider: ProviderKind,

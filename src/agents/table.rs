@@ -125,6 +125,29 @@ impl Agents {
         self.scripted.keys().map(String::as_str).collect()
     }
 
+    /// The number the next generated id would start from (`agt_0001` is 1).
+    pub(crate) fn next_number(&self) -> u64 {
+        self.next
+    }
+
+    /// Replaces the records, the id counter and the scheduler budget (a restored snapshot's),
+    /// keeping what belongs to the running host: its scripted policies and its clients' claims.
+    /// Refused, changing nothing, when a connected client holds one of the records' ids.
+    pub(crate) fn replace_records(
+        &mut self,
+        records: Vec<AgentRecord>,
+        next: u64,
+        scheduler: SchedulerBudget,
+    ) -> Result<(), AgentTableError> {
+        if let Some(r) = records.iter().find(|r| self.client_ids.is_held(&r.id)) {
+            return Err(AgentTableError::HeldByClient { id: r.id.to_string() });
+        }
+        self.records = records.into_iter().map(|r| (Rc::clone(&r.id), r)).collect();
+        self.next = next;
+        self.scheduler = scheduler;
+        Ok(())
+    }
+
     /// `sha256:` over every record's deterministic state, in id order; None with no agents (so a
     /// world without agents hashes exactly as before agents existed).
     pub fn hash(&self) -> Option<String> {

@@ -40,6 +40,8 @@ pub(crate) enum Section {
     Spatial,
     /// The command log's cost on the step and on MCP calls; replay speed vs live stepping.
     Durable,
+    /// Snapshot size, encode, durable write and restore at 2,000 and 20,000 entities.
+    Snapshot,
 }
 
 #[derive(Debug, Args)]
@@ -88,6 +90,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Audio,
         Section::Spatial,
         Section::Agents,
+        Section::Snapshot,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
@@ -118,6 +121,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Spatial => super::bench_spatial::run(),
         Section::Audio => super::bench_audio::run(),
         Section::Durable => super::bench_durable::run(),
+        Section::Snapshot => super::bench_snapshot::run(),
     }
 }
 

@@ -105,7 +105,7 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
     e.step(WARM_UP)?;
     let mut step = Vec::with_capacity(MEASURED as usize);
     let (mut action, mut physics, mut perception, mut decision) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let events_before = e.trace().len();
+    let (events_before, last_before) = (e.trace().len(), e.trace().last_seq());
     for _ in 0..MEASURED {
         let t = Instant::now();
         e.step(1)?;
@@ -117,7 +117,7 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
         decision.push(timings.decision.as_secs_f64() * 1e3);
     }
     let events = e.trace().len() - events_before;
-    let actions = e.trace().since(events_before as u64).iter().filter(|ev| &*ev.event_type == "skill.executed").count();
+    let actions = e.trace().since(last_before).iter().filter(|ev| &*ev.event_type == "skill.executed").count();
     for v in [&mut step, &mut action, &mut physics, &mut perception, &mut decision] {
         v.sort_by(f64::total_cmp);
     }

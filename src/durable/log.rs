@@ -10,7 +10,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -65,10 +65,12 @@ pub(crate) struct CommandLog {
     last_sync_request: Instant,
     policy: FlushPolicy,
     pub(crate) checkpoint_every: u64,
-    pub(crate) snapshot_every: Option<u64>,
+    snapshot_every: Option<u64>,
     /// Calls of recordable skills now running: only the outermost is recorded (a nested call is
     /// replayed by replaying the outer one).
     depth: u32,
+    /// Scheduled snapshots still kept, oldest first.
+    kept_snapshots: std::collections::VecDeque<PathBuf>,
     /// Records not yet on disk that a client may be waiting on.
     unsynced: bool,
     failed: Option<String>,
@@ -134,16 +136,13 @@ impl CommandLog {
             checkpoint_every: config.checkpoint_every.max(1),
             snapshot_every: config.snapshot_every.filter(|n| *n > 0),
             depth: 0,
+            kept_snapshots: Default::default(),
             unsynced: false,
             failed: None,
         };
         log.line(&Record::Header(header.clone()));
         log.make_durable().map_err(io::Error::other)?;
         Ok(log)
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
     }
 
     fn line<T: Serialize>(&mut self, record: &T) {
@@ -214,6 +213,17 @@ impl CommandLog {
 
     pub(crate) fn snapshot_written(&mut self, tick: u64, file: &str) {
         self.line(&Record::Snapshot { tick, file: file.to_string() });
+        self.unsynced = true;
+    }
+
+    pub(crate) fn snapshot_due(&self, now: u64) -> bool {
+        self.snapshot_every.is_some_and(|n| now.is_multiple_of(n))
+    }
+
+    /// Notes a scheduled snapshot; returns the one to remove when more than three are kept.
+    pub(crate) fn keep_snapshot(&mut self, path: PathBuf) -> Option<PathBuf> {
+        self.kept_snapshots.push_back(path);
+        (self.kept_snapshots.len() > 3).then(|| self.kept_snapshots.pop_front()).flatten()
     }
 
     /// A step completed (`now` is the new tick): the marker, a checkpoint when one is due, and
@@ -262,6 +272,11 @@ impl CommandLog {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
         }
+        // A background sync that failed means what it covered may not be on disk.
+        if let Some(error) = self.synced.lock().ok().and_then(|s| s.error.clone()) {
+            self.failed = Some(format!("the command log {} could not be synced: {error}", self.path.display()));
+            return Err(self.failed.clone().unwrap_or_default());
+        }
         if !self.unsynced && self.buffer.is_empty() && self.durable() >= self.written {
             return Ok(());
         }
@@ -287,16 +302,6 @@ impl CommandLog {
     /// Bytes known to be on disk.
     pub(crate) fn durable(&self) -> u64 {
         self.synced.lock().map(|s| s.durable).unwrap_or(0)
-    }
-
-    /// Bytes handed to the file or waiting in the buffer: where the next record goes.
-    pub(crate) fn position(&self) -> u64 {
-        self.written + self.buffer.len() as u64
-    }
-
-    /// The first write or sync error, if any.
-    pub(crate) fn error(&self) -> Option<String> {
-        self.failed.clone().or_else(|| self.synced.lock().ok().and_then(|s| s.error.clone()))
     }
 }
 

@@ -75,7 +75,7 @@ struct Tools {
 }
 
 /// Recent events kept per agent (and for the world) between perceptions.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct RecentRing(VecDeque<(u64, Rc<str>)>);
 
 impl RecentRing {
@@ -302,17 +302,38 @@ impl Shared {
         let systems = &self.agent_systems;
         let mut own = systems.own.borrow_mut();
         let mut world = systems.world.borrow_mut();
-        for event in trace.since(systems.scanned.get()) {
-            if let Some(record) = agents.get(&event.actor_id) {
-                if is_recent_for(event, &record.id) {
-                    own.entry(Rc::clone(&record.id)).or_default().push(event.seq, Rc::clone(&event.event_type));
-                }
-            } else if is_recent_for(event, "") {
-                world.push(event.seq, Rc::clone(&event.event_type));
-            }
-        }
-        systems.scanned.set(trace.len() as u64);
-        own.retain(|id, _| agents.get(id).is_some());
+        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
+        systems.scanned.set(trace.last_seq());
+    }
+
+    /// What the agent systems remember that decides what agents perceive and how decisions are
+    /// numbered, for a snapshot: read, not changed (events not yet sorted into the rings are
+    /// sorted into copies). Sequence numbers are the trace's, which a restored engine's trace
+    /// continues (`TraceLog::continue_after`).
+    pub(crate) fn agent_memory(&self) -> AgentMemory {
+        let agents = self.agents.borrow();
+        let trace = self.trace.borrow();
+        let systems = &self.agent_systems;
+        let mut own = systems.own.borrow().clone();
+        let mut world = systems.world.borrow().clone();
+        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
+        let ring = |r: RecentRing| r.0.into_iter().map(|(seq, t)| (seq, t.to_string())).collect::<Vec<_>>();
+        let mut own: Vec<(String, Vec<(u64, String)>)> = own.into_iter().map(|(id, r)| (id.to_string(), ring(r))).collect();
+        own.sort();
+        AgentMemory { generations: systems.generations.get(), own, world: ring(world) }
+    }
+
+    /// Takes up a snapshot's `AgentMemory`. The trace's numbering has been moved past the saved
+    /// engine's, so every event traced from now on is newer than everything it remembers, and
+    /// each agent is shown what the saved engine would have shown it. What this engine traced
+    /// before the restore belongs to the world it replaced: no agent is shown it.
+    pub(crate) fn restore_agent_memory(&self, memory: AgentMemory) {
+        let systems = &self.agent_systems;
+        systems.generations.set(memory.generations);
+        systems.scanned.set(self.trace.borrow().last_seq());
+        let ring = |r: Vec<(u64, String)>| RecentRing(r.into_iter().map(|(seq, t)| (seq, Rc::from(t))).collect());
+        *systems.own.borrow_mut() = memory.own.into_iter().map(|(id, r)| (Rc::from(id), ring(r))).collect();
+        *systems.world.borrow_mut() = ring(memory.world);
     }
 
     /// Builds the perception of every due agent with one batched spatial query, stores it on the
@@ -390,7 +411,7 @@ impl Shared {
             let payload = json!({"agentId": &*actor, "nearby": count, "tick": tick});
             let event = self.agent_event(EventKind::AgentPerceptionUpdated, &actor, &thread, Vec::new(), &payload);
             if let Some(record) = self.agents.borrow_mut().get_mut(id) {
-                record.seen_seq = self.trace.borrow().len() as u64;
+                record.seen_seq = self.trace.borrow().last_seq();
             }
             out.push((Rc::clone(id), Rc::from(event)));
         }
@@ -688,6 +709,56 @@ impl Shared {
             let payload = json!({"agentId": &*id, "provider": kind.as_str(), "reason": reason, "tick": self.tick.get()});
             self.agent_event(EventKind::AgentDecisionFailed, &id, &thread, vec![perception_event.to_string()], &payload);
         }
+    }
+}
+
+/// Sorts `events` into each agent's recent events (its own calls and their outcomes) and the
+/// world's (signals, speech, collisions); forgets the rings of agents that are gone.
+fn sort_events(
+    events: &[crate::trace::Event],
+    agents: &crate::agents::table::Agents,
+    own: &mut HashMap<Rc<str>, RecentRing>,
+    world: &mut RecentRing,
+) {
+    for event in events {
+        let seq = event.seq;
+        if let Some(record) = agents.get(&event.actor_id) {
+            if is_recent_for(event, &record.id) {
+                own.entry(Rc::clone(&record.id)).or_default().push(seq, Rc::clone(&event.event_type));
+            }
+        } else if is_recent_for(event, "") {
+            world.push(seq, Rc::clone(&event.event_type));
+        }
+    }
+    own.retain(|id, _| agents.get(id).is_some());
+}
+
+/// The agent systems' memory as snapshot data: the last decision generation handed out, and the
+/// recent events kept for each agent and for the world (trace sequence numbers and types).
+#[derive(Debug, Serialize, serde::Deserialize)]
+pub(crate) struct AgentMemory {
+    generations: u64,
+    own: Vec<(String, Vec<(u64, String)>)>,
+    world: Vec<(u64, String)>,
+}
+
+/// A saved `AgentMemory` that keeps more than the systems ever do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the agents' memory keeps {count} recent events for {whom}, more than the {RECENT_EVENTS} the systems keep")]
+pub struct AgentMemoryError {
+    pub whom: String,
+    pub count: usize,
+}
+
+impl AgentMemory {
+    pub(crate) fn check(&self) -> Result<(), AgentMemoryError> {
+        let rings = self.own.iter().map(|(id, r)| (id.as_str(), r.len())).chain([("the world", self.world.len())]);
+        for (whom, count) in rings {
+            if count > RECENT_EVENTS {
+                return Err(AgentMemoryError { whom: whom.to_string(), count });
+            }
+        }
+        Ok(())
     }
 }
 

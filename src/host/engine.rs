@@ -69,6 +69,9 @@ pub struct EngineConfig {
     pub trace_append: Option<PathBuf>,
     /// Where `trace.export` writes; None is `<project>/traces` (a playtest gets a private one).
     pub traces_dir: Option<PathBuf>,
+    /// Where `world.snapshot` writes; None is `<project>/snapshots` (a playtest gets a private
+    /// one).
+    pub snapshots_dir: Option<PathBuf>,
     /// Mods and packages root; None loads no mods (the CLI passes `<project>/scripts`).
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
@@ -109,6 +112,7 @@ impl EngineConfig {
             policy: true,
             trace_append: None,
             traces_dir: None,
+            snapshots_dir: None,
             scripts: None,
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
@@ -195,6 +199,8 @@ pub(crate) struct Shared {
     pub stepping: Cell<bool>,
     pub quit: Cell<bool>,
     pub seed: u64,
+    /// `math.random`'s generator (see `script::random`): engine state, so snapshots carry it.
+    pub rng: Rc<Cell<crate::script::random::LuauRandom>>,
     pub caller: Caller,
     /// Builds handlers' `ctx` tables.
     pub contexts: CallContexts,
@@ -205,6 +211,8 @@ pub(crate) struct Shared {
     pub session_counter: Cell<u64>,
     /// Where `trace.export` writes (`<project>/traces`).
     pub traces_dir: PathBuf,
+    /// Where `world.snapshot` writes (`<project>/snapshots`).
+    pub snapshots_dir: PathBuf,
     /// When set (playtests), `limina.step` stops at this instant: its steps run in Rust, where
     /// the VM's interrupt cannot reach.
     pub deadline: Cell<Option<std::time::Instant>>,
@@ -299,6 +307,24 @@ impl Shared {
         let hash = due.then(|| self.world_hash());
         if let Some(log) = self.log.borrow_mut().as_mut() {
             log.step_done(now, hash);
+        }
+        if self.log.borrow().as_ref().is_some_and(|l| l.snapshot_due(now)) {
+            self.snapshot_beside_log(now);
+        }
+    }
+
+    /// `--snapshot-every`: a snapshot beside the log, named by its tick; the two before it are
+    /// kept, older ones removed (recovery needs only the newest that loads).
+    fn snapshot_beside_log(&self, now: u64) {
+        let path = self.snapshots_dir.join(format!("snapshot-{now:012}.snap"));
+        match self.write_snapshot(&path) {
+            Ok(_) => {
+                let retired = self.log.borrow_mut().as_mut().and_then(|l| l.keep_snapshot(path));
+                if let Some(old) = retired {
+                    let _ = std::fs::remove_file(old);
+                }
+            }
+            Err(e) => tracing::warn!(path = %path.display(), "a scheduled snapshot was not written: {e}"),
         }
     }
 
@@ -420,7 +446,10 @@ impl Engine {
         let traces_dir = config.traces_dir.clone().unwrap_or_else(|| config.project_root.join("traces"));
 
         install_print(&lua, config.output).map_err(startup("print"))?;
-        lua.load(format!("math.randomseed({})", config.seed % (1 << 52))).exec().map_err(startup("seed"))?;
+        // `math.random` draws from engine state (saved and restored with the world), seeded as
+        // `math.randomseed(seed)` would be: Luau's own generator, reimplemented in Rust.
+        let rng = Rc::new(Cell::new(script::random::LuauRandom::seeded(script::random::num2int((config.seed % (1 << 52)) as f64))));
+        script::random::install(&lua, Rc::clone(&rng)).map_err(startup("math.random"))?;
         let fail_fn = lua
             .create_function(|_, (code, message): (String, String)| -> mlua::Result<()> {
                 Err(HandlerFailure::from_script(&code, message).into_lua())
@@ -441,6 +470,7 @@ impl Engine {
             stepping: Cell::new(false),
             quit: Cell::new(false),
             seed: config.seed,
+            rng,
             caller: {
                 let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
                 if config.operator {
@@ -453,6 +483,12 @@ impl Engine {
             stage_clock: config.stage_timing.then(StageClock::default),
             session_counter: Cell::new(0),
             traces_dir: traces_dir.clone(),
+            // With a command log, snapshots go beside it (where `limina recover` looks).
+            snapshots_dir: config.snapshots_dir.clone().unwrap_or_else(|| match config.log.as_ref().and_then(|l| l.path.parent()) {
+                Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+                Some(_) => PathBuf::from("."),
+                None => config.project_root.join("snapshots"),
+            }),
             deadline: Cell::new(None),
             mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
             host: RefCell::new(None),
@@ -471,7 +507,8 @@ impl Engine {
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
         // `limina.schema` (for declaring their own skills).
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
-        let host: Rc<dyn Host> = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        let engine_host = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        let host: Rc<dyn Host> = Rc::clone(&engine_host) as Rc<dyn Host>;
         shared.host.replace(Some(Rc::clone(&host)));
         let packages = Rc::new(Packages { mods: Rc::clone(&shared.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
         let core = CoreParts {
@@ -480,6 +517,7 @@ impl Engine {
             trace: Rc::clone(&trace),
             render: Rc::clone(&shared.render),
             packages,
+            snapshots: engine_host,
             policy: Rc::clone(&shared.policy),
             agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
@@ -536,6 +574,11 @@ impl Engine {
 
     pub fn lua(&self) -> &Lua {
         &self.lua
+    }
+
+    /// What the bindings and the step share (the snapshot module reads and replaces it).
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// Loads and runs a script file; returns what its chunk returned.
@@ -596,10 +639,6 @@ impl Engine {
 
     pub fn world_hash(&self) -> String {
         self.shared.world_hash()
-    }
-
-    pub(crate) fn shared(&self) -> &Shared {
-        &self.shared
     }
 
     /// Writes and syncs the command log (no-op without one): call before telling a client its
@@ -856,6 +895,25 @@ impl Host for EngineHost {
     }
 }
 
+impl crate::skills::core::SnapshotDoor for EngineHost {
+    fn write(&self, name: Option<&str>) -> Result<Value, crate::skills::HandlerFailure> {
+        use crate::skills::{ErrorCode, HandlerFailure};
+        let Some(shared) = self.shared.upgrade() else {
+            return Err(HandlerFailure::new(ErrorCode::HandlerError, "the engine has shut down"));
+        };
+        match shared.write_named_snapshot(name) {
+            Ok(w) => Ok(serde_json::json!({
+                "path": w.path.display().to_string(),
+                "tick": w.tick,
+                "bytes": w.bytes,
+                "worldHash": w.world_hash,
+            })),
+            Err(e @ crate::snapshot::SnapshotError::BadName { .. }) => Err(HandlerFailure::new(ErrorCode::InvalidInput, e.to_string())),
+            Err(e) => Err(HandlerFailure::new(ErrorCode::HandlerError, e.to_string())),
+        }
+    }
+}
+
 fn install_print(lua: &Lua, output: Output) -> mlua::Result<()> {
     if output == Output::Capture {
         lua.set_app_data(CapturedOutput::default());
@@ -934,15 +992,5 @@ mod tests {
         assert_eq!(engine.tick(), tick + 5);
         assert_eq!(engine.world_hash(), hash, "the halted physics moves nothing");
         assert!(engine.world().physics_fault().is_some());
-    }
-}
-
-// TEMPORARY until the snapshot branch merges (not committed).
-impl Engine {
-    pub fn read_snapshot(&self, _path: &std::path::Path) -> Result<(), String> {
-        Err("snapshots not merged".into())
-    }
-    pub fn write_snapshot(&self, _path: &std::path::Path) -> Result<(), String> {
-        Err("snapshots not merged".into())
     }
 }

@@ -6,6 +6,8 @@
 //! `RefCell`s that are never borrowed across a call into Lua.
 
 mod agents;
+pub(crate) use agents::AgentMemory;
+pub use agents::AgentMemoryError;
 pub use agents::StepTimings;
 mod clock;
 mod engine;

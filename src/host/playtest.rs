@@ -68,8 +68,8 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
     let started = Instant::now();
     let deadline = started + test.timeout;
     let timed_out = Rc::new(Cell::new(false));
-    // Exports go to a private folder, removed afterwards: a playtest leaves no files behind
-    // (and cannot overwrite the project's own trace exports).
+    // Exports and snapshots go to a private folder, removed afterwards: a playtest leaves no
+    // files behind (and cannot overwrite the project's own trace exports or snapshots).
     let traces = ScratchDir::new();
     let extra_roots = match &test.file {
         TestFile::Path(p) => p.parent().map(|d| vec![d.to_path_buf()]).unwrap_or_default(),
@@ -80,6 +80,7 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
         output: Output::Capture,
         extra_roots,
         traces_dir: Some(traces.path.clone()),
+        snapshots_dir: Some(traces.path.join("snapshots")),
         // A playtest's agents reach no model: a copy of the world must not spend the operator's
         // provider budget or keys. Their decisions fail honestly (`agent.decision.failed`).
         providers: Some(offline_providers()),

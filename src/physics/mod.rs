@@ -8,15 +8,18 @@
 //! A panic inside rapier or parry during a step is caught here; see `step` for what happens next.
 
 mod events;
+mod state;
 
 use rapier3d::glamx::Quat;
 use rapier3d::prelude::*;
 
 pub use events::ContactEvent;
 use events::EventCollector;
+pub(crate) use state::LoadError as PhysicsLoadError;
+pub use state::PhysicsStateError;
 
 /// Opaque handle of a rigid body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct BodyHandle {
     index: u32,
     generation: u32,
@@ -45,7 +48,7 @@ pub enum BodyKind {
 }
 
 /// Collider geometry before scaling.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ColliderShape {
     Box {
         half_extents: [f32; 3],

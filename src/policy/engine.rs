@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use std::borrow::Cow;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{Permission, PermissionSet};
@@ -170,7 +170,7 @@ impl Serialize for RequiredPermissions<'_> {
 }
 
 /// A sliding-window call limit, for one session or all, one capability or all.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuotaRule {
     pub session_id: Option<String>,
     /// A permission string or a skill name; None = every call.
@@ -180,14 +180,14 @@ pub struct QuotaRule {
 }
 
 /// Per-session resource ceilings; None = unlimited.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct BudgetLimits {
     pub calls: Option<u64>,
     pub cpu_ms: Option<f64>,
     pub memory_bytes: Option<u64>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Budget {
     limits: BudgetLimits,
     calls: u64,
@@ -205,7 +205,7 @@ impl Budget {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Quota {
     rule: QuotaRule,
     /// Per session: ticks of the allowed calls still inside the window.
@@ -213,7 +213,7 @@ struct Quota {
 }
 
 /// A revoked capability, for one session, one agent, or everyone.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct CapRevocation {
     pub session_id: Option<String>,
     pub agent_id: Option<String>,
@@ -253,7 +253,9 @@ pub(crate) struct PlannedCalls<'a> {
     pub count: u64,
 }
 
-#[derive(Debug, Clone, Default)]
+/// Its serde form is what snapshots store (every field: revocations, quotas with their windows'
+/// usage, budgets with what each session used).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PolicyEngine {
     revoked_sessions: BTreeSet<String>,
     revoked_agents: BTreeSet<String>,

@@ -175,7 +175,7 @@ pub(crate) fn invoke_call(
     lua_result: bool,
 ) -> (SkillResponse, Option<LuaValue>) {
     let started = Instant::now();
-    let first_seq = env.trace.borrow().len() as u64;
+    let first_seq = env.trace.borrow().last_seq();
     let mut decision_id = None;
     // A panic in any stage (a bug: native ops bound their inputs) becomes a `handler_error` and
     // a `skill.panicked` event instead of ending the process. Borrows taken inside are released

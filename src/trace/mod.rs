@@ -55,8 +55,11 @@ const EVENT_OVERHEAD: usize = 256;
 #[derive(Debug)]
 pub struct TraceLog {
     thread_id: Rc<str>,
-    /// Every event in emit order; `durable[seq - 1]` is the event with that seq.
+    /// Every event in emit order, by ascending seq: `durable[seq - 1]` is the event with that
+    /// seq, unless the numbering was moved on (`continue_after`), which leaves a gap.
     durable: Vec<Event>,
+    /// The seq the next event gets.
+    next_seq: u64,
     /// How many of the newest events `tail` shows (the history is complete, so the tail is a
     /// view of its end, not a second list to maintain on every emit).
     tail_capacity: usize,
@@ -82,6 +85,7 @@ impl TraceLog {
         Self {
             thread_id: Rc::from(thread_id.into()),
             durable: Vec::new(),
+            next_seq: 1,
             tail_capacity: tail_capacity.max(1),
             links: Vec::new(),
             actors: BTreeSet::new(),
@@ -131,7 +135,8 @@ impl TraceLog {
         // Verification reads a line of this type as the seal; an event carrying it would make
         // every export of this log fail as `seal_mismatch`. No emitter takes a type verbatim.
         debug_assert_ne!(draft.event_type, chain::SEAL_TYPE, "the seal's type is reserved");
-        let seq = self.durable.len() as u64 + 1;
+        let seq = self.next_seq;
+        self.next_seq += 1;
         let thread_id = match draft.thread_id {
             Some(t) => self.intern(t),
             None => Rc::clone(&self.thread_id),
@@ -204,8 +209,34 @@ impl TraceLog {
         self.durable[self.durable.len().saturating_sub(self.tail_capacity)..].iter()
     }
 
+    /// Events held.
     pub fn len(&self) -> usize {
         self.durable.len()
+    }
+
+    /// The seq of the newest event (0 before the first): events emitted from now on have
+    /// higher ones.
+    pub fn last_seq(&self) -> u64 {
+        self.next_seq - 1
+    }
+
+    /// Numbers the events emitted from now on after `seq` (a restored snapshot's last event), so
+    /// their ids continue the saved engine's. Numbering never goes back: a log that already holds
+    /// later events goes on from its own. Returns whether the next event is `seq + 1`.
+    pub(crate) fn continue_after(&mut self, seq: u64) -> bool {
+        self.next_seq = self.next_seq.max(seq.saturating_add(1));
+        self.next_seq == seq.saturating_add(1)
+    }
+
+    /// Where the event with `seq` is (or would be) in `durable`: its index when the numbering has
+    /// no gap before it (every log that was never moved on), else a binary search.
+    fn index_of(&self, seq: u64) -> usize {
+        let direct = usize::try_from(seq.saturating_sub(1)).unwrap_or(usize::MAX);
+        match self.durable.get(direct) {
+            Some(e) if e.seq == seq => direct,
+            _ if direct == self.durable.len() && self.durable.last().is_none_or(|e| e.seq < seq) => direct,
+            _ => self.durable.partition_point(|e| e.seq < seq),
+        }
     }
 
     /// Roughly the bytes the events hold (payloads and a fixed cost each): what a playtest's
@@ -227,8 +258,7 @@ impl TraceLog {
     }
 
     pub(crate) fn by_seq(&self, seq: u64) -> Option<&Event> {
-        let index = usize::try_from(seq).ok()?.checked_sub(1)?;
-        self.durable.get(index)
+        self.durable.get(self.index_of(seq)).filter(|e| e.seq == seq)
     }
 
     /// Looks an event up by id (the id carries its seq, so no index is needed).
@@ -249,7 +279,7 @@ impl TraceLog {
 
     /// Events with a sequence number above `after_seq`, oldest first (the whole history).
     pub fn since(&self, after_seq: u64) -> &[Event] {
-        let start = usize::try_from(after_seq).unwrap_or(usize::MAX).min(self.durable.len());
+        let start = self.index_of(after_seq.saturating_add(1)).min(self.durable.len());
         &self.durable[start..]
     }
 
@@ -287,6 +317,28 @@ mod tests {
         let second = log.emit(EventDraft::new("skill.executed", "agt_a"), 3, &json!({"x": 1})).id.clone();
         assert!(second.contains("_000000000002_"));
         assert_ne!(id[id.len() - 16..], second[second.len() - 16..], "seq is part of the discriminator");
+    }
+
+    #[test]
+    fn numbering_continued_past_a_gap_still_finds_every_event() {
+        let mut log = TraceLog::new("thr_main");
+        let first = log.emit(EventDraft::new("a", "sys"), 0, &Value::Null).id.clone();
+        assert!(log.continue_after(100), "an earlier log's numbering is taken up");
+        assert!(!log.continue_after(50), "numbering never goes back");
+        let draft = EventDraft::new("b", "sys").caused_by(vec![first.clone()]);
+        let after = log.emit(draft, 1, &Value::Null).id.clone();
+        assert!(after.contains("_000000000101_"), "{after}");
+        log.emit(EventDraft::new("c", "sys"), 2, &Value::Null);
+        assert_eq!((log.len(), log.last_seq()), (3, 102));
+        assert_eq!(log.get(&first).map(|e| e.seq), Some(1));
+        assert_eq!(log.get(&after).map(|e| e.seq), Some(101));
+        assert!(log.by_seq(2).is_none() && log.by_seq(100).is_none() && log.by_seq(103).is_none());
+        let seqs = |after: u64| log.since(after).iter().map(|e| e.seq).collect::<Vec<_>>();
+        assert_eq!(
+            (seqs(0), seqs(1), seqs(60), seqs(101), seqs(102)),
+            (vec![1, 101, 102], vec![101, 102], vec![101, 102], vec![102], vec![])
+        );
+        assert_eq!(log.children(&first).iter().map(|e| e.seq).collect::<Vec<_>>(), [101]);
     }
 
     #[test]

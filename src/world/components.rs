@@ -1,11 +1,13 @@
-//! ECS components of the world. Plain data only: no physics or render types cross in here.
+//! ECS components of the world. Plain data only: no physics or render types cross in here. Their
+//! serde form is what snapshots store (postcard: field order matters; see `snapshot::FORMAT_VERSION`).
 
 use bevy_ecs::component::Component;
+use serde::{Deserialize, Serialize};
 
 use super::EntityId;
 
 /// Position, rotation (unit quaternion x,y,z,w) and scale.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Transform {
     pub position: [f32; 3],
     pub rotation: [f32; 4],
@@ -25,11 +27,11 @@ impl Transform {
 }
 
 /// The transform at the start of the current step, for render interpolation with `alpha`.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct PreviousTransform(pub Transform);
 
 /// Named component tags (`target`, `hostile`), sorted and unique.
-#[derive(Component, Debug, Clone, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tags(pub Vec<String>);
 
 impl Tags {
@@ -61,14 +63,14 @@ impl Tags {
 }
 
 /// What the entity looks like; the renderer reads this through a sync step.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Renderable {
     pub shape: RenderShape,
     pub size: f32,
     pub color: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RenderShape {
     Box,
     Sphere,
@@ -95,7 +97,7 @@ pub struct PublicId(pub EntityId);
 
 /// PBR material and shadow participation (`three.setMaterial`); entities without one render
 /// with the defaults.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Material {
     pub roughness: f32,
     pub metalness: f32,

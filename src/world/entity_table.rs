@@ -275,6 +275,65 @@ impl<H: Copy> EntityTable<H> {
     }
 }
 
+/// A table's identity state for snapshots: the counter, the version and the destroyed window
+/// (the live entries travel with their entities).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TableState {
+    next: u64,
+    version: u64,
+    /// (id, tick), oldest first.
+    destroyed: Vec<(u64, u64)>,
+    forgotten_through: Option<u64>,
+}
+
+impl<H: Copy> EntityTable<H> {
+    pub(crate) fn state(&self) -> TableState {
+        TableState {
+            next: self.next,
+            version: self.version,
+            destroyed: self.destroyed.recent.iter().map(|(id, tick)| (id.0, *tick)).collect(),
+            forgotten_through: self.destroyed.forgotten_through,
+        }
+    }
+
+    /// The table `state` describes with `live` as its entries, holding at most `capacity`.
+    pub(crate) fn from_state(
+        state: TableState,
+        live: BTreeMap<EntityId, H>,
+        capacity: usize,
+    ) -> Result<Self, super::state::WorldStateError> {
+        use super::state::WorldStateError as E;
+        if live.len() > capacity {
+            return Err(E::TooMany { what: "live entities", count: live.len(), max: capacity });
+        }
+        if let Some((last, _)) = live.last_key_value()
+            && last.0 >= state.next
+        {
+            return Err(E::PastCounter { id: *last, next: state.next });
+        }
+        if state.destroyed.len() > DESTROYED_KEPT {
+            return Err(E::TooMany { what: "remembered destructions", count: state.destroyed.len(), max: DESTROYED_KEPT });
+        }
+        for &(id, _) in &state.destroyed {
+            let id = EntityId(id);
+            if id.0 == 0 || id.0 >= state.next {
+                return Err(E::PastCounter { id, next: state.next });
+            }
+            if live.contains_key(&id) {
+                return Err(E::DestroyedIsLive { id });
+            }
+        }
+        let recent = state.destroyed.into_iter().map(|(id, tick)| (EntityId(id), tick)).collect();
+        Ok(Self {
+            live,
+            next: state.next,
+            version: state.version,
+            capacity,
+            destroyed: Destroyed { recent, forgotten_through: state.forgotten_through },
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ mod hash;
 mod scene;
 pub mod sound;
 pub mod spatial;
+pub(crate) mod state;
 pub mod ui;
 
 pub use bounds::BoundsError;
@@ -25,6 +26,7 @@ pub use entity_table::{
 };
 pub use scene::{Camera, Lighting};
 pub use spatial::{NearHit, NearQuery, SpatialError, SpatialIndex};
+pub use state::{WorldSaveError, WorldStateError};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -83,7 +85,7 @@ pub struct EntitySpec {
 }
 
 /// The physics side of an entity: its body and unscaled collider.
-#[derive(Component, Debug, Clone, Copy)]
+#[derive(Component, Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PhysicsBinding {
     pub body: BodyHandle,
     pub shape: ColliderShape,

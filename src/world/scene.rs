@@ -6,7 +6,7 @@
 use super::bounds::{self, BoundsError, Num};
 
 /// The view: where the camera is, what it looks at, its vertical field of view.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Camera {
     pub position: [f32; 3],
     pub target: [f32; 3],
@@ -36,7 +36,7 @@ impl Default for Camera {
 }
 
 /// `three.setLighting`'s fields, with its defaults.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Lighting {
     pub ambient_color: u32,
     pub ambient_intensity: f32,

@@ -340,6 +340,109 @@ impl SoundTable {
     }
 }
 
+/// A sound table as snapshot data (a plain mirror: `Sound`'s serde form is JSON-shaped).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct SoundTableState {
+    sounds: Vec<SoundState>,
+    next: u64,
+    next_speech: u64,
+    bus_volumes: [f64; 4],
+    tick: u64,
+    revision: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct SoundState {
+    key: u64,
+    kind: SavedKind,
+    bus: Bus,
+    volume: f64,
+    position: Option<[f64; 3]>,
+    max_distance: Option<f64>,
+    follows: Option<u64>,
+    started_tick: u64,
+    owner: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum SavedKind {
+    Blip { freq: f64, secs: f64 },
+    Ambient,
+    Speech { text: String, id: u64 },
+}
+
+impl SoundTable {
+    pub(crate) fn state(&self) -> SoundTableState {
+        let sounds = self
+            .sounds
+            .iter()
+            .map(|(key, s)| SoundState {
+                key: *key,
+                kind: match &s.kind {
+                    SoundKind::Blip { freq, secs } => SavedKind::Blip { freq: *freq, secs: *secs },
+                    SoundKind::Ambient => SavedKind::Ambient,
+                    SoundKind::Speech { text, id } => SavedKind::Speech { text: text.clone(), id: *id },
+                },
+                bus: s.bus,
+                volume: s.volume,
+                position: s.position,
+                max_distance: s.max_distance,
+                follows: s.follows.map(|e| e.0),
+                started_tick: s.started_tick,
+                owner: s.owner.clone(),
+            })
+            .collect();
+        SoundTableState {
+            sounds,
+            next: self.next,
+            next_speech: self.next_speech,
+            bus_volumes: self.bus_volumes,
+            tick: self.tick,
+            revision: self.revision,
+        }
+    }
+
+    /// The table `state` describes, held to the limits `audio.*` keeps.
+    pub(crate) fn from_state(state: SoundTableState) -> Result<SoundTable, super::state::WorldStateError> {
+        use super::state::WorldStateError as E;
+        let max = MAX_SOUNDS + VOICE_RESERVE;
+        if state.sounds.len() > max {
+            return Err(E::TooMany { what: "sounds", count: state.sounds.len(), max });
+        }
+        let mut sounds = BTreeMap::new();
+        for s in state.sounds {
+            if s.key == 0 || s.key > state.next || sounds.contains_key(&s.key) {
+                return Err(E::BadHandle { what: "sound", key: s.key, next: state.next });
+            }
+            let kind = match s.kind {
+                SavedKind::Blip { freq, secs } => SoundKind::Blip { freq, secs },
+                SavedKind::Ambient => SoundKind::Ambient,
+                SavedKind::Speech { text, id } => SoundKind::Speech { text, id },
+            };
+            let sound = Sound {
+                handle: format!("snd_{:04}", s.key),
+                kind,
+                bus: s.bus,
+                volume: s.volume,
+                position: s.position,
+                max_distance: s.max_distance,
+                follows: s.follows.map(super::EntityId),
+                started_tick: s.started_tick,
+                owner: s.owner,
+            };
+            sounds.insert(s.key, Arc::new(sound));
+        }
+        Ok(SoundTable {
+            sounds,
+            next: state.next,
+            next_speech: state.next_speech,
+            bus_volumes: state.bus_volumes,
+            tick: state.tick,
+            revision: state.revision,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -943,6 +943,84 @@ impl UiTable {
     }
 }
 
+/// A UI table as snapshot data. Specs travel as their JSON: their serde form leaves optional
+/// fields out, which only a self-describing format reads back (f64s round-trip exactly:
+/// serde_json's `float_roundtrip`).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct UiTableState {
+    elements: Vec<UiElementState>,
+    next: u64,
+    tick: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct UiElementState {
+    key: u64,
+    kind: UiKind,
+    spec: String,
+    owner: String,
+    speaker: Option<String>,
+    created_tick: u64,
+    content_tick: u64,
+    revision: u64,
+}
+
+impl UiTable {
+    pub(crate) fn state(&self) -> Result<UiTableState, serde_json::Error> {
+        let elements = self
+            .elements
+            .iter()
+            .map(|(key, e)| {
+                Ok(UiElementState {
+                    key: *key,
+                    kind: e.kind,
+                    spec: serde_json::to_string(&e.spec)?,
+                    owner: e.owner.clone(),
+                    speaker: e.speaker.clone(),
+                    created_tick: e.created_tick,
+                    content_tick: e.content_tick,
+                    revision: e.revision,
+                })
+            })
+            .collect::<Result<_, serde_json::Error>>()?;
+        Ok(UiTableState { elements, next: self.next, tick: self.tick })
+    }
+
+    /// The table `state` describes, each element checked as `ui.*` checks what it stores.
+    pub(crate) fn from_state(state: UiTableState) -> Result<UiTable, super::state::WorldStateError> {
+        use super::state::WorldStateError as E;
+        let mut table = UiTable { elements: BTreeMap::new(), next: state.next, total_chars: 0, tick: state.tick };
+        if state.elements.len() > MAX_ELEMENTS + SPEECH_RESERVE {
+            return Err(E::TooMany { what: "UI elements", count: state.elements.len(), max: MAX_ELEMENTS + SPEECH_RESERVE });
+        }
+        for e in state.elements {
+            if e.key == 0 || e.key > state.next || table.elements.contains_key(&e.key) {
+                return Err(E::BadHandle { what: "UI element", key: e.key, next: state.next });
+            }
+            let handle = handle_text(e.key);
+            let spec: UiSpec = serde_json::from_str(&e.spec).map_err(|error| E::Json { what: handle.clone(), error: error.to_string() })?;
+            let chars = check_spec(&spec).map_err(|error| E::Ui { handle: handle.clone(), error })?;
+            table.total_chars += chars;
+            let element = UiElement {
+                handle,
+                kind: e.kind,
+                spec,
+                owner: e.owner,
+                speaker: e.speaker,
+                created_tick: e.created_tick,
+                content_tick: e.content_tick,
+                revision: e.revision,
+                chars,
+            };
+            table.elements.insert(e.key, Arc::new(element));
+        }
+        if table.total_chars > MAX_WORLD_TEXT_CHARS {
+            return Err(E::TooMany { what: "characters of UI text", count: table.total_chars, max: MAX_WORLD_TEXT_CHARS });
+        }
+        Ok(table)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,7 @@ mod render;
 mod scenes;
 mod schemas;
 mod scripting;
+mod snapshot;
 mod social;
 mod spatial;
 mod trace;

@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes, snapshot = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -25,11 +25,12 @@ pub use ops::packages::PackageDoor;
 pub use ops::render::RenderState;
 pub(crate) use ops::scenes::{Invoke, SceneTarget, apply as apply_scene};
 pub use ops::scenes::{SceneApplyError, SceneLoaded};
+pub use ops::snapshot::SnapshotDoor;
 pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 14] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 15] = [
     ("core/scene.luau", include_str!("scene.luau")),
     ("core/ecs.luau", include_str!("ecs.luau")),
     ("core/three.luau", include_str!("three.luau")),
@@ -44,6 +45,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 14] = [
     ("core/social.luau", include_str!("social.luau")),
     ("core/audio.luau", include_str!("audio.luau")),
     ("core/test.luau", include_str!("test.luau")),
+    ("core/world.luau", include_str!("world.luau")),
 ];
 
 /// What the core skills act on.
@@ -54,6 +56,8 @@ pub(crate) struct CoreParts {
     /// Renderer state (made on first capture) and loaded models.
     pub render: Rc<RefCell<ops::render::RenderState>>,
     pub packages: Rc<dyn PackageDoor>,
+    /// The engine's snapshots (`world.snapshot`).
+    pub snapshots: Rc<dyn SnapshotDoor>,
     /// The live policy engine the governance skills change.
     pub policy: Rc<RefCell<crate::policy::PolicyEngine>>,
     /// The live agents the `agent.*` skills change.
@@ -179,6 +183,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
             },
         )
         .map_err(ops_err)?,
+        ops::snapshot::create(lua, Rc::clone(&parts.snapshots)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

@@ -1,0 +1,214 @@
+//! The agents as snapshot data: every record with its queue, budget, walk, latest perception
+//! and decision bookkeeping, the id counter and the scheduler budget.
+//!
+//! A decision in flight is not saved: nothing could deliver its answer to a restored engine, so
+//! the agent is left as one whose decision timed out (its cadence decides it again). The host's
+//! scripted policies and its connected clients are not world state and stay with the engine
+//! restored into. JSON values (action inputs, results, the perception) travel as JSON text.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::SnapshotError;
+use crate::agents::budget::{AgentBudget, BudgetBounds, SchedulerBudget};
+use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, PREVIOUS_RESULTS, QueuedAction};
+use crate::agents::social::{Approach, ApproachTarget};
+use crate::agents::table::Agents;
+use crate::policy::Profile;
+use crate::world::EntityId;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct AgentsState {
+    next: u64,
+    scheduler: SchedulerBudget,
+    records: Vec<RecordState>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct RecordState {
+    id: String,
+    kind: AgentKind,
+    entity: Option<u64>,
+    perception_radius: f64,
+    decision_interval_ticks: u64,
+    profile: String,
+    session_id: String,
+    llm: LlmConfig,
+    budget: AgentBudget,
+    spawned_by: String,
+    spawned_tick: u64,
+    perception: Option<String>,
+    last_decision_tick: Option<u64>,
+    queue: Vec<ActionState>,
+    previous_results: Vec<String>,
+    generation: u64,
+    deficit: f64,
+    seen_seq: u64,
+    approach: Option<ApproachState>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ActionState {
+    tool: String,
+    input: String,
+    decision_event: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ApproachState {
+    target: TargetState,
+    talk_distance: f64,
+    started_tick: u64,
+    cause: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum TargetState {
+    Entity { entity: u64, label: String },
+    Point { point: [f64; 3] },
+}
+
+fn encode_json(what: &str, value: &impl Serialize) -> Result<String, SnapshotError> {
+    serde_json::to_string(value).map_err(|e| SnapshotError::Invalid(format!("{what} does not encode: {e}")))
+}
+
+fn decode_json<T: serde::de::DeserializeOwned>(id: &str, what: &str, text: &str) -> Result<T, SnapshotError> {
+    serde_json::from_str(text).map_err(|e| SnapshotError::Invalid(format!("agent {id}: its {what} does not decode: {e}")))
+}
+
+impl AgentsState {
+    pub(crate) fn capture(agents: &Agents) -> Result<Self, SnapshotError> {
+        let records = agents.iter().map(record_state).collect::<Result<_, _>>()?;
+        Ok(AgentsState { next: agents.next_number(), scheduler: agents.scheduler, records })
+    }
+
+    /// The records this state describes, each checked, and the counter and scheduler budget.
+    pub(crate) fn into_records(self) -> Result<(Vec<AgentRecord>, u64, SchedulerBudget), SnapshotError> {
+        if self.records.len() > self.scheduler.max_agents {
+            return Err(SnapshotError::Invalid(format!(
+                "{} agents is more than the scheduler's maximum of {}",
+                self.records.len(),
+                self.scheduler.max_agents
+            )));
+        }
+        let mut seen = BTreeSet::new();
+        let mut records = Vec::with_capacity(self.records.len());
+        for r in self.records {
+            if !seen.insert(r.id.clone()) {
+                return Err(SnapshotError::Invalid(format!("agent {} appears twice", r.id)));
+            }
+            records.push(record(r)?);
+        }
+        Ok((records, self.next, self.scheduler))
+    }
+}
+
+fn record_state(r: &AgentRecord) -> Result<RecordState, SnapshotError> {
+    let queue = r
+        .queue
+        .iter()
+        .map(|a| {
+            Ok(ActionState {
+                tool: a.tool.clone(),
+                input: encode_json("an action's input", &a.input)?,
+                decision_event: a.decision_event.to_string(),
+            })
+        })
+        .collect::<Result<_, SnapshotError>>()?;
+    let previous_results = r.previous_results.iter().map(|v| encode_json("a previous result", v)).collect::<Result<_, _>>()?;
+    let approach = r.approach.as_ref().map(|a| ApproachState {
+        target: match &a.target {
+            ApproachTarget::Entity { entity, label } => TargetState::Entity { entity: entity.0, label: label.clone() },
+            ApproachTarget::Point { point } => TargetState::Point { point: *point },
+        },
+        talk_distance: a.talk_distance,
+        started_tick: a.started_tick,
+        cause: a.cause.clone(),
+    });
+    Ok(RecordState {
+        id: r.id.to_string(),
+        kind: r.kind,
+        entity: r.entity.map(|e| e.0),
+        perception_radius: r.perception_radius,
+        decision_interval_ticks: r.decision_interval_ticks,
+        profile: r.profile.as_str().to_string(),
+        session_id: r.session_id.to_string(),
+        llm: r.llm.clone(),
+        budget: r.budget,
+        spawned_by: r.spawned_by.to_string(),
+        spawned_tick: r.spawned_tick,
+        perception: r.perception.as_ref().map(|p| encode_json("a perception", p)).transpose()?,
+        last_decision_tick: r.last_decision_tick,
+        queue,
+        previous_results,
+        generation: r.generation,
+        deficit: r.deficit,
+        seen_seq: r.seen_seq,
+        approach,
+    })
+}
+
+fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
+    let id = r.id.as_str();
+    let profile =
+        Profile::parse(&r.profile).ok_or_else(|| SnapshotError::Invalid(format!("agent {id}: no profile named '{}'", r.profile)))?;
+    if r.queue.len() > BudgetBounds::QUEUE_DEPTH {
+        return Err(SnapshotError::Invalid(format!(
+            "agent {id}: {} queued actions is more than the {} a queue may hold",
+            r.queue.len(),
+            BudgetBounds::QUEUE_DEPTH
+        )));
+    }
+    if r.previous_results.len() > PREVIOUS_RESULTS {
+        return Err(SnapshotError::Invalid(format!(
+            "agent {id}: {} previous results is more than the {PREVIOUS_RESULTS} kept",
+            r.previous_results.len()
+        )));
+    }
+    let queue = r
+        .queue
+        .iter()
+        .map(|a| {
+            Ok(QueuedAction {
+                tool: a.tool.clone(),
+                input: decode_json(id, "queued input", &a.input)?,
+                decision_event: Rc::from(a.decision_event.as_str()),
+            })
+        })
+        .collect::<Result<VecDeque<_>, SnapshotError>>()?;
+    let previous_results = r.previous_results.iter().map(|v| decode_json(id, "previous result", v)).collect::<Result<_, _>>()?;
+    let perception = r.perception.as_deref().map(|p| decode_json(id, "perception", p)).transpose()?;
+    let approach = r.approach.map(|a| Approach {
+        target: match a.target {
+            TargetState::Entity { entity, label } => ApproachTarget::Entity { entity: EntityId(entity), label },
+            TargetState::Point { point } => ApproachTarget::Point { point },
+        },
+        talk_distance: a.talk_distance,
+        started_tick: a.started_tick,
+        cause: a.cause,
+    });
+    Ok(AgentRecord {
+        id: Rc::from(r.id.as_str()),
+        kind: r.kind,
+        entity: r.entity.map(EntityId),
+        perception_radius: r.perception_radius,
+        decision_interval_ticks: r.decision_interval_ticks,
+        profile,
+        session_id: Rc::from(r.session_id),
+        llm: r.llm,
+        budget: r.budget,
+        spawned_by: Rc::from(r.spawned_by),
+        spawned_tick: r.spawned_tick,
+        perception,
+        in_flight: None,
+        last_decision_tick: r.last_decision_tick,
+        queue,
+        previous_results,
+        generation: r.generation,
+        deficit: r.deficit,
+        seen_seq: r.seen_seq,
+        approach,
+    })
+}
