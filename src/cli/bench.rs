@@ -38,6 +38,10 @@ pub(crate) enum Section {
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
     Spatial,
+    /// RSS over a million skill calls with the world log spilling to disk, vs held in memory.
+    Soak,
+    /// The soak's baseline alone: the whole world log held in memory (run by `soak`).
+    SoakHeld,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +90,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Audio,
         Section::Spatial,
         Section::Agents,
+        Section::Soak,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
@@ -115,6 +120,8 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
         Section::Audio => super::bench_audio::run(),
+        Section::Soak => super::bench_soak::run(),
+        Section::SoakHeld => super::bench_soak::run_held(),
     }
 }
 

@@ -16,6 +16,7 @@ mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
+mod bench_soak;
 mod bench_spatial;
 #[cfg(feature = "render")]
 mod bench_ui;

@@ -298,6 +298,16 @@ impl Shared {
         let mut own = systems.own.borrow_mut();
         let mut world = systems.world.borrow_mut();
         for event in trace.since(systems.scanned.get()) {
+            // One tick's events are in memory unless it emitted more than the trace's window;
+            // a history that cannot be read back ends the scan, with a warning.
+            let event = match event {
+                Ok(event) => event,
+                Err(e) => {
+                    tracing::warn!("agents' recent events skip the rest of this tick's events: {e}");
+                    break;
+                }
+            };
+            let event = &*event;
             if let Some(record) = agents.get(&event.actor_id) {
                 if is_recent_for(event, &record.id) {
                     own.entry(Rc::clone(&record.id)).or_default().push(event.seq, Rc::clone(&event.event_type));

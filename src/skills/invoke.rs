@@ -200,7 +200,18 @@ pub(crate) fn invoke_call(
             (false, None, Some(failure), None)
         }
     };
-    let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| Rc::clone(&e.event_type)).collect();
+    let mut events_emitted = Vec::new();
+    // The call's events are the newest, in memory, unless the call emitted more than the
+    // trace's window (then the older ones are read back from its spill file).
+    for event in env.trace.borrow().since(first_seq) {
+        match event {
+            Ok(event) => events_emitted.push(Rc::clone(&event.event_type)),
+            Err(e) => {
+                tracing::warn!("the eventsEmitted of a {name} call stop at {} events: {e}", events_emitted.len());
+                break;
+            }
+        }
+    }
     lap(clock, Stage::Outcome);
     let response = SkillResponse {
         success,

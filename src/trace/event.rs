@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -34,6 +34,23 @@ pub struct Event {
 
 fn iso8601<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&super::time::format_unix_millis(*ms))
+}
+
+/// An event's fields as its canonical line spells them (see [`Event::from_canonical`]).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StoredEvent {
+    actor_id: String,
+    caused_by: Vec<String>,
+    id: String,
+    parent_event_id: Option<String>,
+    payload: Box<RawValue>,
+    seq: u64,
+    thread_id: String,
+    tick: u64,
+    timestamp: String,
+    #[serde(rename = "type")]
+    event_type: String,
 }
 
 /// An event's payload: JSON text, or a typed value serialized when read.
@@ -139,6 +156,31 @@ impl Event {
             tick,
             payload,
         }
+    }
+
+    /// Reads an event back from its canonical line (what serializing it wrote): the payload
+    /// comes back as the exact JSON text it was written as (`Payload::Json`), and the id must
+    /// be the one its seq, type and actor give, or the line is refused.
+    pub(super) fn from_canonical(line: &[u8]) -> Result<Event, String> {
+        let stored: StoredEvent = serde_json::from_slice(line).map_err(|e| format!("not an event line: {e}"))?;
+        let timestamp = super::time::parse_unix_millis(&stored.timestamp)
+            .ok_or_else(|| format!("timestamp {:?} is not one the log writes", stored.timestamp))?;
+        let expected = event_id(&stored.actor_id, stored.seq, discriminator(stored.seq, &stored.event_type, &stored.actor_id));
+        if stored.id != expected {
+            return Err(format!("id {} is not the one its seq, type and actor give ({expected})", stored.id));
+        }
+        Ok(Event {
+            actor_id: stored.actor_id.into(),
+            caused_by: stored.caused_by,
+            id: stored.id,
+            parent_event_id: stored.parent_event_id,
+            payload: Payload::Json(stored.payload),
+            seq: stored.seq,
+            thread_id: stored.thread_id.into(),
+            tick: stored.tick,
+            timestamp,
+            event_type: stored.event_type.into(),
+        })
     }
 
     /// The payload as a JSON value (parsed on demand).
@@ -325,6 +367,23 @@ mod tests {
         deferred.timestamp = eager.timestamp;
         assert_eq!(serde_json::to_string(&deferred).unwrap(), serde_json::to_string(&eager).unwrap());
         assert_eq!(deferred.payload_value(), serde_json::json!({"a": [1, "x"], "b": 7}));
+    }
+
+    #[test]
+    fn an_event_reads_back_from_its_line_to_the_same_bytes() {
+        let mut e = event(7, "agt_a", json!({"z": [1, 2.5, "é\n"], "a": null}));
+        e.caused_by = vec!["evt_agt_a_000000000003_0000000000000001".into()];
+        e.parent_event_id = Some("evt_agt_a_000000000005_0000000000000002".into());
+        let line = serde_json::to_vec(&e).unwrap();
+        let back = Event::from_canonical(&line).unwrap();
+        assert!(matches!(back.payload, Payload::Json(_)));
+        assert_eq!(serde_json::to_vec(&back).unwrap(), line);
+        assert_eq!((back.seq, back.timestamp, back.parents().count()), (7, e.timestamp, 2));
+
+        // A line whose id no longer matches its header is refused, not believed.
+        let forged = String::from_utf8(line).unwrap().replace("\"seq\":7", "\"seq\":8");
+        assert!(Event::from_canonical(forged.as_bytes()).unwrap_err().contains("is not the one"));
+        assert!(Event::from_canonical(b"{}").is_err());
     }
 
     #[test]
