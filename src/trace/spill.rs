@@ -74,8 +74,6 @@ pub(super) enum SpillError {
     Create { base: PathBuf, source: io::Error },
     #[error("cannot write events {first}..={last} ({bytes} bytes) to the trace spill file {path} at byte {offset}: {source}")]
     Write { path: PathBuf, first: u64, last: u64, bytes: usize, offset: u64, source: io::Error },
-    #[error("cannot serialize event {seq} for the trace spill file: {source}")]
-    Serialize { seq: u64, source: serde_json::Error },
     #[error("events must spill in order: expected seq {expected}, got {found}")]
     OutOfOrder { expected: u64, found: u64 },
 }
@@ -145,7 +143,7 @@ impl Spill {
             let offset = self.end + buffer.len() as u64;
             let (block, start, count) =
                 open.get_or_insert((Block { first_seq: event.seq, offset, min_parent: u64::MAX, digest: [0; 16] }, buffer.len(), 0));
-            serde_json::to_writer(&mut *buffer, event).map_err(|source| SpillError::Serialize { seq: event.seq, source })?;
+            event.write_canonical(buffer);
             buffer.push(b'\n');
             block.min_parent = event.parents().filter_map(seq_of).fold(block.min_parent, u64::min);
             *count += 1;

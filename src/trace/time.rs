@@ -28,6 +28,35 @@ pub fn iso8601_now() -> String {
     format_unix_millis(unix_millis_now())
 }
 
+/// [`format_unix_millis`] into a buffer, without allocating: every event written to a spill
+/// file or an export formats one. None for a year past 9999 (formatted the slow way).
+pub(crate) fn unix_millis_text(millis: i64, out: &mut [u8; 24]) -> Option<&str> {
+    let secs = millis.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    if !(0..=9999).contains(&y) {
+        return None;
+    }
+    let mut put = |at: usize, width: usize, mut value: i64| {
+        for i in (at..at + width).rev() {
+            out[i] = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    };
+    put(0, 4, y);
+    put(5, 2, i64::from(m));
+    put(8, 2, i64::from(d));
+    put(11, 2, sod / 3600);
+    put(14, 2, sod % 3600 / 60);
+    put(17, 2, sod % 60);
+    put(20, 3, millis.rem_euclid(1000));
+    for (at, c) in [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':'), (19, b'.'), (23, b'Z')] {
+        out[at] = c;
+    }
+    std::str::from_utf8(out).ok()
+}
+
 pub fn format_unix_millis(millis: i64) -> String {
     let secs = millis.div_euclid(1000);
     let ms = millis.rem_euclid(1000);
@@ -95,6 +124,15 @@ mod tests {
         assert_eq!(format_unix_millis(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(format_unix_millis(1_795_314_667_123), "2026-11-22T02:31:07.123Z");
         assert_eq!(format_unix_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn the_buffer_formatter_writes_what_the_formatter_does() {
+        let mut buf = [0; 24];
+        for ms in [0, 1, 999, 951_782_400_000, 1_795_314_667_123, 253_402_300_799_999] {
+            assert_eq!(unix_millis_text(ms, &mut buf), Some(format_unix_millis(ms).as_str()), "{ms}");
+        }
+        assert_eq!(unix_millis_text(253_402_300_800_000, &mut buf), None, "year 10000 takes the slow way");
     }
 
     #[test]
