@@ -249,7 +249,9 @@ impl Event {
 /// escaped. Names and ids rarely hold any, so they are copied in one go; the rest take
 /// serde_json's own escaping, which keeps the two writers identical.
 fn json_str(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // No early exit: over a whole (short) name the compiler checks many bytes at once.
+    let plain = !text.bytes().fold(false, |escape, b| escape | (b < 0x20) | (b == b'"') | (b == b'\\'));
+    if plain {
         out.reserve(text.len() + 2);
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());

@@ -278,7 +278,7 @@ impl TraceLog {
         if count == 0 {
             return;
         }
-        match self.spill.write(self.resident.range(..count)) {
+        match self.spill.write(self.resident.range(..count), self.links.iter().copied()) {
             Ok(()) => {
                 for event in self.resident.drain(..count) {
                     self.retained -= retained_by(&event);

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::event::{Event, seq_of};
+use super::event::Event;
 
 /// Events per block at most. A random read (`get` of an old event) reads and checks one block,
 /// and the index holds one entry per block: 512 keeps both small (a block of skill-call events
@@ -120,18 +120,29 @@ impl Spill {
     }
 
     /// Appends `events` (the oldest in memory, seqs following the file's last) as blocks: all
-    /// of them, or on an error none (the caller keeps them).
-    pub(super) fn write<'e>(&mut self, events: impl IntoIterator<Item = &'e Event>) -> Result<(), SpillError> {
+    /// of them, or on an error none (the caller keeps them). `links` are their causal links as
+    /// (parent seq, child seq), in child order (the log has them already: no id is parsed again).
+    pub(super) fn write<'e>(
+        &mut self,
+        events: impl IntoIterator<Item = &'e Event>,
+        links: impl IntoIterator<Item = (u64, u64)>,
+    ) -> Result<(), SpillError> {
         let mut buffer = std::mem::take(&mut self.buffer);
         buffer.clear();
-        let result = self.write_through(&mut buffer, events);
+        let result = self.write_through(&mut buffer, events, links);
         if buffer.capacity() <= KEEP_BUFFER {
             self.buffer = buffer;
         }
         result
     }
 
-    fn write_through<'e>(&mut self, buffer: &mut Vec<u8>, events: impl IntoIterator<Item = &'e Event>) -> Result<(), SpillError> {
+    fn write_through<'e>(
+        &mut self,
+        buffer: &mut Vec<u8>,
+        events: impl IntoIterator<Item = &'e Event>,
+        links: impl IntoIterator<Item = (u64, u64)>,
+    ) -> Result<(), SpillError> {
+        let mut links = links.into_iter().peekable();
         let mut blocks = Vec::new();
         // The open block, where it starts in the buffer, and how many events it holds.
         let mut open: Option<(Block, usize, usize)> = None;
@@ -145,7 +156,9 @@ impl Spill {
                 open.get_or_insert((Block { first_seq: event.seq, offset, min_parent: u64::MAX, digest: [0; 16] }, buffer.len(), 0));
             event.write_canonical(buffer);
             buffer.push(b'\n');
-            block.min_parent = event.parents().filter_map(seq_of).fold(block.min_parent, u64::min);
+            while let Some((parent, _)) = links.next_if(|(_, child)| *child <= event.seq) {
+                block.min_parent = block.min_parent.min(parent);
+            }
             *count += 1;
             if *count == BLOCK_EVENTS || buffer.len() - *start >= BLOCK_BYTES {
                 block.digest = digest(&buffer[*start..]);
