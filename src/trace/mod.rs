@@ -94,13 +94,22 @@ impl Default for TraceWindow {
 /// What an event costs in memory besides its payload (envelope, ids, hashes), for the estimate.
 const EVENT_OVERHEAD: usize = 256;
 
-/// What one event holds in memory, roughly: its payload and a fixed cost.
-fn retained_by(event: &Event) -> usize {
+/// Names interned at most: event types and actor ids can come from callers (`agent.signal.*`,
+/// `trace.emit`), and a table that grew with each new one would grow with the log. Past it a
+/// name is still shared by the events that carry it, just not looked up again.
+const MAX_INTERNED: usize = 4096;
+
+/// What an event with this payload holds in memory, roughly: the payload and a fixed cost.
+fn retained_by_payload(payload: &Payload) -> usize {
     EVENT_OVERHEAD
-        + match &event.payload {
+        + match payload {
             Payload::Json(raw) => raw.get().len(),
             Payload::Deferred(typed) => typed.retained_bytes(),
         }
+}
+
+fn retained_by(event: &Event) -> usize {
+    retained_by_payload(&event.payload)
 }
 
 /// The world log of one engine.
@@ -178,7 +187,9 @@ impl TraceLog {
             return Rc::clone(name);
         }
         let name: Rc<str> = text.into();
-        self.names.insert(Rc::clone(&name));
+        if self.names.len() < MAX_INTERNED {
+            self.names.insert(Rc::clone(&name));
+        }
         name
     }
 
@@ -199,11 +210,7 @@ impl TraceLog {
     fn push(&mut self, draft: EventDraft<'_>, tick: u64, payload: Payload) -> &Event {
         // Room is made before the event goes in, so the event returned is always in memory
         // and any `trace.spill.failed` record comes before it.
-        let incoming = EVENT_OVERHEAD
-            + match &payload {
-                Payload::Json(raw) => raw.get().len(),
-                Payload::Deferred(typed) => typed.retained_bytes(),
-            };
+        let incoming = retained_by_payload(&payload);
         if self.must_spill(incoming) {
             self.make_room(incoming, tick);
         }
@@ -314,9 +321,9 @@ impl TraceLog {
     /// The log's own record of what happened to it (no spill check: it is emitted while
     /// making room).
     fn record(&mut self, kind: EventKind, tick: u64, payload: &serde_json::Value) {
-        let raw = raw_json(payload, kind.as_str());
-        let size = EVENT_OVERHEAD + raw.get().len();
-        self.push_resident(EventDraft::new(kind.as_str(), "engine"), tick, Payload::Json(raw), size);
+        let payload = Payload::Json(raw_json(payload, kind.as_str()));
+        let size = retained_by_payload(&payload);
+        self.push_resident(EventDraft::new(kind.as_str(), "engine"), tick, payload, size);
     }
 
     /// Turns on append-on-emit: from now on every event is chained into `path` as it is
@@ -651,6 +658,17 @@ mod tests {
     }
 
     const TINY: TraceWindow = TraceWindow { events: 64, bytes: usize::MAX };
+
+    #[test]
+    fn names_from_callers_do_not_grow_the_intern_table_without_bound() {
+        let mut log = TraceLog::with_window("thr", TINY);
+        for i in 0..(MAX_INTERNED as u64 + 2_000) {
+            let kind = format!("agent.signal.s{i}");
+            log.emit(EventDraft::new(&kind, "agt_x"), i, &Value::Null);
+        }
+        assert!(log.names.len() <= MAX_INTERNED, "{} names interned", log.names.len());
+        assert_eq!(&*log.get(&log.by_seq(5_000).unwrap().unwrap().id).unwrap().unwrap().event_type, "agent.signal.s4999");
+    }
 
     #[test]
     fn a_tiny_window_holds_memory_to_it_over_ten_thousand_events() {
