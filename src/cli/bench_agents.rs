@@ -117,7 +117,10 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
         decision.push(timings.decision.as_secs_f64() * 1e3);
     }
     let events = e.trace().len() - events_before;
-    let actions = e.trace().since(last_before).iter().filter(|ev| &*ev.event_type == "skill.executed").count();
+    let mut actions = 0;
+    for ev in e.trace().since(last_before) {
+        actions += usize::from(&*ev?.event_type == "skill.executed");
+    }
     for v in [&mut step, &mut action, &mut physics, &mut perception, &mut decision] {
         v.sort_by(f64::total_cmp);
     }
@@ -190,11 +193,11 @@ fn stalled_provider() -> anyhow::Result<()> {
             std::thread::sleep(wait);
         }
     }
-    let in_flight = e
-        .trace()
-        .durable()
-        .filter(|ev| &*ev.event_type == "agent.scheduler.capped" && ev.payload.json().get().contains("maxInFlightDecisions"))
-        .count();
+    let mut in_flight = 0;
+    for ev in e.trace().durable() {
+        let ev = ev?;
+        in_flight += usize::from(&*ev.event_type == "agent.scheduler.capped" && ev.payload.json().get().contains("maxInFlightDecisions"));
+    }
     outln!(
         "agents       a provider stalled 3 s under 20 Ollama agents: the real-time loop ran {} steps in 3 s (60 Hz: 180), slowest step {:.2} ms; {} ticks had decisions waiting for an in-flight slot",
         e.tick(),

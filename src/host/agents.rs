@@ -715,12 +715,22 @@ impl Shared {
 /// Sorts `events` into each agent's recent events (its own calls and their outcomes) and the
 /// world's (signals, speech, collisions); forgets the rings of agents that are gone.
 fn sort_events(
-    events: &[crate::trace::Event],
+    events: crate::trace::History<'_>,
     agents: &crate::agents::table::Agents,
     own: &mut HashMap<Rc<str>, RecentRing>,
     world: &mut RecentRing,
 ) {
     for event in events {
+        // One tick's events are in memory unless it emitted more than the trace's window; a
+        // history that cannot be read back ends the scan, with a warning.
+        let event = match event {
+            Ok(event) => event,
+            Err(e) => {
+                tracing::warn!("agents' recent events skip the rest of this tick's events: {e}");
+                break;
+            }
+        };
+        let event = &*event;
         let seq = event.seq;
         if let Some(record) = agents.get(&event.actor_id) {
             if is_recent_for(event, &record.id) {

@@ -67,6 +67,9 @@ pub struct EngineConfig {
     pub policy: bool,
     /// Chain every event into this file as it is emitted.
     pub trace_append: Option<PathBuf>,
+    /// How much of the world log memory holds; older events are spilled to a private file
+    /// (beside `trace_append` when set, else under the system temp folder).
+    pub trace_window: crate::trace::TraceWindow,
     /// Where `trace.export` writes; None is `<project>/traces` (a playtest gets a private one).
     pub traces_dir: Option<PathBuf>,
     /// Where `world.snapshot` writes; None is `<project>/snapshots` (a playtest gets a private
@@ -111,6 +114,7 @@ impl EngineConfig {
             test_kit: false,
             policy: true,
             trace_append: None,
+            trace_window: crate::trace::TraceWindow::DEFAULT,
             traces_dir: None,
             snapshots_dir: None,
             scripts: None,
@@ -435,7 +439,7 @@ impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, EngineError> {
         let lua = Lua::new();
         let world = Rc::new(RefCell::new(World::with_capacity(config.entity_capacity)));
-        let trace = Rc::new(RefCell::new(TraceLog::new(format!("thr_{}", config.session_id))));
+        let trace = Rc::new(RefCell::new(TraceLog::with_window(format!("thr_{}", config.session_id), config.trace_window)));
         if let Some(path) = &config.trace_append {
             trace.borrow_mut().append_to(path).map_err(|e| EngineError::File {
                 path: path.display().to_string(),
@@ -790,8 +794,9 @@ impl Engine {
     /// Stops scripts at `deadline`: the VM's interrupt stops Luau code (uncatchable by `pcall`)
     /// and `limina.step` stops between steps; `on_timeout` is told the first time either fires.
     ///
-    /// The world log is bounded too (`trace_budget` bytes, roughly): test code decides what goes
-    /// into it (payloads, inputs), and it lives outside the VM's memory limit.
+    /// The world log is bounded too (`trace_budget` bytes, roughly, in memory and spilled to
+    /// disk together): test code decides what goes into it (payloads, inputs), and it lives
+    /// outside the VM's memory limit.
     pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>, trace_budget: usize) {
         self.shared.deadline.set(Some(deadline));
         let trace = Rc::clone(&self.shared.trace);
@@ -800,13 +805,13 @@ impl Engine {
                 on_timeout.set(true);
                 return Err(mlua::Error::runtime(message.clone()));
             }
-            if let Ok(log) = trace.try_borrow()
-                && log.retained_bytes() > trace_budget
-            {
-                return Err(mlua::Error::runtime(format!(
-                    "the playtest's world log holds {} bytes, past its {trace_budget}-byte limit",
-                    log.retained_bytes()
-                )));
+            if let Ok(log) = trace.try_borrow() {
+                let held = log.retained_bytes().saturating_add(usize::try_from(log.spilled_bytes()).unwrap_or(usize::MAX));
+                if held > trace_budget {
+                    return Err(mlua::Error::runtime(format!(
+                        "the playtest's world log holds {held} bytes (in memory and on disk), past its {trace_budget}-byte limit"
+                    )));
+                }
             }
             Ok(mlua::VmState::Continue)
         });

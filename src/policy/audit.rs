@@ -5,12 +5,13 @@
 //! what the world log can prove. Payloads are parsed on demand (audit is a read path, never the
 //! tick path).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{Value, json};
 
 use crate::trace::EventKind;
-use crate::trace::{Event, TraceLog};
+use crate::trace::{Event, HistoryError, TraceLog};
 
 pub(crate) fn is_decision(e: &Event) -> bool {
     EventKind::PolicyDecision.is(&e.event_type) || EventKind::PolicyDenied.is(&e.event_type)
@@ -43,30 +44,35 @@ fn decision_view(e: &Event) -> Value {
     })
 }
 
-/// All ancestors of an event, nearest first, each once.
-fn ancestry<'a>(trace: &'a TraceLog, event: &'a Event) -> Vec<&'a Event> {
-    let mut out = Vec::new();
+/// All ancestors of an event, nearest first, each once (old ones read back from disk).
+fn ancestry<'a>(trace: &'a TraceLog, event: &Event) -> Result<Vec<Cow<'a, Event>>, HistoryError> {
+    let mut out: Vec<Cow<'a, Event>> = Vec::new();
     let mut seen = HashSet::new();
-    let mut frontier: Vec<&Event> = vec![event];
-    while let Some(e) = frontier.pop() {
-        for parent in e.parents() {
-            if seen.insert(parent.to_string())
-                && let Some(p) = trace.get(parent)
+    // Positions in `out` whose parents are still to visit (None: the event itself).
+    let mut frontier: Vec<Option<usize>> = vec![None];
+    while let Some(at) = frontier.pop() {
+        let parents: Vec<String> = match at {
+            None => event.parents().map(str::to_string).collect(),
+            Some(i) => out[i].parents().map(str::to_string).collect(),
+        };
+        for parent in parents {
+            if seen.insert(parent.clone())
+                && let Some(p) = trace.get(&parent)?
             {
                 out.push(p);
-                frontier.push(p);
+                frontier.push(Some(out.len() - 1));
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// `audit.explain`: the governing decision, provenance and causal chain of an event. None when
 /// the id is not in the trace.
-pub(crate) fn explain(trace: &TraceLog, event_id: &str) -> Option<Value> {
-    let event = trace.get(event_id)?;
-    let ancestors = ancestry(trace, event);
-    let decision = if is_decision(event) { Some(event) } else { ancestors.iter().copied().find(|e| is_decision(e)) };
+pub(crate) fn explain(trace: &TraceLog, event_id: &str) -> Result<Option<Value>, HistoryError> {
+    let Some(event) = trace.get(event_id)? else { return Ok(None) };
+    let ancestors = ancestry(trace, &event)?;
+    let decision = if is_decision(&event) { Some(&*event) } else { ancestors.iter().map(|a| &**a).find(|e| is_decision(e)) };
     let provenance = match decision {
         Some(d) => {
             let p = d.payload_value();
@@ -79,15 +85,20 @@ pub(crate) fn explain(trace: &TraceLog, event_id: &str) -> Option<Value> {
         }
         None => json!({"agentId": &*event.actor_id, "sessionId": &*event.thread_id, "profile": null, "package": null}),
     };
-    let parents: Vec<Value> = event.parents().filter_map(|p| trace.get(p)).map(brief).collect();
-    Some(json!({
+    let mut parents = Vec::new();
+    for p in event.parents() {
+        if let Some(found) = trace.get(p)? {
+            parents.push(brief(&found));
+        }
+    }
+    Ok(Some(json!({
         "eventId": event.id,
         "eventType": &*event.event_type,
         "found": true,
         "decision": decision.map(decision_view),
         "provenance": provenance,
-        "causalTrace": {"parents": parents, "ancestry": ancestors.into_iter().map(brief).collect::<Vec<_>>()},
-    }))
+        "causalTrace": {"parents": parents, "ancestry": ancestors.iter().map(|a| brief(a)).collect::<Vec<_>>()},
+    })))
 }
 
 /// Filters for `audit.query`.
@@ -103,14 +114,19 @@ pub struct DecisionFilter {
     pub limit: usize,
 }
 
-/// `audit.query`: matching decisions (oldest first, up to `limit`) and a summary of all matches.
-pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Value {
+/// `audit.query`: matching decisions (oldest first, up to `limit`) and a summary of all matches,
+/// over the whole history (spilled events read back from disk).
+pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Result<Value, HistoryError> {
     let mut decisions = Vec::new();
     let (mut total, mut allowed, mut denied) = (0u64, 0u64, 0u64);
     let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_cap: BTreeMap<String, u64> = BTreeMap::new();
     let mut packages: BTreeSet<String> = BTreeSet::new();
-    for e in trace.durable().filter(|e| is_decision(e)) {
+    for e in trace.durable() {
+        let e = e?;
+        if !is_decision(&e) {
+            continue;
+        }
         let p = e.payload_value();
         let allow = p.get("allow").and_then(Value::as_bool).unwrap_or(false);
         let rule = p.get("rule").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -152,19 +168,23 @@ pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Value {
             }));
         }
     }
-    json!({
+    Ok(json!({
         "summary": {"total": total, "allowed": allowed, "denied": denied, "byRule": by_rule, "byCap": by_cap, "packages": packages},
         "decisions": decisions,
-    })
+    }))
 }
 
 /// `audit.usage`: allowed/denied counts per session and capability, and the latest quota and
 /// budget snapshot seen for each session.
-pub fn usage(trace: &TraceLog, session_filter: Option<&str>) -> Value {
+pub fn usage(trace: &TraceLog, session_filter: Option<&str>) -> Result<Value, HistoryError> {
     let mut counts: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
     let mut quotas: BTreeMap<String, Value> = BTreeMap::new();
     let mut budgets: BTreeMap<String, Value> = BTreeMap::new();
-    for e in trace.durable().filter(|e| is_decision(e)) {
+    for e in trace.durable() {
+        let e = e?;
+        if !is_decision(&e) {
+            continue;
+        }
         let p = e.payload_value();
         let Some(session) = context(&p, "sessionId").as_str().map(str::to_string) else { continue };
         if session_filter.is_some_and(|s| s != session) {
@@ -184,9 +204,9 @@ pub fn usage(trace: &TraceLog, session_filter: Option<&str>) -> Value {
             budgets.insert(session, b.clone());
         }
     }
-    json!({
+    Ok(json!({
         "perSessionCap": counts.into_iter().map(|((s, c), (a, d))| json!({"sessionId": s, "cap": c, "allowed": a, "denied": d})).collect::<Vec<_>>(),
         "quotas": quotas.into_iter().map(|(s, q)| json!({"sessionId": s, "quota": q})).collect::<Vec<_>>(),
         "budgets": budgets.into_iter().map(|(s, b)| json!({"sessionId": s, "budget": b})).collect::<Vec<_>>(),
-    })
+    }))
 }

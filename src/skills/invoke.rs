@@ -203,7 +203,18 @@ pub(crate) fn invoke_call(
             (false, None, Some(failure), None)
         }
     };
-    let events_emitted = env.trace.borrow().since(first_seq).iter().map(|e| Rc::clone(&e.event_type)).collect();
+    let mut events_emitted = Vec::new();
+    // The call's events are the newest, in memory, unless the call emitted more than the
+    // trace's window (then the older ones are read back from its spill file).
+    for event in env.trace.borrow().since(first_seq) {
+        match event {
+            Ok(event) => events_emitted.push(Rc::clone(&event.event_type)),
+            Err(e) => {
+                tracing::warn!("the eventsEmitted of a {name} call stop at {} events: {e}", events_emitted.len());
+                break;
+            }
+        }
+    }
     lap(clock, Stage::Outcome);
     let response = SkillResponse {
         success,
@@ -226,7 +237,7 @@ struct Executed<'a> {
 
 /// `skill.executed` as the log keeps it: the validated input and the skill, written as an
 /// `Executed` only when the event is read. The input is kept as its compact JSON, written at
-/// emit: the log keeps every call's input for good, and a `Value` tree holds several times the
+/// emit: the log keeps every call's input until it spills to disk, and a `Value` tree holds several times the
 /// bytes of its text (a map's node alone is ~600 bytes), which cost more memory than the write
 /// costs time.
 #[derive(Debug)]
@@ -236,10 +247,19 @@ struct ExecutedRecord {
     tick: u64,
 }
 
+impl ExecutedRecord {
+    fn payload(&self) -> Executed<'_> {
+        Executed { input: &self.input, skill: &self.skill.name, tick: self.tick, version: &self.skill.version }
+    }
+}
+
 impl DeferredPayload for ExecutedRecord {
     fn to_json(&self) -> Box<RawValue> {
-        let payload = Executed { input: &self.input, skill: &self.skill.name, tick: self.tick, version: &self.skill.version };
-        raw_json(&payload)
+        raw_json(&self.payload())
+    }
+
+    fn write_json(&self, out: &mut Vec<u8>) {
+        write_json(out, &self.payload());
     }
 
     fn retained_bytes(&self) -> usize {
@@ -261,12 +281,25 @@ impl DeferredPayload for DecisionRecord {
     fn to_json(&self) -> Box<RawValue> {
         raw_json(&self.decision.payload(&decision_context(&self.caller, &self.skill, self.tick)))
     }
+
+    fn write_json(&self, out: &mut Vec<u8>) {
+        write_json(out, &self.decision.payload(&decision_context(&self.caller, &self.skill, self.tick)));
+    }
 }
 
 fn raw_json<P: Serialize>(payload: &P) -> Box<RawValue> {
     // Our payload structs over JSON values always serialize; null is the log's convention for
     // one that would not.
     serde_json::value::to_raw_value(payload).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
+/// `raw_json` written straight into `out` (a spill or an export line).
+fn write_json<P: Serialize>(out: &mut Vec<u8>, payload: &P) {
+    let start = out.len();
+    if serde_json::to_writer(&mut *out, payload).is_err() {
+        out.truncate(start);
+        out.extend_from_slice(b"null");
+    }
 }
 
 fn decision_context<'a>(caller: &'a Caller, skill: &'a Skill, tick: u64) -> DecisionContext<'a> {

@@ -117,7 +117,7 @@ impl<W: Write> ChainWriter<W> {
 
     pub(crate) fn write_event(&mut self, event: &Event) -> io::Result<()> {
         self.scratch.clear();
-        serde_json::to_writer(&mut self.scratch, event)?;
+        event.write_canonical(&mut self.scratch);
         let canonical = std::mem::take(&mut self.scratch);
         let result = self.write_canonical(&canonical);
         self.scratch = canonical;

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -33,7 +33,27 @@ pub struct Event {
 }
 
 fn iso8601<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&super::time::format_unix_millis(*ms))
+    match super::time::unix_millis_text(*ms, &mut [0; 24]) {
+        Some(text) => s.serialize_str(text),
+        None => s.serialize_str(&super::time::format_unix_millis(*ms)),
+    }
+}
+
+/// An event's fields as its canonical line spells them (see [`Event::from_canonical`]).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StoredEvent {
+    actor_id: String,
+    caused_by: Vec<String>,
+    id: String,
+    parent_event_id: Option<String>,
+    payload: Box<RawValue>,
+    seq: u64,
+    thread_id: String,
+    tick: u64,
+    timestamp: String,
+    #[serde(rename = "type")]
+    event_type: String,
 }
 
 /// An event's payload: JSON text, or a typed value serialized when read.
@@ -51,6 +71,12 @@ pub enum Payload {
 pub trait DeferredPayload: std::fmt::Debug {
     /// The payload's compact JSON, sorted keys (what `serde_json::to_string` of it would give).
     fn to_json(&self) -> Box<RawValue>;
+
+    /// Appends the same JSON to `out` (spilling and exporting write every payload: a payload
+    /// that can write straight into the line saves building and copying its text).
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_json().get().as_bytes());
+    }
 
     /// Bytes of caller data it keeps (an input's JSON, say): what the log's size estimate counts.
     fn retained_bytes(&self) -> usize {
@@ -141,6 +167,72 @@ impl Event {
         }
     }
 
+    /// Reads an event back from its canonical line (what serializing it wrote): the payload
+    /// comes back as the exact JSON text it was written as (`Payload::Json`), and the id must
+    /// be the one its seq, type and actor give, or the line is refused.
+    pub(super) fn from_canonical(line: &[u8]) -> Result<Event, String> {
+        let stored: StoredEvent = serde_json::from_slice(line).map_err(|e| format!("not an event line: {e}"))?;
+        let timestamp = super::time::parse_unix_millis(&stored.timestamp)
+            .ok_or_else(|| format!("timestamp {:?} is not one the log writes", stored.timestamp))?;
+        let expected = event_id(&stored.actor_id, stored.seq, discriminator(stored.seq, &stored.event_type, &stored.actor_id));
+        if stored.id != expected {
+            return Err(format!("id {} is not the one its seq, type and actor give ({expected})", stored.id));
+        }
+        Ok(Event {
+            actor_id: stored.actor_id.into(),
+            caused_by: stored.caused_by,
+            id: stored.id,
+            parent_event_id: stored.parent_event_id,
+            payload: Payload::Json(stored.payload),
+            seq: stored.seq,
+            thread_id: stored.thread_id.into(),
+            tick: stored.tick,
+            timestamp,
+            event_type: stored.event_type.into(),
+        })
+    }
+
+    /// Appends the event's canonical JSON to `out`: byte for byte what serializing it writes
+    /// (the tests hold the two together), without serde's machinery, since every event that
+    /// leaves memory for the spill file, or goes into an export, is written this way.
+    pub(super) fn write_canonical(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"actorId\":");
+        json_str(out, &self.actor_id);
+        out.extend_from_slice(b",\"causedBy\":[");
+        for (i, cause) in self.caused_by.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json_str(out, cause);
+        }
+        out.extend_from_slice(b"],\"id\":");
+        json_str(out, &self.id);
+        out.extend_from_slice(b",\"parentEventId\":");
+        match &self.parent_event_id {
+            Some(parent) => json_str(out, parent),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"payload\":");
+        match &self.payload {
+            Payload::Json(raw) => out.extend_from_slice(raw.get().as_bytes()),
+            Payload::Deferred(typed) => typed.write_json(out),
+        }
+        out.extend_from_slice(b",\"seq\":");
+        json_u64(out, self.seq);
+        out.extend_from_slice(b",\"threadId\":");
+        json_str(out, &self.thread_id);
+        out.extend_from_slice(b",\"tick\":");
+        json_u64(out, self.tick);
+        out.extend_from_slice(b",\"timestamp\":");
+        match super::time::unix_millis_text(self.timestamp, &mut [0; 24]) {
+            Some(text) => json_str(out, text),
+            None => json_str(out, &super::time::format_unix_millis(self.timestamp)),
+        }
+        out.extend_from_slice(b",\"type\":");
+        json_str(out, &self.event_type);
+        out.push(b'}');
+    }
+
     /// The payload as a JSON value (parsed on demand).
     pub fn payload_value(&self) -> Value {
         serde_json::from_str(self.payload.json().get()).unwrap_or(Value::Null)
@@ -151,6 +243,38 @@ impl Event {
         let parent = self.parent_event_id.as_deref();
         parent.into_iter().chain(self.caused_by.iter().map(String::as_str).filter(move |c| Some(*c) != parent))
     }
+}
+
+/// A JSON string as serde_json writes it: quoted, with `"`, `\\` and control characters
+/// escaped. Names and ids rarely hold any, so they are copied in one go; the rest take
+/// serde_json's own escaping, which keeps the two writers identical.
+fn json_str(out: &mut Vec<u8>, text: &str) {
+    // No early exit: over a whole (short) name the compiler checks many bytes at once.
+    let plain = !text.bytes().fold(false, |escape, b| escape | (b < 0x20) | (b == b'"') | (b == b'\\'));
+    if plain {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+    } else if serde_json::to_writer(&mut *out, text).is_err() {
+        // Writing a string into a Vec cannot fail; null keeps the line valid JSON if it did.
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// A u64 in decimal, as serde_json writes it.
+fn json_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// The sequence number inside an event id (`evt_<actor>_<seq:012>_<fnv:016x>`), if well-formed.
@@ -325,6 +449,46 @@ mod tests {
         deferred.timestamp = eager.timestamp;
         assert_eq!(serde_json::to_string(&deferred).unwrap(), serde_json::to_string(&eager).unwrap());
         assert_eq!(deferred.payload_value(), serde_json::json!({"a": [1, "x"], "b": 7}));
+    }
+
+    #[test]
+    fn an_event_reads_back_from_its_line_to_the_same_bytes() {
+        let mut e = event(7, "agt_a", json!({"z": [1, 2.5, "é\n"], "a": null}));
+        e.caused_by = vec!["evt_agt_a_000000000003_0000000000000001".into()];
+        e.parent_event_id = Some("evt_agt_a_000000000005_0000000000000002".into());
+        let line = serde_json::to_vec(&e).unwrap();
+        let back = Event::from_canonical(&line).unwrap();
+        assert!(matches!(back.payload, Payload::Json(_)));
+        assert_eq!(serde_json::to_vec(&back).unwrap(), line);
+        assert_eq!((back.seq, back.timestamp, back.parents().count()), (7, e.timestamp, 2));
+
+        // A line whose id no longer matches its header is refused, not believed.
+        let forged = String::from_utf8(line).unwrap().replace("\"seq\":7", "\"seq\":8");
+        assert!(Event::from_canonical(forged.as_bytes()).unwrap_err().contains("is not the one"));
+        assert!(Event::from_canonical(b"{}").is_err());
+    }
+
+    #[test]
+    fn the_canonical_writer_writes_what_serde_writes() {
+        #[derive(Debug)]
+        struct Typed;
+        impl DeferredPayload for Typed {
+            fn to_json(&self) -> Box<RawValue> {
+                raw_json(&serde_json::json!({"a": "\u{1}\"\\", "b": [1.5, null]}), "test")
+            }
+        }
+        let mut odd = event(u64::MAX, "agt_\"quoted\"\n\u{7f}é", json!({"x": "\t"}));
+        odd.caused_by = vec!["evt_a_000000000001_0000000000000001".into(), "c\u{1f}".into(), "q\"uote".into()];
+        odd.parent_event_id = Some("evt_\\".into());
+        odd.tick = 0;
+        odd.timestamp = 253_402_300_800_000; // year 10000: the slow formatter
+        let mut deferred = event(1, "agt_a", Value::Null);
+        deferred.payload = Payload::Deferred(Rc::new(Typed));
+        for e in [event(1, "agt_a", json!({"b": 1})), event(12_345, "", json!([])), odd, deferred] {
+            let mut fast = Vec::new();
+            e.write_canonical(&mut fast);
+            assert_eq!(String::from_utf8(fast).unwrap(), serde_json::to_string(&e).unwrap());
+        }
     }
 
     #[test]

@@ -55,6 +55,11 @@ pub enum EventKind {
     SocialApproachFailed,
     /// A UI element's ttl ran out and it was removed.
     UiExpired,
+    /// Older events could not be written to the trace's spill file: they stay in memory (the
+    /// payload says why and when it is tried again).
+    TraceSpillFailed,
+    /// Spilling works again after a failure: memory is back to its window.
+    TraceSpillResumed,
 }
 
 impl EventKind {
@@ -85,6 +90,8 @@ impl EventKind {
             EventKind::SocialApproached => "social.approached",
             EventKind::SocialApproachFailed => "social.approach.failed",
             EventKind::UiExpired => "ui.expired",
+            EventKind::TraceSpillFailed => "trace.spill.failed",
+            EventKind::TraceSpillResumed => "trace.spill.resumed",
         }
     }
 

@@ -18,7 +18,12 @@ fn call(e: &Engine, skill: &str, input: Value) -> Value {
 
 /// Events of one type, as (id, payload, causes).
 fn events(e: &Engine, kind: &str) -> Vec<(String, Value, Vec<String>)> {
-    e.trace().durable().filter(|ev| &*ev.event_type == kind).map(|ev| (ev.id.clone(), ev.payload_value(), ev.caused_by.clone())).collect()
+    e.trace()
+        .durable()
+        .map(Result::unwrap)
+        .filter(|ev| &*ev.event_type == kind)
+        .map(|ev| (ev.id.clone(), ev.payload_value(), ev.caused_by.clone()))
+        .collect()
 }
 
 /// Registers a scripted policy from Luau source: `function(request) ... end`.
@@ -228,7 +233,9 @@ fn scheduler_caps_bite_and_are_traced() {
     assert!(caps.iter().any(|c| c == "maxActionsPerTick"), "6 queued, 2 per tick: {caps:?}");
     // Later ticks keep within the caps and serve every agent.
     e.step(20).unwrap();
-    let pings_by_agent = |id: &str| e.trace().durable().filter(|ev| &*ev.event_type == "agent.signal.ping" && &*ev.actor_id == id).count();
+    let pings_by_agent = |id: &str| {
+        e.trace().durable().map(Result::unwrap).filter(|ev| &*ev.event_type == "agent.signal.ping" && &*ev.actor_id == id).count()
+    };
     assert_eq!(pings_by_agent("agt_0001") + pings_by_agent("agt_0002") + pings_by_agent("agt_0003"), events(&e, "agent.signal.ping").len());
     assert!(pings_by_agent("agt_0003") > 0, "weighted-fair order serves every agent");
 }
@@ -334,7 +341,7 @@ mod off_loop {
         let deadline = Instant::now() + Duration::from_secs(30);
         while events(e, kind).len() < count {
             if Instant::now() >= deadline {
-                let kinds: Vec<String> = e.trace().durable().map(|ev| ev.event_type.to_string()).collect();
+                let kinds: Vec<String> = e.trace().durable().map(Result::unwrap).map(|ev| ev.event_type.to_string()).collect();
                 panic!("no {kind} within 30 s; traced: {kinds:?}");
             }
             e.step(1).unwrap();

@@ -247,7 +247,8 @@ fn a_line_said_with_social_say_is_voiced_from_where_the_speaker_stands() {
         assert(r.success, r.error and r.error.message)
     "#;
     let (e, s, _) = render(script, 200);
-    let said: Vec<Value> = e.trace().durable().filter(|ev| &*ev.event_type == "social.said").map(|ev| ev.payload_value()).collect();
+    let said: Vec<Value> =
+        e.trace().durable().map(Result::unwrap).filter(|ev| &*ev.event_type == "social.said").map(|ev| ev.payload_value()).collect();
     assert!(said[0]["voice"].as_str().is_some_and(|h| h.starts_with("snd_")), "{:?}", said[0]);
     let (l, r) = rms(&s, 0, s.len() / 2);
     assert!(l > 2.0 * r && l > 50.0, "heard from the left: left {l} right {r}");
@@ -267,6 +268,7 @@ fn the_hedgehog_dance_writes_the_same_song_twice_with_its_sung_line() {
         let spoken = e
             .trace()
             .durable()
+            .map(Result::unwrap)
             .filter(|ev| &*ev.event_type == "skill.executed" && ev.payload.json().get().contains("\"audio.speak\""))
             .count();
         (std::fs::read(out).unwrap(), spoken)

@@ -141,8 +141,13 @@ fn every_entity_taking_skill_answers_an_unknown_id_with_zero_effect_and_a_traced
             assert_eq!(error.code.as_str(), *code, "{skill} {input}: {error:?}");
             assert_eq!(error.message, format!("{}: {why}", field_of(skill)), "{skill} {input}");
             assert_eq!((e.world_hash(), e.world().entity_count()), (hash, entities), "{skill} {input}: no effect");
-            let failed: Vec<Value> =
-                e.trace().since(events as u64).iter().filter(|ev| &*ev.event_type == "skill.failed").map(|ev| ev.payload_value()).collect();
+            let failed: Vec<Value> = e
+                .trace()
+                .since(events as u64)
+                .map(Result::unwrap)
+                .filter(|ev| &*ev.event_type == "skill.failed")
+                .map(|ev| ev.payload_value())
+                .collect();
             assert_eq!(failed.len(), 1, "{skill} {input}: one skill.failed event");
             assert_eq!((failed[0]["skill"].as_str(), failed[0]["code"].as_str()), (Some(skill), Some(*code)));
             assert_eq!(failed[0]["message"].as_str(), Some(error.message.as_str()));

@@ -63,7 +63,8 @@ fn the_operator_governs_through_the_registry_and_the_change_is_traced() {
     assert!(r.success, "{r:?}");
     let victim = limina::skills::Caller::new("agt_v", "ses_victim", "builder.readWrite");
     assert_eq!(e.call(&victim, "skills.list", json!({})).error.map(|f| f.message), Some("session ses_victim was revoked".into()));
-    let changed: Vec<_> = e.trace().durable().filter(|ev| &*ev.event_type == "policy.changed").map(|ev| ev.caused_by.clone()).collect();
+    let changed: Vec<_> =
+        e.trace().durable().map(Result::unwrap).filter(|ev| &*ev.event_type == "policy.changed").map(|ev| ev.caused_by.clone()).collect();
     assert_eq!(changed.len(), 1);
     assert_eq!(changed[0].len(), 1, "the change links the decision that allowed it");
 }
@@ -106,7 +107,14 @@ fn a_native_client_that_claims_a_wider_profile_is_recorded_and_checked_as_what_i
     assert_eq!(r["error"]["code"], -32001, "{r}");
     assert!(r["error"]["message"].as_str().unwrap().contains("do not hold"), "{r}");
     // Its decisions record the effective profile.
-    let decision = e.trace().durable().filter(|ev| &*ev.event_type == "policy.decision").last().map(|ev| ev.payload_value()).unwrap();
+    let decision = e
+        .trace()
+        .durable()
+        .map(Result::unwrap)
+        .filter(|ev| &*ev.event_type == "policy.decision")
+        .last()
+        .map(|ev| ev.payload_value())
+        .unwrap();
     assert_eq!(decision["context"]["profile"], "player.limited", "{decision}");
     still_sound(&e);
 }
@@ -166,6 +174,7 @@ fn a_package_cannot_register_skills_in_a_core_namespace() {
     let rejected: Vec<String> = e
         .trace()
         .durable()
+        .map(Result::unwrap)
         .filter(|ev| &*ev.event_type == "package.rejected")
         .map(|ev| ev.payload_value()["reason"].as_str().unwrap_or_default().to_string())
         .collect();

@@ -380,7 +380,7 @@ fn a_package_cannot_claim_the_core_tier() {
     let e = Engine::new(EngineConfig { output: Output::Silent, scripts: Some(scripts), ..EngineConfig::new(dir.path()) }).unwrap();
     assert!(!e.registry().has("mods.loud"), "a package claiming the core tier is refused");
     let rejected: Vec<Value> =
-        e.trace().durable().filter(|ev| &*ev.event_type == "package.rejected").map(|ev| ev.payload_value()).collect();
+        e.trace().durable().map(Result::unwrap).filter(|ev| &*ev.event_type == "package.rejected").map(|ev| ev.payload_value()).collect();
     assert_eq!(rejected.len(), 1, "{rejected:?}");
     let reason = rejected[0]["reason"].as_str().unwrap();
     assert!(reason.contains("mods.loud") && reason.contains("tier = \"core\""), "{reason}");

@@ -46,7 +46,7 @@ pub(crate) fn echo_mod(value: &str) -> String {
 }
 
 pub(crate) fn events_of(e: &Engine, kind: &str) -> Vec<Value> {
-    e.trace().durable().filter(|ev| &*ev.event_type == kind).map(|ev| ev.payload_value()).collect()
+    e.trace().durable().map(Result::unwrap).filter(|ev| &*ev.event_type == kind).map(|ev| ev.payload_value()).collect()
 }
 
 #[test]

@@ -205,8 +205,13 @@ fn a_handler_cannot_change_its_callers_tables_or_the_next_callers_ctx() {
     );
     let kept: Vec<f64> = e.lua().load("return KEPT[1].list").eval().unwrap();
     assert_eq!(kept, [1.0, 2.0, 3.0], "the caller got a copy of the result");
-    let inputs: Vec<serde_json::Value> =
-        e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed").map(|ev| ev.payload_value()["input"].clone()).collect();
+    let inputs: Vec<serde_json::Value> = e
+        .trace()
+        .durable()
+        .map(Result::unwrap)
+        .filter(|ev| &*ev.event_type == "skill.executed")
+        .map(|ev| ev.payload_value()["input"].clone())
+        .collect();
     assert_eq!(inputs, vec![json!({"value": [1, 2, 3], "name": "orig"}); 3]);
 }
 
@@ -232,13 +237,13 @@ fn calls_from_scripts_leave_a_chain_that_verifies_event_for_event() {
     assert_eq!(stats.events, trace.len() as u64);
     assert_eq!(limina::trace::verify_jsonl(&exported), Ok(trace.len()));
     // Every line is the event as the log holds it (ids included), in order.
-    for (line, event) in exported.split(|b| *b == b'\n').zip(trace.durable()) {
+    for (line, event) in exported.split(|b| *b == b'\n').zip(trace.durable().map(Result::unwrap)) {
         let parsed: serde_json::Value = serde_json::from_slice(line).unwrap();
         assert_eq!(parsed["id"], json!(event.id));
         assert_eq!(parsed["seq"], json!(event.seq));
     }
     // The tail is the newest events of the history, oldest first.
     let tail: Vec<u64> = trace.tail().map(|ev| ev.seq).collect();
-    let expected: Vec<u64> = trace.durable().map(|ev| ev.seq).skip(trace.len().saturating_sub(tail.len())).collect();
+    let expected: Vec<u64> = trace.durable().map(Result::unwrap).map(|ev| ev.seq).skip(trace.len().saturating_sub(tail.len())).collect();
     assert_eq!(tail, expected);
 }

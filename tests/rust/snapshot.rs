@@ -156,7 +156,7 @@ fn agents_and_policy_state_survive_a_restore_and_act_the_same() {
         restored.step(20).unwrap();
         assert_eq!(restored.world_hash(), original.world_hash(), "round {round}");
     }
-    let acted = |e: &Engine| e.trace().durable().filter(|ev| &*ev.event_type == "skill.executed").count();
+    let acted = |e: &Engine| e.trace().durable().filter(|ev| &*ev.as_ref().unwrap().event_type == "skill.executed").count();
     assert!(acted(&restored) > 10, "the restored agents decided and acted");
     // The next agent gets the next id in both.
     let next = |e: &Engine| call(e, "agent.spawn", json!({"llm": {"model": "jitter"}}))["agentId"].clone();

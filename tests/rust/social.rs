@@ -19,6 +19,7 @@ fn call(e: &Engine, skill: &str, input: Value) -> Value {
 fn events(e: &Engine, kind: &str) -> Vec<(String, String, Value)> {
     e.trace()
         .durable()
+        .map(Result::unwrap)
         .filter(|ev| &*ev.event_type == kind)
         .map(|ev| (ev.id.clone(), ev.actor_id.to_string(), ev.payload_value()))
         .collect()

@@ -287,3 +287,45 @@ fn generated_type_aliases_are_valid_luau() {
     let ok: bool = engine.lua().load(chunk).set_name("@limina.d.luau").eval().unwrap();
     assert!(ok);
 }
+
+#[test]
+fn explaining_an_event_long_spilled_to_disk_finds_its_causes_and_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let window = limina::trace::TraceWindow { events: 32, bytes: usize::MAX };
+    let config = EngineConfig { output: Output::Silent, trace_window: window, ..EngineConfig::new(dir.path().to_path_buf()) };
+    let e = Engine::new(config).unwrap();
+    let caller = e.script_caller().clone();
+    let made = e.call(&caller, "scene.createEntity", json!({"position": [0, 1, 0]}));
+    let entity = made.result.unwrap()["entity"].as_str().unwrap().to_string();
+    let (executed, decision) = {
+        let trace = e.trace();
+        let ev = trace.tail().find(|ev| &*ev.event_type == "skill.executed").unwrap();
+        (ev.id.clone(), ev.caused_by[0].clone())
+    };
+    for i in 0..2_000 {
+        let r = e.call(&caller, "ecs.updateComponent", json!({"entity": entity, "component": "position", "value": [i, 1, 0]}));
+        assert!(r.success, "{r:?}");
+    }
+    assert!(e.trace().len() > 4_000 && e.trace().resident_len() <= 32, "{} in memory", e.trace().resident_len());
+
+    let r = e.call(&caller, "trace.explainEvent", json!({"eventId": decision})).result.unwrap();
+    assert_eq!(r["event"]["type"], "policy.decision", "{r}");
+    assert_eq!(r["children"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect::<Vec<_>>(), [json!(executed)], "{r}");
+    let r = e.call(&caller, "trace.explainEvent", json!({"eventId": executed})).result.unwrap();
+    assert_eq!(r["parents"][0]["id"], json!(decision), "{r}");
+    assert_eq!(r["ancestors"][0]["id"], json!(decision), "{r}");
+    assert_eq!(r["event"]["payload"]["input"]["position"], json!([0, 1, 0]), "the payload read back: {r}");
+    let r = e.call(&caller, "audit.explain", json!({"eventId": executed})).result.unwrap();
+    assert_eq!(r["decision"]["eventId"], json!(decision), "{r}");
+    let r = e.call(&caller, "audit.query", json!({"limit": 1})).result.unwrap();
+    assert!(r["summary"]["total"].as_u64().unwrap() > 2_000, "the whole history: {r}");
+
+    // The export holds every event, the spilled ones first, and verifies.
+    let r = e.call(&caller, "trace.export", json!({"name": "long"}));
+    assert!(r.success, "{r:?}");
+    let (code, out) = limina(&["trace", "verify", "traces/long.jsonl"], dir.path());
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(dir.path().join("traces/long.jsonl")).unwrap();
+    let line = format!("\"id\":\"{decision}\"");
+    assert_eq!(text.lines().filter(|l| l.contains(&line)).count(), 1, "the oldest events are in the export");
+}

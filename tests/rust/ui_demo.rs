@@ -17,8 +17,13 @@ fn the_ui_showcase_places_every_kind_and_its_toast_expires() {
     assert!(anchors.contains(&true) && anchors.contains(&false), "world and screen anchored");
     e.step(360).unwrap();
     assert_eq!(e.world().ui.len(), 6, "the 4 s toast expired");
-    let expired: Vec<String> =
-        e.trace().durable().filter(|ev| &*ev.event_type == "ui.expired").map(|ev| ev.payload.json().get().to_string()).collect();
+    let expired: Vec<String> = e
+        .trace()
+        .durable()
+        .map(Result::unwrap)
+        .filter(|ev| &*ev.event_type == "ui.expired")
+        .map(|ev| ev.payload.json().get().to_string())
+        .collect();
     assert_eq!(expired.len(), 1);
     assert!(expired[0].contains("ui_0007"), "{expired:?}");
     let hud = e.world().ui.get("ui_0006").unwrap().present(e.world().ui.tick).body();

@@ -1,6 +1,7 @@
 //! The `trace` ops behind the trace, audit, inspector and signal skills: reads of the world log,
 //! exports into the sandboxed traces folder, and emitting agent signals.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -12,10 +13,16 @@ use super::invalid;
 use crate::policy::audit::{self, DecisionFilter};
 use crate::script::convert::{blob, lua_to_json};
 use crate::skills::{ErrorCode, HandlerFailure};
-use crate::trace::{Event, EventDraft, TraceLog, seq_of};
+use crate::trace::{Event, EventDraft, HistoryError, TraceLog, seq_of};
 
 fn event_json(e: &Event) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
+}
+
+/// The spilled history could not be read back (or was changed on disk): the call fails, it does
+/// not answer from a history it cannot vouch for.
+fn unreadable(e: HistoryError) -> mlua::Error {
+    HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua()
 }
 
 /// Checks an export name: one plain file name, nothing that could leave the traces folder.
@@ -33,11 +40,11 @@ pub(crate) fn check_export_name(name: &str) -> Result<String, String> {
     Ok(stem.to_string())
 }
 
-fn need_event<'a>(trace: &'a TraceLog, id: &str) -> mlua::Result<&'a Event> {
+fn need_event<'a>(trace: &'a TraceLog, id: &str) -> mlua::Result<Cow<'a, Event>> {
     if seq_of(id).is_none() {
         return Err(invalid(format!("eventId: '{id}' is not an event id (evt_<actor>_<seq>_<hash>)")));
     }
-    trace.get(id).ok_or_else(|| invalid(format!("eventId: no event '{id}' in the trace")))
+    trace.get(id).map_err(unreadable)?.ok_or_else(|| invalid(format!("eventId: no event '{id}' in the trace")))
 }
 
 pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBuf) -> mlua::Result<Table> {
@@ -75,22 +82,37 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
         lua.create_function(move |lua, id: String| {
             let trace = t.borrow();
             let event = need_event(&trace, &id)?;
-            let parents: Vec<Value> = event.parents().filter_map(|p| trace.get(p)).map(event_json).collect();
-            let children: Vec<Value> = trace.children(&id).into_iter().map(event_json).collect();
+            let mut parents = Vec::new();
+            for p in event.parents() {
+                if let Some(found) = trace.get(p).map_err(unreadable)? {
+                    parents.push(event_json(&found));
+                }
+            }
+            let children: Vec<Value> = trace.children(&id).map_err(unreadable)?.iter().map(|c| event_json(c)).collect();
             // The whole causal chain above the event (an agent's action → its decision → the
-            // perception that fed it), nearest first, each event once, at most 64.
-            let mut ancestors: Vec<&Event> = Vec::new();
-            let mut frontier: Vec<&Event> = vec![event];
-            while let Some(next) = frontier.pop() {
-                for parent in next.parents().filter_map(|p| trace.get(p)) {
-                    if ancestors.len() < 64 && !ancestors.iter().any(|a| a.id == parent.id) {
+            // perception that fed it), nearest first, each event once, at most 64; old ones
+            // are read back from disk.
+            let mut ancestors: Vec<Cow<'_, Event>> = Vec::new();
+            // Positions in `ancestors` whose parents are still to visit (None: the event).
+            let mut frontier: std::collections::VecDeque<Option<usize>> = std::collections::VecDeque::from([None]);
+            while let Some(at) = frontier.pop_back() {
+                let next = match at {
+                    Some(i) => &ancestors[i],
+                    None => &event,
+                };
+                let ids: Vec<String> = next.parents().map(str::to_string).collect();
+                for id in ids {
+                    if ancestors.len() < 64
+                        && !ancestors.iter().any(|a| a.id == id)
+                        && let Some(parent) = trace.get(&id).map_err(unreadable)?
+                    {
                         ancestors.push(parent);
-                        frontier.insert(0, parent);
+                        frontier.push_front(Some(ancestors.len() - 1));
                     }
                 }
             }
-            let ancestors: Vec<Value> = ancestors.into_iter().map(event_json).collect();
-            blob(lua, json!({"event": event_json(event), "parents": parents, "children": children, "ancestors": ancestors}))
+            let ancestors: Vec<Value> = ancestors.iter().map(|a| event_json(a)).collect();
+            blob(lua, json!({"event": event_json(&event), "parents": parents, "children": children, "ancestors": ancestors}))
         })?,
     )?;
 
@@ -139,7 +161,7 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
         lua.create_function(move |lua, id: String| {
             let trace = t.borrow();
             need_event(&trace, &id)?;
-            blob(lua, audit::explain(&trace, &id).unwrap_or(Value::Null))
+            blob(lua, audit::explain(&trace, &id).map_err(unreadable)?.unwrap_or(Value::Null))
         })?,
     )?;
 
@@ -162,14 +184,16 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
                 package: text("package")?,
                 limit: filter.get::<Option<usize>>("limit")?.unwrap_or(200),
             };
-            blob(lua, audit::query(&t.borrow(), &f))
+            blob(lua, audit::query(&t.borrow(), &f).map_err(unreadable)?)
         })?,
     )?;
 
     let t = Rc::clone(&trace);
     ops.set(
         "audit_usage",
-        lua.create_function(move |lua, session: Option<String>| blob(lua, audit::usage(&t.borrow(), session.as_deref())))?,
+        lua.create_function(move |lua, session: Option<String>| {
+            blob(lua, audit::usage(&t.borrow(), session.as_deref()).map_err(unreadable)?)
+        })?,
     )?;
 
     ops.set_readonly(true);
