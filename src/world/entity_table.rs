@@ -316,7 +316,10 @@ impl<H: Copy> EntityTable<H> {
         }
         for &(id, _) in &state.destroyed {
             let id = EntityId(id);
-            if id.0 == 0 || id.0 >= state.next {
+            if id.0 == 0 {
+                return Err(E::ZeroId);
+            }
+            if id.0 >= state.next {
                 return Err(E::PastCounter { id, next: state.next });
             }
             if live.contains_key(&id) {

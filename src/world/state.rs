@@ -38,6 +38,8 @@ pub enum WorldStateError {
     BadHandle { what: &'static str, key: u64, next: u64 },
     #[error("UI element {handle}: {error}")]
     Ui { handle: String, error: UiError },
+    #[error("entity id 0 is not an id (ids start at ent_0001)")]
+    ZeroId,
     #[error("entity ids must ascend: {id} comes after {previous}")]
     OutOfOrder { id: EntityId, previous: EntityId },
     #[error("{id} is at or past the id counter ({next})")]
@@ -223,7 +225,7 @@ impl World {
 /// What one saved entity must satisfy on its own.
 fn check_entity(id: EntityId, e: &LoadedEntity, models: usize) -> Result<(), WorldStateError> {
     if id.0 == 0 {
-        return Err(WorldStateError::PastCounter { id, next: 0 });
+        return Err(WorldStateError::ZeroId);
     }
     if e.transform.is_none() {
         return Err(WorldStateError::NoTransform { id });
