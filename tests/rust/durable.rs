@@ -92,6 +92,10 @@ fn an_altered_input_diverges_at_its_tick_and_names_the_command_before_it() {
     // at or after the altered line.
     let (last_line, last) = d.last_command.clone().unwrap();
     assert!(last_line >= line && last.contains("tick 20"), "{d}");
+    // --until stops at a tick boundary: the state the checkpoint of that tick describes.
+    let (stopped, report) = durable::replay(&log, &ReplayOptions { until: Some(15), ..options(true) }).unwrap();
+    assert_eq!((report.tick, report.divergence), (15, None));
+    assert_eq!(Some(stopped.world_hash()), checkpoints(&log).into_iter().find(|(t, _)| *t == 15).map(|(_, h)| h));
     // Without --verify the same log replays (nothing compares the hashes).
     let (_, unverified) = durable::replay(&log, &options(false)).unwrap();
     assert_eq!(unverified.divergence, None);
