@@ -70,3 +70,10 @@ mod tests {
         assert!(matches!(resolve_under(root.path(), "nope", &[]), Err(PathError::Missing(..))));
     }
 }
+
+/// How many files in `dir` end in `.<extension>`, counting up to `limit` (a folder clients write
+/// into is capped by it, and counting stops there).
+pub fn count_files_with_extension(dir: &Path, extension: &str, limit: usize) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == extension)).take(limit).count()
+}

@@ -97,6 +97,13 @@ pub(crate) struct Nesting {
 impl CommandLog {
     /// Creates the log (never over an existing file: a log is one run's account) and writes its
     /// header durably.
+    /// The file name scheduled snapshots get beside this log: `<log stem>-<tick>.snap`, so two
+    /// logs in one folder never write over each other's snapshots.
+    pub(crate) fn snapshot_name(&self, tick: u64) -> String {
+        let stem = self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "world".into());
+        format!("{stem}-{tick:012}.snap")
+    }
+
     pub(crate) fn create(config: &LogConfig, header: &Header) -> io::Result<CommandLog> {
         let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&config.path).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
@@ -211,8 +218,8 @@ impl CommandLog {
         self.write_out();
     }
 
-    pub(crate) fn snapshot_written(&mut self, tick: u64, file: &str) {
-        self.line(&Record::Snapshot { tick, file: file.to_string() });
+    pub(crate) fn snapshot_written(&mut self, tick: u64, file: &str, hash: &str) {
+        self.line(&Record::Snapshot { tick, file: file.to_string(), hash: hash.to_string() });
         self.unsynced = true;
     }
 

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use super::record::{FORMAT, Header, Record};
 
-/// Longest line read (a call's input is bounded by the transports' body limits, 64 MiB).
-const MAX_LINE: usize = 80 * 1024 * 1024;
+/// Longest line read: a call's input is bounded by the transports' message limit (4 MiB), and a
+/// parsed line holds many times its bytes, so a crafted log is refused well before that costs.
+const MAX_LINE: usize = 8 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum LogError {

@@ -103,10 +103,12 @@ pub enum Record {
         tick: u64,
         hash: String,
     },
-    /// A snapshot of the world at this point of the log was written to `file` (beside the log).
+    /// A snapshot of the world at this point of the log was written to `file` (beside the log);
+    /// `hash` is its world hash, so a file that is not that snapshot is never taken for it.
     Snapshot {
         tick: u64,
         file: String,
+        hash: String,
     },
 }
 
@@ -157,7 +159,7 @@ impl Record {
             Record::Step { now } => format!("the step to tick {now}"),
             Record::Aborted { tick } => format!("the aborted step of tick {tick}"),
             Record::Checkpoint { tick, .. } => format!("the checkpoint at tick {tick}"),
-            Record::Snapshot { tick, file } => format!("the snapshot {file} at tick {tick}"),
+            Record::Snapshot { tick, file, .. } => format!("the snapshot {file} at tick {tick}"),
             Record::Header(_) => "the header".into(),
         }
     }

@@ -61,30 +61,41 @@ pub fn find_log(dir: &Path) -> Result<PathBuf, RecoverError> {
 pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
     let started = Instant::now();
     let log = find_log(dir)?;
-    // The snapshots the log names, newest last.
-    let mut named: Vec<(String, u64)> = Vec::new();
-    let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
-    while let Some(record) = reader.next_record().map_err(ReplayError::from)? {
-        if let Record::Snapshot { file, tick } = record {
-            named.push((file, tick));
-        }
-    }
+    let mut named = named_snapshots(&log)?;
     let options = ReplayOptions { verify: true, until: None, project: project.to_path_buf() };
     let mut skipped = Vec::new();
-    while let Some((file, tick)) = named.pop() {
+    while let Some(named) = named.pop() {
+        let file = named.file.clone();
         // Only a plain file name beside the log: a tampered marker cannot point elsewhere.
         if file.contains(['/', '\\']) || file.starts_with('.') {
             skipped.push(format!("{file}: not a file name beside the log"));
             continue;
         }
+        let path = dir.join(&file);
+        // Only a regular file: a link could lead anywhere, and a FIFO or a device never ends.
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_file() => {}
+            Ok(_) => {
+                skipped.push(format!("{file}: not a regular file (a link, folder or device is never read)"));
+                continue;
+            }
+            Err(e) => {
+                skipped.push(format!("{file}: {e}"));
+                continue;
+            }
+        }
         let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
         let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
-        if let Err(e) = engine.read_snapshot(&dir.join(&file)) {
+        if let Err(e) = engine.read_snapshot(&path) {
             skipped.push(format!("{file}: {e}"));
             continue;
         }
+        if let Err(e) = named.matches(&engine) {
+            skipped.push(e);
+            continue;
+        }
         let report = drive(&engine, &mut reader, &options, Some(&file))?;
-        return Ok(Recovered { engine, report, snapshot: Some((file, tick)), skipped, elapsed: started.elapsed() });
+        return Ok(Recovered { engine, report, snapshot: Some((file, named.tick)), skipped, elapsed: started.elapsed() });
     }
     let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
     let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
@@ -92,12 +103,57 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
     Ok(Recovered { engine, report, snapshot: None, skipped, elapsed: started.elapsed() })
 }
 
+/// A snapshot a log names: its file beside the log, and the tick and world hash it was of.
+#[derive(Debug, Clone)]
+struct NamedSnapshot {
+    file: String,
+    tick: u64,
+    hash: String,
+}
+
+impl NamedSnapshot {
+    /// Whether the restored engine is the snapshot the log names (a file of another tick or
+    /// another run with the same name is not).
+    fn matches(&self, engine: &Engine) -> Result<(), String> {
+        let (tick, hash) = (engine.tick(), engine.world_hash());
+        if tick != self.tick || hash != self.hash {
+            return Err(format!(
+                "{}: it holds tick {tick} (world {hash}), the log names tick {} (world {}): not this run's snapshot",
+                self.file, self.tick, self.hash
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The snapshots `log` names, oldest first.
+fn named_snapshots(log: &Path) -> Result<Vec<NamedSnapshot>, ReplayError> {
+    let mut named = Vec::new();
+    let mut reader = LogReader::open(log)?;
+    while let Some(record) = reader.next_record()? {
+        if let Record::Snapshot { file, tick, hash } = record {
+            named.push(NamedSnapshot { file, tick, hash });
+        }
+    }
+    Ok(named)
+}
+
 /// Replays `log` from `snapshot` (which the log must name) onward.
 pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
+    let refused = |message: String| ReplayError::Snapshot { path: snapshot.display().to_string(), message };
+    let file = snapshot.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let named = named_snapshots(log)?
+        .into_iter()
+        .rev()
+        .find(|n| n.file == file)
+        .ok_or_else(|| refused(format!("the log {} names no snapshot {file}", log.display())))?;
+    if !std::fs::metadata(snapshot).is_ok_and(|m| m.is_file()) {
+        return Err(refused("not a regular file".into()));
+    }
     let mut reader = LogReader::open(log)?;
     let engine = replay_engine(&reader.header, &options.project)?;
-    engine.read_snapshot(snapshot).map_err(|e| ReplayError::Snapshot { path: snapshot.display().to_string(), message: e.to_string() })?;
-    let file = snapshot.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    engine.read_snapshot(snapshot).map_err(|e| refused(e.to_string()))?;
+    named.matches(&engine).map_err(refused)?;
     let report = drive(&engine, &mut reader, options, Some(&file))?;
     Ok((engine, report))
 }

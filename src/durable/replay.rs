@@ -17,6 +17,13 @@ use std::time::{Duration, Instant};
 use mlua::Lua;
 
 use super::reader::{LogError, LogReader};
+
+/// Records one replayed step may hold (a live step's calls are bounded by the call budgets; a
+/// crafted log is not).
+const MAX_STEP_RECORDS: usize = 262_144;
+
+/// The highest tick a log may start at (far beyond any run; keeps `tick + 1` exact).
+const MAX_START_TICK: u64 = 1 << 53;
 use super::record::{CallerRecord, Phase, Record};
 use crate::host::{Engine, EngineConfig, EngineError, Output, Shared};
 use crate::policy::{Permission, PermissionSet};
@@ -95,6 +102,9 @@ pub(crate) struct ReplayFeed {
 
 /// An engine configured as the log's run was, with nothing loaded.
 pub(crate) fn replay_engine(header: &super::Header, project: &Path) -> Result<Engine, EngineError> {
+    if header.start_tick > MAX_START_TICK {
+        return Err(EngineError::Startup(format!("the log starts at tick {}, beyond the limit {MAX_START_TICK}", header.start_tick)));
+    }
     let mut scheduler = crate::agents::budget::SchedulerBudget::default();
     if !header.scheduler.is_null() {
         scheduler = serde_json::from_value::<crate::agents::budget::SchedulerBudget>(header.scheduler.clone())
@@ -166,10 +176,13 @@ pub(crate) fn drive(
                 if t != tick {
                     return Err(order(line, format!("a record of the step of tick {t} while the replay is at tick {tick}")));
                 }
+                if step.len() == MAX_STEP_RECORDS {
+                    return Err(order(line, format!("more than {MAX_STEP_RECORDS} records in the step of tick {tick}")));
+                }
                 step.push((line, record));
             }
             Record::Step { now } => {
-                if now != tick + 1 {
+                if tick.checked_add(1) != Some(now) {
                     return Err(order(line, format!("a step to tick {now} from tick {tick}")));
                 }
                 run_step(engine, line, std::mem::take(&mut step), false)?;

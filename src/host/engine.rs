@@ -320,7 +320,8 @@ impl Shared {
     /// `--snapshot-every`: a snapshot beside the log, named by its tick; the two before it are
     /// kept, older ones removed (recovery needs only the newest that loads).
     fn snapshot_beside_log(&self, now: u64) {
-        let path = self.snapshots_dir.join(format!("snapshot-{now:012}.snap"));
+        let Some(name) = self.log.borrow().as_ref().map(|l| l.snapshot_name(now)) else { return };
+        let path = self.snapshots_dir.join(name);
         match self.write_snapshot(&path) {
             Ok(_) => {
                 let retired = self.log.borrow_mut().as_mut().and_then(|l| l.keep_snapshot(path));
@@ -914,6 +915,7 @@ impl crate::skills::core::SnapshotDoor for EngineHost {
                 "worldHash": w.world_hash,
             })),
             Err(e @ crate::snapshot::SnapshotError::BadName { .. }) => Err(HandlerFailure::new(ErrorCode::InvalidInput, e.to_string())),
+            Err(e @ crate::snapshot::SnapshotError::TooMany { .. }) => Err(HandlerFailure::new(ErrorCode::CapacityExceeded, e.to_string())),
             Err(e) => Err(HandlerFailure::new(ErrorCode::HandlerError, e.to_string())),
         }
     }

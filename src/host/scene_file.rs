@@ -4,9 +4,12 @@
 //! The file is first evaluated by the scene reader, in its data-only VM (`scenes::probe`): if it
 //! returns a scene table (one with `format` or `entities`), it is a scene, checked whole and
 //! loaded through the skills as the script's caller (`Engine::load_scene`, the path `scene.load`
-//! takes); it never runs in the engine VM. Anything else runs as a script, as it always did. A
-//! script that returns a scene table anyway (it needed more than the data VM allows) is an error
-//! naming why it could not be read as a scene, rather than a scene silently ignored.
+//! takes); it never runs in the engine VM. Anything else runs as a script, as it always did —
+//! except a file in a `scenes/` folder: scene files are shared data, so one there that is not a
+//! readable scene is refused with why, never run with the operator's permissions (a "scene"
+//! that quietly needs `tostring` would otherwise be a script someone else wrote). A script
+//! elsewhere that returns a scene table anyway is an error naming why it could not be read as a
+//! scene, rather than a scene silently ignored.
 
 use std::path::Path;
 
@@ -39,6 +42,10 @@ impl Engine {
         match probe {
             Probe::Scene(scene) => self.load_scene(&scene).map(FileRun::Scene).map_err(|e| file_error(e.message)),
             Probe::Invalid(e) => Err(file_error(without_file(&e, &display))),
+            Probe::NotScene(why) if in_scenes_folder(path) => Err(file_error(format!(
+                "is in a scenes/ folder but is not a scene file, so it is not run: {}",
+                without_file(&why, &display)
+            ))),
             Probe::NotScene(why) => {
                 let returned = self.run_file(path)?;
                 if is_scene_table(&returned) {
@@ -51,6 +58,12 @@ impl Engine {
             }
         }
     }
+}
+
+/// Whether `path` sits in a folder named `scenes` (however it was spelled on the command line).
+fn in_scenes_folder(path: &Path) -> bool {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    absolute.parent().and_then(Path::file_name).is_some_and(|name| name == "scenes")
 }
 
 /// A scene error without the file name `EngineError::File` shows already.

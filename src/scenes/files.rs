@@ -67,6 +67,9 @@ pub fn existing(project: &Path, name: &str) -> Result<PathBuf, SceneError> {
     }
 }
 
+/// Scene files `scene.save` may make in `scenes/` (writing over one of them is allowed).
+pub const MAX_SCENE_FILES: usize = 256;
+
 /// Where a save of `name` goes: the canonical `scenes/` folder (made if missing) and the file in
 /// it. An existing file is refused unless `overwrite`, and so is an existing symlink leading
 /// outside `scenes/` (the rename would replace the link, not follow it; it is refused all the
@@ -83,6 +86,9 @@ pub fn for_save(project: &Path, name: &str, overwrite: bool) -> Result<(PathBuf,
         if !overwrite {
             return Err(SceneError::Exists { file });
         }
+    } else if crate::paths::count_files_with_extension(&dir, "lua", MAX_SCENE_FILES) >= MAX_SCENE_FILES {
+        // Clients may write here: new names stop at a bound, so no caller fills the disk.
+        return Err(SceneError::TooMany { limit: MAX_SCENE_FILES });
     }
     Ok((dir, path))
 }

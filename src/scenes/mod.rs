@@ -163,6 +163,8 @@ pub enum SceneError {
     Io { file: String, message: String },
     #[error("{file} exists; pass overwrite = true to replace it")]
     Exists { file: String },
+    #[error("scenes/ holds {limit} scene files already; save over one of them or clear old ones")]
+    TooMany { limit: usize },
     #[error("{file} is {bytes} bytes, above the {max}-byte limit of a scene file")]
     TooLarge { file: String, bytes: u64, max: usize },
     #[error("{message}")]

@@ -177,10 +177,11 @@ impl Shared {
     pub(crate) fn write_snapshot(&self, path: &Path) -> Result<SnapshotWritten, SnapshotError> {
         let bytes = self.snapshot()?;
         write_atomic(path, &bytes).map_err(|e| SnapshotError::io(path, &e))?;
+        let world_hash = self.world_hash();
         if let (Some(log), Some(file)) = (self.log.borrow_mut().as_mut(), path.file_name()) {
-            log.snapshot_written(self.tick.get(), &file.to_string_lossy());
+            log.snapshot_written(self.tick.get(), &file.to_string_lossy(), &world_hash);
         }
-        Ok(SnapshotWritten { path: path.to_path_buf(), tick: self.tick.get(), bytes: bytes.len() as u64, world_hash: self.world_hash() })
+        Ok(SnapshotWritten { path: path.to_path_buf(), tick: self.tick.get(), bytes: bytes.len() as u64, world_hash })
     }
 
     /// `world.snapshot`: writes `<snapshots dir>/<name>.snap`, `name` defaulting to the tick
@@ -196,9 +197,16 @@ impl Shared {
         std::fs::create_dir_all(dir).map_err(|e| SnapshotError::io(dir, &e))?;
         let path = dir.join(format!("{name}.snap"));
         refuse_symlink(&path)?;
+        // Clients may write here: new names stop at a bound, so no caller fills the disk.
+        if !path.exists() && crate::paths::count_files_with_extension(dir, "snap", MAX_NAMED_SNAPSHOTS) >= MAX_NAMED_SNAPSHOTS {
+            return Err(SnapshotError::TooMany { dir: dir.clone(), limit: MAX_NAMED_SNAPSHOTS });
+        }
         self.write_snapshot(&path)
     }
 }
+
+/// Snapshot files `world.snapshot` may make in its folder (writing over one of them is allowed).
+pub const MAX_NAMED_SNAPSHOTS: usize = 256;
 
 /// A snapshot name: 1 to 64 of `[A-Za-z0-9_-]`.
 pub(crate) fn check_name(name: &str) -> Result<String, SnapshotError> {

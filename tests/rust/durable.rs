@@ -261,3 +261,76 @@ fn a_loaded_scene_is_logged_as_the_calls_it_made_and_replays() {
     assert_eq!(report.divergence, None);
     assert_eq!(replayed.world_hash(), engine.world_hash());
 }
+
+#[test]
+fn recovery_takes_only_the_snapshots_the_log_names_as_they_were_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("world.log");
+    let mut config =
+        EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
+    config.log = Some(durable::LogConfig { checkpoint_every: 10, snapshot_every: Some(50), ..durable::LogConfig::new(&log) });
+    let engine = Engine::new(config).unwrap();
+    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
+    engine.step(170).unwrap();
+    engine.make_durable().unwrap();
+    let hash = engine.world_hash();
+    drop(engine);
+    let snap = |tick: u64| dir.path().join(format!("world-{tick:012}.snap"));
+    assert!(snap(50).exists() && snap(100).exists() && snap(150).exists());
+
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(150), hash.clone()));
+
+    // A file of another tick under the newest name is not taken for it: the next one is used.
+    std::fs::copy(snap(50), snap(150)).unwrap();
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(100), hash.clone()));
+    assert!(r.skipped.iter().any(|s| s.contains("not this run's snapshot")), "{:?}", r.skipped);
+
+    // Links and FIFOs are never read (a link could lead anywhere; a FIFO never ends).
+    std::fs::remove_file(snap(100)).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", snap(100)).unwrap();
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(50), hash.clone()));
+    assert!(r.skipped.iter().any(|s| s.contains("not a regular file")), "{:?}", r.skipped);
+
+    // replay --from refuses a snapshot the log does not name, or one that is not what it named.
+    let e = durable::replay_from(&log, &snap(150), &options(true)).unwrap_err().to_string();
+    assert!(e.contains("not this run's snapshot"), "{e}");
+    let stray = dir.path().join("stray.snap");
+    std::fs::copy(snap(50), &stray).unwrap();
+    let e = durable::replay_from(&log, &stray, &options(true)).unwrap_err().to_string();
+    assert!(e.contains("names no snapshot stray.snap"), "{e}");
+    let (engine, report) = durable::replay_from(&log, &snap(50), &options(true)).unwrap();
+    assert_eq!((report.divergence, engine.world_hash()), (None, hash));
+}
+
+#[test]
+fn a_crafted_log_cannot_overflow_the_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("huge.log");
+    let header = json!({"r": "header", "format": 1, "engine": "0.1.0", "seed": 0, "entityCapacity": 16, "checkpointEvery": 1,
+        "scheduler": null, "startTick": u64::MAX});
+    std::fs::write(&log, format!("{header}\n{}\n", json!({"r": "step", "now": 0}))).unwrap();
+    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    assert!(e.contains("beyond the limit"), "{e}");
+}
+
+#[test]
+fn clients_cannot_fill_the_disk_with_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let snaps = dir.path().join("snaps");
+    std::fs::create_dir(&snaps).unwrap();
+    for i in 0..limina::snapshot::MAX_NAMED_SNAPSHOTS {
+        std::fs::write(snaps.join(format!("old{i}.snap")), b"x").unwrap();
+    }
+    let config = EngineConfig { output: Output::Silent, snapshots_dir: Some(snaps.clone()), ..EngineConfig::new(dir.path()) };
+    let engine = Engine::new(config).unwrap();
+    let caller = engine.script_caller().clone();
+    let r = engine.call(&caller, "world.snapshot", json!({"name": "one-more"}));
+    let error = r.error.expect("a new name past the bound is refused");
+    assert_eq!(error.code.as_str(), "capacity_exceeded", "{}", error.message);
+    assert!(!snaps.join("one-more.snap").exists());
+    let r = engine.call(&caller, "world.snapshot", json!({"name": "old7"}));
+    assert!(r.success, "writing over a snapshot it holds is allowed: {:?}", r.error);
+}

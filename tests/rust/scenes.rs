@@ -378,3 +378,22 @@ fn an_mcp_server_given_a_scene_file_serves_the_loaded_scene() {
     assert_eq!(load["error"]["code"], -32001, "{load}");
     assert_eq!(s.finish(), Some(0));
 }
+
+/// A shared "scene" that needs more than data (here `tostring`) is not run as a script with the
+/// operator's permissions: in a scenes/ folder it is refused, and nothing it asks for happens.
+#[test]
+fn a_file_in_scenes_that_is_not_a_scene_is_never_run_as_a_script() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("scenes")).unwrap();
+    let trojan = dir.path().join("scenes/trojan.lua");
+    std::fs::write(&trojan, "limina.call('scene.createEntity', { shape = tostring('box') })\nreturn { format = 1, entities = {} }\n")
+        .unwrap();
+    let engine = limina::host::Engine::new(limina::host::EngineConfig {
+        output: limina::host::Output::Silent,
+        ..limina::host::EngineConfig::new(dir.path())
+    })
+    .unwrap();
+    let e = engine.run_or_load_file(&trojan).unwrap_err().to_string();
+    assert!(e.contains("is in a scenes/ folder but is not a scene file"), "{e}");
+    assert_eq!(engine.world().entity_count(), 0, "the script never ran");
+}

@@ -371,6 +371,7 @@ fn scene_failure(e: SceneError) -> mlua::Error {
     let code = match e {
         SceneError::Missing { .. } => ErrorCode::NotFound,
         SceneError::Io { .. } => ErrorCode::HandlerError,
+        SceneError::TooMany { .. } => ErrorCode::CapacityExceeded,
         _ => ErrorCode::InvalidInput,
     };
     HandlerFailure::new(code, e.to_string()).into_lua()
