@@ -46,6 +46,13 @@ pub fn contained(root: &Path, path: &Path) -> Result<PathBuf, std::io::Error> {
     }
 }
 
+/// How many files in `dir` end in `.<extension>`, counting up to `limit` (a folder clients write
+/// into is capped by it, and counting stops there).
+pub fn count_files_with_extension(dir: &Path, extension: &str, limit: usize) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == extension)).take(limit).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,11 +76,4 @@ mod tests {
         assert!(resolve_under(root.path(), "ok", &[".txt"]).is_ok());
         assert!(matches!(resolve_under(root.path(), "nope", &[]), Err(PathError::Missing(..))));
     }
-}
-
-/// How many files in `dir` end in `.<extension>`, counting up to `limit` (a folder clients write
-/// into is capped by it, and counting stops there).
-pub fn count_files_with_extension(dir: &Path, extension: &str, limit: usize) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
-    entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == extension)).take(limit).count()
 }

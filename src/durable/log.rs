@@ -88,6 +88,18 @@ impl std::fmt::Debug for CommandLog {
     }
 }
 
+/// A recorded call whose handler returned: what its record says.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EndedCall<'a> {
+    pub tick: u64,
+    pub phase: Phase,
+    pub caller: &'a Caller,
+    pub skill: &'a Skill,
+    pub input: &'a Value,
+    /// `ok`, or the error code it ended with.
+    pub outcome: &'a str,
+}
+
 /// A recordable call in progress (see `CommandLog::begin`).
 #[derive(Debug)]
 pub(crate) struct Nesting {
@@ -175,11 +187,12 @@ impl CommandLog {
         Nesting { outermost: self.depth == 1 }
     }
 
-    pub(crate) fn end(&mut self, nesting: Nesting, tick: u64, phase: Phase, caller: &Caller, skill: &Skill, input: &Value, outcome: &str) {
+    pub(crate) fn end(&mut self, nesting: Nesting, call: &EndedCall<'_>) {
         self.depth = self.depth.saturating_sub(1);
         if !nesting.outermost {
             return;
         }
+        let EndedCall { tick, phase, caller, skill, input, outcome } = *call;
         let line = CallLine {
             r: "call",
             tick,

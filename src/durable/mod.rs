@@ -13,7 +13,7 @@ mod record;
 mod recover;
 mod replay;
 
-pub(crate) use log::{CommandLog, Nesting};
+pub(crate) use log::{CommandLog, EndedCall, Nesting};
 pub use log::{FlushPolicy, LogConfig};
 pub use reader::{LogError, LogReader};
 pub use record::{CallerRecord, FORMAT, Header, Phase, Record};

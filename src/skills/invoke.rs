@@ -464,7 +464,7 @@ impl<'a> Recording<'a> {
 
     fn end(mut self, env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill, input: &Value, outcome: &str) {
         if let (Some(nesting), Some(log)) = (self.nesting.take(), self.log.borrow_mut().as_mut()) {
-            log.end(nesting, env.tick, env.phase, caller, skill, input, outcome);
+            log.end(nesting, &crate::durable::EndedCall { tick: env.tick, phase: env.phase, caller, skill, input, outcome });
         }
     }
 }
