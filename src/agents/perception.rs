@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::trace::Event;
+use crate::world::EntityId;
 
 /// Nearby entities kept in one perception (nearest first); the rest are cut, so one agent in a
 /// crowd cannot make its own perception (and the decision request) unbounded.
@@ -16,7 +17,10 @@ pub(crate) const RECENT_EVENTS: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PerceivedEntity {
-    pub id: String,
+    /// Written and read as its `ent_` text; kept as the number, so building a perception
+    /// allocates no string per entity seen.
+    #[serde(with = "entity_text")]
+    pub id: EntityId,
     pub position: [f64; 3],
     pub distance: f64,
 }
@@ -38,6 +42,22 @@ pub struct Perception {
     pub nearby: Vec<PerceivedEntity>,
     pub recent_events: Vec<RecentEvent>,
     pub tick: u64,
+}
+
+/// `EntityId` as its canonical `ent_` text in serde formats.
+mod entity_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::world::EntityId;
+
+    pub(super) fn serialize<S: Serializer>(id: &EntityId, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(id)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EntityId, D::Error> {
+        let text = String::deserialize(d)?;
+        EntityId::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("'{text}' is not an entity id (ent_NNNN)")))
+    }
 }
 
 /// Whether an event belongs in an agent's recent events: what it did itself (its calls and

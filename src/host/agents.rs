@@ -100,6 +100,8 @@ pub(crate) struct AgentSystems {
     scanned: std::cell::Cell<u64>,
     own: RefCell<HashMap<Rc<str>, RecentRing>>,
     world: RefCell<RecentRing>,
+    /// Builds scripted policies' requests in Luau (made on first use).
+    request_builder: super::scripted_request::RequestBuilder,
 }
 
 impl AgentSystems {
@@ -113,6 +115,7 @@ impl AgentSystems {
             scanned: std::cell::Cell::default(),
             own: RefCell::default(),
             world: RefCell::default(),
+            request_builder: Default::default(),
         }
     }
 }
@@ -380,7 +383,7 @@ impl Shared {
                     .unwrap_or_default()
                     .into_iter()
                     .take(MAX_NEARBY)
-                    .map(|hit| PerceivedEntity { id: hit.id.to_string(), position: hit.position, distance: hit.distance })
+                    .map(|hit| PerceivedEntity { id: hit.id, position: hit.position, distance: hit.distance })
                     .collect(),
                 None => Vec::new(),
             };
@@ -557,7 +560,7 @@ impl Shared {
         let request = {
             let agents = self.agents.borrow();
             let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
-            scripted_request(lua, r, tools, self.tick.get()).map_err(script_error)?
+            self.agent_systems.request_builder.build(lua, r, tools, self.tick.get()).map_err(script_error)?
         };
         let returned: LuaValue = policy.call(request).map_err(script_error)?;
         let returned = lua_to_json(lua, &returned, "decision")
@@ -783,51 +786,6 @@ impl OffLoop {
         let (tx, rx) = mpsc::channel();
         Self { runtime, tx, rx }
     }
-}
-
-/// A scripted policy's request: `{agentId, systemPrompt, perception, tools, previousResults,
-/// tick}`, the perception built as Lua tables directly.
-fn scripted_request(lua: &Lua, r: &AgentRecord, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
-    let vec3 = |p: [f64; 3]| lua.create_sequence_from(p);
-    let request = lua.create_table_with_capacity(0, 6)?;
-    request.raw_set("agentId", &*r.id)?;
-    request.raw_set("systemPrompt", r.llm.system_prompt.as_str())?;
-    if let Some(p) = &r.perception {
-        let t = lua.create_table_with_capacity(0, 6)?;
-        t.raw_set("selfId", p.self_id.as_str())?;
-        if let Some(e) = &p.self_entity {
-            t.raw_set("selfEntity", e.as_str())?;
-        }
-        if let Some(pos) = p.position {
-            t.raw_set("position", vec3(pos)?)?;
-        }
-        let nearby = lua.create_table_with_capacity(p.nearby.len(), 0)?;
-        for (i, n) in p.nearby.iter().enumerate() {
-            let e = lua.create_table_with_capacity(0, 3)?;
-            e.raw_set("id", n.id.as_str())?;
-            e.raw_set("position", vec3(n.position)?)?;
-            e.raw_set("distance", n.distance)?;
-            nearby.raw_set(i + 1, e)?;
-        }
-        t.raw_set("nearby", nearby)?;
-        let recent = lua.create_table_with_capacity(p.recent_events.len(), 0)?;
-        for (i, ev) in p.recent_events.iter().enumerate() {
-            let e = lua.create_table_with_capacity(0, 1)?;
-            e.raw_set("type", ev.event_type.as_str())?;
-            recent.raw_set(i + 1, e)?;
-        }
-        t.raw_set("recentEvents", recent)?;
-        t.raw_set("tick", p.tick)?;
-        request.raw_set("perception", t)?;
-    }
-    request.raw_set("tools", tools)?;
-    let previous = lua.create_table_with_capacity(r.previous_results.len(), 0)?;
-    for (i, result) in r.previous_results.iter().enumerate() {
-        previous.raw_set(i + 1, json_to_lua(lua, result)?)?;
-    }
-    request.raw_set("previousResults", previous)?;
-    request.raw_set("tick", tick)?;
-    Ok(request)
 }
 
 /// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of

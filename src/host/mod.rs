@@ -16,6 +16,7 @@ pub(crate) mod playtest;
 mod presence;
 mod realtime;
 mod scene_file;
+mod scripted_request;
 mod sessions;
 #[cfg(feature = "render")]
 pub mod window;

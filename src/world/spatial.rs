@@ -169,10 +169,17 @@ impl SpatialIndex {
         out.truncate(queries.len());
         out.resize_with(queries.len(), Vec::new);
         let index = &*self;
-        out.par_iter_mut().zip(queries.par_iter()).with_min_len(MIN_QUERIES_PER_TASK).for_each(|(hits, q)| {
+        let answer = |(hits, q): (&mut Vec<NearHit>, &NearQuery)| {
             hits.clear();
             index.query_into(q, hits);
-        });
+        };
+        // A batch of one task runs here: handing it to the pool (this thread is not one of its
+        // workers) costs a wake-up and a wait that are more than the work.
+        if queries.len() <= MIN_QUERIES_PER_TASK {
+            out.iter_mut().zip(queries).for_each(answer);
+        } else {
+            out.par_iter_mut().zip(queries.par_iter()).with_min_len(MIN_QUERIES_PER_TASK).for_each(answer);
+        }
         Ok(())
     }
 

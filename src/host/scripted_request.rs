@@ -1,0 +1,94 @@
+//! A scripted policy's request, `{agentId, systemPrompt, perception, tools, previousResults,
+//! tick}`, built for every scripted decision. Hot at density (each due agent sees up to
+//! `MAX_NEARBY` entities): the host packs the nearby entries into one Luau `buffer` and a Luau
+//! function (`scripted_request.luau`) builds the tables with constructors, where building them
+//! through the C API cost a string push per field name and per id. Measured by
+//! `limina bench --only agents` (its `decisions` column).
+
+use std::cell::RefCell;
+
+use mlua::{Buffer, Function, Lua, MultiValue, Table, Value as LuaValue};
+
+use crate::agents::perception::MAX_NEARBY;
+use crate::agents::record::AgentRecord;
+use crate::script::convert::json_to_lua;
+
+/// Bytes per nearby entry in the buffer: entity number, x, y, z, distance.
+const ENTRY: usize = 40;
+/// The largest entity number an f64 holds exactly; larger ones travel as text.
+const EXACT: u64 = 1 << 53;
+
+/// The compiled builder and its reused buffer, made in the engine's VM on first use.
+#[derive(Default)]
+pub(super) struct RequestBuilder {
+    made: RefCell<Option<(Function, Buffer)>>,
+}
+
+impl RequestBuilder {
+    fn parts(&self, lua: &Lua) -> mlua::Result<(Function, Buffer)> {
+        if let Some(parts) = &*self.made.borrow() {
+            return Ok(parts.clone());
+        }
+        let build: Function = lua.load(include_str!("scripted_request.luau")).set_name("=limina/scripted_request").call(())?;
+        let buffer = lua.create_buffer_with_capacity(MAX_NEARBY * ENTRY)?;
+        *self.made.borrow_mut() = Some((build.clone(), buffer.clone()));
+        Ok((build, buffer))
+    }
+
+    /// The request for `r`'s decision at `tick`, with the tools its profile may call.
+    pub(super) fn build(&self, lua: &Lua, r: &AgentRecord, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
+        let (build, buffer) = self.parts(lua)?;
+        let previous = lua.create_table_with_capacity(r.previous_results.len(), 0)?;
+        for (i, result) in r.previous_results.iter().enumerate() {
+            previous.raw_set(i + 1, json_to_lua(lua, result)?)?;
+        }
+        let text = |s: &str| lua.create_string(s).map(LuaValue::String);
+        let mut args = MultiValue::with_capacity(16 + crate::agents::perception::RECENT_EVENTS);
+        args.push_back(text(&r.id)?);
+        args.push_back(text(&r.llm.system_prompt)?);
+        args.push_back(tools.map_or(LuaValue::Nil, LuaValue::Table));
+        args.push_back(LuaValue::Table(previous));
+        args.push_back(LuaValue::Number(tick as f64));
+        match &r.perception {
+            None => args.push_back(LuaValue::Boolean(false)),
+            Some(p) => {
+                let nearby = &p.nearby[..p.nearby.len().min(MAX_NEARBY)];
+                let mut bytes = Vec::with_capacity(nearby.len() * ENTRY);
+                let mut big: Option<Table> = None;
+                for (i, n) in nearby.iter().enumerate() {
+                    let number = if n.id.0 < EXACT {
+                        n.id.0 as f64
+                    } else {
+                        let table = match &big {
+                            Some(t) => t,
+                            None => big.insert(lua.create_table()?),
+                        };
+                        table.raw_set(i + 1, n.id.to_string())?;
+                        -1.0
+                    };
+                    for v in [number, n.position[0], n.position[1], n.position[2], n.distance] {
+                        bytes.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+                buffer.write_bytes(0, &bytes);
+                let position = p.position.unwrap_or_default();
+                args.push_back(LuaValue::Boolean(true));
+                args.push_back(text(&p.self_id)?);
+                args.push_back(match &p.self_entity {
+                    Some(e) => text(e)?,
+                    None => LuaValue::Nil,
+                });
+                args.push_back(LuaValue::Boolean(p.position.is_some()));
+                args.extend(position.map(LuaValue::Number));
+                args.push_back(LuaValue::Number(p.tick as f64));
+                args.push_back(LuaValue::Number(nearby.len() as f64));
+                args.push_back(LuaValue::Buffer(buffer));
+                args.push_back(big.map_or(LuaValue::Nil, LuaValue::Table));
+                for event in &p.recent_events {
+                    args.push_back(text(&event.event_type)?);
+                }
+            }
+        }
+        build.call(args)
+    }
+}
