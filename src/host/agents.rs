@@ -23,7 +23,7 @@ use super::engine::Shared;
 use crate::agents::budget::{Claim, fair_order};
 use crate::agents::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
 use crate::agents::provider::{
-    self, DecideRequest, Decision, Provider, ProviderError, ProvidersConfig, RejectReason, RejectedCall, ToolCall, ToolSpec,
+    self, DecideRequest, Decision, MAX_KEPT_CALLS, Provider, ProviderError, ProvidersConfig, RejectReason, RejectedCall, ToolCall, ToolSpec,
 };
 use crate::agents::record::{AgentRecord, InFlight, ProviderKind, QueuedAction};
 use crate::policy::Profile;
@@ -563,9 +563,24 @@ impl Shared {
             self.agent_systems.request_builder.build(lua, r, tools, self.tick.get()).map_err(script_error)?
         };
         let returned: LuaValue = policy.call(request).map_err(script_error)?;
+        // Only the calls a decision can keep are converted: a policy returning millions of
+        // entries costs a count, not their JSON.
+        let (returned, dropped) = match returned {
+            // (String keys of a mixed list are dropped with the entries past the cap.)
+            LuaValue::Table(list) if list.raw_len() > MAX_KEPT_CALLS => {
+                let kept = lua.create_table_with_capacity(MAX_KEPT_CALLS, 0).map_err(script_error)?;
+                for i in 1..=MAX_KEPT_CALLS {
+                    kept.raw_set(i, list.raw_get::<LuaValue>(i).map_err(script_error)?).map_err(script_error)?;
+                }
+                (LuaValue::Table(kept), list.raw_len() - MAX_KEPT_CALLS)
+            }
+            other => (other, 0),
+        };
         let returned = lua_to_json(lua, &returned, "decision")
             .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: e.to_string() })?;
-        parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail })
+        let mut decision = parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail })?;
+        decision.dropped += dropped;
+        Ok(decision)
     }
 
     /// Validates a decision's tool calls and queues them, tracing the decision and every
@@ -585,27 +600,32 @@ impl Shared {
                 return;
             }
         };
-        let mut calls = decision.tool_calls;
+        let (mut calls, mut rejected) = (decision.tool_calls, decision.rejected);
         let payload = json!({
             "agentId": id,
             "provider": kind.as_str(),
-            "toolCalls": calls.len() + decision.rejected.len(),
+            "toolCalls": calls.len() + rejected.len() + decision.dropped,
             "totalTokens": decision.total_tokens,
             "tick": self.tick.get(),
         });
         let decision_event: Rc<str> = self.agent_event(EventKind::AgentDecisionCompleted, &actor, &thread, causes, &payload).into();
-        if calls.len() > budget.max_tool_calls_per_decision {
-            let dropped = calls.len() - budget.max_tool_calls_per_decision;
-            calls.truncate(budget.max_tool_calls_per_decision);
+        // The cap bites on the calls to queue and, separately, on the calls that could not be
+        // parsed (each traced as a rejection): a flood of garbage cannot flood the log. What
+        // is cut, with what the provider already dropped, is counted in one capped event.
+        let limit = budget.max_tool_calls_per_decision;
+        let dropped = calls.len().saturating_sub(limit) + rejected.len().saturating_sub(limit) + decision.dropped;
+        calls.truncate(limit);
+        rejected.truncate(limit);
+        if dropped > 0 {
             let agents = self.agents.borrow();
-            self.capped("maxToolCallsPerDecision", agents.get(id), dropped, budget.max_tool_calls_per_decision);
+            self.capped("maxToolCallsPerDecision", agents.get(id), dropped, limit);
         }
         let reject = |tool: &str, reason: String| {
             let payload = json!({"agentId": id, "tool": tool, "reason": reason, "tick": self.tick.get()});
             self.agent_event(EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
         };
         // Calls the provider could not even parse are reported in the order given, first.
-        for bad in &decision.rejected {
+        for bad in &rejected {
             reject(&bad.tool, format!("{} (sent: {})", bad.reason, bad.arguments));
         }
         let mut queue_dropped = 0;
@@ -805,7 +825,8 @@ fn parse_scripted(value: &Value) -> Result<Decision, String> {
         other => return Err(format!("a policy must return a list of {{tool, input}}, got {other}")),
     };
     let mut decision = Decision::default();
-    for item in items {
+    decision.dropped = items.len().saturating_sub(MAX_KEPT_CALLS);
+    for item in items.iter().take(MAX_KEPT_CALLS) {
         match item.get("tool").and_then(Value::as_str) {
             Some(tool) => {
                 decision.tool_calls.push(ToolCall { tool: tool.to_string(), input: item.get("input").cloned().unwrap_or(json!({})) })

@@ -36,6 +36,27 @@ fn spawn(e: &Engine, input: Value) -> Value {
 }
 
 #[test]
+fn a_policy_returning_a_flood_is_cut_to_the_cap_before_it_is_converted_or_traced() {
+    let e = engine();
+    // 200,000 entries without a tool, then valid calls: only the cap's worth is ever looked at.
+    policy(
+        &e,
+        "garbage",
+        r#"local calls = table.create(200000, { nope = true })
+           calls[1] = { tool = "agent.emitEvent", input = { type = "ping" } }
+           return calls"#,
+    );
+    spawn(&e, json!({"llm": {"model": "garbage"}, "budget": {"maxToolCallsPerDecision": 4}}));
+    e.step(2).unwrap();
+    assert_eq!(events(&e, "agent.decision.completed")[0].1["toolCalls"], 200_000);
+    // 64 entries are read (one call, 63 without a tool); of the unparseable ones, 4 are traced.
+    assert_eq!(events(&e, "agent.toolcall.rejected").len(), 4, "rejections are traced up to maxToolCallsPerDecision");
+    let capped = events(&e, "agent.scheduler.capped");
+    assert!(capped.iter().any(|(_, p, _)| p["cap"] == "maxToolCallsPerDecision" && p["dropped"] == 199_995), "{capped:?}");
+    assert_eq!(events(&e, "agent.signal.ping").len(), 1, "the one real call ran");
+}
+
+#[test]
 fn spawn_list_and_despawn_are_skills_and_change_the_world_hash() {
     let e = engine();
     policy(&e, "idle", "return {}");
@@ -436,6 +457,25 @@ mod off_loop {
         let capped = events(&e, "agent.scheduler.capped");
         assert!(capped.iter().any(|(_, p, _)| p["cap"] == "maxInFlightDecisions" && p["dropped"] == 3 && p["limit"] == 2), "{capped:?}");
         open.send(true).unwrap();
+        drop(rt);
+    }
+
+    #[test]
+    fn a_reply_of_thousands_of_unparseable_calls_is_traced_only_up_to_the_cap() {
+        let rt = runtime();
+        // 5,000 calls naming no function, and 5,000 more with arguments that are not JSON.
+        let mut calls: Vec<Value> = (0..5000).map(|_| json!({"function": {"arguments": "x"}})).collect();
+        calls.extend((0..5000).map(|_| json!({"function": {"name": "physics__applyImpulse", "arguments": "{not json"}})));
+        let reply = json!({"model": "m", "message": {"role": "assistant", "content": "", "tool_calls": calls}, "done": true});
+        let server = rt.block_on(StubServer::start(Reply::json(&reply)));
+        let e = engine_with_ollama(&server.base_url);
+        call(&e, "agent.spawn", json!({"body": {}, "llm": {"provider": "ollama"}, "budget": {"maxToolCallsPerDecision": 5}}));
+        step_until(&e, "agent.decision.completed", 1);
+        let completed = events(&e, "agent.decision.completed");
+        assert_eq!(completed[0].1["toolCalls"], 10_000, "the decision says how many calls the model made");
+        assert_eq!(events(&e, "agent.toolcall.rejected").len(), 5, "one event per call up to maxToolCallsPerDecision");
+        let capped = events(&e, "agent.scheduler.capped");
+        assert!(capped.iter().any(|(_, p, _)| p["cap"] == "maxToolCallsPerDecision" && p["dropped"] == 9_995 && p["limit"] == 5), "{capped:?}");
         drop(rt);
     }
 

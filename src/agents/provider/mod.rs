@@ -91,13 +91,21 @@ pub enum RejectReason {
     NoName,
 }
 
+/// The most calls a decision keeps, parsed or not: the largest `maxToolCallsPerDecision` an
+/// agent can have. A reply may list any number; the rest are only counted (`Decision::dropped`),
+/// so a reply of 100,000 calls costs neither memory nor 100,000 trace events.
+pub const MAX_KEPT_CALLS: usize = crate::agents::budget::BudgetBounds::TOOL_CALLS;
+
 /// A provider's answer: the parsed calls in the order the model gave them, the calls it could
 /// not parse, and the tokens the server says it spent.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Decision {
     pub tool_calls: Vec<ToolCall>,
-    /// Never empty together with `tool_calls`: a reply with neither is `ProviderError::Empty`.
+    /// Never empty together with `tool_calls` (and `dropped`): a reply with none is
+    /// `ProviderError::Empty`.
     pub rejected: Vec<RejectedCall>,
+    /// Calls past the first `MAX_KEPT_CALLS` (parsed or not), counted and not kept.
+    pub dropped: usize,
     pub total_tokens: Option<u64>,
 }
 

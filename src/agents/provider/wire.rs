@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Decision, ProviderError, RejectReason, RejectedCall, ToolCall, ToolSpec};
+use super::{Decision, MAX_KEPT_CALLS, ProviderError, RejectReason, RejectedCall, ToolCall, ToolSpec};
 
 /// Longest excerpt of a body, a content string or an argument string kept in an error.
 pub(super) const EXCERPT_CHARS: usize = 200;
@@ -93,6 +93,9 @@ impl<'a> CallCollector<'a> {
     /// One native tool call: `arguments` may be an object (Ollama) or a JSON string (OpenAI);
     /// either provider may send either, so both are accepted from both.
     pub(super) fn push(&mut self, function: Option<&str>, arguments: Option<Value>) {
+        if self.full() {
+            return;
+        }
         match function.filter(|name| !name.is_empty()) {
             Some(name) => self.push_call(self.names.decode(name), arguments),
             None => self.decision.rejected.push(RejectedCall {
@@ -112,14 +115,24 @@ impl<'a> CallCollector<'a> {
                 self.push_call(skill, arguments);
             }
         }
-        if self.decision.tool_calls.is_empty() && self.decision.rejected.is_empty() {
+        if self.decision.tool_calls.is_empty() && self.decision.rejected.is_empty() && self.decision.dropped == 0 {
             return Err(ProviderError::Empty { url: url.to_string(), content: excerpt(content.unwrap_or_default(), EXCERPT_CHARS) });
         }
         self.decision.total_tokens = total_tokens;
         Ok(self.decision)
     }
 
+    /// Whether `MAX_KEPT_CALLS` calls are kept already (then this one is only counted).
+    fn full(&mut self) -> bool {
+        let full = self.decision.tool_calls.len() + self.decision.rejected.len() >= MAX_KEPT_CALLS;
+        self.decision.dropped += usize::from(full);
+        full
+    }
+
     fn push_call(&mut self, skill: String, arguments: Option<Value>) {
+        if self.full() {
+            return;
+        }
         match input_from_arguments(&arguments) {
             Ok(input) => self.decision.tool_calls.push(ToolCall { tool: skill, input }),
             Err(reason) => self.decision.rejected.push(RejectedCall {
