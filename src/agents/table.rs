@@ -19,7 +19,7 @@ pub enum AgentTableError {
     CapacityExceeded { live: usize, max: usize },
     #[error("agent id '{id}' is already in use")]
     Taken { id: String },
-    #[error("agent id '{id}' is the identity of a connected MCP client; choose another id")]
+    #[error("agent id '{id}' is the identity of the host script or a connected client; choose another id")]
     HeldByClient { id: String },
 }
 

@@ -419,6 +419,8 @@ pub struct Engine {
     sessions: SessionClaims,
     /// The script's claim on its own session id.
     _script_session: Option<Rc<super::SessionClaim>>,
+    /// The script's claim on its agent id among the agents' ids.
+    _script_agent: Option<Rc<super::SessionClaim>>,
     shared: Rc<Shared>,
     roots: ScriptRoots,
     runner: Option<Function>,
@@ -574,7 +576,19 @@ impl Engine {
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         let sessions = SessionClaims::default();
         let script_session = sessions.claim(&config.session_id);
-        Ok(Engine { lua, shared, roots, runner, sessions, _script_session: script_session, project_root: config.project_root })
+        // No agent may be spawned under the host script's own name: its actions would be traced
+        // as the operator's, and revoking it would lock the operator out.
+        let script_agent = shared.agents.borrow().client_ids.claim(&shared.caller.agent_id);
+        Ok(Engine {
+            lua,
+            shared,
+            roots,
+            runner,
+            sessions,
+            _script_session: script_session,
+            _script_agent: script_agent,
+            project_root: config.project_root,
+        })
     }
 
     pub fn lua(&self) -> &Lua {

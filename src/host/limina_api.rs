@@ -62,7 +62,9 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             let session_id = field("sessionId")?.unwrap_or_else(|| format!("ses_{n}"));
             let profile =
                 field("profile")?.ok_or_else(|| located_error(lua, "limina.session: profile is required (e.g. 'player.limited')"))?;
-            Ok(Session { shared: Rc::clone(&s), caller: Caller::new(&agent_id, &session_id, &profile) })
+            // While the session lives, no agent can be spawned under its agent id.
+            let claim = s.agents.borrow().client_ids.claim(&agent_id);
+            Ok(Session { shared: Rc::clone(&s), caller: Caller::new(&agent_id, &session_id, &profile), _claim: claim })
         })?,
     )?;
 
@@ -319,6 +321,9 @@ fn describe(v: &LuaValue) -> String {
 struct Session {
     shared: Rc<Shared>,
     caller: Caller,
+    /// Its agent id, held against `agent.spawn` (None when already held: an agent or another
+    /// client has that name, which the script chose).
+    _claim: Option<Rc<super::SessionClaim>>,
 }
 
 impl UserData for Session {

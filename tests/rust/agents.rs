@@ -57,6 +57,25 @@ fn a_policy_returning_a_flood_is_cut_to_the_cap_before_it_is_converted_or_traced
 }
 
 #[test]
+fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    let refused = |id: &str| {
+        let r = e.call(&e.script_caller().clone(), "agent.spawn", json!({"id": id, "llm": {"model": "idle"}}));
+        assert!(!r.success, "{id} was spawned");
+        r.error.unwrap().message
+    };
+    assert!(refused("agt_script").contains("host script"), "the operator's own name");
+    assert!(refused("agt_session1").contains("reserved"), "a script session's default name, even before it exists");
+    assert!(refused("agt_.").contains("pattern"), "an id is a name, not punctuation");
+    // A session the script made holds its agent id while it lives.
+    e.run_source("held = limina.session({ agentId = 'agt_helper', profile = 'player.limited' })", "s.lua").unwrap();
+    assert!(refused("agt_helper").contains("host script or a connected client"));
+    assert_eq!(call(&e, "agent.list", json!({}))["agents"], json!([]), "nothing was spawned");
+    assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "agent.spawn"));
+}
+
+#[test]
 fn spawn_list_and_despawn_are_skills_and_change_the_world_hash() {
     let e = engine();
     policy(&e, "idle", "return {}");

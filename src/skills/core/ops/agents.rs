@@ -128,10 +128,15 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
             // The id and the room for it.
             let id = match text(&value, "id") {
-                // `agt_mcpN` is MCP connection N's default identity: an agent under it would
-                // share its name (and its calls) with that client.
-                Some(id) if id.starts_with("agt_mcp") => {
-                    return Err(fail(ErrorCode::InvalidInput, format!("id: {id} is reserved for MCP clients' default identities (agt_mcp…)")));
+                // `agt_mcpN` is MCP connection N's default identity and `agt_sessionN` a script
+                // session's: an agent under one would share its name (and its calls) with that
+                // client or session, even one not made yet. Identities in use now (the host
+                // script's `agt_script` among them) are held claims, checked with the room.
+                Some(id) if id.starts_with("agt_mcp") || id.starts_with("agt_session") => {
+                    return Err(fail(
+                        ErrorCode::InvalidInput,
+                        format!("id: {id} is reserved for the default identities of MCP clients (agt_mcp…) and script sessions (agt_session…)"),
+                    ));
                 }
                 Some(id) => id.to_string(),
                 None => a.borrow().next_id(),
