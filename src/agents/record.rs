@@ -110,6 +110,9 @@ pub struct AgentRecord {
     pub budget: AgentBudget,
     /// Who spawned it (agent id), for audit.
     pub spawned_by: Rc<str>,
+    /// The session it was spawned from. The agent acts for its spawner: a revocation of that
+    /// session, agent or one of their capabilities reaches the agent's calls too.
+    pub spawned_by_session: Rc<str>,
     pub spawned_tick: u64,
     // Runtime state.
     pub perception: Option<Perception>,

@@ -254,6 +254,7 @@ fn bench_trace() -> anyhow::Result<()> {
     let mut policy = PolicyEngine::new();
     let required = [Permission::EcsModify];
     let ctx = DecisionContext {
+        acting_for: &[],
         agent_id: "agt_bench",
         session_id: "ses_bench",
         profile: "builder.readWrite",

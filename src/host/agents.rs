@@ -200,7 +200,10 @@ impl Shared {
                 // first next tick.
                 record.deficit -= take as f64;
                 left -= take;
-                let caller = Caller::new(&record.id, &record.session_id, record.profile.as_str());
+                let mut caller = Caller::new(&record.id, &record.session_id, record.profile.as_str());
+                let acting_for = agents.acting_for(&id);
+                caller.acting_for = (!acting_for.is_empty()).then(|| acting_for.into());
+                let Some(record) = agents.get_mut(&id) else { continue };
                 for action in record.queue.drain(..take) {
                     let mut caller = caller.clone();
                     caller.cause = Some(Rc::clone(&action.decision_event));
@@ -824,8 +827,7 @@ fn parse_scripted(value: &Value) -> Result<Decision, String> {
         Value::Object(o) if o.is_empty() => return Ok(Decision::default()),
         other => return Err(format!("a policy must return a list of {{tool, input}}, got {other}")),
     };
-    let mut decision = Decision::default();
-    decision.dropped = items.len().saturating_sub(MAX_KEPT_CALLS);
+    let mut decision = Decision { dropped: items.len().saturating_sub(MAX_KEPT_CALLS), ..Decision::default() };
     for item in items.iter().take(MAX_KEPT_CALLS) {
         match item.get("tool").and_then(Value::as_str) {
             Some(tool) => {

@@ -1,14 +1,16 @@
 //! `PolicyEngine`: a live, contextual decision for every skill call.
 //!
 //! Deny-overrides and fail-closed, evaluated in a fixed order where the first matching deny
-//! wins: session revoked → agent or capability revoked → profile does not grant → quota window
-//! exhausted → budget (calls, cpu-ms, memory-bytes) exhausted → allow. Only an allow commits
+//! wins: session revoked → agent or capability revoked → the same for anyone the caller acts
+//! for (an agent's spawners) → profile does not grant → quota window exhausted → budget (calls,
+//! cpu-ms, memory-bytes) exhausted → allow. Only an allow commits
 //! usage. Every decision carries the rule that fired, a human reason, and the live quota and
 //! budget snapshot, so the trace can answer "why" later.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -26,6 +28,17 @@ pub struct DecisionContext<'a> {
     pub granted: PermissionSet,
     pub tick: u64,
     pub package: Option<&'a str>,
+    /// Whom the caller acts for: an agent's spawner, its spawner's spawner, and so on. Their
+    /// revocations refuse the call too, so revoking a session cannot be escaped by spawning an
+    /// agent before (or after) it.
+    pub acting_for: &'a [Principal],
+}
+
+/// An identity calls are made for: an agent and the session it acted in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    pub agent_id: Rc<str>,
+    pub session_id: Rc<str>,
 }
 
 impl DecisionContext<'_> {
@@ -333,6 +346,11 @@ impl PolicyEngine {
             d.budget = budget_snapshot;
             return d;
         }
+        if let Some((rule, reason, cap)) = self.delegated_refusal(ctx) {
+            let mut d = deny(rule, reason, cap);
+            d.budget = budget_snapshot;
+            return d;
+        }
         if let Some(missing) = ctx.granted.first_missing(ctx.required) {
             let mut d =
                 deny(Rule::ProfileDenied, super::missing_permission(missing, ctx.profile, ctx.package), Cow::Borrowed(missing.as_str()));
@@ -460,6 +478,9 @@ impl PolicyEngine {
             if let Some(r) = self.revocation(&ctx) {
                 return Err(format!("{}: {}", p.skill, revoked_reason(r)));
             }
+            if let Some((_, reason, _)) = self.delegated_refusal(&ctx) {
+                return Err(format!("{}: {reason}", p.skill));
+            }
             if let Some(missing) = ctx.granted.first_missing(ctx.required) {
                 return Err(format!("{}: {}", p.skill, super::missing_permission(missing, ctx.profile, ctx.package)));
             }
@@ -496,6 +517,54 @@ impl PolicyEngine {
             }
         }
         Ok(())
+    }
+
+    /// A revocation covering someone `ctx`'s caller acts for: the rule, the reason and the
+    /// capability it refuses.
+    fn delegated_refusal(&self, ctx: &DecisionContext<'_>) -> Option<(Rule, String, Cow<'static, str>)> {
+        for p in ctx.acting_for {
+            let who = || format!("agent {} acts for {} (session {})", ctx.agent_id, p.agent_id, p.session_id);
+            if self.revoked_sessions.contains(&*p.session_id) {
+                return Some((Rule::SessionRevoked, format!("{}, and session {} was revoked", who(), p.session_id), ctx.cap()));
+            }
+            if self.revoked_agents.contains(&*p.agent_id) {
+                return Some((Rule::Revoked, format!("{}, and agent {} was revoked", who(), p.agent_id), ctx.cap()));
+            }
+            let as_them = DecisionContext { agent_id: &p.agent_id, session_id: &p.session_id, acting_for: &[], ..*ctx };
+            if let Some(r) = self.revocation(&as_them) {
+                return Some((Rule::Revoked, format!("{}: {}", who(), revoked_reason(r)), Cow::Owned(r.cap.clone())));
+            }
+        }
+        None
+    }
+
+    /// Why `permission` is withheld from every one of `principals` now (a revoked session,
+    /// agent or capability), if it is: what an agent they spawn may not be given.
+    pub(crate) fn withheld(&self, principals: &[Principal], permission: Permission) -> Option<String> {
+        let required = [permission];
+        for p in principals {
+            if self.revoked_sessions.contains(&*p.session_id) {
+                return Some(format!("session {} was revoked", p.session_id));
+            }
+            if self.revoked_agents.contains(&*p.agent_id) {
+                return Some(format!("agent {} was revoked", p.agent_id));
+            }
+            let ctx = DecisionContext {
+                agent_id: &p.agent_id,
+                session_id: &p.session_id,
+                profile: "",
+                skill: "",
+                required: &required,
+                granted: PermissionSet::EMPTY,
+                tick: 0,
+                package: None,
+                acting_for: &[],
+            };
+            if let Some(r) = self.revocation(&ctx) {
+                return Some(revoked_reason(r));
+            }
+        }
+        None
     }
 
     /// The first revocation that covers a call.
@@ -553,6 +622,7 @@ mod tests {
             granted: profile_permissions("builder.readWrite"),
             tick,
             package: None,
+            acting_for: &[],
         }
     }
 

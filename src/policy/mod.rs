@@ -9,5 +9,5 @@ mod engine;
 mod profiles;
 
 pub(crate) use engine::PlannedCalls;
-pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, QuotaRule, Rule};
+pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, Principal, QuotaRule, Rule};
 pub use profiles::{PROFILES, Permission, PermissionSet, Profile, missing_permission, profile_permissions, profiles_granting};

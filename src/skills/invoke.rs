@@ -50,6 +50,8 @@ pub struct Caller {
     /// The event that made this call happen (an agent action's `agent.decision.completed`):
     /// the call's policy decision and outcome events name it as a cause.
     pub cause: Option<Rc<str>>,
+    /// Whom an agent acts for (its spawners, nearest first): their revocations reach its calls.
+    pub acting_for: Option<Rc<[crate::policy::Principal]>>,
 }
 
 impl Caller {
@@ -61,6 +63,7 @@ impl Caller {
             permissions: crate::policy::profile_permissions(profile),
             package: None,
             cause: None,
+            acting_for: None,
         }
     }
 }
@@ -312,6 +315,7 @@ fn decision_context<'a>(caller: &'a Caller, skill: &'a Skill, tick: u64) -> Deci
         granted: caller.permissions,
         tick,
         package: caller.package.as_deref(),
+        acting_for: caller.acting_for.as_deref().unwrap_or(&[]),
     }
 }
 

@@ -57,6 +57,45 @@ fn a_policy_returning_a_flood_is_cut_to_the_cap_before_it_is_converted_or_traced
 }
 
 #[test]
+fn a_revocation_reaches_the_agents_a_session_spawned_and_cannot_be_escaped_by_spawning() {
+    let e = engine();
+    policy(
+        &e,
+        "push",
+        "return { { tool = 'physics.applyImpulse', input = { entity = request.perception.selfEntity, impulse = {1, 0, 0} } } }",
+    );
+    let mallory = Caller::new("agt_mallory", "ses_mallory", "builder.readWrite");
+    let as_mallory = |skill: &str, input: Value| e.call(&mallory, skill, input);
+    // Spawned while mallory held everything: the agent acts.
+    let made = as_mallory("agent.spawn", json!({"id": "agt_proxy", "body": {}, "decisionIntervalTicks": 1, "llm": {"model": "push"}}));
+    assert!(made.success, "{made:?}");
+    e.step(3).unwrap();
+    let impulses = |e: &Engine| events(e, "skill.executed").iter().filter(|(_, p, _)| p["skill"] == "physics.applyImpulse").count();
+    let before = impulses(&e);
+    assert!(before > 0, "the agent acted while its spawner held physics.write");
+    // The operator takes physics.write from mallory's session: mallory's agent loses it too.
+    call(&e, "policy.revoke", json!({"sessionId": "ses_mallory", "cap": "physics.write"}));
+    e.step(3).unwrap();
+    assert_eq!(impulses(&e), before, "no impulse after the revocation");
+    let denied = events(&e, "policy.denied");
+    let reason = denied.last().map(|(_, p, _)| p["reason"].as_str().unwrap_or_default().to_string()).unwrap_or_default();
+    assert!(reason.contains("acts for agt_mallory") && reason.contains("physics.write"), "{reason}");
+    // Nor can mallory hand the revoked capability to a new agent.
+    let refused = as_mallory("agent.spawn", json!({"id": "agt_proxy2", "llm": {"model": "push"}}));
+    let message = refused.error.expect("refused").message;
+    assert!(message.contains("physics.write") && message.contains("revoked"), "{message}");
+    // Revoking the whole session stops the agent's every call, and a restore brings it back.
+    call(&e, "policy.restore", json!({"sessionId": "ses_mallory", "cap": "physics.write"}));
+    call(&e, "policy.revoke", json!({"sessionId": "ses_mallory"}));
+    let at = impulses(&e);
+    e.step(3).unwrap();
+    assert_eq!(impulses(&e), at, "a revoked session's agent is stopped");
+    call(&e, "policy.restore", json!({"sessionId": "ses_mallory"}));
+    e.step(3).unwrap();
+    assert!(impulses(&e) > at, "restored with its spawner");
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");
@@ -494,7 +533,10 @@ mod off_loop {
         assert_eq!(completed[0].1["toolCalls"], 10_000, "the decision says how many calls the model made");
         assert_eq!(events(&e, "agent.toolcall.rejected").len(), 5, "one event per call up to maxToolCallsPerDecision");
         let capped = events(&e, "agent.scheduler.capped");
-        assert!(capped.iter().any(|(_, p, _)| p["cap"] == "maxToolCallsPerDecision" && p["dropped"] == 9_995 && p["limit"] == 5), "{capped:?}");
+        assert!(
+            capped.iter().any(|(_, p, _)| p["cap"] == "maxToolCallsPerDecision" && p["dropped"] == 9_995 && p["limit"] == 5),
+            "{capped:?}"
+        );
         drop(rt);
     }
 

@@ -214,9 +214,9 @@ fn a_client_cannot_pre_claim_an_agents_identity() {
     assert_eq!(r["result"]["session"]["agentId"], "agt_hero", "{r}");
     // The builder cannot now spawn an agent under the client's id, nor under a client default.
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_hero", "profile": "social.actor", "llm": {"model": "idle"}}));
-    assert!(spawned.error.as_ref().unwrap().message.contains("identity of a connected MCP client"), "{spawned:?}");
+    assert!(spawned.error.as_ref().unwrap().message.contains("identity of the host script or a connected client"), "{spawned:?}");
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_mcp3", "profile": "social.actor", "llm": {"model": "idle"}}));
-    assert!(spawned.error.as_ref().unwrap().message.contains("reserved for MCP clients"), "{spawned:?}");
+    assert!(spawned.error.as_ref().unwrap().message.contains("default identities of MCP clients"), "{spawned:?}");
     // Generated ids are unaffected.
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"profile": "social.actor", "llm": {"model": "idle"}}));
     assert!(spawned.success, "{spawned:?}");

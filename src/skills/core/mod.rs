@@ -165,7 +165,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
         ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace)).map_err(ops_err)?,
-        ops::agents::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world)).map_err(ops_err)?,
+        ops::agents::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.policy)).map_err(ops_err)?,
         ops::ui::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::audio::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,

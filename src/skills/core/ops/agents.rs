@@ -18,7 +18,7 @@ use super::world::{entity_spec, world_failure};
 use crate::agents::budget::{AgentBudget, BudgetBounds};
 use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, ProviderKind};
 use crate::agents::table::{AgentTableError, Agents};
-use crate::policy::{Permission, PermissionSet, Profile};
+use crate::policy::{Permission, PermissionSet, PolicyEngine, Principal, Profile};
 use crate::script::convert::{blob, lua_to_json};
 use crate::skills::{ErrorCode, HandlerFailure};
 use crate::world::{RenderShape, World};
@@ -76,7 +76,12 @@ fn text<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
 }
 
 /// Builds the `agents` ops table.
-pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<World>>) -> mlua::Result<Table> {
+pub(crate) fn create(
+    lua: &Lua,
+    agents: Rc<RefCell<Agents>>,
+    world: Rc<RefCell<World>>,
+    policy: Rc<RefCell<PolicyEngine>>,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
@@ -86,6 +91,7 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             let value = lua_to_json(lua, &LuaValue::Table(input.clone()), "input").map_err(|e| invalid(e.to_string()))?;
             let tick: u64 = ctx.get("tick")?;
             let spawned_by: String = ctx.get("agentId")?;
+            let spawned_by_session: String = ctx.get("sessionId")?;
             // The profile: never more than the caller holds.
             let profile_name = text(&value, "profile").unwrap_or("player.limited");
             let profile = Profile::parse(profile_name).ok_or_else(|| {
@@ -94,11 +100,24 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
             })?;
             let held = caller_permissions(&ctx)?;
             // The operator (holder of policy.govern, which no profile grants) decides trust and
-            // may put an agent of any profile into the world; everyone else only delegates.
-            let excess: Vec<&str> = if held.contains(Permission::PolicyGovern) {
+            // may put an agent of any profile into the world; everyone else only delegates what
+            // it holds now: its profile's permissions, less any revoked from it or from whoever
+            // it acts for (the agent will act for all of them).
+            let mut principals = vec![Principal { agent_id: spawned_by.as_str().into(), session_id: spawned_by_session.as_str().into() }];
+            principals.extend(a.borrow().acting_for(&spawned_by));
+            let excess: Vec<String> = if held.contains(Permission::PolicyGovern) {
                 Vec::new()
             } else {
-                profile.permissions().iter().filter(|p| !held.contains(*p)).map(|p| p.as_str()).collect()
+                let policy = policy.borrow();
+                profile
+                    .permissions()
+                    .iter()
+                    .filter_map(|p| match policy.withheld(&principals, p) {
+                        _ if !held.contains(p) => Some(p.as_str().to_string()),
+                        Some(why) => Some(format!("{} ({why})", p.as_str())),
+                        None => None,
+                    })
+                    .collect()
             };
             if !excess.is_empty() {
                 return Err(fail(
@@ -184,6 +203,7 @@ pub(crate) fn create(lua: &Lua, agents: Rc<RefCell<Agents>>, world: Rc<RefCell<W
                 llm: LlmConfig { provider, model, system_prompt },
                 budget,
                 spawned_by: spawned_by.into(),
+                spawned_by_session: spawned_by_session.into(),
                 spawned_tick: tick,
                 perception: None,
                 in_flight: None,

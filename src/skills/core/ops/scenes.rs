@@ -310,6 +310,7 @@ fn preview(target: &SceneTarget<'_>, counts: &BTreeMap<&'static str, u64>) -> Re
         granted: caller.permissions,
         tick: target.tick,
         package: caller.package.as_deref(),
+        acting_for: caller.acting_for.as_deref().unwrap_or(&[]),
     };
     let plan: Vec<PlannedCalls<'_>> =
         needs.iter().map(|(skill, required, count)| PlannedCalls { skill, required, count: *count }).collect();
@@ -392,6 +393,9 @@ fn caller_of(ctx: &Table) -> mlua::Result<(Caller, u64)> {
         permissions,
         package: None,
         cause: ctx.get::<Option<String>>("decisionId")?.map(Into::into),
+        // A scene's nested calls are made by the caller itself (an agent loading a scene is
+        // checked for whom it acts for by the load's own decision).
+        acting_for: None,
     };
     Ok((caller, ctx.get("tick")?))
 }
