@@ -102,6 +102,11 @@ pub(crate) struct AgentSystems {
     world: RefCell<RecentRing>,
     /// Builds scripted policies' requests in Luau (made on first use).
     request_builder: super::scripted_request::RequestBuilder,
+    /// HTTP requests still running, by agent: the generation each serves. A decision past its
+    /// timeout is abandoned at once, but its request runs on through a grace period; it counts
+    /// against `maxInFlightDecisions`, and its agent starts no other, until it ends (every
+    /// request ends: each is bounded by a timeout of its own and then answers).
+    live_requests: RefCell<HashMap<Rc<str>, u64>>,
 }
 
 impl AgentSystems {
@@ -116,6 +121,7 @@ impl AgentSystems {
             own: RefCell::default(),
             world: RefCell::default(),
             request_builder: Default::default(),
+            live_requests: RefCell::default(),
         }
     }
 }
@@ -267,14 +273,16 @@ impl Shared {
     fn due_agents(&self) -> Vec<Rc<str>> {
         let tick = self.tick.get();
         let agents = self.agents.borrow();
+        let live = self.agent_systems.live_requests.borrow();
         let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
             .iter()
-            .filter(|r| r.is_due(tick))
+            .filter(|r| r.is_due(tick) && !live.contains_key(&r.id))
             .map(|r| (r.last_decision_tick, Rc::clone(&r.id), r.llm.provider != ProviderKind::Scripted))
             .collect();
         due.sort();
         let cap = agents.scheduler.max_in_flight_decisions;
-        let mut running = agents.iter().filter(|r| r.in_flight.is_some()).count();
+        let mut running = live.len();
+        drop(live);
         let mut waiting = 0;
         due.retain(|(_, _, http)| {
             if !*http {
@@ -510,6 +518,7 @@ impl Shared {
                     });
                     r.generation
                 };
+                self.agent_systems.live_requests.borrow_mut().insert(Rc::from(id), generation);
                 let mut offloop = self.agent_systems.offloop.borrow_mut();
                 let offloop = offloop.get_or_insert_with(OffLoop::new);
                 let tx = offloop.tx.clone();
@@ -668,6 +677,12 @@ impl Shared {
             None => return,
         };
         for answer in answers {
+            {
+                let mut live = self.agent_systems.live_requests.borrow_mut();
+                if live.get(answer.agent.as_str()) == Some(&answer.generation) {
+                    live.remove(answer.agent.as_str());
+                }
+            }
             let current = {
                 let mut agents = self.agents.borrow_mut();
                 match agents.get_mut(&answer.agent) {
@@ -683,10 +698,10 @@ impl Shared {
                     self.finish_decision(&answer.agent, &perception_event, kind, answer.result.map_err(DecisionFailure::from))
                 }
                 None => {
-                    let reason = if self.agents.borrow().get(&answer.agent).is_some() {
-                        "late: the decision had timed out"
-                    } else {
-                        "the agent is gone"
+                    let reason = match self.agents.borrow().get(&answer.agent) {
+                        Some(r) if r.generation == answer.generation => "late: the decision had timed out",
+                        Some(_) => "the agent that asked was despawned (another agent has its id now)",
+                        None => "the agent is gone",
                     };
                     let payload = json!({"agentId": answer.agent, "generation": answer.generation, "reason": reason, "ok": answer.result.is_ok(), "tick": self.tick.get()});
                     self.agent_event(

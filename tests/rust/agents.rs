@@ -519,6 +519,38 @@ mod off_loop {
     }
 
     #[test]
+    fn a_timed_out_request_still_running_counts_against_the_in_flight_cap() {
+        let rt = runtime();
+        let (_open, gate) = tokio::sync::watch::channel(false);
+        let server = rt.block_on(StubServer::start(Reply::Gated { gate, then: Box::new(Reply::json(&impulse_answer("ent_0001"))) }));
+        let providers = ProvidersConfig {
+            ollama: OllamaConfig { base_url: server.base_url.clone(), default_model: Some("m".into()), ..OllamaConfig::default() },
+            ..ProvidersConfig::default()
+        };
+        let scheduler = limina::agents::budget::SchedulerBudget { max_in_flight_decisions: 2, ..Default::default() };
+        let e =
+            Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), scheduler, ..EngineConfig::new(crate::root()) })
+                .unwrap();
+        // Decisions that time out after 1 ms, every tick, against a server that never answers.
+        for _ in 0..4 {
+            call(&e, "agent.spawn", json!({"llm": {"provider": "ollama"}, "decisionIntervalTicks": 1, "budget": {"decisionTimeoutMs": 1}}));
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while server.received().len() < 2 {
+            assert!(Instant::now() < deadline, "the first two requests never reached the server");
+            e.step(1).unwrap();
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        for _ in 0..30 {
+            e.step(1).unwrap();
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        assert!(events(&e, "agent.decision.failed").len() >= 2, "the decisions timed out");
+        assert_eq!(server.received().len(), 2, "requests started against a cap of 2");
+        drop(rt);
+    }
+
+    #[test]
     fn a_reply_of_thousands_of_unparseable_calls_is_traced_only_up_to_the_cap() {
         let rt = runtime();
         // 5,000 calls naming no function, and 5,000 more with arguments that are not JSON.
