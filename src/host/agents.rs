@@ -444,7 +444,7 @@ impl Shared {
                 .registry
                 .borrow()
                 .list()
-                .filter(|s| s.permissions.iter().all(|p| granted.contains(*p)))
+                .filter(|s| offered_to_agents(s) && s.permissions.iter().all(|p| granted.contains(*p)))
                 .map(|s| ToolSpec { name: s.name.clone(), description: s.description.clone(), input_schema: s.input_schema.clone() })
                 .collect();
             *entry = Tools { generation, specs: Rc::new(specs), lua: None };
@@ -647,6 +647,13 @@ impl Shared {
                 rejected(self.registry.borrow().unknown_skill(&call.tool));
                 continue;
             };
+            if !offered_to_agents(&skill) {
+                rejected(format!(
+                    "{} is not offered to in-world agents: a playtest runs for seconds on the loop, which every agent shares (builders run them over MCP)",
+                    call.tool
+                ));
+                continue;
+            }
             let mut input = call.input.clone();
             if let Err(problem) = check_input(&skill, &mut input) {
                 rejected(format!("invalid input for {}: {problem}", call.tool));
@@ -829,6 +836,14 @@ impl OffLoop {
 /// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of
 /// the same length (at least 1 s, at most 60 s) in which a late answer is still received, so it
 /// can be traced as discarded.
+/// Whether agents may call `skill`. Their actions run on the loop, one after another, within
+/// call-count caps but no clock (a time budget would make the world depend on the machine's
+/// speed), so skills that hold the loop for seconds by design, the `test` category's playtests,
+/// are for builders only.
+fn offered_to_agents(skill: &crate::skills::Skill) -> bool {
+    skill.category != "test"
+}
+
 fn http_timeout(decision: Duration) -> Duration {
     decision + decision.clamp(Duration::from_secs(1), Duration::from_secs(60))
 }

@@ -96,6 +96,25 @@ fn a_revocation_reaches_the_agents_a_session_spawned_and_cannot_be_escaped_by_sp
 }
 
 #[test]
+fn agents_are_not_offered_playtests_and_a_call_to_one_is_rejected_before_it_runs() {
+    let e = engine();
+    policy(
+        &e,
+        "tester",
+        r#"local offered = false
+           for _, t in request.tools do if t.name == "test.run" then offered = true end end
+           limina.call("agent.emitEvent", { type = if offered then "offered" else "withheld" })
+           return { { tool = "test.run", input = { code = "it('x', function() end)" } } }"#,
+    );
+    spawn(&e, json!({"profile": "builder.readWrite", "llm": {"model": "tester"}}));
+    e.step(3).unwrap();
+    assert_eq!(events(&e, "agent.signal.withheld").len(), 1, "test.run is not among the tools");
+    let rejected = events(&e, "agent.toolcall.rejected");
+    assert!(rejected[0].1["reason"].as_str().unwrap().contains("not offered to in-world agents"), "{rejected:?}");
+    assert!(events(&e, "skill.executed").iter().all(|(_, p, _)| p["skill"] != "test.run"), "no playtest ran");
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");
