@@ -35,7 +35,7 @@ fn layout(entities: usize, side: f64) -> Vec<[f32; 3]> {
 
 fn workload(entities: usize, agents: usize, side: f64) -> (Vec<(EntityId, [f64; 3])>, Vec<NearQuery>) {
     let points: Vec<_> = layout(entities, side).into_iter().enumerate().map(|(i, p)| (EntityId(i as u64 + 1), p.map(f64::from))).collect();
-    let queries = points.iter().take(agents).map(|&(id, center)| NearQuery { center, radius: RADIUS, exclude: Some(id) }).collect();
+    let queries = points.iter().take(agents).map(|&(id, center)| NearQuery { center, radius: RADIUS, exclude: Some(id), nearest: None }).collect();
     (points, queries)
 }
 
@@ -119,7 +119,7 @@ fn world_paths() -> anyhow::Result<()> {
     let mut queries = Vec::new();
     world.for_each_entity(|e| {
         if queries.len() < 200 {
-            queries.push(NearQuery { center: e.transform.position.map(f64::from), radius: RADIUS, exclude: Some(e.id) });
+            queries.push(NearQuery { center: e.transform.position.map(f64::from), radius: RADIUS, exclude: Some(e.id), nearest: None });
         }
     });
     let mut out = Vec::new();

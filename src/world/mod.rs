@@ -549,7 +549,7 @@ impl World {
     pub fn query(&self, near: Option<[f64; 3]>, radius: Option<f64>, tag: Option<&str>) -> Vec<QueryHit> {
         if let (Some(center), Some(radius)) = (near, radius) {
             let mut out = Vec::new();
-            if self.query_near_into(&[NearQuery { center, radius, exclude: None }], tag, &mut out).is_ok() {
+            if self.query_near_into(&[NearQuery { center, radius, exclude: None, nearest: None }], tag, &mut out).is_ok() {
                 let hits = out.pop().unwrap_or_default();
                 return hits
                     .into_iter()
@@ -825,7 +825,7 @@ mod tests {
         assert_eq!(w.query(Some([0.0; 3]), Some(f64::NAN), None).len(), 20, "NaN compared false: nothing was ever cut");
         assert!(w.query(Some([0.0; 3]), Some(-1.0), None).is_empty());
         assert_eq!(w.query(Some([0.0; 3]), Some(f64::INFINITY), None).len(), 20);
-        let bad = NearQuery { center: [0.0; 3], radius: f64::NAN, exclude: None };
+        let bad = NearQuery { center: [0.0; 3], radius: f64::NAN, exclude: None, nearest: None };
         assert!(matches!(w.query_near_batch(&[bad]), Err(SpatialError::BadRadius { index: 0, .. })));
     }
 
@@ -835,7 +835,7 @@ mod tests {
         let agents: Vec<EntityId> = w.entities.iter().map(|(id, _)| id).step_by(7).collect();
         let queries: Vec<NearQuery> = agents
             .iter()
-            .map(|&id| NearQuery { center: w.transform(id).unwrap().position.map(f64::from), radius: 6.0, exclude: Some(id) })
+            .map(|&id| NearQuery { center: w.transform(id).unwrap().position.map(f64::from), radius: 6.0, exclude: Some(id), nearest: None })
             .collect();
         let batch = w.query_near_batch(&queries).unwrap();
         for (q, hits) in queries.iter().zip(&batch) {

@@ -38,12 +38,14 @@ const CELLS_PER_RADIUS: f64 = 2.0;
 /// spend as much on rayon as on the work.
 const MIN_QUERIES_PER_TASK: usize = 16;
 
-/// One radius query: the points within `radius` of `center`, except `exclude` (the asker).
+/// One radius query: the points within `radius` of `center`, except `exclude` (the asker); only
+/// the `nearest` n of them when given (the first n of the full answer, whose order is total).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NearQuery {
     pub center: [f64; 3],
     pub radius: f64,
     pub exclude: Option<EntityId>,
+    pub nearest: Option<usize>,
 }
 
 /// One hit of a `NearQuery`.
@@ -80,7 +82,12 @@ fn distance_squared(p: [f64; 3], c: [f64; 3]) -> f64 {
 /// there the bit pattern orders as the value, so one u128 key holds both: a third fewer
 /// instructions than comparing the f64 then the id (callgrind, 200 × 2000 batch).
 fn sort_hits(hits: &mut [NearHit]) {
-    hits.sort_unstable_by_key(|h| (u128::from(h.distance.to_bits()) << 64) | u128::from(h.id.0));
+    hits.sort_unstable_by_key(hit_order);
+}
+
+/// Distance, then id, as one key (distances are non-negative, so their bits order as they do).
+fn hit_order(h: &NearHit) -> u128 {
+    (u128::from(h.distance.to_bits()) << 64) | u128::from(h.id.0)
 }
 
 /// Checks every query before any work, naming the first bad one.
@@ -111,6 +118,7 @@ pub fn brute_force(points: &[(EntityId, [f64; 3])], queries: &[NearQuery]) -> Re
                 .collect();
             // Its own order, not `sort_hits`, so a wrong order there cannot hide here.
             hits.sort_by(|a, b| a.distance.total_cmp(&b.distance).then(a.id.cmp(&b.id)));
+            hits.truncate(q.nearest.unwrap_or(usize::MAX));
             hits
         })
         .collect())
@@ -321,6 +329,18 @@ impl SpatialIndex {
             }
         }
         scan(q, r2, &self.outlier_ids, &self.outlier_positions, out);
+        // With a limit, the nearest are selected first and only they are sorted: a radius that
+        // takes in the whole world costs a linear pass, not a sort of every entity.
+        if let Some(n) = q.nearest
+            && out.len() - start > n
+        {
+            if n == 0 {
+                out.truncate(start);
+                return;
+            }
+            out[start..].select_nth_unstable_by_key(n - 1, hit_order);
+            out.truncate(start + n);
+        }
         sort_hits(&mut out[start..]);
     }
 }
@@ -409,12 +429,14 @@ mod tests {
                     3 => 1e7,
                     _ => rng.range(0.0, 30.0),
                 };
+                // Some queries keep only their nearest few (0 included), ties and all.
+                let nearest = if rng.below(3) == 0 { Some(rng.below(6)) } else { None };
                 if !points.is_empty() && rng.below(3) > 0 {
                     let (id, center) = points[rng.below(points.len())];
-                    NearQuery { center, radius, exclude: Some(id) }
+                    NearQuery { center, radius, exclude: Some(id), nearest }
                 } else {
                     let center = [rng.range(-120.0, 120.0), rng.range(-10.0, 10.0), rng.range(-120.0, 120.0)];
-                    NearQuery { center, radius, exclude: None }
+                    NearQuery { center, radius, exclude: None, nearest }
                 }
             })
             .collect()
@@ -486,7 +508,7 @@ mod tests {
             (EntityId(6), [2.0, 0.0, 0.0]),
             (EntityId(1), [1.0, 0.0, 0.0]),
         ];
-        let q = NearQuery { center: [0.0; 3], radius: 2.0, exclude: None };
+        let q = NearQuery { center: [0.0; 3], radius: 2.0, exclude: None, nearest: None };
         let hits = &grid(&points, &[q])[0];
         assert_eq!(ids(hits), vec![3, 1, 2, 4, 5, 6, 7, 8]);
         assert_eq!(hits.iter().map(|h| h.distance).collect::<Vec<_>>(), vec![0.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
@@ -495,7 +517,7 @@ mod tests {
     #[test]
     fn the_asker_is_left_out_and_nobody_else() {
         let points = vec![(EntityId(1), [0.0; 3]), (EntityId(2), [0.0; 3]), (EntityId(3), [1.0, 0.0, 0.0])];
-        let q = NearQuery { center: [0.0; 3], radius: 5.0, exclude: Some(EntityId(2)) };
+        let q = NearQuery { center: [0.0; 3], radius: 5.0, exclude: Some(EntityId(2)), nearest: None };
         assert_eq!(ids(&grid(&points, &[q])[0]), vec![1, 3]);
     }
 
@@ -511,7 +533,7 @@ mod tests {
         }
         let mut queries = Vec::new();
         for (x, z) in [(0.0, 0.0), (9.0, 9.0), (0.0, 9.0), (4.0, 4.0), (4.5, 4.5), (2.0, 9.5), (-2.0, 0.0), (11.0, 9.0)] {
-            queries.push(NearQuery { center: [x, 0.0, z], radius: 2.0, exclude: None });
+            queries.push(NearQuery { center: [x, 0.0, z], radius: 2.0, exclude: None, nearest: None });
         }
         let out = grid(&points, &queries);
         assert_eq!(serialize(&out), serialize(&brute_force(&points, &queries).unwrap()));
@@ -528,7 +550,7 @@ mod tests {
         let points = random_world(&mut rng, 300, 0);
         let mut index = SpatialIndex::new();
         for radius in [1e6, 1e300] {
-            let q = NearQuery { center: [1e5, 0.0, 0.0], radius, exclude: None };
+            let q = NearQuery { center: [1e5, 0.0, 0.0], radius, exclude: None, nearest: None };
             let out = index.query_batch(&points, &[q]).unwrap();
             assert_eq!(out[0].len(), 300, "radius {radius}");
             assert!(index.cell_count() <= 600, "{} cells for radius {radius}", index.cell_count());
@@ -540,7 +562,7 @@ mod tests {
         let mut rng = Rng(4);
         let positions = (0..1000).map(|_| widen([rng.range(-1e6, 1e6), rng.range(-1e6, 1e6), rng.range(-1e6, 1e6)])).collect();
         let points = scrambled_points(&mut rng, positions);
-        let queries: Vec<_> = points.iter().take(50).map(|&(_, center)| NearQuery { center, radius: 1e-3, exclude: None }).collect();
+        let queries: Vec<_> = points.iter().take(50).map(|&(_, center)| NearQuery { center, radius: 1e-3, exclude: None, nearest: None }).collect();
         let mut index = SpatialIndex::new();
         let out = index.query_batch(&points, &queries).unwrap();
         assert!(index.cell_count() <= 2000, "{} cells", index.cell_count());
@@ -553,14 +575,14 @@ mod tests {
     #[test]
     fn radius_zero_finds_only_coincident_points() {
         let points = vec![(EntityId(1), [1.0, 2.0, 3.0]), (EntityId(2), [1.0, 2.0, 3.0]), (EntityId(3), [1.0, 2.0, 3.000001])];
-        let q = NearQuery { center: [1.0, 2.0, 3.0], radius: 0.0, exclude: Some(EntityId(1)) };
+        let q = NearQuery { center: [1.0, 2.0, 3.0], radius: 0.0, exclude: Some(EntityId(1)), nearest: None };
         let hits = &grid(&points, &[q])[0];
         assert_eq!(hits.iter().map(|h| (h.id, h.distance)).collect::<Vec<_>>(), vec![(EntityId(2), 0.0)]);
     }
 
     #[test]
     fn an_empty_world_or_batch_gives_empty_results() {
-        let q = NearQuery { center: [0.0; 3], radius: 10.0, exclude: None };
+        let q = NearQuery { center: [0.0; 3], radius: 10.0, exclude: None, nearest: None };
         assert_eq!(grid(&[], &[q, q]), vec![Vec::new(), Vec::new()]);
         assert_eq!(grid(&[(EntityId(1), [0.0; 3])], &[]), Vec::<Vec<NearHit>>::new());
         // An index never built answers nothing rather than panicking.
@@ -572,7 +594,7 @@ mod tests {
     #[test]
     fn a_bad_radius_or_center_is_an_error_naming_the_query() {
         let points = vec![(EntityId(1), [0.0; 3])];
-        let ok = NearQuery { center: [0.0; 3], radius: 1.0, exclude: None };
+        let ok = NearQuery { center: [0.0; 3], radius: 1.0, exclude: None, nearest: None };
         for radius in [f64::NAN, -1.0, f64::INFINITY, -0.5e-300] {
             let bad = NearQuery { radius, ..ok };
             let err = SpatialIndex::new().query_batch(&points, &[ok, bad]).unwrap_err();
@@ -595,10 +617,10 @@ mod tests {
             (EntityId(6), [3.0, 4.0, 0.0]),
         ];
         let queries = [
-            NearQuery { center: [0.0; 3], radius: 5.0, exclude: None },
-            NearQuery { center: [0.0; 3], radius: 1e21, exclude: None },
-            NearQuery { center: [1e20, 1.0, 0.0], radius: 2.0, exclude: None },
-            NearQuery { center: [0.0; 3], radius: f64::MAX, exclude: Some(EntityId(1)) },
+            NearQuery { center: [0.0; 3], radius: 5.0, exclude: None, nearest: None },
+            NearQuery { center: [0.0; 3], radius: 1e21, exclude: None, nearest: None },
+            NearQuery { center: [1e20, 1.0, 0.0], radius: 2.0, exclude: None, nearest: None },
+            NearQuery { center: [0.0; 3], radius: f64::MAX, exclude: Some(EntityId(1)), nearest: None },
         ];
         let out = grid(&points, &queries);
         assert_eq!(serialize(&out), serialize(&brute_force(&points, &queries).unwrap()));
@@ -621,7 +643,7 @@ mod tests {
             .find(|&(_, c, p)| index.axis_cell(c, 0) != index.axis_cell(p, 0))
             .expect("a cell boundary between two points 2e-163 apart");
         let points = [extremes[0], extremes[1], (EntityId(3), [beyond, 0.0, 0.0])];
-        let q = NearQuery { center: [center, 0.0, 0.0], radius: 0.0, exclude: None };
+        let q = NearQuery { center: [center, 0.0, 0.0], radius: 0.0, exclude: None, nearest: None };
         let out = index.query_batch(&points, &[q]).unwrap();
         assert_eq!(out[0].iter().map(|h| (h.id, h.distance)).collect::<Vec<_>>(), vec![(EntityId(3), 0.0)], "boundary {boundary:e}");
         assert_eq!(out, brute_force(&points, &[q]).unwrap());
