@@ -454,8 +454,11 @@ impl Shared {
         {
             let list: Vec<Value> =
                 entry.specs.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
-            if let Ok(LuaValue::Table(t)) = json_to_lua(lua, &Value::Array(list)) {
-                t.set_readonly(true);
+            // One table serves every agent of the profile, so all of it is frozen, not just the
+            // list: one policy cannot edit the schemas another sees.
+            if let Ok(LuaValue::Table(t)) = json_to_lua(lua, &Value::Array(list))
+                && freeze(&t).is_ok()
+            {
                 entry.lua = Some(t);
             }
         }
@@ -836,6 +839,16 @@ impl OffLoop {
 /// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of
 /// the same length (at least 1 s, at most 60 s) in which a late answer is still received, so it
 /// can be traced as discarded.
+/// Makes `t` and every table in it read-only (a tree made from JSON: no cycles).
+fn freeze(t: &Table) -> mlua::Result<()> {
+    t.for_each(|_: LuaValue, v: LuaValue| match v {
+        LuaValue::Table(inner) => freeze(&inner),
+        _ => Ok(()),
+    })?;
+    t.set_readonly(true);
+    Ok(())
+}
+
 /// Whether agents may call `skill`. Their actions run on the loop, one after another, within
 /// call-count caps but no clock (a time budget would make the world depend on the machine's
 /// speed), so skills that hold the loop for seconds by design, the `test` category's playtests,

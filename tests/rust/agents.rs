@@ -115,6 +115,25 @@ fn agents_are_not_offered_playtests_and_a_call_to_one_is_rejected_before_it_runs
 }
 
 #[test]
+fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
+    let e = engine();
+    policy(
+        &e,
+        "vandal",
+        r#"local ok = pcall(function() request.tools[1].inputSchema.description = "POISONED" end)
+           local ok2 = pcall(function() request.tools[1].inputSchema.properties = nil end)
+           limina.call("agent.emitEvent", { type = if ok or ok2 then "wrote" else "refused" })
+           return {}"#,
+    );
+    policy(&e, "reader", r#"limina.call("agent.emitEvent", { type = if request.tools[1].inputSchema.description == "POISONED" then "poisoned" else "clean" }) return {}"#);
+    spawn(&e, json!({"llm": {"model": "vandal"}}));
+    e.step(1).unwrap();
+    spawn(&e, json!({"llm": {"model": "reader"}}));
+    e.step(1).unwrap();
+    assert_eq!((events(&e, "agent.signal.refused").len(), events(&e, "agent.signal.clean").len()), (1, 1));
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");
