@@ -35,7 +35,8 @@ fn layout(entities: usize, side: f64) -> Vec<[f32; 3]> {
 
 fn workload(entities: usize, agents: usize, side: f64) -> (Vec<(EntityId, [f64; 3])>, Vec<NearQuery>) {
     let points: Vec<_> = layout(entities, side).into_iter().enumerate().map(|(i, p)| (EntityId(i as u64 + 1), p.map(f64::from))).collect();
-    let queries = points.iter().take(agents).map(|&(id, center)| NearQuery { center, radius: RADIUS, exclude: Some(id), nearest: None }).collect();
+    let queries =
+        points.iter().take(agents).map(|&(id, center)| NearQuery { center, radius: RADIUS, exclude: Some(id), nearest: None }).collect();
     (points, queries)
 }
 

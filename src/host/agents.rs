@@ -373,7 +373,12 @@ impl Shared {
         let queries: Vec<NearQuery> = places
             .iter()
             .flatten()
-            .map(|(entity, center, radius)| NearQuery { center: *center, radius: *radius, exclude: Some(*entity), nearest: Some(MAX_NEARBY) })
+            .map(|(entity, center, radius)| NearQuery {
+                center: *center,
+                radius: *radius,
+                exclude: Some(*entity),
+                nearest: Some(MAX_NEARBY),
+            })
             .collect();
         // Radii are bounded by agent.spawn and centres by the world's bounds, so the grid cannot
         // refuse these queries; if it ever did, the agents would perceive nothing rather than

@@ -66,10 +66,21 @@ pub(crate) fn error_message_and_traceback(e: &mlua::Error) -> (String, Option<St
         }
         other => other.to_string(),
     };
-    match message.split_once("\nstack traceback:") {
+    let (message, traceback) = match message.split_once("\nstack traceback:") {
         Some((m, t)) => (m.trim_end().to_string(), traceback.or_else(|| Some(format!("stack traceback:{t}")))),
         None => (message.trim_end().to_string(), traceback),
-    }
+    };
+    (non_string_error(&message).unwrap_or(message), traceback)
+}
+
+/// `error(value)` with a table, function or other non-text value reaches Rust as its
+/// `tostring`, a heap address ("table: 0x55f1…") that says nothing and would put addresses
+/// into the world log: named by type instead.
+fn non_string_error(message: &str) -> Option<String> {
+    let (kind, address) = message.split_once(": 0x")?;
+    let is_address = !address.is_empty() && address.bytes().all(|b| b.is_ascii_hexdigit());
+    let is_value = ["table", "function", "userdata", "thread", "buffer"].contains(&kind);
+    (is_address && is_value).then(|| format!("error raised with a {kind} value, not a message (raise a string to say what went wrong)"))
 }
 
 /// The type name a Luau user knows (`number`, not mlua's `integer`).
@@ -113,5 +124,18 @@ pub(crate) fn located_error(lua: &mlua::Lua, message: impl std::fmt::Display) ->
     match caller_location(lua) {
         Some((file, line)) => mlua::Error::runtime(format!("{file}:{line}: {message}")),
         None => mlua::Error::runtime(message.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_error_raised_with_a_table_is_named_by_type_not_by_address() {
+        let lua = mlua::Lua::new();
+        let e = lua.load("error({})").exec().unwrap_err();
+        let (message, _) = super::error_message_and_traceback(&e);
+        assert!(message.contains("error raised with a table value") && !message.contains("0x"), "{message}");
+        let e = lua.load("error('table: 0xzz is fine')").exec().unwrap_err();
+        assert!(super::error_message_and_traceback(&e).0.contains("table: 0xzz is fine"));
     }
 }

@@ -835,7 +835,12 @@ mod tests {
         let agents: Vec<EntityId> = w.entities.iter().map(|(id, _)| id).step_by(7).collect();
         let queries: Vec<NearQuery> = agents
             .iter()
-            .map(|&id| NearQuery { center: w.transform(id).unwrap().position.map(f64::from), radius: 6.0, exclude: Some(id), nearest: None })
+            .map(|&id| NearQuery {
+                center: w.transform(id).unwrap().position.map(f64::from),
+                radius: 6.0,
+                exclude: Some(id),
+                nearest: None,
+            })
             .collect();
         let batch = w.query_near_batch(&queries).unwrap();
         for (q, hits) in queries.iter().zip(&batch) {

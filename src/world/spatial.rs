@@ -562,7 +562,8 @@ mod tests {
         let mut rng = Rng(4);
         let positions = (0..1000).map(|_| widen([rng.range(-1e6, 1e6), rng.range(-1e6, 1e6), rng.range(-1e6, 1e6)])).collect();
         let points = scrambled_points(&mut rng, positions);
-        let queries: Vec<_> = points.iter().take(50).map(|&(_, center)| NearQuery { center, radius: 1e-3, exclude: None, nearest: None }).collect();
+        let queries: Vec<_> =
+            points.iter().take(50).map(|&(_, center)| NearQuery { center, radius: 1e-3, exclude: None, nearest: None }).collect();
         let mut index = SpatialIndex::new();
         let out = index.query_batch(&points, &queries).unwrap();
         assert!(index.cell_count() <= 2000, "{} cells", index.cell_count());

@@ -125,7 +125,11 @@ fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
            limina.call("agent.emitEvent", { type = if ok or ok2 then "wrote" else "refused" })
            return {}"#,
     );
-    policy(&e, "reader", r#"limina.call("agent.emitEvent", { type = if request.tools[1].inputSchema.description == "POISONED" then "poisoned" else "clean" }) return {}"#);
+    policy(
+        &e,
+        "reader",
+        r#"limina.call("agent.emitEvent", { type = if request.tools[1].inputSchema.description == "POISONED" then "poisoned" else "clean" }) return {}"#,
+    );
     spawn(&e, json!({"llm": {"model": "vandal"}}));
     e.step(1).unwrap();
     spawn(&e, json!({"llm": {"model": "reader"}}));

@@ -33,7 +33,12 @@ fn a_perception_batch_matches_scene_query_entities_per_agent() {
     let agents: Vec<EntityId> = (1..=CAPACITY as u64).step_by(9).map(EntityId).collect();
     let queries: Vec<NearQuery> = agents
         .iter()
-        .map(|&id| NearQuery { center: e.world().transform(id).unwrap().position.map(f64::from), radius: 6.5, exclude: Some(id), nearest: None })
+        .map(|&id| NearQuery {
+            center: e.world().transform(id).unwrap().position.map(f64::from),
+            radius: 6.5,
+            exclude: Some(id),
+            nearest: None,
+        })
         .collect();
     let batch = e.world().query_near_batch(&queries).unwrap();
     for ((agent, q), hits) in agents.iter().zip(&queries).zip(&batch) {
