@@ -88,12 +88,23 @@ impl fmt::Display for DestroyedAt {
 /// (`entity: ...`).
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum EntityRefError {
-    #[error("'{text}' is not an entity id (expected the form ent_0001: ent_ then 4 or more digits)")]
+    #[error("'{text}' is not an entity id ({})", malformed_because(text))]
     Malformed { text: String },
     #[error("{id} never existed ({})", match last { Some(last) => format!("ids so far go up to {last}"), None => "no entity has been created yet".to_string() })]
     NeverExisted { id: EntityId, last: Option<EntityId> },
     #[error("{id} was destroyed {at}")]
     Destroyed { id: EntityId, at: DestroyedAt },
+}
+
+/// What is wrong with text that has the general look of an entity id, or the form expected.
+fn malformed_because(text: &str) -> &'static str {
+    let digits = text.strip_prefix("ent_").filter(|d| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()));
+    match digits {
+        Some(d) if d.len() > 4 && d.starts_with('0') => "expected the form ent_0001: the number is padded to 4 digits, no further",
+        Some(d) if d.bytes().all(|b| b == b'0') => "ids start at ent_0001",
+        Some(_) => "the number is larger than any entity id (at most 19 digits)",
+        None => "expected the form ent_0001: ent_ then 4 or more digits",
+    }
 }
 
 impl EntityRefError {
@@ -433,6 +444,9 @@ mod tests {
         assert_eq!(err("ent_0043").to_string(), "ent_0043 never existed (ids so far go up to ent_0042)");
         assert_eq!(err("box1").to_string(), "'box1' is not an entity id (expected the form ent_0001: ent_ then 4 or more digits)");
         assert!(err("ent_1").is_malformed() && err("ent_x").is_malformed() && !err("ent_0003").is_malformed());
+        assert!(err("ent_99999999999999999999999").to_string().contains("larger than any entity id"));
+        assert!(err("ent_00042").to_string().contains("padded to 4 digits"));
+        assert!(err("ent_0000").to_string().contains("start at ent_0001"));
         assert_eq!(t.lookup("ent_0004"), Ok((EntityId(4), 3)));
     }
 
