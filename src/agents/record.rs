@@ -120,8 +120,10 @@ pub struct AgentRecord {
     /// The tick of the last decision start (None: never decided; due at once).
     pub last_decision_tick: Option<u64>,
     pub queue: VecDeque<QueuedAction>,
-    /// Outcomes of its latest actions, handed to the next decision (`previousResults`).
-    pub previous_results: VecDeque<Value>,
+    /// Outcomes of its latest actions, handed to the next decision (`previousResults`). Each
+    /// is shared: it goes into the next `PREVIOUS_RESULTS` requests, and a scripted policy's
+    /// request builder converts it to Lua once (see `scripted_request.rs`).
+    pub previous_results: VecDeque<Rc<Value>>,
     /// The generation of its latest off-loop decision (unique across the engine).
     pub generation: u64,
     /// Weighted-fair scheduling credit (see `budget::fair_order`).
@@ -148,7 +150,7 @@ impl AgentRecord {
         if self.previous_results.len() == PREVIOUS_RESULTS {
             self.previous_results.pop_front();
         }
-        self.previous_results.push_back(result);
+        self.previous_results.push_back(Rc::new(result));
     }
 
     /// Identity, configuration and cadence: what `agent.list` and the world hash both show.

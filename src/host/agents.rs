@@ -485,7 +485,7 @@ impl Shared {
                 r.llm.system_prompt.clone(),
                 r.profile,
                 serde_json::to_value(&r.perception).unwrap_or(Value::Null),
-                r.previous_results.iter().cloned().collect::<Vec<_>>(),
+                r.previous_results.iter().map(|v| Value::clone(v)).collect::<Vec<_>>(),
                 Duration::from_millis(r.budget.decision_timeout_ms),
             )
         };
@@ -845,7 +845,7 @@ impl OffLoop {
 /// the same length (at least 1 s, at most 60 s) in which a late answer is still received, so it
 /// can be traced as discarded.
 /// Makes `t` and every table in it read-only (a tree made from JSON: no cycles).
-fn freeze(t: &Table) -> mlua::Result<()> {
+pub(super) fn freeze(t: &Table) -> mlua::Result<()> {
     t.for_each(|_: LuaValue, v: LuaValue| match v {
         LuaValue::Table(inner) => freeze(&inner),
         _ => Ok(()),

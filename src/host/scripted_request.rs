@@ -3,11 +3,15 @@
 //! `MAX_NEARBY` entities): the host packs the nearby entries into one Luau `buffer` and a Luau
 //! function (`scripted_request.luau`) builds the tables with constructors, where building them
 //! through the C API cost a string push per field name and per id. Measured by
-//! `limina bench --only agents` (its `decisions` column).
+//! `limina bench --only agents` (its `decisions` column). Previous results are converted once
+//! and shared, frozen, by the requests that carry them (each result rides in eight).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use mlua::{Buffer, Function, Lua, MultiValue, Table, Value as LuaValue};
+use serde_json::Value;
 
 use crate::agents::perception::MAX_NEARBY;
 use crate::agents::record::AgentRecord;
@@ -22,7 +26,14 @@ const EXACT: u64 = 1 << 53;
 #[derive(Default)]
 pub(super) struct RequestBuilder {
     made: RefCell<Option<(Function, Buffer)>>,
+    /// Each agent's previous results as the frozen Lua tables its last request held: a result
+    /// goes into `PREVIOUS_RESULTS` requests in a row, and is converted for the first only.
+    previous: RefCell<HashMap<Rc<str>, Vec<(Rc<Value>, LuaValue)>>>,
 }
+
+/// Most agents whose previous results are kept as Lua tables; past it the cache starts over
+/// (entries of despawned agents leave with it).
+const MAX_CACHED_AGENTS: usize = 8192;
 
 impl RequestBuilder {
     fn parts(&self, lua: &Lua) -> mlua::Result<(Function, Buffer)> {
@@ -35,13 +46,39 @@ impl RequestBuilder {
         Ok((build, buffer))
     }
 
+    /// `previousResults`: a new list (a policy may change it) of shared, frozen results.
+    fn previous_results(&self, lua: &Lua, r: &AgentRecord) -> mlua::Result<Table> {
+        let mut cache = self.previous.borrow_mut();
+        if cache.len() >= MAX_CACHED_AGENTS && !cache.contains_key(&r.id) {
+            cache.clear();
+        }
+        let cached = cache.entry(Rc::clone(&r.id)).or_default();
+        let mut kept = Vec::with_capacity(r.previous_results.len());
+        for result in &r.previous_results {
+            let value = match cached.iter().find(|(v, _)| Rc::ptr_eq(v, result)) {
+                Some((_, t)) => t.clone(),
+                None => {
+                    let value = json_to_lua(lua, result)?;
+                    if let LuaValue::Table(t) = &value {
+                        super::agents::freeze(t)?;
+                    }
+                    value
+                }
+            };
+            kept.push((Rc::clone(result), value));
+        }
+        let list = lua.create_table_with_capacity(kept.len(), 0)?;
+        for (i, (_, value)) in kept.iter().enumerate() {
+            list.raw_set(i + 1, value)?;
+        }
+        *cached = kept;
+        Ok(list)
+    }
+
     /// The request for `r`'s decision at `tick`, with the tools its profile may call.
     pub(super) fn build(&self, lua: &Lua, r: &AgentRecord, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
         let (build, buffer) = self.parts(lua)?;
-        let previous = lua.create_table_with_capacity(r.previous_results.len(), 0)?;
-        for (i, result) in r.previous_results.iter().enumerate() {
-            previous.raw_set(i + 1, json_to_lua(lua, result)?)?;
-        }
+        let previous = self.previous_results(lua, r)?;
         let text = |s: &str| lua.create_string(s).map(LuaValue::String);
         let mut args = MultiValue::with_capacity(16 + crate::agents::perception::RECENT_EVENTS);
         args.push_back(text(&r.id)?);

@@ -180,7 +180,8 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
             })
         })
         .collect::<Result<VecDeque<_>, SnapshotError>>()?;
-    let previous_results = r.previous_results.iter().map(|v| decode_json(id, "previous result", v)).collect::<Result<_, _>>()?;
+    let previous_results =
+        r.previous_results.iter().map(|v| decode_json(id, "previous result", v).map(Rc::new)).collect::<Result<_, _>>()?;
     let perception = r.perception.as_deref().map(|p| decode_json(id, "perception", p)).transpose()?;
     let approach = r.approach.map(|a| Approach {
         target: match a.target {

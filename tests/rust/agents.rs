@@ -115,6 +115,26 @@ fn agents_are_not_offered_playtests_and_a_call_to_one_is_rejected_before_it_runs
 }
 
 #[test]
+fn previous_results_reach_the_next_decisions_read_only() {
+    let e = engine();
+    policy(
+        &e,
+        "remember",
+        r#"local first = request.previousResults[1]
+           if first then
+               local wrote = pcall(function() first.success = false end)
+               limina.call("agent.emitEvent", { type = if wrote then "wrote" elseif first.success and first.tool == "agent.emitEvent" then "read" else "odd" })
+           end
+           return { { tool = "agent.emitEvent", input = { type = "tick" } } }"#,
+    );
+    spawn(&e, json!({"llm": {"model": "remember"}, "decisionIntervalTicks": 1}));
+    e.step(12).unwrap();
+    let read = events(&e, "agent.signal.read").len();
+    assert!(read >= 8, "each later decision saw the first outcome, intact: {read}");
+    assert_eq!((events(&e, "agent.signal.wrote").len(), events(&e, "agent.signal.odd").len()), (0, 0));
+}
+
+#[test]
 fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
     let e = engine();
     policy(
