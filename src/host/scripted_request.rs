@@ -28,8 +28,11 @@ pub(super) struct RequestBuilder {
     made: RefCell<Option<(Function, Buffer)>>,
     /// Each agent's previous results as the frozen Lua tables its last request held: a result
     /// goes into `PREVIOUS_RESULTS` requests in a row, and is converted for the first only.
-    previous: RefCell<HashMap<Rc<str>, Vec<(Rc<Value>, LuaValue)>>>,
+    previous: RefCell<HashMap<Rc<str>, Vec<SharedResult>>>,
 }
+
+/// A previous result and the Lua value made from it.
+type SharedResult = (Rc<Value>, LuaValue);
 
 /// Most agents whose previous results are kept as Lua tables; past it the cache starts over
 /// (entries of despawned agents leave with it).
