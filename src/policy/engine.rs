@@ -209,6 +209,33 @@ struct Budget {
 }
 
 impl Budget {
+    /// The rule and reason when `session`'s budget is spent.
+    fn spent(&self, session: &str) -> Option<(Rule, String)> {
+        if self.limits.calls.is_some_and(|l| self.calls >= l) {
+            Some((Rule::BudgetCalls, format!("call budget of {} for session {session} is spent", self.limits.calls.unwrap_or(0))))
+        } else if self.limits.cpu_ms.is_some_and(|l| self.cpu_ms >= l) {
+            Some((
+                Rule::BudgetCpu,
+                format!(
+                    "cpu budget of {} ms for session {session} is spent ({:.3} ms used)",
+                    self.limits.cpu_ms.unwrap_or(0.0),
+                    self.cpu_ms
+                ),
+            ))
+        } else if self.limits.memory_bytes.is_some_and(|l| self.memory_bytes >= l) {
+            Some((
+                Rule::BudgetMem,
+                format!(
+                    "memory budget of {} bytes for session {session} is spent ({} used)",
+                    self.limits.memory_bytes.unwrap_or(0),
+                    self.memory_bytes
+                ),
+            ))
+        } else {
+            None
+        }
+    }
+
     fn snapshot(&self) -> Value {
         json!({
             "calls": {"limit": self.limits.calls, "used": self.calls},
@@ -406,33 +433,12 @@ impl PolicyEngine {
             return d;
         }
 
-        if let Some(b) = self.budgets.get(ctx.session_id) {
-            let over = if b.limits.calls.is_some_and(|l| b.calls >= l) {
-                Some((Rule::BudgetCalls, format!("call budget of {} for session {} is spent", b.limits.calls.unwrap_or(0), ctx.session_id)))
-            } else if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) {
-                Some((
-                    Rule::BudgetCpu,
-                    format!(
-                        "cpu budget of {} ms for session {} is spent ({:.3} ms used)",
-                        b.limits.cpu_ms.unwrap_or(0.0),
-                        ctx.session_id,
-                        b.cpu_ms
-                    ),
-                ))
-            } else if b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
-                Some((
-                    Rule::BudgetMem,
-                    format!(
-                        "memory budget of {} bytes for session {} is spent ({} used)",
-                        b.limits.memory_bytes.unwrap_or(0),
-                        ctx.session_id,
-                        b.memory_bytes
-                    ),
-                ))
-            } else {
-                None
-            };
-            if let Some((rule, reason)) = over {
+        // The caller's own budget, then the budgets of whom it acts for: an agent spends its
+        // spawners' budgets too, so spawning agents is no way around a session's limits.
+        let sessions = std::iter::once(ctx.session_id).chain(ctx.acting_for.iter().map(|p| &*p.session_id));
+        for (n, session) in sessions.enumerate() {
+            if let Some((rule, reason)) = self.budgets.get(session).and_then(|b| b.spent(session)) {
+                let reason = if n == 0 { reason } else { format!("agent {} acts for session {session}, whose {reason}", ctx.agent_id) };
                 let mut d = deny(rule, reason, ctx.cap());
                 d.quota = quota_snapshot(&self.quotas, 0);
                 d.budget = budget_snapshot;
@@ -448,6 +454,13 @@ impl PolicyEngine {
             b.calls += 1;
             b.snapshot()
         });
+        for p in ctx.acting_for {
+            if *p.session_id != *ctx.session_id
+                && let Some(b) = self.budgets.get_mut(&*p.session_id)
+            {
+                b.calls += 1;
+            }
+        }
         // The profile and the permissions are in the decision's context; the reason stays a
         // constant so an allow costs no formatting.
         let reason = Cow::Borrowed(if ctx.required.is_empty() {

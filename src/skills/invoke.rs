@@ -442,7 +442,13 @@ fn run(
     }
     if let (Some(policy), Some((memory_before, handler_started))) = (metered, before) {
         let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
-        policy.borrow_mut().record_usage(&caller.session_id, cpu_ms, lua.used_memory().saturating_sub(memory_before) as u64);
+        let memory = lua.used_memory().saturating_sub(memory_before) as u64;
+        let mut policy = policy.borrow_mut();
+        policy.record_usage(&caller.session_id, cpu_ms, memory);
+        // An agent's usage is its spawners' too (their budgets bound what they delegate).
+        for p in caller.acting_for.iter().flat_map(|a| a.iter()).filter(|p| *p.session_id != *caller.session_id) {
+            policy.record_usage(&p.session_id, cpu_ms, memory);
+        }
     }
     result.map(|(output, copy)| (skill, output, copy))
 }

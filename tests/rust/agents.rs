@@ -158,6 +158,22 @@ fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
 }
 
 #[test]
+fn an_agent_spends_its_spawners_call_budget() {
+    let e = engine();
+    policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
+    let mallory = Caller::new("agt_mallory", "ses_mallory", "builder.readWrite");
+    call(&e, "policy.budget", json!({"sessionId": "ses_mallory", "calls": 4}));
+    let made = e.call(&mallory, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"model": "ping"}}));
+    assert!(made.success, "{made:?}");
+    e.step(10).unwrap();
+    // The spawn was one call; the agent's pings spend the other three.
+    assert_eq!(events(&e, "agent.signal.ping").len(), 3);
+    let denied = events(&e, "policy.denied");
+    let reason = denied.last().map(|(_, p, _)| p["reason"].as_str().unwrap_or_default().to_string()).unwrap_or_default();
+    assert!(reason.contains("acts for session ses_mallory") && reason.contains("call budget"), "{reason}");
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");
