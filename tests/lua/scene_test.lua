@@ -114,8 +114,12 @@ describe("scene.destroyEntity", function()
 		h.entity()
 		local before = h.count()
 		for _, bad in { "ent_1", "ent_00001", "", "ent_0001 ", "0001", "ent_-001", "box1" } do
+			-- A padded id's message says what is wrong with its padding.
+			local why = if bad == "ent_00001"
+				then "the number is padded to 4 digits, no further"
+				else "ent_ then 4 or more digits"
 			expect(h.fails("scene.destroyEntity", { entity = bad }, "invalid_input"))
-				.toBe(string.format("entity: '%s' is not an entity id (expected the form ent_0001: ent_ then 4 or more digits)", bad))
+				.toBe(string.format("entity: '%s' is not an entity id (expected the form ent_0001: %s)", bad, why))
 		end
 		expect(h.count()).toBe(before)
 	end)
