@@ -606,12 +606,16 @@ impl Shared {
     /// Validates a decision's tool calls and queues them, tracing the decision and every
     /// rejection and cap; a failed decision is traced and the agent idles until its next turn.
     fn finish_decision(&self, id: &str, perception_event: &str, kind: ProviderKind, result: Result<Decision, DecisionFailure>) {
-        let (actor, thread, budget) = {
-            let agents = self.agents.borrow();
-            let Some(r) = agents.get(id) else { return };
-            (Rc::clone(&r.id), Rc::clone(&r.session_id), r.budget)
-        };
         let causes = vec![perception_event.to_string()];
+        let found = self.agents.borrow().get(id).map(|r| (Rc::clone(&r.id), Rc::clone(&r.session_id), r.budget));
+        let Some((actor, thread, budget)) = found else {
+            // Its own policy (or a skill it called) despawned it: the perception still gets its
+            // ending, and nothing it decided runs.
+            let payload =
+                json!({"agentId": id, "reason": "the agent was despawned while it decided", "ok": result.is_ok(), "tick": self.tick.get()});
+            self.agent_event(EventKind::AgentDecisionDiscarded, id, &format!("ses_{id}"), causes, &payload);
+            return;
+        };
         let decision = match result {
             Ok(d) => d,
             Err(e) => {

@@ -174,6 +174,25 @@ fn an_agent_spends_its_spawners_call_budget() {
 }
 
 #[test]
+fn a_policy_that_despawns_its_own_agent_ends_the_perception_with_a_discarded_decision() {
+    let e = engine();
+    policy(
+        &e,
+        "quit",
+        r#"limina.call("agent.despawn", { agentId = request.agentId })
+           return { { tool = "agent.emitEvent", input = { type = "after" } } }"#,
+    );
+    spawn(&e, json!({"llm": {"model": "quit"}}));
+    e.step(2).unwrap();
+    let perceived = events(&e, "agent.perception.updated");
+    let discarded = events(&e, "agent.decision.discarded");
+    assert_eq!(discarded.len(), 1, "{discarded:?}");
+    assert_eq!(discarded[0].2, vec![perceived[0].0.clone()], "it ends the perception's chain");
+    assert!(discarded[0].1["reason"].as_str().unwrap().contains("despawned while it decided"));
+    assert!(events(&e, "agent.signal.after").is_empty(), "nothing it decided ran");
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");
