@@ -193,6 +193,20 @@ fn a_policy_that_despawns_its_own_agent_ends_the_perception_with_a_discarded_dec
 }
 
 #[test]
+fn an_agent_whose_body_is_destroyed_lives_on_without_one() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    let made = spawn(&e, json!({"body": {}, "llm": {"model": "idle"}}));
+    let body = made["entity"].as_str().unwrap().to_string();
+    call(&e, "scene.destroyEntity", json!({"entity": body}));
+    let row = &call(&e, "agent.list", json!({}))["agents"][0];
+    assert_eq!(row["entity"], Value::Null, "agent.list no longer names the dead entity: {row}");
+    e.step(2).unwrap();
+    let gone = call(&e, "agent.despawn", json!({"agentId": made["agentId"], "removeBody": true}));
+    assert_eq!(gone["removed"], true);
+}
+
+#[test]
 fn no_agent_can_be_spawned_under_the_host_scripts_or_a_sessions_identity() {
     let e = engine();
     policy(&e, "idle", "return {}");

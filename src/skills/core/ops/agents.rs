@@ -239,6 +239,22 @@ pub(crate) fn create(
         })?,
     )?;
 
+    // An inhabited entity that is destroyed leaves its agent bodiless (it lives on, perceiving
+    // nothing of its own position, as an agent spawned without a body does).
+    let a = Rc::clone(&agents);
+    ops.set(
+        "vacate",
+        lua.create_function(move |_, entity: String| {
+            let Some(entity) = crate::world::EntityId::parse(&entity) else { return Ok(None) };
+            let mut agents = a.borrow_mut();
+            let Some(id) = agents.iter().find(|r| r.entity == Some(entity)).map(|r| Rc::clone(&r.id)) else { return Ok(None) };
+            if let Some(r) = agents.get_mut(&id) {
+                r.entity = None;
+            }
+            Ok(Some(id.to_string()))
+        })?,
+    )?;
+
     let a = Rc::clone(&agents);
     ops.set(
         "list",
