@@ -13,6 +13,9 @@ use serde_json::Value;
 use super::budget::AgentBudget;
 use super::perception::Perception;
 use crate::policy::Profile;
+
+/// The longest list of spawners an agent acts for.
+pub const MAX_DELEGATION: usize = 16;
 use crate::world::EntityId;
 
 /// `builder` agents drive the world from outside (they are recorded for inspection and
@@ -110,9 +113,11 @@ pub struct AgentRecord {
     pub budget: AgentBudget,
     /// Who spawned it (agent id), for audit.
     pub spawned_by: Rc<str>,
-    /// The session it was spawned from. The agent acts for its spawner: a revocation of that
-    /// session, agent or one of their capabilities reaches the agent's calls too.
-    pub spawned_by_session: Rc<str>,
+    /// Whom it acts for, nearest first: its spawner (agent and session) and, when the spawner
+    /// was an agent, that agent's own list, fixed at spawn (at most `MAX_DELEGATION`). The
+    /// revocations and budgets of all of them reach its calls; fixed, so a middle agent that
+    /// leaves, or a new agent under its id, changes nothing.
+    pub acting_for: Rc<[crate::policy::Principal]>,
     pub spawned_tick: u64,
     // Runtime state.
     pub perception: Option<Perception>,

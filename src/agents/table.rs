@@ -23,9 +23,6 @@ pub enum AgentTableError {
     HeldByClient { id: String },
 }
 
-/// The longest chain of spawners an agent's calls are checked against.
-const MAX_DELEGATION: usize = 16;
-
 #[derive(Default)]
 pub struct Agents {
     records: BTreeMap<Rc<str>, AgentRecord>,
@@ -65,20 +62,10 @@ impl Agents {
         }
     }
 
-    /// Whom agent `id` acts for, nearest first: its spawner (agent and session) and, while the
-    /// spawner is itself an agent, that agent's spawner, and so on. At most `MAX_DELEGATION`
-    /// deep; a loop (only restored state could hold one) ends where it repeats.
-    pub fn acting_for(&self, id: &str) -> Vec<crate::policy::Principal> {
-        let mut chain: Vec<crate::policy::Principal> = Vec::new();
-        let mut at = self.records.get(id);
-        while let Some(r) = at {
-            if chain.len() == MAX_DELEGATION || chain.iter().any(|p| p.agent_id == r.spawned_by) {
-                break;
-            }
-            chain.push(crate::policy::Principal { agent_id: Rc::clone(&r.spawned_by), session_id: Rc::clone(&r.spawned_by_session) });
-            at = self.records.get(&*r.spawned_by);
-        }
-        chain
+    /// Whom agent `id` acts for, nearest first (see `AgentRecord::acting_for`); empty for an id
+    /// that is no agent.
+    pub fn acting_for(&self, id: &str) -> Rc<[crate::policy::Principal]> {
+        self.records.get(id).map_or_else(|| Rc::from([]), |r| Rc::clone(&r.acting_for))
     }
 
     /// Checks that `id` could be added now.

@@ -208,7 +208,7 @@ impl Shared {
                 left -= take;
                 let mut caller = Caller::new(&record.id, &record.session_id, record.profile.as_str());
                 let acting_for = agents.acting_for(&id);
-                caller.acting_for = (!acting_for.is_empty()).then(|| acting_for.into());
+                caller.acting_for = (!acting_for.is_empty()).then_some(acting_for);
                 let Some(record) = agents.get_mut(&id) else { continue };
                 for action in record.queue.drain(..take) {
                     let mut caller = caller.clone();
@@ -249,6 +249,7 @@ impl Shared {
     /// whose decision is due.
     pub(crate) fn think(&self, lua: &Lua) -> StepTimings {
         let mut timings = StepTimings::default();
+        self.agent_systems.request_builder.forget_gone();
         if self.agents.borrow().is_empty() && self.agent_systems.offloop.borrow().is_none() {
             return timings;
         }

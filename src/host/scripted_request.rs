@@ -49,6 +49,13 @@ impl RequestBuilder {
         Ok((build, buffer))
     }
 
+    /// Forgets the Lua copies no record holds any more (its agent was despawned): each cached
+    /// result is shared with its record, so a result only the cache holds is one nobody will
+    /// ask for again. Called once per tick; a few pointer reads per agent.
+    pub(super) fn forget_gone(&self) {
+        self.previous.borrow_mut().retain(|_, kept| kept.iter().any(|(result, _)| Rc::strong_count(result) > 1));
+    }
+
     /// `previousResults`: a new list (a policy may change it) of shared, frozen results.
     fn previous_results(&self, lua: &Lua, r: &AgentRecord) -> mlua::Result<Table> {
         let mut cache = self.previous.borrow_mut();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
 use crate::agents::budget::{AgentBudget, BudgetBounds, SchedulerBudget};
-use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, PREVIOUS_RESULTS, QueuedAction};
+use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, MAX_DELEGATION, PREVIOUS_RESULTS, QueuedAction};
 use crate::agents::social::{Approach, ApproachTarget};
 use crate::agents::table::Agents;
 use crate::policy::Profile;
@@ -38,7 +38,8 @@ struct RecordState {
     llm: LlmConfig,
     budget: AgentBudget,
     spawned_by: String,
-    spawned_by_session: String,
+    /// (agent, session) pairs, nearest first.
+    acting_for: Vec<(String, String)>,
     spawned_tick: u64,
     perception: Option<String>,
     last_decision_tick: Option<u64>,
@@ -139,7 +140,7 @@ fn record_state(r: &AgentRecord) -> Result<RecordState, SnapshotError> {
         llm: r.llm.clone(),
         budget: r.budget,
         spawned_by: r.spawned_by.to_string(),
-        spawned_by_session: r.spawned_by_session.to_string(),
+        acting_for: r.acting_for.iter().map(|p| (p.agent_id.to_string(), p.session_id.to_string())).collect(),
         spawned_tick: r.spawned_tick,
         perception: r.perception.as_ref().map(|p| encode_json("a perception", p)).transpose()?,
         last_decision_tick: r.last_decision_tick,
@@ -161,6 +162,12 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
             "agent {id}: {} queued actions is more than the {} a queue may hold",
             r.queue.len(),
             BudgetBounds::QUEUE_DEPTH
+        )));
+    }
+    if r.acting_for.len() > MAX_DELEGATION {
+        return Err(SnapshotError::Invalid(format!(
+            "agent {id}: it acts for {} spawners, more than the {MAX_DELEGATION} an agent may",
+            r.acting_for.len()
         )));
     }
     if r.previous_results.len() > PREVIOUS_RESULTS {
@@ -203,7 +210,11 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
         llm: r.llm,
         budget: r.budget,
         spawned_by: Rc::from(r.spawned_by),
-        spawned_by_session: Rc::from(r.spawned_by_session),
+        acting_for: r
+            .acting_for
+            .into_iter()
+            .map(|(agent, session)| crate::policy::Principal { agent_id: agent.into(), session_id: session.into() })
+            .collect(),
         spawned_tick: r.spawned_tick,
         perception,
         in_flight: None,

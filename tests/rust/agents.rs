@@ -158,6 +158,70 @@ fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
 }
 
 #[test]
+fn an_agent_keeps_acting_for_its_spawners_after_the_agent_between_them_leaves() {
+    let e = engine();
+    policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
+    // A builder agent that spawns a pinger, then leaves.
+    policy(
+        &e,
+        "relay",
+        r#"return {
+               { tool = "agent.spawn", input = { id = "agt_b", decisionIntervalTicks = 1, llm = { model = "ping" } } },
+               { tool = "agent.despawn", input = { agentId = request.agentId } },
+           }"#,
+    );
+    let mallory = Caller::new("agt_mallory", "ses_mallory", "builder.readWrite");
+    let made = e.call(&mallory, "agent.spawn", json!({"id": "agt_a", "profile": "builder.readWrite", "llm": {"model": "relay"}}));
+    assert!(made.success, "{made:?}");
+    e.step(4).unwrap();
+    let agents: Vec<String> =
+        call(&e, "agent.list", json!({}))["agents"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(agents, ["agt_b"], "the relay left, its pinger stayed");
+    assert!(!events(&e, "agent.signal.ping").is_empty());
+    call(&e, "policy.revoke", json!({"sessionId": "ses_mallory"}));
+    let pings = events(&e, "agent.signal.ping").len();
+    e.step(4).unwrap();
+    assert_eq!(events(&e, "agent.signal.ping").len(), pings, "revoking mallory stops the agent her agent spawned");
+    // And an unrelated agent later spawned under the relay's old id does not adopt it.
+    call(&e, "policy.restore", json!({"sessionId": "ses_mallory"}));
+    call(&e, "policy.budget", json!({"sessionId": "ses_victim", "calls": 1000}));
+    let victim = Caller::new("agt_victim", "ses_victim", "builder.readWrite");
+    assert!(e.call(&victim, "agent.spawn", json!({"id": "agt_a", "llm": {"model": "ping"}, "decisionIntervalTicks": 1000})).success);
+    let budget = |e: &Engine| call(e, "policy.snapshot", json!({}))["budgets"]["ses_victim"]["calls"]["used"].as_u64().unwrap_or(0);
+    let used = budget(&e);
+    e.step(4).unwrap();
+    assert!(budget(&e) <= used + 1, "the pinger is not charged to the victim's session");
+}
+
+#[test]
+fn the_lua_copies_of_a_despawned_agents_results_are_let_go() {
+    let e = engine();
+    for i in 0..500 {
+        call(&e, "scene.createEntity", json!({"shape": "box", "position": [i % 50, 0, i / 50]}));
+    }
+    // Each decision queries the whole world: its previous results are large.
+    policy(&e, "survey", "return { { tool = 'scene.queryEntities', input = {} } }");
+    let cycle = |e: &Engine| {
+        for _ in 0..20 {
+            spawn(e, json!({"profile": "builder.readWrite", "decisionIntervalTicks": 1, "llm": {"model": "survey"}}));
+        }
+        e.step(3).unwrap();
+        for a in call(e, "agent.list", json!({}))["agents"].as_array().unwrap().clone() {
+            call(e, "agent.despawn", json!({"agentId": a["id"]}));
+        }
+        e.step(1).unwrap();
+        e.lua().gc_collect().unwrap();
+        e.lua().used_memory()
+    };
+    let first = cycle(&e);
+    let mut last = first;
+    for _ in 0..4 {
+        last = cycle(&e);
+    }
+    assert!(last < first + (2 << 20), "the VM grew from {first} to {last} bytes over four rounds of spawn and despawn");
+}
+
+#[test]
 fn an_agent_spends_its_spawners_call_budget() {
     let e = engine();
     policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");

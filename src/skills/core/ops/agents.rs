@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use super::invalid;
 use super::world::{entity_spec, world_failure};
 use crate::agents::budget::{AgentBudget, BudgetBounds};
-use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, ProviderKind};
+use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, MAX_DELEGATION, ProviderKind};
 use crate::agents::table::{AgentTableError, Agents};
 use crate::policy::{Permission, PermissionSet, PolicyEngine, Principal, Profile};
 use crate::script::convert::{blob, lua_to_json};
@@ -103,8 +103,10 @@ pub(crate) fn create(
             // may put an agent of any profile into the world; everyone else only delegates what
             // it holds now: its profile's permissions, less any revoked from it or from whoever
             // it acts for (the agent will act for all of them).
+            // The caller, then whoever it acts for when it is an agent: the new agent acts for all.
             let mut principals = vec![Principal { agent_id: spawned_by.as_str().into(), session_id: spawned_by_session.as_str().into() }];
-            principals.extend(a.borrow().acting_for(&spawned_by));
+            principals.extend(a.borrow().acting_for(&spawned_by).iter().cloned());
+            principals.truncate(MAX_DELEGATION);
             let excess: Vec<String> = if held.contains(Permission::PolicyGovern) {
                 Vec::new()
             } else {
@@ -203,7 +205,7 @@ pub(crate) fn create(
                 llm: LlmConfig { provider, model, system_prompt },
                 budget,
                 spawned_by: spawned_by.into(),
-                spawned_by_session: spawned_by_session.into(),
+                acting_for: principals.into(),
                 spawned_tick: tick,
                 perception: None,
                 in_flight: None,

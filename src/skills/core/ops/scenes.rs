@@ -378,24 +378,25 @@ fn scene_failure(e: SceneError) -> mlua::Error {
     HandlerFailure::new(code, e.to_string()).into_lua()
 }
 
-/// The caller a handler's `ctx` describes (see the module doc), and the call's tick.
-fn caller_of(ctx: &Table) -> mlua::Result<(Caller, u64)> {
+/// The caller a handler's `ctx` describes (see the module doc), and the call's tick. An agent
+/// caller acts for its spawners in the load's nested calls as in its own.
+fn caller_of(ctx: &Table, agents: &RefCell<Agents>) -> mlua::Result<(Caller, u64)> {
     let mut permissions = PermissionSet::default();
     for name in ctx.get::<Vec<String>>("permissions")? {
         if let Some(p) = Permission::parse(&name) {
             permissions.insert(p);
         }
     }
+    let agent_id: String = ctx.get("agentId")?;
+    let acting_for = agents.borrow().acting_for(&agent_id);
     let caller = Caller {
-        agent_id: ctx.get::<String>("agentId")?.into(),
+        agent_id: agent_id.into(),
         session_id: ctx.get::<String>("sessionId")?.into(),
         profile: ctx.get::<String>("profile")?.into(),
         permissions,
         package: None,
         cause: ctx.get::<Option<String>>("decisionId")?.map(Into::into),
-        // A scene's nested calls are made by the caller itself (an agent loading a scene is
-        // checked for whom it acts for by the load's own decision).
-        acting_for: None,
+        acting_for: (!acting_for.is_empty()).then_some(acting_for),
     };
     Ok((caller, ctx.get("tick")?))
 }
@@ -429,7 +430,7 @@ pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
             let path = files::existing(&p.project, &name).map_err(scene_failure)?;
             let capacity = p.world.borrow().capacity();
             let scene = scenes::read_file(&path, &files::shown(&name), capacity).map_err(scene_failure)?;
-            let (caller, tick) = caller_of(&ctx)?;
+            let (caller, tick) = caller_of(&ctx, &p.agents)?;
             let invoke = |skill: &str, input: Value| (p.invoke)(&caller, skill, input);
             let target = SceneTarget {
                 world: &p.world,
