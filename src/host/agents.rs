@@ -235,6 +235,13 @@ impl Shared {
             }
             let response = self.invoke(lua, &caller, &action.tool, action.input);
             let outcome = match (&response.result, &response.error) {
+                // A large result is remembered by its size: it would ride in the next eight
+                // requests (and prompts) of this agent.
+                (Some(result), _) if json_size_within(result, MAX_REMEMBERED_RESULT_BYTES).is_err() => json!({
+                    "tool": action.tool,
+                    "success": true,
+                    "result": {"omitted": format!("more than {MAX_REMEMBERED_RESULT_BYTES} bytes of JSON")},
+                }),
                 (Some(result), _) => json!({"tool": action.tool, "success": true, "result": result}),
                 (_, Some(e)) => json!({"tool": action.tool, "success": false, "error": {"code": e.code.as_str(), "message": e.message}}),
                 _ => json!({"tool": action.tool, "success": response.success}),
@@ -660,6 +667,10 @@ impl Shared {
                 rejected(self.registry.borrow().unknown_skill(&call.tool));
                 continue;
             };
+            if json_size_within(&call.input, MAX_CALL_INPUT_BYTES).is_err() {
+                rejected(format!("the input is more than {MAX_CALL_INPUT_BYTES} bytes of JSON, which a tool call's input may be at most"));
+                continue;
+            }
             if !offered_to_agents(&skill) {
                 rejected(format!(
                     "{} is not offered to in-world agents: a playtest runs for seconds on the loop, which every agent shares (builders run them over MCP)",
@@ -849,6 +860,35 @@ impl OffLoop {
 /// How long an HTTP decision's request may run: the agent's decision timeout plus a grace of
 /// the same length (at least 1 s, at most 60 s) in which a late answer is still received, so it
 /// can be traced as discarded.
+/// The most JSON one tool call's input may take: more is rejected before it is queued (a reply
+/// of one call with a megabyte of arguments would otherwise be traced, tick after tick).
+const MAX_CALL_INPUT_BYTES: usize = 64 * 1024;
+/// The most JSON of a result an agent remembers for its next decisions.
+const MAX_REMEMBERED_RESULT_BYTES: usize = 64 * 1024;
+
+/// `value`'s compact JSON size when it is at most `limit` bytes; Err(limit) otherwise. Stops
+/// writing at the limit, so a huge value costs no more than `limit` bytes of work.
+fn json_size_within(value: &Value, limit: usize) -> Result<usize, usize> {
+    struct Counter {
+        bytes: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.bytes += buf.len();
+            if self.bytes > self.limit { Err(std::io::Error::other("over the limit")) } else { Ok(buf.len()) }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { bytes: 0, limit };
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => Ok(counter.bytes),
+        Err(_) => Err(limit),
+    }
+}
+
 /// Makes `t` and every table in it read-only (a tree made from JSON: no cycles).
 pub(super) fn freeze(t: &Table) -> mlua::Result<()> {
     t.for_each(|_: LuaValue, v: LuaValue| match v {

@@ -222,6 +222,30 @@ fn the_lua_copies_of_a_despawned_agents_results_are_let_go() {
 }
 
 #[test]
+fn a_tool_call_with_a_huge_input_is_rejected_and_a_huge_result_is_remembered_by_its_size() {
+    let e = engine();
+    for i in 0..2000 {
+        call(&e, "scene.createEntity", json!({"shape": "box", "position": [i % 50, 0, i / 50]}));
+    }
+    policy(
+        &e,
+        "big",
+        r#"local first = request.previousResults[1]
+           if first and first.result.omitted then limina.call("agent.emitEvent", { type = "omitted" }) end
+           return {
+               { tool = "agent.emitEvent", input = { type = "huge", payload = { blob = string.rep("x", 100000) } } },
+               { tool = "scene.queryEntities", input = {} },
+           }"#,
+    );
+    spawn(&e, json!({"profile": "builder.readWrite", "decisionIntervalTicks": 1, "llm": {"model": "big"}}));
+    e.step(4).unwrap();
+    let rejected = events(&e, "agent.toolcall.rejected");
+    assert!(rejected.iter().any(|(_, p, _)| p["reason"].as_str().unwrap().contains("more than 65536 bytes of JSON")), "{rejected:?}");
+    assert!(events(&e, "agent.signal.huge").is_empty(), "never ran");
+    assert!(!events(&e, "agent.signal.omitted").is_empty(), "a 2000-entity query result is remembered by its size");
+}
+
+#[test]
 fn an_agent_spends_its_spawners_call_budget() {
     let e = engine();
     policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
