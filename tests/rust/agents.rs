@@ -594,11 +594,16 @@ mod off_loop {
     }
 
     fn engine_with_ollama(base_url: &str) -> Engine {
+        engine_with_ollama_scheduler(base_url, limina::agents::budget::SchedulerBudget::default())
+    }
+
+    fn engine_with_ollama_scheduler(base_url: &str, scheduler: limina::agents::budget::SchedulerBudget) -> Engine {
         let providers = ProvidersConfig {
             ollama: OllamaConfig { base_url: base_url.to_string(), default_model: Some("qwen2.5:7b".into()), ..OllamaConfig::default() },
             ..ProvidersConfig::default()
         };
-        Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), ..EngineConfig::new(crate::root()) }).unwrap()
+        Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), scheduler, ..EngineConfig::new(crate::root()) })
+            .unwrap()
     }
 
     /// An Ollama `/api/chat` answer calling `physics.applyImpulse` on `entity`.
@@ -696,14 +701,8 @@ mod off_loop {
         let rt = runtime();
         let (open, gate) = tokio::sync::watch::channel(false);
         let server = rt.block_on(StubServer::start(Reply::Gated { gate, then: Box::new(Reply::json(&impulse_answer("ent_0001"))) }));
-        let providers = ProvidersConfig {
-            ollama: OllamaConfig { base_url: server.base_url.clone(), default_model: Some("m".into()), ..OllamaConfig::default() },
-            ..ProvidersConfig::default()
-        };
         let scheduler = limina::agents::budget::SchedulerBudget { max_in_flight_decisions: 2, ..Default::default() };
-        let e =
-            Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), scheduler, ..EngineConfig::new(crate::root()) })
-                .unwrap();
+        let e = engine_with_ollama_scheduler(&server.base_url, scheduler);
         for _ in 0..5 {
             call(&e, "agent.spawn", json!({"llm": {"provider": "ollama"}}));
         }
@@ -722,14 +721,8 @@ mod off_loop {
         let rt = runtime();
         let (_open, gate) = tokio::sync::watch::channel(false);
         let server = rt.block_on(StubServer::start(Reply::Gated { gate, then: Box::new(Reply::json(&impulse_answer("ent_0001"))) }));
-        let providers = ProvidersConfig {
-            ollama: OllamaConfig { base_url: server.base_url.clone(), default_model: Some("m".into()), ..OllamaConfig::default() },
-            ..ProvidersConfig::default()
-        };
         let scheduler = limina::agents::budget::SchedulerBudget { max_in_flight_decisions: 2, ..Default::default() };
-        let e =
-            Engine::new(EngineConfig { output: Output::Silent, providers: Some(providers), scheduler, ..EngineConfig::new(crate::root()) })
-                .unwrap();
+        let e = engine_with_ollama_scheduler(&server.base_url, scheduler);
         // Decisions that time out after 1 ms, every tick, against a server that never answers.
         for _ in 0..4 {
             call(&e, "agent.spawn", json!({"llm": {"provider": "ollama"}, "decisionIntervalTicks": 1, "budget": {"decisionTimeoutMs": 1}}));
