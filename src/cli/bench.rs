@@ -162,6 +162,13 @@ fn bench_calls(calls: u64) -> anyhow::Result<()> {
         without.median,
         with_policy.median - without.median
     );
+    if let Some((handler, bare)) = with_policy.floor {
+        outln!(
+            "floor        without the pipeline, from Luau: the ecs.updateComponent handler called directly with a fresh input table and a ctx {handler:.2} µs (×{:.0} the no-op); a bare Luau function making and returning a table with a fresh input table {bare:.2} µs (×{:.0})",
+            handler / with_policy.baseline,
+            bare / with_policy.baseline,
+        );
+    }
     if let Some(stages) = staged.stages {
         let total: f64 = stages.iter().map(|(_, us)| us).sum();
         let parts: Vec<String> = stages.iter().map(|(stage, us)| format!("{} {us:.2}", stage.as_str())).collect();
@@ -180,6 +187,8 @@ struct CallTiming {
     startup_ms: f64,
     /// With stage timing on: µs per call in each stage.
     stages: Option<Vec<(crate::skills::Stage, f64)>>,
+    /// With the policy on: µs per call of the handler alone, and of a bare Luau call.
+    floor: Option<(f64, f64)>,
 }
 
 fn time_calls(calls: u64, policy: bool, stage_timing: bool) -> anyhow::Result<CallTiming> {
@@ -203,6 +212,23 @@ fn time_calls(calls: u64, policy: bool, stage_timing: bool) -> anyhow::Result<Ca
             local tick = limina.tick
             for i = 1, n do tick() end
         end
+        -- What the pipeline cannot go below: the handler itself, given the private copy of its
+        -- input the pipeline must make and a ctx; and a bare Luau call doing the same shape.
+        local ctx = { agentId = "agt_script", sessionId = "ses_bench", profile = "builder.readWrite",
+            permissions = {}, fail = function() end, tick = 0 }
+        function bench_floor(n, handler)
+            for i = 1, n do
+                local r = handler({ entity = id, component = "position", value = {1, 2, 3} }, ctx)
+                if not r.ok then error("the handler failed") end
+            end
+        end
+        local function bare(input, ctx) return { ok = input.value[1] == 1 } end
+        function bench_bare(n)
+            for i = 1, n do
+                local r = bare({ entity = id, component = "position", value = {1, 2, 3} }, ctx)
+                if not r.ok then error("unreachable") end
+            end
+        end
         "#,
         "bench/calls.lua",
     )?;
@@ -224,7 +250,29 @@ fn time_calls(calls: u64, policy: bool, stage_timing: bool) -> anyhow::Result<Ca
     let t = Instant::now();
     baseline.call::<()>(calls).map_err(ScriptError::from)?;
     let base_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
-    Ok(CallTiming { median: percentile(&per_call, 0.5), p95: percentile(&per_call, 0.95), baseline: base_us, startup_ms, stages })
+    let floor = if policy && !stage_timing { Some(time_floor(&e, calls)?) } else { None };
+    Ok(CallTiming { median: percentile(&per_call, 0.5), p95: percentile(&per_call, 0.95), baseline: base_us, startup_ms, stages, floor })
+}
+
+/// µs per call of the `ecs.updateComponent` handler called straight from Luau, and of a bare
+/// Luau function of the same shape (see `bench_floor` and `bench_bare`).
+fn time_floor(e: &Engine, calls: u64) -> anyhow::Result<(f64, f64)> {
+    let skill = e.registry().get("ecs.updateComponent").ok_or_else(|| anyhow::anyhow!("ecs.updateComponent is not registered"))?;
+    let crate::skills::Handler::Vm { handler, .. } = &skill.handler else {
+        anyhow::bail!("ecs.updateComponent's handler is not in the engine VM");
+    };
+    let lua = e.lua();
+    let floor: mlua::Function = lua.globals().get("bench_floor").map_err(ScriptError::from)?;
+    let bare: mlua::Function = lua.globals().get("bench_bare").map_err(ScriptError::from)?;
+    floor.call::<()>((1000, handler.clone())).map_err(ScriptError::from)?;
+    let t = Instant::now();
+    floor.call::<()>((calls, handler.clone())).map_err(ScriptError::from)?;
+    let handler_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
+    bare.call::<()>(1000).map_err(ScriptError::from)?;
+    let t = Instant::now();
+    bare.call::<()>(calls).map_err(ScriptError::from)?;
+    let bare_us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
+    Ok((handler_us, bare_us))
 }
 
 fn bench_trace() -> anyhow::Result<()> {

@@ -55,3 +55,28 @@ fn a_perception_batch_matches_scene_query_entities_per_agent() {
     }
     assert!(batch.iter().all(|hits| !hits.is_empty()), "every agent has neighbours");
 }
+
+/// The skill's rows are JSON written as a Lua number converts: whole values as integers, others
+/// as the f64 of the stored f32, keys sorted; from a script they are plain tables again.
+#[test]
+fn query_entities_rows_are_the_json_a_lua_table_gave() {
+    let e = engine();
+    ok(&e, "scene.createEntity", json!({"shape": "box", "position": [3, 0, 4]}));
+    ok(&e, "scene.createEntity", json!({"shape": "box", "position": [0.1, -2, 0]}));
+    let listed = ok(&e, "scene.queryEntities", json!({"near": [0, 0, 0]}));
+    assert_eq!(
+        serde_json::to_string(&listed).unwrap(),
+        r#"{"entities":[{"distance":2.0024984395244916,"entity":"ent_0002","position":[0.10000000149011612,-2,0]},{"distance":5,"entity":"ent_0001","position":[3,0,4]}]}"#
+    );
+    e.run_source(
+        r#"
+        local r = limina.call("scene.queryEntities", { near = {0, 0, 0}, radius = 4 })
+        assert(r.success, r.error and r.error.message)
+        local row = r.result.entities[1]
+        assert(#r.result.entities == 1 and row.entity == "ent_0002" and row.position[2] == -2, "a plain table")
+        row.position[1] = 99 -- the caller's own copy
+        "#,
+        "rows.lua",
+    )
+    .unwrap();
+}

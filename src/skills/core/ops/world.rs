@@ -198,15 +198,20 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
                 None => None,
             };
             let hits = w.borrow().query(near, radius, tag.as_deref());
-            let out = lua.create_table_with_capacity(hits.len(), 0)?;
-            for (i, hit) in hits.iter().enumerate() {
-                let row = lua.create_table_with_capacity(0, 3)?;
-                row.raw_set("entity", hit.id.to_string())?;
-                row.raw_set("position", array(lua, &hit.position)?)?;
-                row.raw_set("distance", hit.distance)?;
-                out.raw_set(i + 1, row)?;
+            // As JSON, not Lua tables: a query can answer with every entity (65,536 by default),
+            // and its rows went Rust → Lua → JSON before. Numbers are written as a Lua number
+            // converts (`convert::number`: whole values as integers), so the output is the same.
+            let json = |n: f64| crate::script::convert::number(n).map_err(mlua::Error::runtime);
+            let mut rows = Vec::with_capacity(hits.len());
+            for hit in &hits {
+                let position = hit.position.iter().map(|&v| json(f64::from(v))).collect::<mlua::Result<Vec<_>>>()?;
+                let mut row = serde_json::Map::new();
+                row.insert("distance".into(), json(hit.distance)?);
+                row.insert("entity".into(), hit.id.to_string().into());
+                row.insert("position".into(), serde_json::Value::Array(position));
+                rows.push(serde_json::Value::Object(row));
             }
-            Ok(out)
+            crate::script::convert::blob(lua, serde_json::Value::Array(rows))
         })?,
     )?;
 
