@@ -41,6 +41,30 @@ impl BudgetBounds {
     pub(crate) const TOOL_CALLS: usize = 64;
     pub(crate) const ACTIONS_PER_TICK: usize = 64;
     pub(crate) const TIMEOUT_MS: (u64, u64) = (1, 600_000);
+
+    /// `budget` is one a spawn call could have set (`agent.spawn`'s schema holds the same
+    /// bounds); otherwise what is out of bounds, with its value. For budgets that did not come
+    /// through a spawn: a snapshot's.
+    pub(crate) fn check(budget: &AgentBudget) -> Result<(), String> {
+        let b = budget;
+        let within = |v: usize, max: usize| (1..=max).contains(&v);
+        if !(Self::WEIGHT.0..=Self::WEIGHT.1).contains(&b.weight) {
+            return Err(format!("weight {} is outside [{}, {}]", b.weight, Self::WEIGHT.0, Self::WEIGHT.1));
+        }
+        if !within(b.max_queue_depth, Self::QUEUE_DEPTH) {
+            return Err(format!("maxQueueDepth {} is outside [1, {}]", b.max_queue_depth, Self::QUEUE_DEPTH));
+        }
+        if !within(b.max_tool_calls_per_decision, Self::TOOL_CALLS) {
+            return Err(format!("maxToolCallsPerDecision {} is outside [1, {}]", b.max_tool_calls_per_decision, Self::TOOL_CALLS));
+        }
+        if !within(b.max_actions_per_tick, Self::ACTIONS_PER_TICK) {
+            return Err(format!("maxActionsPerTick {} is outside [1, {}]", b.max_actions_per_tick, Self::ACTIONS_PER_TICK));
+        }
+        if !(Self::TIMEOUT_MS.0..=Self::TIMEOUT_MS.1).contains(&b.decision_timeout_ms) {
+            return Err(format!("decisionTimeoutMs {} is outside [{}, {}]", b.decision_timeout_ms, Self::TIMEOUT_MS.0, Self::TIMEOUT_MS.1));
+        }
+        Ok(())
+    }
 }
 
 /// Engine-wide limits (the reference's `SchedulerBudget`), set by the operator.
@@ -55,6 +79,26 @@ pub struct SchedulerBudget {
     /// agents can make the engine spend on the operator's model endpoint.
     pub max_in_flight_decisions: usize,
     pub default_agent_budget: AgentBudget,
+}
+
+impl SchedulerBudget {
+    /// Whether every engine-wide cap here is at most `limits`' and the default agent budget is
+    /// one a spawn could set; otherwise which cap is looser, with both values. A snapshot's
+    /// scheduler passes through this against the restoring engine's own: a file can keep an
+    /// operator's limits or tighten them, never raise them.
+    pub(crate) fn check_within(&self, limits: &SchedulerBudget) -> Result<(), String> {
+        for (name, value, limit) in [
+            ("maxDecisionStartsPerTick", self.max_decision_starts_per_tick, limits.max_decision_starts_per_tick),
+            ("maxGlobalActionsPerTick", self.max_global_actions_per_tick, limits.max_global_actions_per_tick),
+            ("maxAgents", self.max_agents, limits.max_agents),
+            ("maxInFlightDecisions", self.max_in_flight_decisions, limits.max_in_flight_decisions),
+        ] {
+            if value > limit {
+                return Err(format!("its {name} of {value} is more than this engine's {limit}"));
+            }
+        }
+        BudgetBounds::check(&self.default_agent_budget).map_err(|e| format!("its default agent budget: {e}"))
+    }
 }
 
 impl Default for SchedulerBudget {

@@ -16,6 +16,10 @@ use crate::policy::Profile;
 
 /// The longest list of spawners an agent acts for.
 pub const MAX_DELEGATION: usize = 16;
+
+/// Largest `perceptionRadius` (metres) and `decisionIntervalTicks`, as `agent.spawn`'s schema.
+pub(crate) const MAX_PERCEPTION_RADIUS: f64 = 10_000.0;
+pub(crate) const MAX_DECISION_INTERVAL_TICKS: u64 = 216_000;
 use crate::world::EntityId;
 
 /// `builder` agents drive the world from outside (they are recorded for inspection and

@@ -11,6 +11,8 @@ use crate::world::EntityId;
 pub const WALK_SPEED: f32 = 2.0;
 /// How close an approach gets when the call gives no `talkDistance`, metres.
 pub const DEFAULT_TALK_DISTANCE: f64 = 1.5;
+/// Largest talk distance `social.approach` takes (its schema's bound).
+pub(crate) const MAX_TALK_DISTANCE: f64 = 50.0;
 /// Within this much of the talking distance counts as arrived: the last steps slow down so as
 /// not to overshoot, and friction eats a little of each, so the exact distance is approached
 /// only asymptotically.

@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
 use crate::agents::budget::{AgentBudget, BudgetBounds, SchedulerBudget};
-use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, MAX_DELEGATION, PREVIOUS_RESULTS, QueuedAction};
-use crate::agents::social::{Approach, ApproachTarget};
+use crate::agents::record::{
+    AgentKind, AgentRecord, LlmConfig, MAX_DECISION_INTERVAL_TICKS, MAX_DELEGATION, MAX_PERCEPTION_RADIUS, PREVIOUS_RESULTS, QueuedAction,
+};
+use crate::agents::social::{Approach, ApproachTarget, MAX_TALK_DISTANCE};
 use crate::agents::table::Agents;
 use crate::policy::Profile;
 use crate::world::EntityId;
@@ -87,7 +89,10 @@ impl AgentsState {
     }
 
     /// The records this state describes, each checked, and the counter and scheduler budget.
-    pub(crate) fn into_records(self) -> Result<(Vec<AgentRecord>, u64, SchedulerBudget), SnapshotError> {
+    /// `limits` is the restoring engine's own scheduler budget, which the snapshot's may not
+    /// exceed.
+    pub(crate) fn into_records(self, limits: &SchedulerBudget) -> Result<(Vec<AgentRecord>, u64, SchedulerBudget), SnapshotError> {
+        self.scheduler.check_within(limits).map_err(|e| SnapshotError::Invalid(format!("the scheduler budget: {e}")))?;
         if self.records.len() > self.scheduler.max_agents {
             return Err(SnapshotError::Invalid(format!(
                 "{} agents is more than the scheduler's maximum of {}",
@@ -153,6 +158,33 @@ fn record_state(r: &AgentRecord) -> Result<RecordState, SnapshotError> {
     })
 }
 
+/// The numbers a spawn's schema (and `social.approach`'s) bounds, checked again: a crafted
+/// snapshot is not a spawn call, and a NaN radius or weight, a zero interval or an infinite walk
+/// would otherwise reach the systems (and the world hash) as they are.
+fn check_numbers(r: &RecordState) -> Result<(), String> {
+    if !(r.perception_radius > 0.0 && r.perception_radius <= MAX_PERCEPTION_RADIUS) {
+        return Err(format!("perceptionRadius {} is outside (0, {MAX_PERCEPTION_RADIUS}]", r.perception_radius));
+    }
+    if !(1..=MAX_DECISION_INTERVAL_TICKS).contains(&r.decision_interval_ticks) {
+        return Err(format!("decisionIntervalTicks {} is outside [1, {MAX_DECISION_INTERVAL_TICKS}]", r.decision_interval_ticks));
+    }
+    BudgetBounds::check(&r.budget).map_err(|e| format!("its budget: {e}"))?;
+    if !r.deficit.is_finite() {
+        return Err(format!("its scheduling credit {} is not a finite number", r.deficit));
+    }
+    if let Some(a) = &r.approach {
+        if !(a.talk_distance > 0.0 && a.talk_distance <= MAX_TALK_DISTANCE) {
+            return Err(format!("its walk's talk distance {} is outside (0, {MAX_TALK_DISTANCE}]", a.talk_distance));
+        }
+        if let TargetState::Point { point } = &a.target
+            && !point.iter().all(|c| c.is_finite())
+        {
+            return Err(format!("its walk's target point {point:?} is not finite"));
+        }
+    }
+    Ok(())
+}
+
 fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
     let id = r.id.as_str();
     let profile =
@@ -170,6 +202,7 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
             r.acting_for.len()
         )));
     }
+    check_numbers(&r).map_err(|e| SnapshotError::Invalid(format!("agent {id}: {e}")))?;
     if r.previous_results.len() > PREVIOUS_RESULTS {
         return Err(SnapshotError::Invalid(format!(
             "agent {id}: {} previous results is more than the {PREVIOUS_RESULTS} kept",
@@ -226,4 +259,76 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
         seen_seq: r.seen_seq,
         approach,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{Engine, EngineConfig, Output};
+
+    /// The agents of an engine with one walking player, as a snapshot holds them.
+    fn captured() -> AgentsState {
+        let e = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::cli::project_root()) }).unwrap();
+        e.run_source(r#"limina.scripted_policy("idle", function() return {} end)"#, "idle.lua").unwrap();
+        let caller = e.script_caller().clone();
+        let spawned = e.call(&caller, "agent.spawn", serde_json::json!({"id": "agt_walker", "body": {}, "llm": {"model": "idle"}}));
+        assert!(spawned.success, "{:?}", spawned.error);
+        let state = AgentsState::capture(&e.agents()).unwrap();
+        assert_eq!(state.records.len(), 1);
+        state
+    }
+
+    fn refusal(alter: impl Fn(&mut AgentsState)) -> String {
+        let mut state = captured();
+        alter(&mut state);
+        match state.into_records(&SchedulerBudget::default()) {
+            Err(SnapshotError::Invalid(message)) => message,
+            other => panic!("a crafted agents section was accepted: {:?}", other.map(|(records, ..)| records.len())),
+        }
+    }
+
+    #[test]
+    fn an_untouched_section_restores() {
+        let (records, _, scheduler) = captured().into_records(&SchedulerBudget::default()).unwrap();
+        assert_eq!((records.len(), scheduler), (1, SchedulerBudget::default()));
+    }
+
+    #[test]
+    fn crafted_numbers_are_refused_with_the_field_and_value() {
+        let walk = |r: &mut RecordState, talk_distance: f64, point: [f64; 3]| {
+            r.approach = Some(ApproachState { target: TargetState::Point { point }, talk_distance, started_tick: 0, cause: None });
+        };
+        type Alter = Box<dyn Fn(&mut RecordState)>;
+        let cases: Vec<(Alter, &str)> = vec![
+            (Box::new(|r| r.perception_radius = f64::NAN), "agent agt_walker: perceptionRadius NaN is outside (0, 10000]"),
+            (Box::new(|r| r.perception_radius = 0.0), "perceptionRadius 0 is outside"),
+            (Box::new(|r| r.perception_radius = 1e12), "perceptionRadius 1000000000000 is outside"),
+            (Box::new(|r| r.decision_interval_ticks = 0), "decisionIntervalTicks 0 is outside [1, 216000]"),
+            (Box::new(|r| r.budget.weight = f64::INFINITY), "its budget: weight inf is outside [0.01, 100]"),
+            (Box::new(|r| r.budget.max_queue_depth = 1 << 40), "its budget: maxQueueDepth 1099511627776 is outside [1, 256]"),
+            (Box::new(|r| r.budget.max_tool_calls_per_decision = 0), "maxToolCallsPerDecision 0 is outside [1, 64]"),
+            (Box::new(|r| r.budget.max_actions_per_tick = 65), "maxActionsPerTick 65 is outside [1, 64]"),
+            (Box::new(|r| r.budget.decision_timeout_ms = 0), "decisionTimeoutMs 0 is outside [1, 600000]"),
+            (Box::new(|r| r.deficit = f64::NAN), "its scheduling credit NaN is not a finite number"),
+            (Box::new(move |r| walk(r, f64::NAN, [0.0; 3])), "talk distance NaN is outside (0, 50]"),
+            (Box::new(move |r| walk(r, 1.5, [0.0, f64::INFINITY, 0.0])), "target point [0.0, inf, 0.0] is not finite"),
+        ];
+        for (alter, want) in cases {
+            let message = refusal(|s| alter(&mut s.records[0]));
+            assert!(message.contains(want), "{message:?} should contain {want:?}");
+        }
+    }
+
+    #[test]
+    fn a_snapshot_cannot_raise_the_operator_s_scheduler_limits() {
+        let message = refusal(|s| s.scheduler.max_in_flight_decisions = 1_000_000);
+        assert_eq!(message, "the scheduler budget: its maxInFlightDecisions of 1000000 is more than this engine's 16");
+        let message = refusal(|s| s.scheduler.default_agent_budget.weight = -1.0);
+        assert!(message.contains("default agent budget: weight -1 is outside"), "{message}");
+        // Tighter than the operator's is the snapshot's own business.
+        let mut state = captured();
+        state.scheduler.max_global_actions_per_tick = 3;
+        let (_, _, scheduler) = state.into_records(&SchedulerBudget::default()).unwrap();
+        assert_eq!(scheduler.max_global_actions_per_tick, 3);
+    }
 }

@@ -95,11 +95,12 @@ struct Decoded {
 
 impl Decoded {
     /// The sections in the order `Shared::snapshot` writes them; nothing may follow the last.
-    fn from_body(body: &[u8], capacity: usize) -> Result<Decoded, SnapshotError> {
+    /// `scheduler` is the restoring engine's own, which the snapshot's may not exceed.
+    fn from_body(body: &[u8], capacity: usize, scheduler: &crate::agents::budget::SchedulerBudget) -> Result<Decoded, SnapshotError> {
         let (engine, rest): (EngineSection, _) = take(body, "engine counters")?;
         let (world, rest) = World::load(rest, capacity)?;
         let (agents, rest): (agents::AgentsState, _) = take(rest, "agents")?;
-        let (records, next_agent, scheduler) = agents.into_records()?;
+        let (records, next_agent, scheduler) = agents.into_records(scheduler)?;
         let (policy, rest): (PolicyEngine, _) = take(rest, "policy")?;
         let (memory, rest): (AgentMemory, _) = take(rest, "agent memory")?;
         memory.check()?;
@@ -137,10 +138,11 @@ impl Shared {
         }
         let body = format::open(bytes)?;
         let capacity = read(&self.world, "world")?.capacity();
+        let limits = read(&self.agents, "agents")?.scheduler;
         // Everything is decoded and checked into new objects first. The checksum vouches for the
         // bytes, not for who wrote them: a crafted body that makes a decoder panic is refused
         // like any other malformed body (nothing live has been touched yet).
-        let decoded = crate::isolate::catch(|| Decoded::from_body(body, capacity))
+        let decoded = crate::isolate::catch(|| Decoded::from_body(body, capacity, &limits))
             .map_err(|panic| SnapshotError::Invalid(format!("decoding it panicked: {panic}")))??;
         // Then swapped in. Only the agents can still refuse (a connected client holds one of
         // their ids), and they go first, so a refusal changes nothing.
