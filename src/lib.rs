@@ -8,6 +8,7 @@ pub mod agents;
 pub mod audio;
 pub mod cli;
 pub mod clip;
+pub(crate) mod depth_limit;
 pub mod digest;
 pub mod durable;
 pub mod host;

@@ -35,6 +35,68 @@ pub enum PhysicsStateError {
     OrphanCollider { collider: u32, body: u32 },
     #[error("the integration step is {dt} s; a saved world steps at a positive, finite dt")]
     BadStep { dt: f32 },
+    #[error("its {what} differ from the engine's ({detail}); limina sets only the step, dt")]
+    Tuned { what: &'static str, detail: String },
+    #[error("collider {collider} is a {shape}; limina makes boxes, balls and capsules of finite, positive size")]
+    ForeignShape { collider: u32, shape: String },
+    #[error("body {body} has a non-finite {what}")]
+    NonFinite { body: u32, what: &'static str },
+}
+
+/// Deepest nesting the physics section may have. rapier's own state is a few levels deep (a
+/// few tens of levels at most); this stops a crafted file from nesting compound shapes until
+/// decoding overflows the stack.
+const MAX_DEPTH: usize = 128;
+
+/// What rapier's world holds that only a crafted file could set otherwise: the parameters
+/// limina never changes (all but dt, e.g. solver iterations: 2^40 of them hung a step), the
+/// shapes it never makes (a compound of compounds), and non-finite body state. Checked before
+/// the state is anyone's.
+fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateError> {
+    let dt = world.integration_parameters.dt;
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(PhysicsStateError::BadStep { dt });
+    }
+    let fresh = rapier3d::prelude::PhysicsWorld::new();
+    let expected = rapier3d::prelude::IntegrationParameters { dt, ..fresh.integration_parameters };
+    if world.integration_parameters != expected {
+        return Err(PhysicsStateError::Tuned { what: "integration parameters", detail: format!("{:?}", world.integration_parameters) });
+    }
+    if world.gravity != fresh.gravity {
+        return Err(PhysicsStateError::Tuned { what: "gravity", detail: format!("{:?}", world.gravity) });
+    }
+    for (handle, collider) in world.colliders.iter() {
+        use rapier3d::prelude::TypedShape;
+        let collider_id = handle.into_raw_parts().0;
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        let ours = match collider.shape().as_typed_shape() {
+            TypedShape::Cuboid(c) => c.half_extents.to_array().iter().all(|&h| positive(h)),
+            TypedShape::Ball(b) => positive(b.radius),
+            TypedShape::Capsule(c) => positive(c.radius) && c.segment.a.is_finite() && c.segment.b.is_finite(),
+            _ => false,
+        };
+        if !ours {
+            let shape = format!("{:?}", collider.shape().shape_type());
+            return Err(PhysicsStateError::ForeignShape { collider: collider_id, shape: crate::clip::shown(&shape) });
+        }
+    }
+    for (handle, body) in world.bodies.iter() {
+        let body_id = handle.into_raw_parts().0;
+        let t = body.translation();
+        let r = body.rotation();
+        let (v, w) = (body.linvel(), body.angvel());
+        for (what, values) in [
+            ("position", [t.x, t.y, t.z, 0.0]),
+            ("rotation", [r.x, r.y, r.z, r.w]),
+            ("linear velocity", [v.x, v.y, v.z, 0.0]),
+            ("angular velocity", [w.x, w.y, w.z, 0.0]),
+        ] {
+            if !values.iter().all(|x| x.is_finite()) {
+                return Err(PhysicsStateError::NonFinite { body: body_id, what });
+            }
+        }
+    }
+    Ok(())
 }
 
 impl PhysicsWorld {
@@ -48,12 +110,9 @@ impl PhysicsWorld {
     /// bytes after it. `remap` rewrites each body's and collider's owner tag (the entities of the
     /// restored ECS are new).
     pub(crate) fn load(bytes: &[u8], remap: impl Fn(u128) -> u128) -> Result<(Self, &[u8]), LoadError> {
-        let (loaded, rest): (Loaded, &[u8]) = postcard::take_from_bytes(bytes).map_err(LoadError::Decode)?;
+        let (loaded, rest): (Loaded, &[u8]) = crate::depth_limit::take_from_bytes(bytes, MAX_DEPTH).map_err(LoadError::Decode)?;
         let Loaded { mut world, changed, fault } = loaded;
-        let dt = world.integration_parameters.dt;
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(LoadError::Invalid(PhysicsStateError::BadStep { dt }));
-        }
+        check(&world).map_err(LoadError::Invalid)?;
         for (handle, collider) in world.colliders.iter() {
             if let Some(body) = collider.parent()
                 && world.bodies.get(body).is_none()
@@ -92,7 +151,7 @@ impl PhysicsWorld {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum LoadError {
     #[error("{0}")]
-    Decode(postcard::Error),
+    Decode(crate::depth_limit::DepthError),
     #[error(transparent)]
     Invalid(PhysicsStateError),
 }
@@ -151,6 +210,42 @@ mod tests {
             q.step().unwrap();
         }
         assert_eq!(poses(&q), poses(&p));
+    }
+
+    /// What only a crafted file holds is refused by name, however well it decodes.
+    #[test]
+    fn tuned_parameters_foreign_shapes_and_non_finite_bodies_are_refused() {
+        use rapier3d::prelude::SharedShape;
+        let refused = |alter: &dyn Fn(&mut PhysicsWorld)| {
+            let mut p = settling_stack();
+            alter(&mut p);
+            let bytes = p.save(Vec::new()).unwrap();
+            match PhysicsWorld::load(&bytes, |u| u) {
+                Err(LoadError::Invalid(e)) => e.to_string(),
+                Err(e) => panic!("refused for the wrong reason: {e}"),
+                Ok(_) => panic!("a crafted physics state was accepted"),
+            }
+        };
+        let e = refused(&|p| p.world.integration_parameters.num_solver_iterations = 1 << 20);
+        assert!(e.starts_with("its integration parameters differ from the engine's ("), "{e}");
+        let e = refused(&|p| p.world.gravity.y = f32::NAN);
+        assert!(e.starts_with("its gravity differ"), "{e}");
+        fn first_collider(p: &mut PhysicsWorld) -> &mut rapier3d::prelude::Collider {
+            p.world.colliders.iter_mut().next().map(|(_, c)| c).unwrap()
+        }
+        let e = refused(&|p| first_collider(p).set_shape(SharedShape::compound(vec![(Default::default(), SharedShape::ball(1.0))])));
+        assert!(e.contains("is a Compound; limina makes boxes, balls and capsules"), "{e}");
+        let e = refused(&|p| first_collider(p).set_shape(SharedShape::ball(f32::INFINITY)));
+        assert!(e.contains("is a Ball"), "{e}");
+        let e = refused(&|p| {
+            let body = p.world.bodies.iter_mut().find(|(_, b)| b.is_dynamic()).map(|(_, b)| b).unwrap();
+            body.set_linvel(rapier3d::math::Vector::new(f32::NAN, 0.0, 0.0), false);
+        });
+        assert!(e.ends_with("has a non-finite linear velocity"), "{e}");
+        // The step itself is still the one thing a world may choose.
+        let mut p = settling_stack();
+        p.world.integration_parameters.dt = 1.0 / 120.0;
+        assert!(PhysicsWorld::load(&p.save(Vec::new()).unwrap(), |u| u).is_ok());
     }
 
     /// Why the snapshot carries rapier whole: the same bodies at the same poses and velocities,

@@ -286,6 +286,9 @@ impl<H: Copy> EntityTable<H> {
     }
 }
 
+/// The largest id counter a snapshot may carry.
+const MAX_COUNTER: u64 = 1 << 63;
+
 /// A table's identity state for snapshots: the counter, the version and the destroyed window
 /// (the live entries travel with their entities).
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -314,6 +317,11 @@ impl<H: Copy> EntityTable<H> {
         capacity: usize,
     ) -> Result<Self, super::state::WorldStateError> {
         use super::state::WorldStateError as E;
+        // No engine gets near 2^63 ids (one per entity created); a counter past it could wrap
+        // in `insert` and hand out ids that are live or 0.
+        if !(1..=MAX_COUNTER).contains(&state.next) {
+            return Err(E::BadCounter { next: state.next, max: MAX_COUNTER });
+        }
         if live.len() > capacity {
             return Err(E::TooMany { what: "live entities", count: live.len(), max: capacity });
         }
@@ -429,6 +437,22 @@ mod tests {
         assert_eq!(restored.resolve("ent_0002"), None);
         assert_eq!(restored.lookup("ent_0002"), t.lookup("ent_0002"));
         assert_eq!(restored.lookup("ent_0002").unwrap_err().to_string(), "ent_0002 was destroyed at tick 5");
+    }
+
+    #[test]
+    fn a_snapshot_counter_that_could_wrap_or_start_at_zero_is_refused() {
+        use super::super::state::WorldStateError as E;
+        let state = |next| TableState { next, version: 0, destroyed: Vec::new(), forgotten_through: None };
+        for next in [0, u64::MAX, MAX_COUNTER + 1] {
+            let e = EntityTable::<u32>::from_state(state(next), BTreeMap::new(), 8).unwrap_err();
+            assert!(matches!(e, E::BadCounter { next: n, .. } if n == next), "{next}: {e}");
+        }
+        let mut t = EntityTable::<u32>::from_state(state(MAX_COUNTER), BTreeMap::new(), 8).unwrap();
+        assert_eq!(t.insert(1).unwrap(), EntityId(MAX_COUNTER));
+        assert_eq!(
+            EntityTable::<u32>::from_state(state(u64::MAX), BTreeMap::new(), 8).unwrap_err().to_string(),
+            "the id counter 18446744073709551615 is outside 1..=9223372036854775808 (an engine counts up from 1, one id per entity created)"
+        );
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub enum WorldStateError {
     OutOfOrder { id: EntityId, previous: EntityId },
     #[error("{id} is at or past the id counter ({next})")]
     PastCounter { id: EntityId, next: u64 },
+    #[error("the id counter {next} is outside 1..={max} (an engine counts up from 1, one id per entity created)")]
+    BadCounter { next: u64, max: u64 },
     #[error("{id} is both live and destroyed")]
     DestroyedIsLive { id: EntityId },
     #[error("{id} has no transform")]
@@ -192,7 +194,10 @@ impl World {
             }
         })
         .map_err(|e| match e {
-            PhysicsLoadError::Decode(error) => WorldStateError::Decode { section: "physics", error },
+            PhysicsLoadError::Decode(crate::depth_limit::DepthError::Decode(error)) => {
+                WorldStateError::Decode { section: "physics", error }
+            }
+            PhysicsLoadError::Decode(too_deep) => WorldStateError::Json { what: "the physics section".into(), error: too_deep.to_string() },
             PhysicsLoadError::Invalid(e) => WorldStateError::Physics(e),
         })?;
         if let Some((id, binding)) = bindings.iter().find(|(_, b)| !physics.has_body(b.body)) {
