@@ -29,9 +29,11 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-/// Largest script file discovery reads (far beyond any real mod; a guard against reading a
-/// multi-gigabyte file into memory).
-pub(crate) const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+/// Largest script file discovery reads: 1 MiB, about a hundred times the largest Luau file in
+/// this repository. Reading is not the cost to guard against: Luau's compiler, which runs
+/// outside any VM's memory limit, used about 115 bytes per token and 0.6 s per MiB (a 16 MiB
+/// file of `1,1,1,…` took 9.6 s and 1.9 GB before any sandbox limit applied, at every start).
+pub(crate) const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -291,6 +293,19 @@ mod tests {
         assert_eq!(kinds, [(Kind::SingleFile, "hello".into()), (Kind::SingleFile, "one".into()), (Kind::Folder, "towers".into())]);
         let towers = &found[2];
         assert_eq!(towers.files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["init.luau", "lib/math.luau", "package.luau"]);
+    }
+
+    #[test]
+    fn a_script_past_one_mib_is_refused_before_it_is_read_or_compiled() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let fat = "1,".repeat((MAX_SCRIPT_BYTES as usize) / 2 + 1);
+        std::fs::write(root.join("fat.luau"), format!("return {{{fat}}}")).unwrap();
+        std::fs::write(root.join("fine.luau"), format!("return {{{}}}", &fat[..fat.len() - 64])).unwrap();
+        let found = discover(root);
+        let (_, e) = found.iter().find_map(|r| r.as_ref().err()).expect("the fat script is refused");
+        assert!(e.to_string().ends_with("bytes is more than the 1048576 bytes a script file may have"), "{e}");
+        assert!(found.iter().any(|r| r.as_ref().is_ok_and(|s| s.default_name() == "fine")), "a script just under the cap is read");
     }
 
     #[test]
