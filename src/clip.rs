@@ -5,12 +5,26 @@
 /// Characters of a caller-chosen name an error message shows.
 pub const SHOWN_CHARS: usize = 64;
 
-/// `text` if it is at most `SHOWN_CHARS` characters, else its start, `…` and how long it was.
+/// `text` if it is at most `SHOWN_CHARS` characters, else its start, `…` and how long it was;
+/// control characters escaped (`\u{1b}`), so a name cannot move the cursor, clear the screen or
+/// recolour the terminal it is printed on.
 pub fn shown(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    let (start, cut) = match text.char_indices().nth(SHOWN_CHARS) {
+        None => (text, false),
+        Some((at, _)) => (&text[..at], true),
+    };
+    let mut out = String::with_capacity(start.len());
+    for c in start.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if cut {
+        out.push_str(&format!("… ({} bytes)", text.len()));
+    }
+    out
 }
 
 /// The longest start of `text` of at most `max` bytes that ends on a character boundary.
@@ -36,5 +50,11 @@ mod tests {
         assert_eq!(shown(&"é".repeat(70)).chars().filter(|c| *c == 'é').count(), SHOWN_CHARS, "cut on a character boundary");
         assert_eq!(to_bytes("€€", 4), "€", "not inside the second euro sign");
         assert_eq!(to_bytes("ab", 10), "ab");
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(shown("\u{1b}[2J\u{1b}[31mFAKE\n"), "\\u{1b}[2J\\u{1b}[31mFAKE\\n");
+        assert_eq!(shown("tab\tstop é"), "tab\\tstop é");
     }
 }

@@ -111,7 +111,7 @@ pub fn recover(args: &RecoverArgs) -> i32 {
         }
     };
     let from = match &recovered.snapshot {
-        Some((file, tick)) => format!("snapshot {file} (tick {tick})"),
+        Some((file, tick)) => format!("snapshot {} (tick {tick})", crate::clip::shown(file)),
         None => "the beginning of the log".into(),
     };
     outln!(

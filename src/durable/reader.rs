@@ -88,6 +88,11 @@ impl LogReader {
         self.line
     }
 
+    /// The bytes of the line `next_record` read last.
+    pub fn line_bytes(&self) -> usize {
+        self.buf.len()
+    }
+
     fn next_line(&mut self) -> Result<Option<Record>, LogError> {
         self.buf.clear();
         let shown = || self.path.display().to_string();

@@ -57,6 +57,9 @@ pub fn find_log(dir: &Path) -> Result<PathBuf, RecoverError> {
     }
 }
 
+/// Most snapshot names `recover` tries, newest first.
+const MAX_SNAPSHOTS_TRIED: usize = 8;
+
 /// Rebuilds the world of the run logged in `dir`.
 pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
     let started = Instant::now();
@@ -64,11 +67,23 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
     let mut named = named_snapshots(&log)?;
     let options = ReplayOptions { verify: true, until: None, project: project.to_path_buf() };
     let mut skipped = Vec::new();
+    let mut tried = std::collections::HashSet::new();
     while let Some(named) = named.pop() {
+        // A name the log repeats is tried once; and each try costs an engine, so only the
+        // newest few are (a log naming thousands took minutes). Past them the log alone is
+        // replayed, as when none restores.
+        if !tried.insert(named.file.clone()) {
+            continue;
+        }
+        if tried.len() > MAX_SNAPSHOTS_TRIED {
+            skipped.push(format!("older snapshots: not tried (at most the newest {MAX_SNAPSHOTS_TRIED} names are)"));
+            break;
+        }
         let file = named.file.clone();
+        let shown = crate::clip::shown(&file);
         // Only a plain file name beside the log: a tampered marker cannot point elsewhere.
         if file.contains(['/', '\\']) || file.starts_with('.') {
-            skipped.push(format!("{file}: not a file name beside the log"));
+            skipped.push(format!("{shown}: not a file name beside the log"));
             continue;
         }
         let path = dir.join(&file);
@@ -76,18 +91,18 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
         match std::fs::symlink_metadata(&path) {
             Ok(meta) if meta.file_type().is_file() => {}
             Ok(_) => {
-                skipped.push(format!("{file}: not a regular file (a link, folder or device is never read)"));
+                skipped.push(format!("{shown}: not a regular file (a link, folder or device is never read)"));
                 continue;
             }
             Err(e) => {
-                skipped.push(format!("{file}: {e}"));
+                skipped.push(format!("{shown}: {e}"));
                 continue;
             }
         }
         let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
         let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
         if let Err(e) = engine.read_snapshot(&path) {
-            skipped.push(format!("{file}: {e}"));
+            skipped.push(format!("{shown}: {e}"));
             continue;
         }
         if let Err(e) = named.matches(&engine) {
@@ -119,7 +134,9 @@ impl NamedSnapshot {
         if tick != self.tick || hash != self.hash {
             return Err(format!(
                 "{}: it holds tick {tick} (world {hash}), the log names tick {} (world {}): not this run's snapshot",
-                self.file, self.tick, self.hash
+                crate::clip::shown(&self.file),
+                self.tick,
+                crate::clip::shown(&self.hash)
             ));
         }
         Ok(())

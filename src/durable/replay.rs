@@ -21,6 +21,10 @@ use super::reader::{LogError, LogReader};
 /// Records one replayed step may hold (a live step's calls are bounded by the call budgets; a
 /// crafted log is not).
 const MAX_STEP_RECORDS: usize = 262_144;
+/// Bytes of log text one replayed step may hold: a step's records are kept parsed until the
+/// step runs, at many times their text (about 17×), so this bounds a crafted log's step to
+/// about a gigabyte; a live step's calls arrive through transports that cap each at 4 MiB.
+const MAX_STEP_BYTES: usize = 64 << 20;
 
 /// The highest tick a log may start at (far beyond any run; keeps `tick + 1` exact).
 const MAX_START_TICK: u64 = 1 << 53;
@@ -151,6 +155,7 @@ pub(crate) fn drive(
         ReplayReport { tick: 0, steps: 0, commands: 0, checkpoints: 0, divergence: None, torn_tail: false, elapsed: Duration::ZERO };
     let mut skipping = after_snapshot;
     let mut step: Vec<(u64, Record)> = Vec::new();
+    let mut step_bytes = 0usize;
     let shown = reader.path().display().to_string();
     let order = |line: u64, message: String| ReplayError::Order { path: shown.clone(), line, message };
     while let Some(record) = reader.next_record()? {
@@ -179,6 +184,10 @@ pub(crate) fn drive(
                 if step.len() == MAX_STEP_RECORDS {
                     return Err(order(line, format!("more than {MAX_STEP_RECORDS} records in the step of tick {tick}")));
                 }
+                step_bytes += reader.line_bytes();
+                if step_bytes > MAX_STEP_BYTES {
+                    return Err(order(line, format!("more than {MAX_STEP_BYTES} bytes of records in the step of tick {tick}")));
+                }
                 step.push((line, record));
             }
             Record::Step { now } => {
@@ -186,6 +195,7 @@ pub(crate) fn drive(
                     return Err(order(line, format!("a step to tick {now} from tick {tick}")));
                 }
                 run_step(engine, line, std::mem::take(&mut step), false)?;
+                step_bytes = 0;
                 report.steps += 1;
             }
             Record::Aborted { tick: t } => {
@@ -193,6 +203,7 @@ pub(crate) fn drive(
                     return Err(order(line, format!("an aborted step of tick {t} while the replay is at tick {tick}")));
                 }
                 run_step(engine, line, std::mem::take(&mut step), true)?;
+                step_bytes = 0;
             }
             Record::Checkpoint { tick: t, hash } => {
                 if t != tick {

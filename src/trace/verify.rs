@@ -169,7 +169,7 @@ pub fn verify_chain(bytes: &[u8]) -> Result<Verified, VerifyFailure> {
                 VerifyReason::PreviousHashMismatch,
                 format!(
                     "previousHash {} but the line before hashes to {}",
-                    claimed_previous.unwrap_or("null"),
+                    crate::clip::shown(claimed_previous.unwrap_or("null")),
                     previous.as_deref().unwrap_or("null (start of chain)")
                 ),
             ));
@@ -178,7 +178,10 @@ pub fn verify_chain(bytes: &[u8]) -> Result<Verified, VerifyFailure> {
         let digest = chain_digest(&canonical, previous.as_deref());
         let expected = Anchor::from_digest(digest).to_string();
         if expected != hash {
-            return Err(fail(VerifyReason::HashMismatch, format!("content hashes to {expected}, the line claims {hash}")));
+            return Err(fail(
+                VerifyReason::HashMismatch,
+                format!("content hashes to {expected}, the line claims {}", crate::clip::shown(hash)),
+            ));
         }
         if let Some(object) = value.as_object()
             && object.get("type").and_then(Value::as_str) == Some(SEAL_TYPE)

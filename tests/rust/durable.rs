@@ -305,6 +305,82 @@ fn recovery_takes_only_the_snapshots_the_log_names_as_they_were_written() {
     assert_eq!((report.divergence, engine.world_hash()), (None, hash));
 }
 
+/// A log naming thousands of snapshots costs a bounded number of tries: each name once, the
+/// newest eight at most, then the log alone; names are shown with control characters escaped.
+#[test]
+fn a_log_naming_thousands_of_snapshots_is_recovered_in_a_few_tries() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("world.log");
+    let mut config =
+        EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
+    config.log = Some(durable::LogConfig { checkpoint_every: 10, snapshot_every: Some(50), ..durable::LogConfig::new(&log) });
+    let engine = Engine::new(config).unwrap();
+    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
+    engine.step(60).unwrap();
+    engine.make_durable().unwrap();
+    let hash = engine.world_hash();
+    drop(engine);
+    // After the real marker: 20 names, then one name 2000 times, then one with terminal
+    // escapes; none of them a file.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if value["r"] == "snapshot" {
+            let ghost = |file: &str| {
+                let mut v = value.clone();
+                v["file"] = json!(file);
+                format!("{v}\n")
+            };
+            for i in 0..20 {
+                out.push_str(&ghost(&format!("ghost-{i}.snap")));
+            }
+            out.push_str(&ghost("same.snap").repeat(2000));
+            out.push_str(&ghost("\u{1b}[2Jfake.snap"));
+        }
+    }
+    std::fs::write(&log, out).unwrap();
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone(), r.engine.world_hash()), (None, hash), "the log alone, after eight tries");
+    assert_eq!(r.skipped.len(), 9, "{:?}", r.skipped);
+    assert!(r.skipped[0].starts_with("\\u{1b}[2Jfake.snap: "), "{:?}", r.skipped[0]);
+    assert!(r.skipped[1].starts_with("same.snap: ") && r.skipped[2].starts_with("ghost-19.snap: "), "{:?}", r.skipped);
+    assert_eq!(r.skipped[8], "older snapshots: not tried (at most the newest 8 names are)");
+}
+
+/// A step's records wait parsed until the step runs: a crafted log cannot make one step hold
+/// more than 64 MiB of them (156 MB of records in one step reached 2.6 GB).
+#[test]
+fn a_crafted_step_cannot_hold_more_than_64_mib_of_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.log");
+    logged_demo("billiards.lua", &log, 10, 30);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut out = String::new();
+    let mut tick = None;
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if value["r"] == "call" && value["phase"] != "between" {
+            let mut big = value.clone();
+            big["input"] = json!({"pad": "x".repeat(7 << 20)});
+            let big = format!("{big}\n");
+            for _ in 0..10 {
+                out.push_str(&big);
+            }
+            tick = value["tick"].as_u64();
+            break;
+        }
+    }
+    let tick = tick.expect("the demo logs a call inside a step");
+    std::fs::write(&log, out).unwrap();
+    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    assert!(e.contains(&format!("more than 67108864 bytes of records in the step of tick {tick}")), "{e}");
+}
+
 #[test]
 fn a_crafted_log_cannot_overflow_the_tick() {
     let dir = tempfile::tempdir().unwrap();
