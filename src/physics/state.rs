@@ -48,6 +48,17 @@ pub enum PhysicsStateError {
 /// decoding overflows the stack.
 const MAX_DEPTH: usize = 128;
 
+/// The first field whose value differs, as `saved: engine`, read off the two values' debug
+/// forms (rapier's parameters have dozens of fields; naming the one that differs is enough).
+fn first_difference<T: std::fmt::Debug>(saved: &T, engine: &T) -> String {
+    let (saved, engine) = (format!("{saved:?}"), format!("{engine:?}"));
+    let differing = saved.split(", ").zip(engine.split(", ")).find(|(a, b)| a != b);
+    match differing {
+        Some((a, b)) => format!("the file has `{}` where the engine has `{}`", crate::clip::shown(a), crate::clip::shown(b)),
+        None => "they differ".into(),
+    }
+}
+
 /// What rapier's world holds that only a crafted file could set otherwise: the parameters
 /// limina never changes (all but dt, e.g. solver iterations: 2^40 of them hung a step), the
 /// shapes it never makes (a compound of compounds), and non-finite body state. Checked before
@@ -60,10 +71,13 @@ fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateErro
     let fresh = rapier3d::prelude::PhysicsWorld::new();
     let expected = rapier3d::prelude::IntegrationParameters { dt, ..fresh.integration_parameters };
     if world.integration_parameters != expected {
-        return Err(PhysicsStateError::Tuned { what: "integration parameters", detail: format!("{:?}", world.integration_parameters) });
+        return Err(PhysicsStateError::Tuned {
+            what: "integration parameters",
+            detail: first_difference(&world.integration_parameters, &expected),
+        });
     }
     if world.gravity != fresh.gravity {
-        return Err(PhysicsStateError::Tuned { what: "gravity", detail: format!("{:?}", world.gravity) });
+        return Err(PhysicsStateError::Tuned { what: "gravity", detail: first_difference(&world.gravity, &fresh.gravity) });
     }
     for (handle, collider) in world.colliders.iter() {
         use rapier3d::prelude::TypedShape;
@@ -227,9 +241,12 @@ mod tests {
             }
         };
         let e = refused(&|p| p.world.integration_parameters.num_solver_iterations = 1 << 20);
-        assert!(e.starts_with("its integration parameters differ from the engine's ("), "{e}");
+        assert!(
+            e.starts_with("its integration parameters differ from the engine's (the file has `num_solver_iterations: 1048576` where the engine has `num_solver_iterations: "),
+            "{e}"
+        );
         let e = refused(&|p| p.world.gravity.y = f32::NAN);
-        assert!(e.starts_with("its gravity differ"), "{e}");
+        assert!(e.starts_with("its gravity differ from the engine's (the file has `NaN` where the engine has `-9.81`)"), "{e}");
         fn first_collider(p: &mut PhysicsWorld) -> &mut rapier3d::prelude::Collider {
             p.world.colliders.iter_mut().next().map(|(_, c)| c).unwrap()
         }
