@@ -113,6 +113,9 @@ pub(crate) fn replay_engine(header: &super::Header, project: &Path) -> Result<En
     if !header.scheduler.is_null() {
         scheduler = serde_json::from_value::<crate::agents::budget::SchedulerBudget>(header.scheduler.clone())
             .map_err(|e| EngineError::Startup(format!("the log's scheduler budgets: {e}")))?;
+        // The agents a replay spawns get this budget: one a spawn call could have set.
+        crate::agents::budget::BudgetBounds::check(&scheduler.default_agent_budget)
+            .map_err(|e| EngineError::Startup(format!("the log's scheduler budgets: the default agent budget's {e}")))?;
     }
     let config = EngineConfig {
         seed: header.seed,

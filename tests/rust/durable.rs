@@ -390,6 +390,15 @@ fn a_crafted_log_cannot_overflow_the_tick() {
     std::fs::write(&log, format!("{header}\n{}\n", json!({"r": "step", "now": 0}))).unwrap();
     let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
     assert!(e.contains("beyond the limit"), "{e}");
+
+    // Nor give its agents a budget no spawn could.
+    let mut scheduler = serde_json::to_value(limina::agents::budget::SchedulerBudget::default()).unwrap();
+    scheduler["defaultAgentBudget"]["maxActionsPerTick"] = json!(0);
+    let header = json!({"r": "header", "format": 1, "engine": "0.1.0", "seed": 0, "entityCapacity": 16, "checkpointEvery": 1,
+        "scheduler": scheduler, "startTick": 0});
+    std::fs::write(&log, format!("{header}\n")).unwrap();
+    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    assert!(e.contains("the default agent budget's maxActionsPerTick 0 is outside [1, 64]"), "{e}");
 }
 
 #[test]
