@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::{EXIT_FAILURE, EXIT_OK, report_error};
-use crate::trace::{Anchor, VerifyReason, verify_chain, verify_sealed};
+use crate::trace::{Anchor, VerifyReason, require_seal};
 
 #[derive(Debug, Args)]
 pub(crate) struct TraceArgs {
@@ -44,14 +44,15 @@ pub fn run(args: &TraceArgs) -> i32 {
 }
 
 fn verify(file: &Path, anchor: Option<&Anchor>, live: bool) -> i32 {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
+    // Read a line at a time (a trace can be larger than memory); a regular file only.
+    let chained = match crate::trace::verify_file(file) {
+        Ok(chained) => chained,
         Err(e) => {
             report_error(&format!("{}: cannot read: {e}", file.display()), None);
             return EXIT_FAILURE;
         }
     };
-    let verified = if live { verify_chain(&bytes) } else { verify_sealed(&bytes, anchor) };
+    let verified = if live { chained } else { chained.and_then(|v| require_seal(v, anchor)) };
     match verified {
         Ok(v) => {
             match (v.seal, anchor) {

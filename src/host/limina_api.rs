@@ -172,10 +172,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             let stem =
                 crate::skills::core::check_export_name(&name).map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
             let path = s.traces_dir.join(format!("{stem}.jsonl"));
-            let bytes = std::fs::read(&path)
+            let chained = crate::trace::verify_file(&path)
                 .map_err(|e| located_error(lua, format!("limina.verify_trace: cannot read {}: {e}", path.display())))?;
-            Ok(match crate::trace::verify_jsonl(&bytes) {
-                Ok(n) => format!("ok: {n} events"),
+            Ok(match chained.and_then(|v| crate::trace::require_seal(v, None)) {
+                Ok(v) => format!("ok: {} events", v.events),
                 Err(f) => format!("line {}: {} ({})", f.line, f.reason.as_str(), f.detail),
             })
         })?,

@@ -32,7 +32,10 @@ pub use chain::{Anchor, AnchorParseError, ChainWriter, chain_hash};
 pub use event::{DeferredPayload, Event, EventDraft, Payload, fnv1a64, seq_of};
 pub use kind::EventKind;
 pub use spill::HistoryError;
-pub use verify::{Verified, VerifyFailure, VerifyReason, verify_chain, verify_jsonl, verify_sealed};
+pub use verify::{
+    MAX_LINE_BYTES, Verified, VerifyFailure, VerifyReason, require_seal, verify_chain, verify_file, verify_jsonl, verify_reader,
+    verify_sealed,
+};
 
 use event::{Names, raw_json};
 pub use time::{format_unix_millis, iso8601_now, unix_millis_now};
@@ -581,6 +584,40 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(log.export(&mut out).unwrap().events, 100);
         assert_eq!(verify_jsonl(&out), Ok(100));
+    }
+
+    /// The streaming verifier gives what the in-memory one gives, line for line, on intact,
+    /// cut and tampered files; and it refuses a line it would have to hold past its limit.
+    #[test]
+    fn verifying_a_stream_matches_verifying_the_bytes() {
+        let mut log = TraceLog::new("thr_main");
+        for i in 0..40u64 {
+            log.emit(EventDraft::new("test.event", "sys"), i, &json!({"i": i, "text": "a\nb"}));
+        }
+        let mut out = Vec::new();
+        log.export(&mut out).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        let cut = &out[..out.len() - 30];
+        let tampered = text.replacen("\"i\":7", "\"i\":8", 1).into_bytes();
+        let after_seal = [out.as_slice(), b"{}\n"].concat();
+        for bytes in [&out[..], cut, &tampered[..], &after_seal[..], b"", b"not json\n"] {
+            let stream = verify_reader(std::io::Cursor::new(bytes));
+            assert_eq!(stream, verify_chain(bytes), "{:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(80)]));
+        }
+        assert_eq!(verify_reader(std::io::Cursor::new(&out)).and_then(|v| require_seal(v, None)).map(|v| v.events), Ok(40));
+
+        use std::io::Read;
+        let endless = std::io::BufReader::new(std::io::repeat(b'x').take(MAX_LINE_BYTES as u64 + 10));
+        let e = verify_reader(endless).unwrap_err();
+        assert_eq!((e.line, e.reason), (1, VerifyReason::LineTooLong));
+
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let e = verify_file(&fifo).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(verify_file(dir.path()).is_err(), "a folder is not read either");
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub enum VerifyReason {
     AfterSeal,
     /// The seal does not hash to the anchor the caller kept.
     AnchorMismatch,
+    /// A line longer than a reader holds (`MAX_LINE_BYTES`).
+    LineTooLong,
+    /// The file could not be read (an I/O error mid-way).
+    Unreadable,
 }
 
 impl VerifyReason {
@@ -53,6 +57,8 @@ impl VerifyReason {
             VerifyReason::SealMismatch => "seal_mismatch",
             VerifyReason::AfterSeal => "after_seal",
             VerifyReason::AnchorMismatch => "anchor_mismatch",
+            VerifyReason::LineTooLong => "line_too_long",
+            VerifyReason::Unreadable => "unreadable",
         }
     }
 }
@@ -88,7 +94,11 @@ pub fn verify_jsonl(bytes: &[u8]) -> Result<usize, VerifyFailure> {
 
 /// Verifies a trace that must end with a seal and, given an anchor, that the seal hashes to it.
 pub fn verify_sealed(bytes: &[u8], anchor: Option<&Anchor>) -> Result<Verified, VerifyFailure> {
-    let verified = verify_chain(bytes)?;
+    require_seal(verify_chain(bytes)?, anchor)
+}
+
+/// `verify_sealed` of a chain already verified line by line (`verify_chain` or `verify_reader`).
+pub fn require_seal(verified: Verified, anchor: Option<&Anchor>) -> Result<Verified, VerifyFailure> {
     // The seal, or the line where it is missing, comes right after the events.
     let line = verified.events + 1;
     match (verified.seal, anchor) {
@@ -112,20 +122,84 @@ pub fn verify_sealed(bytes: &[u8], anchor: Option<&Anchor>) -> Result<Verified, 
 /// Verifies every line of a trace, sealed or not (a live log may still be growing). Check
 /// [`Verified::seal`]: None means nothing shows the file is complete.
 pub fn verify_chain(bytes: &[u8]) -> Result<Verified, VerifyFailure> {
-    let mut previous: Option<String> = None;
-    let mut events = 0;
-    let mut seal: Option<(usize, Anchor)> = None;
     let ends_with_newline = bytes.last() == Some(&b'\n');
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
     // split leaves one empty piece after a final newline; it is not a line.
     let n = if ends_with_newline || bytes.is_empty() { lines.len() - 1 } else { lines.len() };
+    let mut chain = Chain::default();
     for (i, raw) in lines.iter().take(n).enumerate() {
-        let line = i + 1;
+        chain.line(raw, i + 1 == n && !ends_with_newline)?;
+    }
+    Ok(chain.verified())
+}
+
+/// Longest line `verify_reader` holds: each is parsed whole, at several times its bytes.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// `verify_chain` of a stream, a line at a time, so a trace larger than memory verifies; a
+/// line past `MAX_LINE_BYTES` is refused before it is held whole.
+pub fn verify_reader(mut reader: impl std::io::BufRead) -> Result<Verified, VerifyFailure> {
+    use std::io::{BufRead, Read};
+    let mut chain = Chain::default();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let line = chain.lines + 1;
+        let read = (&mut reader).take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut buf);
+        match read {
+            Ok(0) => return Ok(chain.verified()),
+            Ok(_) => {}
+            Err(e) => return Err(VerifyFailure { line, reason: VerifyReason::Unreadable, detail: e.to_string() }),
+        }
+        let ends = buf.last() == Some(&b'\n');
+        if !ends && buf.len() > MAX_LINE_BYTES {
+            return Err(VerifyFailure {
+                line,
+                reason: VerifyReason::LineTooLong,
+                detail: format!("a line longer than {MAX_LINE_BYTES} bytes"),
+            });
+        }
+        let raw = if ends { &buf[..buf.len() - 1] } else { &buf[..] };
+        chain.line(raw, !ends)?;
+    }
+}
+
+/// `verify_reader` of the file at `path`. A path that is not a regular file is refused as an
+/// I/O error before it is read (a FIFO or a device would never end).
+pub fn verify_file(path: &std::path::Path) -> std::io::Result<Result<Verified, VerifyFailure>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file (a FIFO or device is never read)"));
+    }
+    let file = std::fs::File::open(path)?;
+    Ok(verify_reader(std::io::BufReader::with_capacity(1 << 20, file)))
+}
+
+/// The state of a verification between lines.
+#[derive(Default)]
+struct Chain {
+    /// Lines checked so far.
+    lines: usize,
+    previous: Option<String>,
+    events: usize,
+    seal: Option<(usize, Anchor)>,
+}
+
+impl Chain {
+    fn verified(&self) -> Verified {
+        Verified { events: self.events, seal: self.seal.map(|(_, anchor)| anchor) }
+    }
+
+    /// Checks the next line; `torn` when it is the last and has no newline.
+    fn line(&mut self, raw: &[u8], torn: bool) -> Result<(), VerifyFailure> {
+        self.lines += 1;
+        let line = self.lines;
+        let (previous, events) = (&self.previous, self.events);
+        let seal = self.seal;
         let fail = |reason, detail: String| VerifyFailure { line, reason, detail };
         if let Some((sealed_at, _)) = seal {
             return Err(fail(VerifyReason::AfterSeal, format!("the log was sealed on line {sealed_at}; nothing may follow its seal")));
         }
-        let torn = i + 1 == n && !ends_with_newline;
         let mut value = match parse_unique_keys(raw) {
             Ok(v) => v,
             Err(ParseError::DuplicateKey(path)) => {
@@ -187,13 +261,13 @@ pub fn verify_chain(bytes: &[u8]) -> Result<Verified, VerifyFailure> {
             && object.get("type").and_then(Value::as_str) == Some(SEAL_TYPE)
         {
             check_seal(object, events, previous.as_deref()).map_err(|detail| fail(VerifyReason::SealMismatch, detail))?;
-            seal = Some((line, Anchor::from_digest(digest)));
+            self.seal = Some((line, Anchor::from_digest(digest)));
         } else {
-            events += 1;
+            self.events += 1;
         }
-        previous = Some(expected);
+        self.previous = Some(expected);
+        Ok(())
     }
-    Ok(Verified { events, seal: seal.map(|(_, anchor)| anchor) })
 }
 
 /// A seal holds exactly its fields, counts the events before it and names the last one's hash.
