@@ -23,10 +23,14 @@ pub enum AgentTableError {
     HeldByClient { id: String },
 }
 
+/// Generated agent ids count up from 1 and stay below this.
+pub(crate) const MAX_GENERATED: u64 = 1 << 53;
+
 #[derive(Default)]
 pub struct Agents {
     records: BTreeMap<Rc<str>, AgentRecord>,
-    /// The number in the next generated id (`agt_0001`, `agt_0002`, ...); never reused.
+    /// The number in the next generated id (`agt_0001`, `agt_0002`, ...); never reused; at
+    /// most `MAX_GENERATED`.
     next: u64,
     pub scheduler: SchedulerBudget,
     /// Decision functions of `scripted` agents, by the name their `llm.model` gives.
@@ -50,7 +54,8 @@ impl Agents {
         Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new(), client_ids: Default::default(), replaying: false }
     }
 
-    /// The next free generated id.
+    /// The next free generated id (the counter stays below `MAX_GENERATED`, so `n` cannot
+    /// overflow: the table holds at most `max_agents` records to skip).
     pub(crate) fn next_id(&self) -> String {
         let mut n = self.next.max(1);
         loop {
@@ -84,7 +89,12 @@ impl Agents {
 
     pub fn insert(&mut self, record: AgentRecord) -> Result<(), AgentTableError> {
         self.check_room(&record.id)?;
-        if let Some(n) = record.id.strip_prefix("agt_").and_then(|n| n.parse::<u64>().ok()) {
+        // An explicit id of the generated form moves the counter past it, so no generated id
+        // collides with it later; numbers past `MAX_GENERATED` are ids like any other (the
+        // counter never gets near them, and `agt_18446744073709551615` would wrap it to 0).
+        if let Some(n) = record.id.strip_prefix("agt_").and_then(|n| n.parse::<u64>().ok())
+            && n < MAX_GENERATED
+        {
             self.next = self.next.max(n + 1);
         }
         self.records.insert(Rc::clone(&record.id), record);

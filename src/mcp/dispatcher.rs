@@ -443,8 +443,34 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         let agent = optional_string(p, "agentId")?.map(str::to_string).unwrap_or_else(|| format!("agt_mcp{n}"));
         let sess = optional_string(p, "sessionId")?.map(str::to_string).unwrap_or_else(|| format!("ses_mcp{n}"));
         let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
+        // One of the profiles, by name: the name is the caller's label in every decision it
+        // is traced under, so free text (3 MiB of it, copied into each denial) is refused.
+        if crate::policy::Profile::parse(&profile).is_none() {
+            let names: Vec<&str> = crate::policy::Profile::ALL.iter().map(|p| p.as_str()).collect();
+            return Err(invalid_params(format!(
+                "profile '{}' is not a profile; use one of {}",
+                crate::clip::shown(&profile),
+                names.join(", ")
+            )));
+        }
         for (field, id) in [("agentId", &agent), ("sessionId", &sess)] {
             check_identity(field, id)?;
+        }
+        // The engine's own actors and the host script's sessions: no client acts as them.
+        fn reserved(id: &str, prefixes: &[&'static str]) -> Option<&'static str> {
+            prefixes.iter().find(|p| id.starts_with(**p)).copied()
+        }
+        if let Some(prefix) = reserved(&agent, &["sys_", "agt_session", "engine"]) {
+            return Err(rpc_error(
+                protocol::FORBIDDEN,
+                format!("{agent}: agent ids starting {prefix} are the engine's own; choose another agentId"),
+            ));
+        }
+        if let Some(prefix) = reserved(&sess, &["sys_", "thr_", "ses_session"]) {
+            return Err(rpc_error(
+                protocol::FORBIDDEN,
+                format!("{sess}: session ids starting {prefix} are the engine's own; choose another sessionId"),
+            ));
         }
         if engine.is_agent(&agent) {
             return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));

@@ -17,7 +17,7 @@ use crate::agents::record::{
     AgentKind, AgentRecord, LlmConfig, MAX_DECISION_INTERVAL_TICKS, MAX_DELEGATION, MAX_PERCEPTION_RADIUS, PREVIOUS_RESULTS, QueuedAction,
 };
 use crate::agents::social::{Approach, ApproachTarget, MAX_TALK_DISTANCE};
-use crate::agents::table::Agents;
+use crate::agents::table::{Agents, MAX_GENERATED};
 use crate::policy::Profile;
 use crate::world::EntityId;
 
@@ -93,6 +93,9 @@ impl AgentsState {
     /// exceed.
     pub(crate) fn into_records(self, limits: &SchedulerBudget) -> Result<(Vec<AgentRecord>, u64, SchedulerBudget), SnapshotError> {
         self.scheduler.check_within(limits).map_err(|e| SnapshotError::Invalid(format!("the scheduler budget: {e}")))?;
+        if !(1..=MAX_GENERATED).contains(&self.next) {
+            return Err(SnapshotError::Invalid(format!("the agent id counter {} is outside 1..={MAX_GENERATED}", self.next)));
+        }
         if self.records.len() > self.scheduler.max_agents {
             return Err(SnapshotError::Invalid(format!(
                 "{} agents is more than the scheduler's maximum of {}",
@@ -323,6 +326,8 @@ mod tests {
     fn a_snapshot_cannot_raise_the_operator_s_scheduler_limits() {
         let message = refusal(|s| s.scheduler.max_in_flight_decisions = 1_000_000);
         assert_eq!(message, "the scheduler budget: its maxInFlightDecisions of 1000000 is more than this engine's 16");
+        let message = refusal(|s| s.next = u64::MAX);
+        assert_eq!(message, "the agent id counter 18446744073709551615 is outside 1..=9007199254740992");
         let message = refusal(|s| s.scheduler.default_agent_budget.weight = -1.0);
         assert!(message.contains("default agent budget: weight -1 is outside"), "{message}");
         // Tighter than the operator's is the snapshot's own business.

@@ -35,6 +35,20 @@ fn spawn(e: &Engine, input: Value) -> Value {
     call(e, "agent.spawn", input)
 }
 
+/// An explicit id of the generated form moves the id counter past it, unless its number is
+/// beyond what the counter reaches: `agt_18446744073709551615` wrapped it to `agt_0000`.
+#[test]
+fn a_huge_explicit_agent_number_leaves_the_generated_ids_alone() {
+    let e = engine();
+    policy(&e, "idle", "return {}");
+    for id in ["agt_18446744073709551615", "agt_9007199254740992"] {
+        assert_eq!(spawn(&e, json!({"id": id, "llm": {"model": "idle"}}))["agentId"], id);
+    }
+    assert_eq!(spawn(&e, json!({"llm": {"model": "idle"}}))["agentId"], "agt_0001");
+    assert_eq!(spawn(&e, json!({"id": "agt_0041", "llm": {"model": "idle"}}))["agentId"], "agt_0041");
+    assert_eq!(spawn(&e, json!({"llm": {"model": "idle"}}))["agentId"], "agt_0042");
+}
+
 #[test]
 fn a_policy_returning_a_flood_is_cut_to_the_cap_before_it_is_converted_or_traced() {
     let e = engine();

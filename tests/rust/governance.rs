@@ -200,6 +200,36 @@ fn a_client_cannot_take_another_connections_default_identity() {
     assert_eq!(r["result"]["session"]["agentId"], "agt_mcp2", "{r}");
 }
 
+/// A native initialize names one of the profiles (the name labels every decision it is traced
+/// under: 3 MiB of free text there grew memory without bound), and none of the engine's own
+/// identities.
+#[test]
+fn a_client_names_a_real_profile_and_none_of_the_engine_s_identities() {
+    let e = engine();
+    let mut client = McpSession::new(6, "system.readonly", &e);
+    for profile in ["P".repeat(3 << 20), "policy.govern".into(), "builder.readwrite".into()] {
+        let r = rpc(&e, &mut client, 1, "initialize", json!({"agentId": "agt_a", "profile": profile}));
+        assert_eq!(r["error"]["code"], -32602, "{r:.300}");
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(message.contains("is not a profile; use one of builder.readWrite, player.limited"), "{message:.300}");
+        assert!(message.len() < 400, "the refusal does not echo the name whole");
+    }
+    for (agent, session) in [
+        ("sys_engine", "ses_a"),
+        ("sys_packages", "ses_a"),
+        ("engine", "ses_a"),
+        ("agt_session1", "ses_a"),
+        ("agt_a", "thr_ses_script"),
+        ("agt_a", "ses_session1"),
+    ] {
+        let r = rpc(&e, &mut client, 2, "initialize", json!({"agentId": agent, "sessionId": session}));
+        assert_eq!(r["error"]["code"], -32001, "{agent}/{session}: {r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains("are the engine's own"), "{r}");
+    }
+    let r = rpc(&e, &mut client, 3, "initialize", json!({"agentId": "agt_a", "sessionId": "ses_a", "profile": "player.limited"}));
+    assert_eq!(r["result"]["session"]["profile"], "player.limited∩system.readonly", "{r}");
+}
+
 /// A client acting under an agent id holds it: no agent can be spawned under it (or the client
 /// would act as that agent), ids of the generated form are the engine's, and client-chosen ids
 /// are short plain text.
