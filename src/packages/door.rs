@@ -28,12 +28,13 @@ impl PackageDoor for Packages {
         self.mods.borrow().list(name)
     }
 
-    fn load(&self, reference: &str, agent_id: &str, session_id: &str, profile: &str) -> Value {
+    fn load(&self, reference: &str, agent_id: &str, session_id: &str, profile: &str, by: (&str, &str)) -> Value {
         let outcome = load_ref(&self.mods, reference, profile, &self.registry, &self.host);
         let (ok, rule, reject, reason) = (outcome.ok(), outcome.rule(), outcome.reject_reason(), outcome.reason(reference));
         let event = if ok { EventKind::PackageLoadCompleted } else { EventKind::PackageLoadDenied };
-        let payload = json!({"ref": reference, "profile": profile, "agentId": agent_id, "ok": ok, "rule": rule, "rejectReason": reject, "reason": reason});
-        let load_event = self.host.record(agent_id, session_id, event.as_str(), payload);
+        let payload = json!({"ref": reference, "profile": profile, "agentId": agent_id, "sessionId": session_id, "ok": ok, "rule": rule, "rejectReason": reject, "reason": reason});
+        // Attributed to the caller: the ids it names are its claim, not its identity.
+        let load_event = self.host.record(by.0, by.1, event.as_str(), payload);
         json!({
             "ok": ok,
             "ref": reference,

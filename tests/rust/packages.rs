@@ -341,6 +341,16 @@ fn package_load_gates_over_claims_by_profile() {
         (json!(false), json!("profile.denied"), json!("over-claim"))
     );
     assert!(denied["loadEventId"].as_str().unwrap().starts_with("evt_"));
+    // The record is the caller's, naming the agent and session it asked for: a caller cannot
+    // write it under another identity (a player recorded one as the host script's).
+    let (actor, thread, payload) = {
+        let trace = e.trace();
+        let ev = trace.durable().map(Result::unwrap).find(|ev| &*ev.event_type == "package.load.denied").unwrap();
+        (ev.actor_id.to_string(), ev.thread_id.to_string(), ev.payload_value())
+    };
+    let script = e.script_caller().clone();
+    assert_eq!((actor.as_str(), thread.as_str()), (&*script.agent_id, &*script.session_id));
+    assert_eq!((payload["agentId"].clone(), payload["sessionId"].clone()), (json!("agt_a"), json!("ses_a")));
     let widen =
         call(&e, "package.load", json!({"ref": "talker@1.0.0", "agentId": "agt_a", "sessionId": "ses_a", "profile": "social.actor"}));
     assert_eq!(widen.error.unwrap().code, ErrorCode::Forbidden, "a builder cannot grant social.act");

@@ -329,3 +329,22 @@ fn explaining_an_event_long_spilled_to_disk_finds_its_causes_and_children() {
     let line = format!("\"id\":\"{decision}\"");
     assert_eq!(text.lines().filter(|l| l.contains(&line)).count(), 1, "the oldest events are in the export");
 }
+
+/// `inspector.snapshot` needs no `trace.read`, so it shows the log's recent events and actors
+/// only to callers who could read the log: they carry every caller's inputs.
+#[test]
+fn the_inspector_shows_the_log_only_to_callers_who_may_read_it() {
+    let e = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(crate::root()) }).unwrap();
+    let builder = e.script_caller().clone();
+    assert!(e.call(&builder, "agent.emitEvent", json!({"type": "note", "payload": {"password": "hunter2"}})).success);
+    let player = limina::skills::Caller::new("agt_p", "ses_p", "player.limited");
+    let seen = |caller| {
+        let r = e.call(caller, "inspector.snapshot", json!({"limit": 0}));
+        assert!(r.success, "{r:?}");
+        r.result.unwrap()["trace"].clone()
+    };
+    let (mine, theirs) = (seen(&builder), seen(&player));
+    assert!(mine["recent"].to_string().contains("hunter2") && !mine["actors"].as_array().unwrap().is_empty(), "{mine}");
+    assert_eq!((theirs["recent"].clone(), theirs["actors"].clone()), (json!([]), json!([])), "{theirs}");
+    assert!(theirs["eventCount"].as_u64().unwrap() > mine["eventCount"].as_u64().unwrap(), "the count is no secret");
+}

@@ -13,8 +13,10 @@ use crate::script::convert::blob;
 pub trait PackageDoor {
     /// `package.list`'s result for one package or all.
     fn list(&self, name: Option<&str>) -> Value;
-    /// Loads an installed package for an agent under a profile; `package.load`'s result.
-    fn load(&self, reference: &str, agent_id: &str, session_id: &str, profile: &str) -> Value;
+    /// Loads an installed package for an agent under a profile; `package.load`'s result. The
+    /// load is recorded as `by`'s (the caller's agent and session ids): the agent and session
+    /// it is for are what the caller asked, so they go into the record, not its attribution.
+    fn load(&self, reference: &str, agent_id: &str, session_id: &str, profile: &str, by: (&str, &str)) -> Value;
 }
 
 pub(crate) fn create(lua: &Lua, door: Rc<dyn PackageDoor>) -> mlua::Result<Table> {
@@ -23,9 +25,11 @@ pub(crate) fn create(lua: &Lua, door: Rc<dyn PackageDoor>) -> mlua::Result<Table
     ops.set("list", lua.create_function(move |lua, name: Option<String>| blob(lua, d.list(name.as_deref())))?)?;
     ops.set(
         "load",
-        lua.create_function(move |lua, (reference, agent_id, session_id, profile): (String, String, String, String)| {
-            blob(lua, door.load(&reference, &agent_id, &session_id, &profile))
-        })?,
+        lua.create_function(
+            move |lua, (reference, agent_id, session_id, profile, by_agent, by_session): (String, String, String, String, String, String)| {
+                blob(lua, door.load(&reference, &agent_id, &session_id, &profile, (&by_agent, &by_session)))
+            },
+        )?,
     )?;
     ops.set_readonly(true);
     Ok(ops)

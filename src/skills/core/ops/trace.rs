@@ -148,10 +148,12 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
     let t = Rc::clone(&trace);
     ops.set(
         "info",
+        // `recent` 0: no events and no actor list (a caller without `trace.read`).
         lua.create_function(move |lua, recent: usize| {
             let trace = t.borrow();
-            let recent: Vec<Value> = trace.tail().rev().take(recent).map(event_json).collect::<Vec<_>>().into_iter().rev().collect();
-            blob(lua, json!({"threadId": trace.thread_id(), "eventCount": trace.len(), "actors": trace.actors().collect::<Vec<_>>(), "recent": recent}))
+            let events: Vec<Value> = trace.tail().rev().take(recent).map(event_json).collect::<Vec<_>>().into_iter().rev().collect();
+            let actors: Vec<&str> = if recent > 0 { trace.actors().collect() } else { Vec::new() };
+            blob(lua, json!({"threadId": trace.thread_id(), "eventCount": trace.len(), "actors": actors, "recent": events}))
         })?,
     )?;
 
