@@ -169,6 +169,20 @@ async fn tokens_are_required_and_a_session_belongs_to_its_token() {
     let r = s.post(INIT).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(r.headers().get("www-authenticate").unwrap(), "Bearer");
+    // A connection without a token is closed after its refusal: it cannot keep its slot by
+    // asking again (the next request on it is never read).
+    let addr = s.server.url.trim_start_matches("ws://").to_string();
+    let camped = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        let ask = "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
+        c.write_all(format!("{ask}{ask}").as_bytes()).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut answered = Vec::new();
+        let _ = c.read_to_end(&mut answered);
+        String::from_utf8_lossy(&answered).matches("HTTP/1.1 401").count()
+    });
+    assert_eq!(camped.await.unwrap(), 1, "one refusal, then the connection ends");
     let r = s.post(INIT).header("authorization", "Bearer builder-token").send().await.unwrap();
     let sid = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_string();
     // Another token cannot ride the builder's session: it is unknown to them.

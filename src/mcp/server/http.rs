@@ -159,6 +159,8 @@ impl HttpState {
                     None => {
                         let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
                         refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+                        // The connection ends too: without a token it may not keep its slot.
+                        refused.headers_mut().insert(header::CONNECTION, http::HeaderValue::from_static("close"));
                         Err(Box::new(refused))
                     }
                 }

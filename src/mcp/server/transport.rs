@@ -157,6 +157,9 @@ where
         let Some(profile) = profile else {
             let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
             *refused.status_mut() = http::StatusCode::UNAUTHORIZED;
+            // And the connection ends: one without a token must not keep its slot alive by
+            // asking again and again (520 such connections locked every client out).
+            refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
             return Box::pin(async move { Ok(refused) });
         };
         let inner = ConnectionInner {
