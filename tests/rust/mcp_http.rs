@@ -275,6 +275,47 @@ async fn an_http_clients_change_reaches_a_websocket_subscriber() {
     assert!(seen.is_some(), "the WebSocket client sees {entity}, made over HTTP");
 }
 
+/// A full session table makes room only from the asking credential's own idle sessions: no
+/// token can log another out (one opening its 64 closed 65 others'), and a refused initialize
+/// closes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_session_table_never_closes_another_credentials_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    let names: Vec<String> = (0..17).map(|i| format!("token{i}")).collect();
+    std::fs::write(&tokens, names.iter().map(|t| format!("{t} system.readonly\n")).collect::<String>()).unwrap();
+    let s = Http::start(&["--http", "--tokens", tokens.to_str().unwrap()]);
+    let open = |token: String| {
+        let request = s.post(INIT).header("authorization", format!("Bearer {token}"));
+        async move {
+            let r = request.send().await.unwrap();
+            let sid = r.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_string());
+            let (_, answer) = body(r).await;
+            (sid, answer)
+        }
+    };
+    let mut first = None;
+    for token in &names[..16] {
+        for _ in 0..64 {
+            let (sid, answer) = open(token.clone()).await;
+            let sid = sid.unwrap_or_else(|| panic!("{answer}"));
+            first.get_or_insert(sid);
+        }
+    }
+    // Full (16 × 64): a newcomer and a credential at its own limit are refused, closing nothing.
+    let (sid, answer) = open(names[16].clone()).await;
+    assert!(sid.is_none() && answer["error"]["message"].as_str().unwrap().contains("1024 sessions, its limit"), "{answer}");
+    let (sid, answer) = open(names[3].clone()).await;
+    assert!(sid.is_none() && answer["error"]["message"].as_str().unwrap().contains("its limit of 64"), "{answer}");
+    // The oldest session of all, token0's, is still open.
+    let ping = s
+        .post(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+        .header("mcp-session-id", first.unwrap())
+        .header("authorization", "Bearer token0");
+    let (status, pong) = body(ping.send().await.unwrap()).await;
+    assert_eq!((status, &pong["result"]), (StatusCode::OK, &json!({})));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_credential_cannot_take_every_session() {
     let dir = tempfile::tempdir().unwrap();

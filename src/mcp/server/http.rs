@@ -179,12 +179,26 @@ impl HttpState {
 
     fn open_session(&self, who: &Identity) -> Result<(String, u64, Arc<Load>), RpcError> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        // The credential's own limit first: a refused initialize changes nothing.
+        // Without tokens every client is the same (empty) credential: only the total applies.
+        let own = sessions.values().filter(|s| s.credential == who.credential).count();
+        if !who.credential.is_empty() && own >= MAX_SESSIONS_PER_CREDENTIAL {
+            return Err(RpcError {
+                code: protocol::BUSY,
+                message: format!(
+                    "this credential holds {own} sessions, its limit of {MAX_SESSIONS_PER_CREDENTIAL}; close one (DELETE) first"
+                ),
+                data: None,
+            });
+        }
         if sessions.len() >= MAX_SESSIONS {
-            // Full: the session idle longest with no open stream makes room (one client opening
-            // sessions in a loop must not lock everyone out for the idle time).
+            // Full: the credential's own session idle longest with no open stream makes room
+            // (one client opening sessions in a loop must not lock itself out for the idle
+            // time). Another credential's sessions are never closed for it: one token opening
+            // its 64 closed 65 other users' sessions.
             let oldest = sessions
                 .iter()
-                .filter(|(_, s)| Arc::strong_count(&s.streams) == 1)
+                .filter(|(_, s)| s.credential == who.credential && Arc::strong_count(&s.streams) == 1)
                 .min_by_key(|(_, s)| s.last_used)
                 .map(|(id, _)| id.clone());
             if let Some(s) = oldest.and_then(|id| sessions.remove(&id)) {
@@ -195,17 +209,6 @@ impl HttpState {
             return Err(RpcError {
                 code: protocol::BUSY,
                 message: format!("the server holds {MAX_SESSIONS} sessions, its limit; close one (DELETE) or retry later"),
-                data: None,
-            });
-        }
-        // Without tokens every client is the same (empty) credential: only the total applies.
-        let own = sessions.values().filter(|s| s.credential == who.credential).count();
-        if !who.credential.is_empty() && own >= MAX_SESSIONS_PER_CREDENTIAL {
-            return Err(RpcError {
-                code: protocol::BUSY,
-                message: format!(
-                    "this credential holds {own} sessions, its limit of {MAX_SESSIONS_PER_CREDENTIAL}; close one (DELETE) first"
-                ),
                 data: None,
             });
         }
