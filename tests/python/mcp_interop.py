@@ -265,6 +265,7 @@ async def hostile_websocket(addr: str) -> None:
             ("deeply nested JSON", "[" * 100000 + "]" * 100000, {-32700, -32600}),
             ("deeply nested object", '{"a":' * 100000 + "1" + "}" * 100000, {-32700, -32600}),
             ("wrong types in params", json.dumps({"jsonrpc": "2.0", "id": 901, "method": "tools/call", "params": {"name": 42}}), {-32602}),
+            ("a number out of range", '{"jsonrpc": "2.0", "id": 904, "method": "tools/call", "params": {"name": "x", "arguments": {"v": 1' + "0" * 5000 + '}}}', {-32602, -32700}),
             ("unknown method", json.dumps({"jsonrpc": "2.0", "id": 902, "method": "frobnicate"}), {-32601}),
         ]
         for i, (what, frame, code) in enumerate(cases):
@@ -275,6 +276,8 @@ async def hostile_websocket(addr: str) -> None:
                 reply = reply[0]
             got = reply.get("error", {}).get("code")
             check(got in code, f"[ws hostile] {what} -> {got}")
+            message = reply.get("error", {}).get("message", "")
+            check("ErrorObject" not in message and "RawValue" not in message, f"[ws hostile] {what}: a plain message ({message[:80]})")
             check(await still_serving(ws, 100 + i), f"[ws hostile] still serving after {what}")
         huge = json.dumps({"jsonrpc": "2.0", "id": 903, "method": "ping", "params": {"pad": "x" * (10 << 20)}})
         await ws.send(huge)

@@ -447,9 +447,12 @@ fn internal(message: &str) -> ErrorObjectOwned {
 fn parse_params(params: &jsonrpsee::types::Params<'_>) -> Result<Value, ErrorObjectOwned> {
     match params.as_str() {
         None => Ok(Value::Object(Map::new())),
-        Some(_) => {
-            params.parse().map_err(|e| ErrorObjectOwned::owned(protocol::INVALID_PARAMS as i32, format!("invalid params: {e}"), None::<()>))
-        }
+        Some(_) => params.parse().map_err(|e: ErrorObjectOwned| {
+            // The parser's reason is the error's data, a JSON string; its Display is a Rust
+            // debug dump, which is no message for a client.
+            let reason = e.data().and_then(|d| serde_json::from_str::<String>(d.get()).ok()).unwrap_or_else(|| e.message().to_string());
+            ErrorObjectOwned::owned(protocol::INVALID_PARAMS as i32, format!("invalid params: {}", crate::clip::shown(&reason)), None::<()>)
+        }),
     }
 }
 
