@@ -60,6 +60,8 @@ pub enum WorldStateError {
     BadTags { id: EntityId, count: usize },
     #[error("the physics: {0}")]
     Physics(#[from] PhysicsStateError),
+    #[error("the {what}: {error}")]
+    Scene { what: &'static str, error: super::bounds::BoundsError },
 }
 
 /// Why a world could not be written (a bug: every value the world holds encodes).
@@ -154,6 +156,10 @@ impl World {
     /// `capacity` live entities; returns it and the bytes after it.
     pub(crate) fn load(bytes: &[u8], capacity: usize) -> Result<(World, &[u8]), WorldStateError> {
         let (scene, rest): (LoadedScene, _) = postcard::take_from_bytes(bytes).map_err(decode("scene"))?;
+        // The bounds `three.setLighting` and `render.setCamera` hold them to (a crafted file's
+        // infinite camera or NaN field of view would reach the renderer's matrices).
+        scene.lighting.check().map_err(|error| WorldStateError::Scene { what: "lighting", error })?;
+        scene.camera.check().map_err(|error| WorldStateError::Scene { what: "camera", error })?;
         let (saved, rest): (Vec<LoadedEntity>, _) = postcard::take_from_bytes(rest).map_err(decode("entities"))?;
         let mut ecs = bevy_ecs::world::World::new();
         let mut live = BTreeMap::new();
@@ -300,6 +306,26 @@ mod tests {
             w.begin_step();
             w.step_physics().unwrap();
         }
+    }
+
+    #[test]
+    fn a_crafted_camera_or_lighting_is_refused_by_the_skills_bounds() {
+        for (what, alter) in [
+            ("camera", Box::new(|w: &mut World| w.camera.fov_deg = f32::NAN) as Box<dyn Fn(&mut World)>),
+            ("camera", Box::new(|w: &mut World| w.camera.position = [f32::INFINITY, 0.0, 0.0])),
+            ("lighting", Box::new(|w: &mut World| w.lighting.ambient_intensity = -1e30)),
+        ] {
+            let mut w = World::with_capacity(8);
+            alter(&mut w);
+            let bytes = w.save(Vec::new()).unwrap();
+            match World::load(&bytes, 8) {
+                Err(WorldStateError::Scene { what: got, .. }) => assert_eq!(got, what),
+                Err(e) => panic!("refused for another reason: {e}"),
+                Ok(_) => panic!("a crafted {what} was accepted"),
+            }
+        }
+        let w = World::with_capacity(8);
+        assert!(World::load(&w.save(Vec::new()).unwrap(), 8).is_ok(), "the defaults are within bounds");
     }
 
     #[test]
