@@ -34,6 +34,10 @@ use sha2::{Digest, Sha256};
 /// outside any VM's memory limit, used about 115 bytes per token and 0.6 s per MiB (a 16 MiB
 /// file of `1,1,1,…` took 9.6 s and 1.9 GB before any sandbox limit applied, at every start).
 pub(crate) const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+/// Script bytes discovery takes from the whole scripts root: the compile cost is per byte, so
+/// the per-file cap alone let 48 files just under it cost 20 s at every start. Packages past
+/// it (in path order) are refused whole.
+pub(crate) const MAX_TOTAL_SCRIPT_BYTES: u64 = 4 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -94,6 +98,8 @@ pub enum DiscoverError {
     TooLarge { path: String, size: u64 },
     #[error("{path}: cannot read ({message})")]
     Unreadable { path: String, message: String },
+    #[error("{path}: the scripts before it already hold {before} bytes; the scripts root may hold {MAX_TOTAL_SCRIPT_BYTES}")]
+    TotalTooLarge { path: String, before: u64 },
 }
 
 impl DiscoverError {
@@ -186,7 +192,15 @@ fn classify(entry: &Path, real_root: &Path) -> Result<Entry, DiscoverError> {
 }
 
 fn read(shown: &Path, real: &Path) -> Result<String, DiscoverError> {
-    std::fs::read_to_string(real).map_err(|e| DiscoverError::Unreadable { path: shown.display().to_string(), message: e.to_string() })
+    use std::io::Read;
+    let unreadable = |e: std::io::Error| DiscoverError::Unreadable { path: shown.display().to_string(), message: e.to_string() };
+    // At most one byte past the cap: a file that grew since it was measured is not read whole.
+    let mut text = String::new();
+    std::fs::File::open(real).map_err(unreadable)?.take(MAX_SCRIPT_BYTES + 1).read_to_string(&mut text).map_err(unreadable)?;
+    if text.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(DiscoverError::TooLarge { path: shown.display().to_string(), size: text.len() as u64 });
+    }
+    Ok(text)
 }
 
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
@@ -246,6 +260,18 @@ pub fn discover(root: &Path) -> Vec<Result<Source, (PathBuf, DiscoverError)>> {
     let mut found = Vec::new();
     let real_root = real_root(root);
     walk(root, root, &real_root, &mut found);
+    let mut total = 0u64;
+    for result in &mut found {
+        if let Ok(source) = result {
+            let bytes: u64 = source.files.iter().map(|(_, text)| text.len() as u64).sum();
+            if total + bytes > MAX_TOTAL_SCRIPT_BYTES {
+                let path = source.path.clone();
+                *result = Err((path.clone(), DiscoverError::TotalTooLarge { path: path.display().to_string(), before: total }));
+                continue;
+            }
+            total += bytes;
+        }
+    }
     found
 }
 
@@ -306,6 +332,21 @@ mod tests {
         let (_, e) = found.iter().find_map(|r| r.as_ref().err()).expect("the fat script is refused");
         assert!(e.to_string().ends_with("bytes is more than the 1048576 bytes a script file may have"), "{e}");
         assert!(found.iter().any(|r| r.as_ref().is_ok_and(|s| s.default_name() == "fine")), "a script just under the cap is read");
+    }
+
+    #[test]
+    fn the_scripts_root_holds_at_most_four_mib_in_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let almost = "-".repeat(MAX_SCRIPT_BYTES as usize - 10);
+        for i in 0..6 {
+            std::fs::write(root.join(format!("m{i}.luau")), &almost).unwrap();
+        }
+        let found = discover(root);
+        let taken: Vec<String> = found.iter().filter_map(|r| r.as_ref().ok().map(|s| s.default_name())).collect();
+        assert_eq!(taken, ["m0", "m1", "m2", "m3"], "the first four MiB, in path order");
+        let (_, e) = found[4].as_ref().unwrap_err();
+        assert!(e.to_string().contains("already hold 4194264 bytes; the scripts root may hold 4194304"), "{e}");
     }
 
     #[test]

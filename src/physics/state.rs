@@ -94,8 +94,42 @@ fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateErro
             return Err(PhysicsStateError::ForeignShape { collider: collider_id, shape: crate::clip::shown(&shape) });
         }
     }
+    // Joints limina never makes (each adds solver work and graph state of its own).
+    if !world.impulse_joints.is_empty() {
+        return Err(PhysicsStateError::Tuned {
+            what: "joints",
+            detail: format!("the file has {} impulse joints; limina makes none", world.impulse_joints.len()),
+        });
+    }
+    if world.multibody_joints.iter().next().is_some() {
+        return Err(PhysicsStateError::Tuned { what: "joints", detail: "the file has multibody joints; limina makes none".into() });
+    }
+    // Per-body settings limina leaves at rapier's defaults: extra solver passes (65535 of each
+    // per body hung a step), damping, gravity scale, dominance, CCD.
+    let plain = rapier3d::prelude::RigidBodyBuilder::dynamic().build();
     for (handle, body) in world.bodies.iter() {
         let body_id = handle.into_raw_parts().0;
+        let settings = |b: &rapier3d::prelude::RigidBody| {
+            (
+                b.additional_solver_iterations(),
+                b.additional_pgs_iterations(),
+                b.linear_damping().to_bits(),
+                b.angular_damping().to_bits(),
+                b.gravity_scale().to_bits(),
+                b.dominance_group(),
+                b.is_ccd_enabled(),
+            )
+        };
+        if settings(body) != settings(&plain) {
+            return Err(PhysicsStateError::Tuned {
+                what: "body settings",
+                detail: format!(
+                    "body {body_id} has (extra solver iterations, extra PGS iterations, damping bits, gravity scale bits, dominance, ccd) = {:?}; limina leaves rapier's {:?}",
+                    settings(body),
+                    settings(&plain)
+                ),
+            });
+        }
         let t = body.translation();
         let r = body.rotation();
         let (v, w) = (body.linvel(), body.angvel());
@@ -259,6 +293,11 @@ mod tests {
             body.set_linvel(rapier3d::math::Vector::new(f32::NAN, 0.0, 0.0), false);
         });
         assert!(e.ends_with("has a non-finite linear velocity"), "{e}");
+        let e = refused(&|p| {
+            let body = p.world.bodies.iter_mut().find(|(_, b)| b.is_dynamic()).map(|(_, b)| b).unwrap();
+            body.set_additional_solver_iterations(65535);
+        });
+        assert!(e.starts_with("its body settings differ from the engine's (body "), "{e}");
         // The step itself is still the one thing a world may choose.
         let mut p = settling_stack();
         p.world.integration_parameters.dt = 1.0 / 120.0;

@@ -50,6 +50,8 @@ pub enum WorldStateError {
     DestroyedIsLive { id: EntityId },
     #[error("{id} has no transform")]
     NoTransform { id: EntityId },
+    #[error("{id} has a transform no skill or step could give it: {transform}")]
+    BadTransform { id: EntityId, transform: String },
     #[error("{id} carries the public id {found}")]
     WrongPublicId { id: EntityId, found: EntityId },
     #[error("{id} names body {body}, which the physics does not hold")]
@@ -238,8 +240,16 @@ fn check_entity(id: EntityId, e: &LoadedEntity, models: usize) -> Result<(), Wor
     if id.0 == 0 {
         return Err(WorldStateError::ZeroId);
     }
-    if e.transform.is_none() {
+    let Some(t) = &e.transform else {
         return Err(WorldStateError::NoTransform { id });
+    };
+    // Finite numbers, and a scale the skills could have set (physics moves and turns bodies,
+    // never scales them; a body may have fallen past the skills' position bounds, so those
+    // are not held here).
+    let finite = t.position.iter().chain(&t.rotation).all(|v| v.is_finite());
+    let scale = super::bounds::scale("scale", t.scale.map(f64::from));
+    if !finite || scale.is_err() {
+        return Err(WorldStateError::BadTransform { id, transform: format!("{t:?}") });
     }
     if let Some(found) = e.public_id.map(EntityId)
         && found != id
@@ -326,6 +336,21 @@ mod tests {
         }
         let w = World::with_capacity(8);
         assert!(World::load(&w.save(Vec::new()).unwrap(), 8).is_ok(), "the defaults are within bounds");
+        // An entity's transform: finite, and a scale within the skills' bounds.
+        for bad in [
+            Transform { position: [f32::NAN, 0.0, 0.0], ..Transform::default() },
+            Transform { rotation: [0.0, f32::INFINITY, 0.0, 1.0], ..Transform::default() },
+            Transform { scale: [3e38, 1.0, 1.0], ..Transform::default() },
+        ] {
+            let mut w = World::with_capacity(8);
+            let id = w.create_entity(&spec([0.0; 3], None)).unwrap();
+            let entity = w.entities.get(id).unwrap();
+            *w.ecs.get_mut::<Transform>(entity).unwrap() = bad;
+            match World::load(&w.save(Vec::new()).unwrap(), 8) {
+                Err(WorldStateError::BadTransform { id: got, .. }) => assert_eq!(got, id),
+                other => panic!("{bad:?}: {:?}", other.map(|_| ())),
+            }
+        }
     }
 
     #[test]
