@@ -48,6 +48,65 @@ pub enum PhysicsStateError {
 /// decoding overflows the stack.
 const MAX_DEPTH: usize = 128;
 
+/// Deepest broad-phase tree a restored world may have. rapier's own trees of 65,536 leaves are
+/// far shallower; parry walks them recursively, and a 300,000-node chain overflowed the stack
+/// on the first step (a 20,000-node one took 25 s and 7 GB).
+const MAX_TREE_DEPTH: usize = 1024;
+
+/// One node of parry's BVH as postcard writes it (`mins`, `children`, `maxs`, `data`): read
+/// back from the broad phase's own bytes, since the tree's nodes are private to parry.
+#[derive(Deserialize, Serialize)]
+struct TreeNode {
+    mins: [f32; 3],
+    children: u32,
+    maxs: [f32; 3],
+    data: u32,
+}
+
+#[derive(Deserialize, Serialize)]
+struct WideNode {
+    left: TreeNode,
+    right: TreeNode,
+}
+
+impl TreeNode {
+    /// Leaves under it (parry keeps flags in the top two bits).
+    fn leaf_count(&self) -> u32 {
+        self.data & 0x3fff_ffff
+    }
+}
+
+/// The broad phase's tree is a tree: every inner node reached once, by an index inside the node
+/// list, at most `MAX_TREE_DEPTH` deep. Walked without recursion.
+fn check_broad_phase_tree(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateError> {
+    let bad = |detail: String| PhysicsStateError::Tuned { what: "broad-phase tree", detail };
+    let bytes = postcard::to_allocvec(&world.broad_phase).map_err(|e| bad(format!("it does not encode: {e}")))?;
+    // The tree's node list is the first thing the broad phase writes.
+    let (nodes, _): (Vec<WideNode>, _) = postcard::take_from_bytes(&bytes).map_err(|e| bad(format!("its nodes do not decode: {e}")))?;
+    if nodes.is_empty() {
+        return Ok(());
+    }
+    let mut seen = vec![false; nodes.len()];
+    let mut stack = vec![(0usize, 1usize)];
+    while let Some((index, depth)) = stack.pop() {
+        if depth > MAX_TREE_DEPTH {
+            return Err(bad(format!("the file has a tree deeper than {MAX_TREE_DEPTH} levels where the engine builds shallow ones")));
+        }
+        let Some(node) = nodes.get(index) else {
+            return Err(bad(format!("the file has a node pointing at {index}, past its {} nodes", nodes.len())));
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(bad(format!("the file has node {index} reached twice (a cycle or a shared subtree)")));
+        }
+        for child in [&node.left, &node.right] {
+            if child.leaf_count() > 1 {
+                stack.push((child.children as usize, depth + 1));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The first field whose value differs, as `saved: engine`, read off the two values' debug
 /// forms (rapier's parameters have dozens of fields; naming the one that differs is enough).
 fn first_difference<T: std::fmt::Debug>(saved: &T, engine: &T) -> String {
@@ -94,6 +153,7 @@ fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateErro
             return Err(PhysicsStateError::ForeignShape { collider: collider_id, shape: crate::clip::shown(&shape) });
         }
     }
+    check_broad_phase_tree(world)?;
     // Joints limina never makes (each adds solver work and graph state of its own).
     if !world.impulse_joints.is_empty() {
         return Err(PhysicsStateError::Tuned {
@@ -298,6 +358,17 @@ mod tests {
             body.set_additional_solver_iterations(65535);
         });
         assert!(e.starts_with("its body settings differ from the engine's (body "), "{e}");
+        // A broad-phase tree whose root points back at itself (as deep as a crafted chain).
+        let e = refused(&|p| {
+            let bytes = postcard::to_allocvec(&p.world.broad_phase).unwrap();
+            let (mut nodes, rest): (Vec<WideNode>, _) = postcard::take_from_bytes(&bytes).unwrap();
+            nodes[0].left.children = 0;
+            nodes[0].left.data = (nodes[0].left.data & !0x3fff_ffff) | 2;
+            let mut crafted = postcard::to_allocvec(&nodes).unwrap();
+            crafted.extend_from_slice(rest);
+            p.world.broad_phase = postcard::from_bytes(&crafted).unwrap();
+        });
+        assert!(e.contains("broad-phase tree") && e.contains("node 0 reached twice"), "{e}");
         // The step itself is still the one thing a world may choose.
         let mut p = settling_stack();
         p.world.integration_parameters.dt = 1.0 / 120.0;
