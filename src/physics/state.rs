@@ -35,8 +35,10 @@ pub enum PhysicsStateError {
     OrphanCollider { collider: u32, body: u32 },
     #[error("the integration step is {dt} s; a saved world steps at a positive, finite dt")]
     BadStep { dt: f32 },
-    #[error("its {what} differ from the engine's ({detail}); limina sets only the step, dt")]
+    #[error("its {what} differ from the engine's ({detail})")]
     Tuned { what: &'static str, detail: String },
+    #[error("its broad-phase tree is malformed: {0}")]
+    BadTree(String),
     #[error("collider {collider} is a {shape}; limina makes boxes, balls and capsules of finite, positive size")]
     ForeignShape { collider: u32, shape: String },
     #[error("body {body} has a non-finite {what}")]
@@ -79,7 +81,7 @@ impl TreeNode {
 /// The broad phase's tree is a tree: every inner node reached once, by an index inside the node
 /// list, at most `MAX_TREE_DEPTH` deep. Walked without recursion.
 fn check_broad_phase_tree(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateError> {
-    let bad = |detail: String| PhysicsStateError::Tuned { what: "broad-phase tree", detail };
+    let bad = PhysicsStateError::BadTree;
     let bytes = postcard::to_allocvec(&world.broad_phase).map_err(|e| bad(format!("it does not encode: {e}")))?;
     // The tree's node list is the first thing the broad phase writes.
     let (nodes, _): (Vec<WideNode>, _) = postcard::take_from_bytes(&bytes).map_err(|e| bad(format!("its nodes do not decode: {e}")))?;
@@ -90,13 +92,13 @@ fn check_broad_phase_tree(world: &rapier3d::prelude::PhysicsWorld) -> Result<(),
     let mut stack = vec![(0usize, 1usize)];
     while let Some((index, depth)) = stack.pop() {
         if depth > MAX_TREE_DEPTH {
-            return Err(bad(format!("the file has a tree deeper than {MAX_TREE_DEPTH} levels where the engine builds shallow ones")));
+            return Err(bad(format!("deeper than {MAX_TREE_DEPTH} levels (the engine's trees are far shallower)")));
         }
         let Some(node) = nodes.get(index) else {
-            return Err(bad(format!("the file has a node pointing at {index}, past its {} nodes", nodes.len())));
+            return Err(bad(format!("a node points at {index}, past its {} nodes", nodes.len())));
         };
         if std::mem::replace(&mut seen[index], true) {
-            return Err(bad(format!("the file has node {index} reached twice (a cycle or a shared subtree)")));
+            return Err(bad(format!("node {index} is reached twice (a cycle or a shared subtree)")));
         }
         for child in [&node.left, &node.right] {
             if child.leaf_count() > 1 {
@@ -130,10 +132,8 @@ fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateErro
     let fresh = rapier3d::prelude::PhysicsWorld::new();
     let expected = rapier3d::prelude::IntegrationParameters { dt, ..fresh.integration_parameters };
     if world.integration_parameters != expected {
-        return Err(PhysicsStateError::Tuned {
-            what: "integration parameters",
-            detail: first_difference(&world.integration_parameters, &expected),
-        });
+        let detail = format!("{}; limina sets only the step, dt", first_difference(&world.integration_parameters, &expected));
+        return Err(PhysicsStateError::Tuned { what: "integration parameters", detail });
     }
     if world.gravity != fresh.gravity {
         return Err(PhysicsStateError::Tuned { what: "gravity", detail: first_difference(&world.gravity, &fresh.gravity) });
@@ -368,7 +368,7 @@ mod tests {
             crafted.extend_from_slice(rest);
             p.world.broad_phase = postcard::from_bytes(&crafted).unwrap();
         });
-        assert!(e.contains("broad-phase tree") && e.contains("node 0 reached twice"), "{e}");
+        assert_eq!(e, "its broad-phase tree is malformed: node 0 is reached twice (a cycle or a shared subtree)");
         // The step itself is still the one thing a world may choose.
         let mut p = settling_stack();
         p.world.integration_parameters.dt = 1.0 / 120.0;
