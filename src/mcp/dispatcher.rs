@@ -457,7 +457,9 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
             check_identity(field, id)?;
         }
         // The engine's own actors and the host script's sessions: no client acts as them.
+        // In any case: `Engine` or `SYS_packages` would read as the engine's in a log.
         fn reserved(id: &str, prefixes: &[&'static str]) -> Option<&'static str> {
+            let id = id.to_ascii_lowercase();
             prefixes.iter().find(|p| id.starts_with(**p)).copied()
         }
         if let Some(prefix) = reserved(&agent, &["sys_", "agt_session", "engine"]) {

@@ -218,8 +218,11 @@ fn a_client_names_a_real_profile_and_none_of_the_engine_s_identities() {
         ("sys_engine", "ses_a"),
         ("sys_packages", "ses_a"),
         ("engine", "ses_a"),
+        ("Engine", "ses_a"),
+        ("SYS_packages", "ses_a"),
         ("agt_session1", "ses_a"),
         ("agt_a", "thr_ses_script"),
+        ("agt_a", "THR_main"),
         ("agt_a", "ses_session1"),
     ] {
         let r = rpc(&e, &mut client, 2, "initialize", json!({"agentId": agent, "sessionId": session}));
