@@ -62,6 +62,14 @@ impl Budget {
     fn leave(&self) {
         self.left.set(self.left.get() + 1);
     }
+
+    /// `decode` one level deeper, or the error that says the limit was reached.
+    fn nested<T, E: de::Error>(&self, decode: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        self.enter::<E>()?;
+        let value = decode();
+        self.leave();
+        value
+    }
 }
 
 /// The wrapper: a deserializer, visitor, access or seed, with the shared budget.
@@ -166,10 +174,8 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Limited<'_, S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.budget.enter::<D::Error>()?;
-        let value = self.inner.deserialize(Limited { inner: deserializer, budget: self.budget });
-        self.budget.leave();
-        value
+        let budget = self.budget;
+        budget.nested(|| self.inner.deserialize(Limited { inner: deserializer, budget }))
     }
 }
 
@@ -220,17 +226,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Limited<'_, V> {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.budget.enter::<D::Error>()?;
-        let value = self.inner.visit_some(Limited { inner: deserializer, budget: self.budget });
-        self.budget.leave();
-        value
+        let budget = self.budget;
+        budget.nested(|| self.inner.visit_some(Limited { inner: deserializer, budget }))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.budget.enter::<D::Error>()?;
-        let value = self.inner.visit_newtype_struct(Limited { inner: deserializer, budget: self.budget });
-        self.budget.leave();
-        value
+        let budget = self.budget;
+        budget.nested(|| self.inner.visit_newtype_struct(Limited { inner: deserializer, budget }))
     }
 
     fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {

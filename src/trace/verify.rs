@@ -122,15 +122,7 @@ pub fn require_seal(verified: Verified, anchor: Option<&Anchor>) -> Result<Verif
 /// Verifies every line of a trace, sealed or not (a live log may still be growing). Check
 /// [`Verified::seal`]: None means nothing shows the file is complete.
 pub fn verify_chain(bytes: &[u8]) -> Result<Verified, VerifyFailure> {
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
-    // split leaves one empty piece after a final newline; it is not a line.
-    let n = if ends_with_newline || bytes.is_empty() { lines.len() - 1 } else { lines.len() };
-    let mut chain = Chain::default();
-    for (i, raw) in lines.iter().take(n).enumerate() {
-        chain.line(raw, i + 1 == n && !ends_with_newline)?;
-    }
-    Ok(chain.verified())
+    verify_reader(bytes)
 }
 
 /// Longest line `verify_reader` holds: each is parsed whole, at several times its bytes.

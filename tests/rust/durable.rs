@@ -17,9 +17,19 @@ fn options(verify: bool) -> ReplayOptions {
 /// Runs a demo in-process with a command log (checkpoints every `every` ticks) for `frames`
 /// steps after its script; returns the live world hash.
 fn logged_demo(demo: &str, log: &Path, every: u64, frames: u64) -> String {
+    logged(demo, durable::LogConfig { checkpoint_every: every, ..durable::LogConfig::new(log) }, frames)
+}
+
+/// Billiards logged with checkpoints every 10 ticks and a snapshot every 50.
+fn logged_with_snapshots(log: &Path, frames: u64) -> String {
+    logged("billiards.lua", durable::LogConfig { checkpoint_every: 10, snapshot_every: Some(50), ..durable::LogConfig::new(log) }, frames)
+}
+
+/// Runs a demo for `frames` steps under `log`; the world hash it ended with.
+fn logged(demo: &str, log: durable::LogConfig, frames: u64) -> String {
     let mut config =
         EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
-    config.log = Some(durable::LogConfig { checkpoint_every: every, ..durable::LogConfig::new(log) });
+    config.log = Some(log);
     let engine = Engine::new(config).unwrap();
     engine.run_file(&crate::root().join("demos").join(demo)).unwrap();
     engine.step(frames).unwrap();
@@ -266,15 +276,7 @@ fn a_loaded_scene_is_logged_as_the_calls_it_made_and_replays() {
 fn recovery_takes_only_the_snapshots_the_log_names_as_they_were_written() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("world.log");
-    let mut config =
-        EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
-    config.log = Some(durable::LogConfig { checkpoint_every: 10, snapshot_every: Some(50), ..durable::LogConfig::new(&log) });
-    let engine = Engine::new(config).unwrap();
-    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
-    engine.step(170).unwrap();
-    engine.make_durable().unwrap();
-    let hash = engine.world_hash();
-    drop(engine);
+    let hash = logged_with_snapshots(&log, 170);
     let snap = |tick: u64| dir.path().join(format!("world-{tick:012}.snap"));
     assert!(snap(50).exists() && snap(100).exists() && snap(150).exists());
 
@@ -311,15 +313,7 @@ fn recovery_takes_only_the_snapshots_the_log_names_as_they_were_written() {
 fn a_log_naming_thousands_of_snapshots_is_recovered_in_a_few_tries() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("world.log");
-    let mut config =
-        EngineConfig { output: Output::Silent, extra_roots: vec![crate::root().join("demos")], ..EngineConfig::new(crate::root()) };
-    config.log = Some(durable::LogConfig { checkpoint_every: 10, snapshot_every: Some(50), ..durable::LogConfig::new(&log) });
-    let engine = Engine::new(config).unwrap();
-    engine.run_file(&crate::root().join("demos/billiards.lua")).unwrap();
-    engine.step(60).unwrap();
-    engine.make_durable().unwrap();
-    let hash = engine.world_hash();
-    drop(engine);
+    let hash = logged_with_snapshots(&log, 60);
     // After the real marker: 20 names, then one name 2000 times, then one with terminal
     // escapes; none of them a file.
     let text = std::fs::read_to_string(&log).unwrap();
