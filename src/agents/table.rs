@@ -73,6 +73,26 @@ impl Agents {
         self.records.get(id).map_or_else(|| Rc::from([]), |r| Rc::clone(&r.acting_for))
     }
 
+    /// Whether the caller `agent_id` in `session_id` may remove agent `id` or destroy its body:
+    /// the agent itself, and the sessions it acts for (its spawner's, and theirs up the chain),
+    /// may; so may the operator (who holds `policy.govern`, checked by the skill). Anyone
+    /// else is refused with who does own it. An id that names no agent is no one's (Ok).
+    pub(crate) fn may_remove(&self, id: &str, agent_id: &str, session_id: &str) -> Result<(), String> {
+        let Some(record) = self.records.get(id) else { return Ok(()) };
+        if &*record.id == agent_id || record.acting_for.iter().any(|p| &*p.session_id == session_id) {
+            return Ok(());
+        }
+        let owner = record.acting_for.last().map_or("the operator", |p| &*p.session_id);
+        Err(format!(
+            "agent {id} was spawned for session {owner}; only the sessions it acts for, the agent itself and the operator may remove it or its body"
+        ))
+    }
+
+    /// The agent inhabiting `entity`, if any.
+    pub(crate) fn inhabitant(&self, entity: crate::world::EntityId) -> Option<&AgentRecord> {
+        self.records.values().find(|r| r.entity == Some(entity))
+    }
+
     /// Checks that `id` could be added now.
     pub(crate) fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
         if self.records.contains_key(id) {

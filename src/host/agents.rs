@@ -32,6 +32,11 @@ use crate::skills::{Caller, check_input};
 use crate::trace::{EventDraft, EventKind};
 use crate::world::NearQuery;
 
+/// VM interrupt checks (Luau makes one at every call and loop back-edge) one scripted decision
+/// may take: some 0.1–0.5 s of Luau on this project's machines, far more than a policy that
+/// returns needs, and a bound on one that does not.
+const POLICY_CHECKS: u64 = 20_000_000;
+
 /// An answer from an off-loop provider.
 struct Answer {
     agent: String,
@@ -107,6 +112,9 @@ pub(crate) struct AgentSystems {
     /// against `maxInFlightDecisions`, and its agent starts no other, until it ends (every
     /// request ends: each is bounded by a timeout of its own and then answers).
     live_requests: RefCell<HashMap<Rc<str>, u64>>,
+    /// Model decisions started for each spawner's tree, by the session at its root (the
+    /// operator's own are not counted): bounded by `maxModelCallsPerSpawner`.
+    model_calls: RefCell<HashMap<Rc<str>, u64>>,
 }
 
 impl AgentSystems {
@@ -122,6 +130,7 @@ impl AgentSystems {
             world: RefCell::default(),
             request_builder: Default::default(),
             live_requests: RefCell::default(),
+            model_calls: RefCell::default(),
         }
     }
 }
@@ -282,11 +291,30 @@ impl Shared {
         let tick = self.tick.get();
         let agents = self.agents.borrow();
         let live = self.agent_systems.live_requests.borrow();
+        // An agent that could make no call (its tree revoked, or a budget of it spent) is not
+        // asked to decide: it would think for nothing, at the operator's cost. Checked every
+        // tick, so a revocation stops the whole tree at once and a restore resumes it.
+        let policy = self.policy_enabled.then(|| self.policy.borrow());
+        let stopped = |r: &AgentRecord| policy.as_ref().is_some_and(|p| p.stopped(&r.id, &r.session_id, &r.acting_for).is_some());
         let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
             .iter()
-            .filter(|r| r.is_due(tick) && !live.contains_key(&r.id))
+            .filter(|r| r.is_due(tick) && !live.contains_key(&r.id) && !stopped(r))
             .map(|r| (r.last_decision_tick, Rc::clone(&r.id), r.llm.provider != ProviderKind::Scripted))
             .collect();
+        drop(policy);
+        // Model decisions of a spawner's tree stop at the operator's bound.
+        let limit = agents.scheduler.max_model_calls_per_spawner;
+        {
+            // Counting the starts this tick plans too: two agents of one tree due together must
+            // not both take the last call.
+            let mut counts = self.agent_systems.model_calls.borrow().clone();
+            due.retain(|(_, id, http)| {
+                let Some(root) = self.model_root(&agents, id).filter(|_| *http) else { return true };
+                let used = counts.entry(root).or_default();
+                *used += 1;
+                *used <= limit
+            });
+        }
         due.sort();
         let cap = agents.scheduler.max_in_flight_decisions;
         let mut running = live.len();
@@ -314,6 +342,22 @@ impl Shared {
             self.capped("maxInFlightDecisions", None, waiting, cap);
         }
         due.into_iter().map(|(_, id, _)| id).collect()
+    }
+
+    /// The session whose model-call allowance agent `id`'s decisions spend: the root of whom it
+    /// acts for. None for the operator's own agents (and their descendants): the operator's
+    /// endpoint is the operator's to spend.
+    fn model_root(&self, agents: &crate::agents::table::Agents, id: &str) -> Option<Rc<str>> {
+        let root = agents.get(id)?.acting_for.last().map(|p| Rc::clone(&p.session_id))?;
+        let operator = self.caller.permissions.contains(crate::policy::Permission::PolicyGovern);
+        (!(operator && *root == *self.caller.session_id)).then_some(root)
+    }
+
+    /// Traces that `root`'s tree may start no more model decisions (once: when the last one
+    /// it may start starts).
+    fn model_calls_spent(&self, root: &str, limit: u64) {
+        let payload = json!({"cap": "maxModelCallsPerSpawner", "sessionId": root, "limit": limit, "tick": self.tick.get()});
+        self.agent_event(EventKind::AgentSchedulerCapped, "scheduler", "scheduler", Vec::new(), &payload);
     }
 
     /// Sorts the events emitted since the last tick into each agent's recent events (its own
@@ -517,6 +561,19 @@ impl Shared {
                     // discarded rather than silently cut off.
                     timeout: Some(http_timeout(timeout)),
                 };
+                let root = self.model_root(&self.agents.borrow(), id);
+                if let Some(root) = root {
+                    let used = {
+                        let mut counts = self.agent_systems.model_calls.borrow_mut();
+                        let used = counts.entry(Rc::clone(&root)).or_default();
+                        *used += 1;
+                        *used
+                    };
+                    let limit = self.agents.borrow().scheduler.max_model_calls_per_spawner;
+                    if used == limit {
+                        self.model_calls_spent(&root, limit);
+                    }
+                }
                 let now = Instant::now();
                 // Generations are unique across agents and their lifetimes, so an answer for a
                 // despawned agent can never be taken for a new agent that reuses its id.
@@ -590,7 +647,15 @@ impl Shared {
             let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
             self.agent_systems.request_builder.build(lua, r, tools, self.tick.get()).map_err(script_error)?
         };
-        let returned: LuaValue = policy.call(request).map_err(script_error)?;
+        // A policy that never returns would hold the loop forever: it runs under a budget of
+        // VM checks (deterministic, unlike a clock), and past it the decision fails.
+        let exhausted = || {
+            format!(
+                "it ran past its budget of {POLICY_CHECKS} VM checks (calls and loop iterations) in one decision; an endless loop? the agent idles until its next turn"
+            )
+        };
+        let returned: LuaValue =
+            self.interrupt.with_budget(lua, POLICY_CHECKS, exhausted, || policy.call(request)).map_err(script_error)?;
         // Only the calls a decision can keep are converted: a policy returning millions of
         // entries costs a count, not their JSON.
         let (returned, dropped) = match returned {
@@ -673,7 +738,7 @@ impl Shared {
             }
             if !offered_to_agents(&skill) {
                 rejected(format!(
-                    "{} is not offered to in-world agents: a playtest runs for seconds on the loop, which every agent shares (builders run them over MCP)",
+                    "{} is not offered to in-world agents: one call of it can hold the loop, which every agent and client shares, for seconds (builders call it over MCP)",
                     call.tool
                 ));
                 continue;
@@ -901,10 +966,10 @@ pub(super) fn freeze(t: &Table) -> mlua::Result<()> {
 
 /// Whether agents may call `skill`. Their actions run on the loop, one after another, within
 /// call-count caps but no clock (a time budget would make the world depend on the machine's
-/// speed), so skills that hold the loop for seconds by design, the `test` category's playtests,
-/// are for builders only.
+/// speed), so skills that hold the loop for long by design (`heavy`: playtests, captures, whole
+/// scenes and worlds read or written) are for builders only.
 fn offered_to_agents(skill: &crate::skills::Skill) -> bool {
-    skill.category != "test"
+    !skill.heavy && skill.category != "test"
 }
 
 fn http_timeout(decision: Duration) -> Duration {

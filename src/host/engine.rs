@@ -244,6 +244,8 @@ pub(crate) struct Shared {
     /// Set while a command log is replayed into this engine: its records stand in for scripts
     /// and the agent systems.
     pub replay: RefCell<Option<crate::durable::ReplayFeed>>,
+    /// The VM's interrupt: a playtest's deadline, and the budget scripted policies run under.
+    pub interrupt: super::interrupt::VmInterrupt,
 }
 
 impl Shared {
@@ -509,6 +511,7 @@ impl Engine {
             log: RefCell::new(None),
             phase: Cell::new(crate::durable::Phase::Between),
             replay: RefCell::new(None),
+            interrupt: Default::default(),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -815,7 +818,7 @@ impl Engine {
     pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>, trace_budget: usize) {
         self.shared.deadline.set(Some(deadline));
         let trace = Rc::clone(&self.shared.trace);
-        self.lua.set_interrupt(move |_| {
+        self.shared.interrupt.set_standing(&self.lua, move |_| {
             if std::time::Instant::now() >= deadline {
                 on_timeout.set(true);
                 return Err(mlua::Error::runtime(message.clone()));

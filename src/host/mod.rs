@@ -11,6 +11,7 @@ pub use agents::AgentMemoryError;
 pub use agents::StepTimings;
 mod clock;
 mod engine;
+mod interrupt;
 mod limina_api;
 pub(crate) mod playtest;
 mod presence;

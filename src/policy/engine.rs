@@ -263,9 +263,26 @@ pub struct CapRevocation {
 }
 
 impl QuotaRule {
-    /// Whether this quota counts the call `ctx` describes.
-    fn applies(&self, ctx: &DecisionContext<'_>) -> bool {
-        self.session_id.as_deref().is_none_or(|s| s == ctx.session_id) && self.cap.as_deref().is_none_or(|c| ctx.touches(c))
+    /// Whether this quota counts the call `ctx` describes against `session`'s window (`session`
+    /// is the caller's or one it acts for: see `DecisionContext::sessions`).
+    fn applies(&self, session: &str, ctx: &DecisionContext<'_>) -> bool {
+        self.session_id.as_deref().is_none_or(|s| s == session) && self.cap.as_deref().is_none_or(|c| ctx.touches(c))
+    }
+}
+
+impl<'a> DecisionContext<'a> {
+    /// The caller's session, then each session it acts for, once each: every quota and budget
+    /// of any of them bounds the call (an agent spends its spawners' allowances, so spawning
+    /// is no way around a session's limits).
+    fn sessions(&self) -> Vec<&'a str> {
+        let mut sessions = Vec::with_capacity(1 + self.acting_for.len());
+        sessions.push(self.session_id);
+        for p in self.acting_for {
+            if !sessions.contains(&&*p.session_id) {
+                sessions.push(&p.session_id);
+            }
+        }
+        sessions
     }
 }
 
@@ -385,24 +402,28 @@ impl PolicyEngine {
             return d;
         }
 
-        // Quotas: prune each matching window, then check.
+        // Quotas: prune each matching window, then check. A delegate's call counts in the
+        // windows of every session it acts for as well as its own.
         let window_start = |rule: &QuotaRule| window_start(rule, ctx.tick);
-        let mut quota_view = Vec::new();
+        let sessions = ctx.sessions();
+        let mut quota_view: Vec<(usize, &str, u32)> = Vec::new();
         let mut exhausted = None;
         for (i, q) in self.quotas.iter_mut().enumerate() {
-            if !q.rule.applies(ctx) {
-                continue;
+            for (n, session) in sessions.iter().enumerate() {
+                if !q.rule.applies(session, ctx) {
+                    continue;
+                }
+                let start = window_start(&q.rule);
+                let used = q.used.entry(session.to_string()).or_default();
+                while used.front().is_some_and(|t| *t < start) {
+                    used.pop_front();
+                }
+                let count = used.len() as u32;
+                if count >= q.rule.limit && exhausted.is_none() {
+                    exhausted = Some((i, n, used.front().copied()));
+                }
+                quota_view.push((i, session, count));
             }
-            let start = window_start(&q.rule);
-            let used = q.used.entry(ctx.session_id.to_string()).or_default();
-            while used.front().is_some_and(|t| *t < start) {
-                used.pop_front();
-            }
-            let count = used.len() as u32;
-            if count >= q.rule.limit && exhausted.is_none() {
-                exhausted = Some((i, used.front().copied()));
-            }
-            quota_view.push((i, count));
         }
         let quota_snapshot = |quotas: &[Quota], extra: u32| -> Option<Value> {
             if quota_view.is_empty() {
@@ -411,21 +432,30 @@ impl PolicyEngine {
             Some(Value::Array(
                 quota_view
                     .iter()
-                    .map(|(i, count)| {
+                    .map(|(i, session, count)| {
                         let r = &quotas[*i].rule;
                         let used = count + extra;
-                        json!({"cap": r.cap, "sessionId": r.session_id, "limit": r.limit, "windowTicks": r.window_ticks, "used": used, "remaining": r.limit.saturating_sub(used)})
+                        let mut row = json!({"cap": r.cap, "sessionId": r.session_id, "limit": r.limit, "windowTicks": r.window_ticks, "used": used, "remaining": r.limit.saturating_sub(used)});
+                        // A window of someone the caller acts for names whose it is.
+                        if *session != ctx.session_id {
+                            row["countedFor"] = json!(session);
+                        }
+                        row
                     })
                     .collect(),
             ))
         };
-        if let Some((i, oldest)) = exhausted {
+        if let Some((i, n, oldest)) = exhausted {
             let r = &self.quotas[i].rule;
             let again = oldest.map(|t| t + r.window_ticks).unwrap_or(ctx.tick);
             let what = r.cap.clone().unwrap_or_else(|| "all calls".into());
+            let whose = if n == 0 { String::new() } else { format!("agent {} acts for session {}, whose ", ctx.agent_id, sessions[n]) };
             let mut d = deny(
                 Rule::QuotaExceeded,
-                format!("quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}", r.limit, r.window_ticks),
+                format!(
+                    "{whose}quota of {} calls per {} ticks for {what} is used up; allowed again at tick {again}",
+                    r.limit, r.window_ticks
+                ),
                 r.cap.clone().map(Cow::Owned).unwrap_or_else(|| ctx.cap()),
             );
             d.quota = quota_snapshot(&self.quotas, 0);
@@ -435,8 +465,7 @@ impl PolicyEngine {
 
         // The caller's own budget, then the budgets of whom it acts for: an agent spends its
         // spawners' budgets too, so spawning agents is no way around a session's limits.
-        let sessions = std::iter::once(ctx.session_id).chain(ctx.acting_for.iter().map(|p| &*p.session_id));
-        for (n, session) in sessions.enumerate() {
+        for (n, session) in sessions.iter().copied().enumerate() {
             if let Some((rule, reason)) = self.budgets.get(session).and_then(|b| b.spent(session)) {
                 let reason = if n == 0 { reason } else { format!("agent {} acts for session {session}, whose {reason}", ctx.agent_id) };
                 let mut d = deny(rule, reason, ctx.cap());
@@ -447,17 +476,15 @@ impl PolicyEngine {
         }
 
         // Allow: commit usage.
-        for (i, _) in &quota_view {
-            self.quotas[*i].used.entry(ctx.session_id.to_string()).or_default().push_back(ctx.tick);
+        for (i, session, _) in &quota_view {
+            self.quotas[*i].used.entry(session.to_string()).or_default().push_back(ctx.tick);
         }
         let budget = self.budgets.get_mut(ctx.session_id).map(|b| {
             b.calls += 1;
             b.snapshot()
         });
-        for p in ctx.acting_for {
-            if *p.session_id != *ctx.session_id
-                && let Some(b) = self.budgets.get_mut(&*p.session_id)
-            {
+        for session in &sessions[1..] {
+            if let Some(b) = self.budgets.get_mut(*session) {
                 b.calls += 1;
             }
         }
@@ -498,35 +525,38 @@ impl PolicyEngine {
                 return Err(format!("{}: {}", p.skill, super::missing_permission(missing, ctx.profile, ctx.package)));
             }
         }
-        for q in &self.quotas {
-            let needed: u64 = plan.iter().filter(|p| q.rule.applies(&context(p))).map(|p| p.count).sum();
-            if needed == 0 {
-                continue;
+        // The caller's windows and budget, and those of everyone it acts for.
+        for session in base.sessions() {
+            for q in &self.quotas {
+                let needed: u64 = plan.iter().filter(|p| q.rule.applies(session, &context(p))).map(|p| p.count).sum();
+                if needed == 0 {
+                    continue;
+                }
+                let start = window_start(&q.rule, base.tick);
+                let used = q.used.get(session).map_or(0, |ticks| ticks.iter().filter(|t| **t >= start).count() as u64);
+                let left = u64::from(q.rule.limit).saturating_sub(used);
+                if needed > left {
+                    let what = q.rule.cap.clone().unwrap_or_else(|| "all calls".into());
+                    let whose = if session == base.session_id { String::new() } else { format!("session {session}'s ") };
+                    return Err(format!(
+                        "this needs {needed} calls under {whose}the quota of {} calls per {} ticks for {what}, which has {left} left now",
+                        q.rule.limit, q.rule.window_ticks
+                    ));
+                }
             }
-            let start = window_start(&q.rule, base.tick);
-            let used = q.used.get(base.session_id).map_or(0, |ticks| ticks.iter().filter(|t| **t >= start).count() as u64);
-            let left = u64::from(q.rule.limit).saturating_sub(used);
-            if needed > left {
-                let what = q.rule.cap.clone().unwrap_or_else(|| "all calls".into());
-                return Err(format!(
-                    "this needs {needed} calls under the quota of {} calls per {} ticks for {what}, which has {left} left now",
-                    q.rule.limit, q.rule.window_ticks
-                ));
-            }
-        }
-        if let Some(b) = self.budgets.get(base.session_id) {
-            let needed: u64 = plan.iter().map(|p| p.count).sum();
-            if let Some(limit) = b.limits.calls
-                && b.calls.saturating_add(needed) > limit
-            {
-                return Err(format!(
-                    "this needs {needed} calls and the call budget of session {} has {} left",
-                    base.session_id,
-                    limit.saturating_sub(b.calls)
-                ));
-            }
-            if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) || b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
-                return Err(format!("the cpu or memory budget of session {} is spent", base.session_id));
+            if let Some(b) = self.budgets.get(session) {
+                let needed: u64 = plan.iter().map(|p| p.count).sum();
+                if let Some(limit) = b.limits.calls
+                    && b.calls.saturating_add(needed) > limit
+                {
+                    return Err(format!(
+                        "this needs {needed} calls and the call budget of session {session} has {} left",
+                        limit.saturating_sub(b.calls)
+                    ));
+                }
+                if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) || b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
+                    return Err(format!("the cpu or memory budget of session {session} is spent"));
+                }
             }
         }
         Ok(())
@@ -546,6 +576,27 @@ impl PolicyEngine {
             let as_them = DecisionContext { agent_id: &p.agent_id, session_id: &p.session_id, acting_for: &[], ..*ctx };
             if let Some(r) = self.revocation(&as_them) {
                 return Some((Rule::Revoked, format!("{}: {}", who(), revoked_reason(r)), Cow::Owned(r.cap.clone())));
+            }
+        }
+        None
+    }
+
+    /// Why an agent (`agent_id` in `session_id`, acting for `acting_for`) can make no call at
+    /// all now, if it cannot: its own or a spawner's session or agent is revoked, or one of
+    /// their call, cpu or memory budgets is spent. The scheduler starts no decision for such an
+    /// agent (its model would think for nothing, at the operator's cost); a revoked capability
+    /// alone stops only the calls that need it, so it does not count here.
+    pub(crate) fn stopped(&self, agent_id: &str, session_id: &str, acting_for: &[Principal]) -> Option<String> {
+        let me = Principal { agent_id: agent_id.into(), session_id: session_id.into() };
+        for p in std::iter::once(&me).chain(acting_for) {
+            if self.revoked_sessions.contains(&*p.session_id) {
+                return Some(format!("session {} was revoked", p.session_id));
+            }
+            if self.revoked_agents.contains(&*p.agent_id) {
+                return Some(format!("agent {} was revoked", p.agent_id));
+            }
+            if let Some((_, reason)) = self.budgets.get(&*p.session_id).and_then(|b| b.spent(&p.session_id)) {
+                return Some(reason);
             }
         }
         None

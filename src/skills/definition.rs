@@ -86,6 +86,10 @@ pub struct Skill {
     /// One of the engine's own skills (set only by the core catalog's registration, never by a
     /// definition table): the command log records calls of these.
     pub builtin: bool,
+    /// One call may hold the loop for a long time by design (a render, a playtest, a whole
+    /// scene or world written or read): in-world agents are not offered it, since their
+    /// actions run on the loop every agent and client shares (`heavy = true`).
+    pub heavy: bool,
 }
 
 impl std::fmt::Debug for Skill {
@@ -102,8 +106,21 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 12] =
-    ["name", "version", "category", "description", "tier", "permissions", "effects", "idempotent", "input", "output", "handler", "hooks"];
+const KNOWN_KEYS: [&str; 13] = [
+    "name",
+    "version",
+    "category",
+    "description",
+    "tier",
+    "permissions",
+    "effects",
+    "idempotent",
+    "heavy",
+    "input",
+    "output",
+    "handler",
+    "hooks",
+];
 
 pub fn is_valid_skill_name(name: &str) -> bool {
     // MCP tool names: 1..=128 of [A-Za-z0-9_.-]; ours are dotted, starting with a letter.
@@ -219,6 +236,12 @@ impl Skill {
             Ok(other) => return Err(fail(format!("`idempotent` must be a boolean, got {}", crate::script::lua_type_name(&other)))),
             Err(e) => return Err(fail(format!("`idempotent` could not be read: {e}"))),
         };
+        let heavy = match def.raw_get::<LuaValue>("heavy") {
+            Ok(LuaValue::Nil) => false,
+            Ok(LuaValue::Boolean(b)) => b,
+            Ok(other) => return Err(fail(format!("`heavy` must be a boolean, got {}", crate::script::lua_type_name(&other)))),
+            Err(e) => return Err(fail(format!("`heavy` could not be read: {e}"))),
+        };
         let effects = match effects {
             Some(list) => {
                 let read_only = list.iter().all(|e| *e == Effect::Read);
@@ -289,6 +312,7 @@ impl Skill {
             handler: Handler::Vm { handler, before, after },
             source: source.to_string(),
             builtin: false,
+            heavy,
         })
     }
 }

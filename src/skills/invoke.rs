@@ -180,12 +180,13 @@ pub(crate) fn invoke_call(
     let started = Instant::now();
     let first_seq = env.trace.borrow().last_seq();
     let mut decision_id = None;
+    let mut authorized = false;
     // A panic in any stage (a bug: native ops bound their inputs) becomes a `handler_error` and
     // a `skill.panicked` event instead of ending the process. Borrows taken inside are released
     // by the unwind; the world keeps whatever the call changed before it panicked (no stage
     // before the handler writes, and the ops check before they write), so the caller is told
     // the call may have partly applied.
-    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id))
+    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id, &mut authorized))
         .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
     let clock = env.clock;
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
@@ -199,7 +200,9 @@ pub(crate) fn invoke_call(
             (true, Some(result), None, lua_copy)
         }
         Err(failure) => {
-            if failure.code != ErrorCode::Forbidden {
+            // A denial by the permission stage is traced there (policy.denied); a handler's own
+            // refusal (`forbidden` from an op: an ownership or operator rule) is traced here.
+            if failure.code != ErrorCode::Forbidden || authorized {
                 let payload = Failed { code: failure.code, message: &failure.message, skill: name, tick: env.tick };
                 emit(env, caller, crate::trace::EventKind::SkillFailed.as_str(), &payload, causes);
             }
@@ -406,6 +409,7 @@ fn run(
     input: &mut CallInput,
     lua_result: bool,
     decision_id: &mut Option<String>,
+    authorized: &mut bool,
 ) -> Result<Ran, SkillFailure> {
     // resolve (the registry borrow ends here, so handlers may list or call skills)
     let skill = env.registry.borrow().get(name).ok_or_else(|| failure(ErrorCode::NotFound, env.registry.borrow().unknown_skill(name)))?;
@@ -429,6 +433,7 @@ fn run(
 
     // permission / policy
     *decision_id = authorize(env, caller, &skill)?;
+    *authorized = true;
     lap(env.clock, Stage::Policy);
 
     let lua = env.lua;

@@ -173,7 +173,9 @@ fn the_tools_one_policy_sees_cannot_be_changed_for_another() {
 
 #[test]
 fn an_agent_keeps_acting_for_its_spawners_after_the_agent_between_them_leaves() {
-    let e = engine();
+    // Agents spawn agents only where the operator allows it.
+    let scheduler = limina::agents::budget::SchedulerBudget { agents_may_spawn: true, ..Default::default() };
+    let e = Engine::new(EngineConfig { output: Output::Silent, scheduler, ..EngineConfig::new(crate::root()) }).unwrap();
     policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
     // A builder agent that spawns a pinger, then leaves.
     policy(
@@ -262,7 +264,13 @@ fn a_tool_call_with_a_huge_input_is_rejected_and_a_huge_result_is_remembered_by_
 #[test]
 fn an_agent_spends_its_spawners_call_budget() {
     let e = engine();
-    policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
+    // Two pings a decision: the one that finds the budget spent is denied (a spent tree is then
+    // asked to decide no more).
+    policy(
+        &e,
+        "ping",
+        "return { { tool = 'agent.emitEvent', input = { type = 'ping' } }, { tool = 'agent.emitEvent', input = { type = 'ping' } } }",
+    );
     let mallory = Caller::new("agt_mallory", "ses_mallory", "builder.readWrite");
     call(&e, "policy.budget", json!({"sessionId": "ses_mallory", "calls": 4}));
     let made = e.call(&mallory, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"model": "ping"}}));
@@ -809,6 +817,33 @@ mod off_loop {
         let failed = events(&e, "agent.decision.failed");
         let reason = failed[0].1["reason"].as_str().unwrap();
         assert!(reason.contains("500") && reason.contains("model exploded"), "{reason}");
+    }
+
+    #[test]
+    fn a_spawners_tree_starts_at_most_its_model_calls_and_the_operators_agents_are_not_counted() {
+        let rt = runtime();
+        let server = rt.block_on(StubServer::start(Reply::json(&impulse_answer("ent_0001"))));
+        let scheduler = limina::agents::budget::SchedulerBudget { max_model_calls_per_spawner: 3, ..Default::default() };
+        let e = engine_with_ollama_scheduler(&server.base_url, scheduler);
+        let mallory = limina::skills::Caller::new("agt_mallory", "ses_mallory", "builder.readWrite");
+        for _ in 0..2 {
+            let made = e.call(&mallory, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"provider": "ollama"}}));
+            assert!(made.success, "{made:?}");
+        }
+        step_until(&e, "agent.decision.completed", 3);
+        for _ in 0..20 {
+            e.step(1).unwrap();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(server.received().len(), 3, "mallory's two agents shared three model calls");
+        let capped = events(&e, "agent.scheduler.capped");
+        let spent: Vec<&Value> = capped.iter().map(|(_, p, _)| p).filter(|p| p["cap"] == "maxModelCallsPerSpawner").collect();
+        assert_eq!(spent.len(), 1, "traced once: {capped:?}");
+        assert_eq!(spent[0]["sessionId"], "ses_mallory");
+        // The operator's own agent decides on.
+        call(&e, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"provider": "ollama"}}));
+        step_until(&e, "agent.decision.completed", 6);
+        assert!(server.received().len() >= 6);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Integration tests: one binary, a module per topic.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on purpose")]
 
+mod agent_governance;
 mod agents;
 mod audio;
 mod cli;

@@ -164,7 +164,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::trace::create(lua, Rc::clone(&parts.trace), parts.traces_dir.clone()).map_err(ops_err)?,
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
-        ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace)).map_err(ops_err)?,
+        ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace), Rc::clone(&parts.agents)).map_err(ops_err)?,
         ops::agents::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.policy)).map_err(ops_err)?,
         ops::ui::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,

@@ -75,6 +75,16 @@ fn text<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
     value.get(field).and_then(Value::as_str)
 }
 
+/// Refuses (`forbidden`) removing agent `id` or its body for a caller that does not own it (see
+/// `Agents::may_remove`); the operator may remove any.
+fn may_remove(agents: &Agents, id: &str, ctx: &Table) -> mlua::Result<()> {
+    if caller_permissions(ctx)?.contains(Permission::PolicyGovern) {
+        return Ok(());
+    }
+    let (agent_id, session_id): (String, String) = (ctx.get("agentId")?, ctx.get("sessionId")?);
+    agents.may_remove(id, &agent_id, &session_id).map_err(|why| fail(ErrorCode::Forbidden, why))
+}
+
 /// Builds the `agents` ops table.
 pub(crate) fn create(
     lua: &Lua,
@@ -99,6 +109,16 @@ pub(crate) fn create(
                 invalid(format!("profile: unknown profile '{profile_name}' (profiles: {})", names.join(", ")))
             })?;
             let held = caller_permissions(&ctx)?;
+            // In-world agents spawn only where the operator allows it: an agent that spawns
+            // agents multiplies what one decision (or one prompt injection) can set going.
+            if a.borrow().get(&spawned_by).is_some() && !a.borrow().scheduler.agents_may_spawn {
+                return Err(fail(
+                    ErrorCode::Forbidden,
+                    format!(
+                        "{spawned_by} is an in-world agent, and in-world agents may not spawn agents on this engine (the operator allows it with agentsMaySpawn)"
+                    ),
+                ));
+            }
             // The operator (holder of policy.govern, which no profile grants) decides trust and
             // may put an agent of any profile into the world; everyone else only delegates what
             // it holds now: its profile's permissions, less any revoked from it or from whoever
@@ -106,7 +126,18 @@ pub(crate) fn create(
             // The caller, then whoever it acts for when it is an agent: the new agent acts for all.
             let mut principals = vec![Principal { agent_id: spawned_by.as_str().into(), session_id: spawned_by_session.as_str().into() }];
             principals.extend(a.borrow().acting_for(&spawned_by).iter().cloned());
-            principals.truncate(MAX_DELEGATION);
+            // Never cut: a chain cut at its far end would act for everyone but its root, whose
+            // revocations and budgets would then no longer reach it.
+            if principals.len() > MAX_DELEGATION {
+                return Err(fail(
+                    ErrorCode::CapacityExceeded,
+                    format!(
+                        "{spawned_by} already acts for {} spawners; an agent it spawned would act for {}, more than the {MAX_DELEGATION} an agent may",
+                        principals.len() - 1,
+                        principals.len()
+                    ),
+                ));
+            }
             let excess: Vec<String> = if held.contains(Permission::PolicyGovern) {
                 Vec::new()
             } else {
@@ -232,12 +263,29 @@ pub(crate) fn create(
     let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
     ops.set(
         "despawn",
-        lua.create_function(move |_, (id, remove_body, tick): (String, bool, u64)| {
+        lua.create_function(move |_, (id, remove_body, ctx): (String, bool, Table)| {
+            let tick: u64 = ctx.get("tick")?;
+            may_remove(&a.borrow(), &id, &ctx)?;
             let Some(record) = a.borrow_mut().remove(&id) else { return Ok(false) };
             if remove_body && let Some(entity) = record.entity {
                 w.borrow_mut().destroy_entity(entity, tick);
             }
             Ok(true)
+        })?,
+    )?;
+
+    // Destroying an agent's body is removing part of the agent: the same owners may.
+    let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
+    ops.set(
+        "check_body",
+        lua.create_function(move |_, (entity, ctx): (String, Table)| {
+            let Some(entity) = crate::world::EntityId::parse(&entity) else { return Ok(()) };
+            if w.borrow().transform(entity).is_none() {
+                return Ok(());
+            }
+            let agents = a.borrow();
+            let Some(id) = agents.inhabitant(entity).map(|r| Rc::clone(&r.id)) else { return Ok(()) };
+            may_remove(&agents, &id, &ctx)
         })?,
     )?;
 

@@ -1,5 +1,5 @@
 //! The `policy` ops behind the governance skills (`policy.revoke`, `policy.restore`,
-//! `policy.quota`, `policy.budget`, `policy.clearQuotas`, `policy.snapshot`). Changing who may
+//! `policy.quota`, `policy.budget`, `policy.clearQuotas`, `policy.snapshot`, `policy.agents`). Changing who may
 //! do what is itself a skill call: permission-checked (`policy.govern`, which no profile holds),
 //! decided and traced like any other, and every change is recorded as `policy.changed`, caused
 //! by the decision that allowed it.
@@ -30,8 +30,39 @@ fn text(input: &Value, key: &str) -> Option<String> {
     input.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-pub(crate) fn create(lua: &Lua, policy: Rc<RefCell<PolicyEngine>>, trace: Rc<RefCell<TraceLog>>) -> mlua::Result<Table> {
+pub(crate) fn create(
+    lua: &Lua,
+    policy: Rc<RefCell<PolicyEngine>>,
+    trace: Rc<RefCell<TraceLog>>,
+    agents: Rc<RefCell<crate::agents::table::Agents>>,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
+
+    // agents{agentsMaySpawn?, maxModelCallsPerSpawner?}: what in-world agents may do, engine-wide.
+    let (a, t) = (Rc::clone(&agents), Rc::clone(&trace));
+    ops.set(
+        "agents",
+        lua.create_function(move |lua, (input, ctx): (Table, Table)| {
+            let input = lua_to_json(lua, &mlua::Value::Table(input), "input").map_err(|e| invalid(e.to_string()))?;
+            let scheduler = {
+                let mut agents = a.borrow_mut();
+                if let Some(may) = input.get("agentsMaySpawn").and_then(Value::as_bool) {
+                    agents.scheduler.agents_may_spawn = may;
+                }
+                if let Some(n) = input.get("maxModelCallsPerSpawner").and_then(Value::as_f64) {
+                    agents.scheduler.max_model_calls_per_spawner = n as u64;
+                }
+                agents.scheduler
+            };
+            let change = json!({
+                "op": "agents",
+                "agentsMaySpawn": scheduler.agents_may_spawn,
+                "maxModelCallsPerSpawner": scheduler.max_model_calls_per_spawner,
+            });
+            record(&t, &ctx, &change)?;
+            Ok(true)
+        })?,
+    )?;
 
     // revoke{sessionId} | revoke{agentId} | revoke{cap, sessionId?, agentId?, package?};
     // restore{...} undoes the same scope.
