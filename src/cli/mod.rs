@@ -46,6 +46,13 @@ struct Cli {
     /// the current folder.
     #[arg(long, global = true, value_name = "DIR")]
     project: Option<std::path::PathBuf>,
+    /// Log less: errors only (the log goes to stderr; LIMINA_LOG, a tracing filter such as
+    /// `limina=debug`, overrides -q and -v).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Log more: -v info, -vv debug, -vvv trace (default: warnings and errors).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
@@ -59,7 +66,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run Luau tests (tests/lua by default).
     Test(test::TestArgs),
-    /// Serve the world to MCP clients over stdio or WebSocket.
+    /// Serve the world to MCP clients: --stdio (one client), --ws (WebSocket) or --http
+    /// (Streamable HTTP at /mcp); --ws and --http share one port.
     Mcp(mcp::McpArgs),
     /// List, inspect, enable or disable mods and packages.
     Packages(packages::PackagesArgs),
@@ -75,6 +83,12 @@ enum Command {
     Replay(durable::ReplayArgs),
     /// Rebuild a logged world after a crash: the newest good snapshot plus the log after it.
     Recover(durable::RecoverArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Runs the CLI with the process arguments and returns the exit code.
@@ -83,14 +97,19 @@ pub fn main() -> i32 {
 }
 
 pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
-    init_logging();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
+            init_logging(LogLevel::Default);
             let _ = e.print();
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
     };
+    init_logging(match (cli.quiet, cli.verbose) {
+        (true, _) => LogLevel::Quiet,
+        (false, 0) => LogLevel::Default,
+        (false, n) => LogLevel::Verbose(n),
+    });
     if let Some(dir) = &cli.project {
         if !dir.is_dir() {
             report_error(&format!("--project {}: no such folder", dir.display()), None);
@@ -109,12 +128,38 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Bench(args) => bench::run(&args),
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "limina", &mut std::io::stdout());
+            EXIT_OK
+        }
     }
 }
 
-fn init_logging() {
+/// How much the log says when LIMINA_LOG does not say otherwise (`-q`, default, `-v`…).
+#[derive(Debug, Clone, Copy)]
+enum LogLevel {
+    Quiet,
+    Default,
+    Verbose(u8),
+}
+
+impl LogLevel {
+    fn filter(self) -> &'static str {
+        match self {
+            LogLevel::Quiet => "error",
+            LogLevel::Default => "warn",
+            LogLevel::Verbose(1) => "info",
+            LogLevel::Verbose(2) => "debug",
+            LogLevel::Verbose(_) => "trace",
+        }
+    }
+}
+
+fn init_logging(level: LogLevel) {
     // Logs go to stderr so stdout stays clean for protocol messages and summaries.
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level.filter()));
     // A server's parent may stop reading stderr: a log line that cannot be written is dropped.
     // (By default tracing reports that with `eprintln!`, which panics on a closed pipe and took
     // the engine thread down with it.)

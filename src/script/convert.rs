@@ -25,6 +25,13 @@ use serde_json::{Map, Number, Value};
 /// Deepest nesting accepted; deeper (or cyclic) tables are refused instead of overflowing.
 pub(crate) const MAX_DEPTH: usize = 64;
 
+/// Values one conversion from the engine's VM may visit (`Budget::ENGINE`): far more than a
+/// skill input needs (a 65,536-entity batch is ~1M), a fraction of a second to convert.
+pub(crate) const ENGINE_NODES: usize = 4 << 20;
+
+/// Bytes of text (strings and keys, at every visit) one conversion from the engine's VM may copy.
+pub(crate) const ENGINE_BYTES: usize = 256 << 20;
+
 /// Nodes converted between two calls of a conversion's `check`.
 pub(crate) const CHECK_EVERY: usize = 1024;
 
@@ -43,8 +50,12 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    /// What `lua_to_json` and `json_to_lua` allow: nesting up to `MAX_DEPTH`, nothing else bounded.
-    pub(crate) const DEPTH_ONLY: Budget = Budget { bytes: usize::MAX, nodes: usize::MAX, depth: MAX_DEPTH };
+    /// What `lua_to_json` (and so every call from the engine's own VM) allows: nesting up to
+    /// `MAX_DEPTH`, `ENGINE_NODES` values and `ENGINE_BYTES` of text. Counted at every visit, so
+    /// a table that holds another twice counts it twice: 40 levels of `t = {a = t, b = t}` are
+    /// a few hundred bytes of Lua and 2^40 values of JSON, which unbounded held the loop (and
+    /// a playtest past its deadline) while memory grew without end.
+    pub(crate) const ENGINE: Budget = Budget { bytes: ENGINE_BYTES, nodes: ENGINE_NODES, depth: MAX_DEPTH };
 }
 
 /// Which budget a conversion ran out of.
@@ -119,10 +130,11 @@ pub(crate) fn blob(lua: &Lua, value: Value) -> mlua::Result<AnyUserData> {
     lua.create_userdata(JsonBlob(value))
 }
 
-/// Converts a Lua value to JSON; `root` names the value in error paths (e.g. `input`). Only the
-/// depth is limited: code converting values for untrusted packages uses `lua_to_json_within`.
+/// Converts a Lua value to JSON; `root` names the value in error paths (e.g. `input`), within
+/// `Budget::ENGINE`: code converting values for untrusted packages uses `lua_to_json_within`
+/// with a tighter budget.
 pub(crate) fn lua_to_json(lua: &Lua, value: &LuaValue, root: &str) -> Result<Value, ConvertError> {
-    lua_to_json_within(lua, value, root, &Budget::DEPTH_ONLY, &mut || Ok(()))
+    lua_to_json_within(lua, value, root, &Budget::ENGINE, &mut || Ok(()))
 }
 
 /// Converts a Lua value to JSON within `budget`, calling `check` every `CHECK_EVERY` nodes; an
@@ -578,7 +590,7 @@ mod tests {
         let lua = Lua::new();
         let v: LuaValue = lua.load("return table.create(5000, 1)").eval().unwrap();
         let mut calls = 0;
-        let e = lua_to_json_within(&lua, &v, "result", &Budget::DEPTH_ONLY, &mut || {
+        let e = lua_to_json_within(&lua, &v, "result", &Budget::ENGINE, &mut || {
             calls += 1;
             if calls > 2 { Err("deadline".into()) } else { Ok(()) }
         })

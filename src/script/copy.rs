@@ -17,15 +17,34 @@
 use mlua::{Lua, LuaSerdeExt, LuaString, Table, Value as LuaValue};
 use serde_json::{Map, Value};
 
-use super::convert::{ConvertError, ConvertErrorKind, MAX_DEPTH, json_to_lua, lua_to_json, number, number_to_lua};
+use super::convert::{
+    ConvertError, ConvertErrorKind, ENGINE_BYTES, ENGINE_NODES, MAX_DEPTH, json_to_lua, lua_to_json, number, number_to_lua,
+};
+
+/// What the fast path has visited: past `Budget::ENGINE`'s nodes or bytes it gives up, and the
+/// general path reports the limit.
+#[derive(Default)]
+struct Spent {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Spent {
+    fn visit(&mut self, bytes: usize) -> Option<()> {
+        self.nodes += 1;
+        self.bytes = self.bytes.saturating_add(bytes);
+        (self.nodes <= ENGINE_NODES && self.bytes <= ENGINE_BYTES).then_some(())
+    }
+}
 
 /// Converts `value` to JSON and builds a private Lua copy of it (see the module doc). Errors are
 /// `lua_to_json`'s, word for word.
 pub(crate) fn lua_to_json_with_copy(lua: &Lua, value: &LuaValue, root: &str) -> Result<(Value, LuaValue), ConvertError> {
     let array_mt = lua.array_metatable();
+    let mut spent = Spent::default();
     let fast = match value {
-        LuaValue::Table(t) => table(lua, t, 0, &array_mt),
-        other => fast(lua, other.clone(), 0, &array_mt),
+        LuaValue::Table(t) => table(lua, t, 0, &array_mt, &mut spent),
+        other => fast(lua, other.clone(), 0, &array_mt, &mut spent),
     };
     if let Some(both) = fast {
         return Ok(both);
@@ -42,7 +61,12 @@ pub(crate) fn lua_to_json_with_copy(lua: &Lua, value: &LuaValue, root: &str) -> 
 }
 
 /// One value, or None when the general path must decide.
-fn fast(lua: &Lua, value: LuaValue, depth: usize, array_mt: &Table) -> Option<(Value, LuaValue)> {
+fn fast(lua: &Lua, value: LuaValue, depth: usize, array_mt: &Table, spent: &mut Spent) -> Option<(Value, LuaValue)> {
+    let bytes = match &value {
+        LuaValue::String(s) => s.as_bytes().len(),
+        _ => 0,
+    };
+    spent.visit(bytes)?;
     Some(match value {
         LuaValue::Boolean(b) => (Value::Bool(b), LuaValue::Boolean(b)),
         LuaValue::Integer(i) => {
@@ -60,7 +84,7 @@ fn fast(lua: &Lua, value: LuaValue, depth: usize, array_mt: &Table) -> Option<(V
             let text = std::str::from_utf8(&s.as_bytes()).ok()?.to_string();
             (Value::String(text), LuaValue::String(s))
         }
-        LuaValue::Table(t) => table(lua, &t, depth, array_mt)?,
+        LuaValue::Table(t) => table(lua, &t, depth, array_mt, spent)?,
         // JSON null (mlua's null) is nil again in the copy.
         LuaValue::Nil => (Value::Null, LuaValue::Nil),
         LuaValue::LightUserData(p) if p.0.is_null() => (Value::Null, LuaValue::Nil),
@@ -84,14 +108,17 @@ enum Entries {
     Object(Vec<(String, LuaString, Value, LuaValue)>),
 }
 
-fn table(lua: &Lua, t: &Table, depth: usize, array_mt: &Table) -> Option<(Value, LuaValue)> {
+fn table(lua: &Lua, t: &Table, depth: usize, array_mt: &Table, spent: &mut Spent) -> Option<(Value, LuaValue)> {
     if depth >= MAX_DEPTH {
         return None;
     }
     let mut entries = Entries::Empty;
     let walked = t.for_each(|k: LuaValue, v: LuaValue| {
         let stop = || mlua::Error::runtime("not a plain value");
-        let (json, copy) = fast(lua, v, depth + 1, array_mt).ok_or_else(stop)?;
+        if let LuaValue::String(key) = &k {
+            spent.visit(key.as_bytes().len()).ok_or_else(stop)?;
+        }
+        let (json, copy) = fast(lua, v, depth + 1, array_mt, spent).ok_or_else(stop)?;
         match (&mut entries, k) {
             (Entries::Object(items), LuaValue::String(key)) => items.push((key_text(&key).ok_or_else(stop)?, key, json, copy)),
             (Entries::Array(items), LuaValue::Integer(i)) => items.push((i, json, copy)),

@@ -434,6 +434,17 @@ fn run(
     // permission / policy
     *decision_id = authorize(env, caller, &skill)?;
     *authorized = true;
+    // An in-world agent (a caller acting for spawners) never runs a heavy skill, however the
+    // call reaches here: a mod's skill it calls may call on with its identity.
+    if skill.heavy && caller.acting_for.is_some() {
+        return Err(failure(
+            ErrorCode::Forbidden,
+            format!(
+                "{name} is not offered to in-world agents ({} is one): one call of it can hold the loop, which every agent and client shares, for seconds",
+                caller.agent_id
+            ),
+        ));
+    }
     lap(env.clock, Stage::Policy);
 
     let lua = env.lua;

@@ -203,12 +203,52 @@ fn a_scripted_policy_that_never_returns_fails_its_decision_and_the_loop_runs_on(
     policy(&e, "ping", "return { { tool = 'agent.emitEvent', input = { type = 'ping' } } }");
     call(&e, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"model": "stuck"}}));
     call(&e, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"model": "ping"}}));
-    e.step(3).unwrap();
-    assert_eq!(e.tick(), 3);
+    e.step(2).unwrap();
+    assert_eq!(e.tick(), 2);
     let failed = payloads(&e, "agent.decision.failed");
-    assert_eq!(failed.len(), 3, "one failed decision per tick: {failed:?}");
+    assert_eq!(failed.len(), 2, "one failed decision per tick: {failed:?}");
     assert!(failed[0]["reason"].as_str().unwrap().contains("VM checks"), "{failed:?}");
-    assert_eq!(count(&e, "agent.signal.ping"), 2, "the other agent acts on");
+    assert_eq!(count(&e, "agent.signal.ping"), 1, "the other agent acts on");
     // The host VM has no budget left over: a long loop of the host script runs to its end.
     e.run_source("local s = 0 for i = 1, 30000000 do s += 1 end assert(s == 30000000)", "long.lua").unwrap();
+}
+
+#[test]
+fn a_heavy_skill_is_refused_to_an_agent_however_the_call_reaches_the_registry() {
+    // A mod's skill called by an agent calls on with the agent's identity: the registry, not
+    // only the action queue, refuses heavy skills to callers that act for spawners.
+    let e = engine();
+    let mut agent = agent_caller("agt_0042");
+    agent.acting_for = Some(std::rc::Rc::from(vec![limina::policy::Principal { agent_id: "agt_x".into(), session_id: "ses_x".into() }]));
+    for (skill, input) in [
+        ("render.capture", json!({})),
+        ("world.snapshot", json!({})),
+        ("trace.export", json!({"name": "x"})),
+        ("scene.save", json!({"name": "x"})),
+    ] {
+        let refused = e.call(&agent, skill, input);
+        let error = refused.error.unwrap_or_else(|| panic!("{skill} ran for an agent"));
+        assert!(error.message.contains("not offered to in-world agents"), "{skill}: {}", error.message);
+    }
+}
+
+#[test]
+fn a_policy_returning_a_table_that_holds_itself_many_times_fails_its_decision() {
+    let e = engine();
+    // 40 levels of t = {a = t, b = t}: a few hundred bytes of Lua, 2^40 values of JSON.
+    policy(
+        &e,
+        "bomb",
+        "local t = {} for i = 1, 40 do t = { a = t, b = t } end return { { tool = 'agent.emitEvent', input = { type = 'x', payload = t } } }",
+    );
+    call(&e, "agent.spawn", json!({"decisionIntervalTicks": 1, "llm": {"model": "bomb"}}));
+    e.step(1).unwrap();
+    let failed = payloads(&e, "agent.decision.failed");
+    assert!(failed[0]["reason"].as_str().unwrap().contains("nodes"), "{failed:?}");
+    // And from a script's own call: refused, not converted for ever.
+    let r = e.run_source(
+        "local t = {} for i = 1, 40 do t = { a = t, b = t } end local r = limina.call('agent.emitEvent', { type = 'x', payload = t }) assert(not r.success) return r.error.message",
+        "bomb.lua",
+    );
+    assert!(r.is_ok(), "{r:?}");
 }

@@ -128,7 +128,18 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
         .build();
     let (stop, handle) = stop_channel();
     let local = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&addr).await?;
+        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                anyhow::anyhow!(
+                    "{addr} is in use (another limina server, or another program, listens there); choose another port with --port"
+                )
+            }
+            std::io::ErrorKind::AddrNotAvailable => anyhow::anyhow!("{addr}: no such address on this machine (--bind)"),
+            std::io::ErrorKind::PermissionDenied => {
+                anyhow::anyhow!("{addr}: permission denied (ports below 1024 need privileges; use --port)")
+            }
+            _ => anyhow::anyhow!("cannot listen on {addr}: {e}"),
+        })?;
         let local = listener.local_addr()?;
         tokio::spawn(Arc::clone(&http).expire_sessions());
         tokio::spawn(transport::accept(listener, config, module.into(), shared, http, origins, stop));
