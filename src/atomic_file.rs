@@ -185,7 +185,8 @@ mod tests {
         assert_eq!(names(dir.path()), ["blocked", "world.snap"]);
         assert!(write_atomic(&dir.path().join("missing/world.snap"), b"x").is_err());
         // A failing writer leaves nothing either.
-        let e = write_with(&dir.path().join("new"), Replace::Checked(&never), |_| Err::<(), _>(io::Error::other("the writer gave up"))).unwrap_err();
+        let e = write_with(&dir.path().join("new"), Replace::Checked(&never), |_| Err::<(), _>(io::Error::other("the writer gave up")))
+            .unwrap_err();
         assert_eq!(e.to_string(), "the writer gave up");
         assert_eq!(names(dir.path()), ["blocked", "world.snap"]);
     }
@@ -243,7 +244,10 @@ mod tests {
         let traces = project.path().join("traces");
         std::os::unix::fs::symlink(outside.path(), &traces).unwrap();
         let e = real_folder(&traces).unwrap_err();
-        assert!(is_refusal(&e) && e.to_string().ends_with("traces is a symbolic link; files are written only into the folder itself"), "{e}");
+        assert!(
+            is_refusal(&e) && e.to_string().ends_with("traces is a symbolic link; files are written only into the folder itself"),
+            "{e}"
+        );
         let made = project.path().join("snapshots/deep");
         real_folder(&made).unwrap();
         assert!(made.is_dir());

@@ -131,7 +131,8 @@ impl LogReader {
         self.buf.clear();
         let io = |path: &Path, e: std::io::Error| LogError::Io { path: path.display().to_string(), message: e.to_string() };
         let start = self.offset;
-        let read = std::io::Read::take(&mut self.lines, MAX_LINE as u64 + 1).read_until(b'\n', &mut self.buf).map_err(|e| io(&self.path, e))?;
+        let read =
+            std::io::Read::take(&mut self.lines, MAX_LINE as u64 + 1).read_until(b'\n', &mut self.buf).map_err(|e| io(&self.path, e))?;
         if read == 0 {
             return Ok(None);
         }

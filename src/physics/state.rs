@@ -126,7 +126,9 @@ struct ArenaForm<T> {
 
 #[derive(Deserialize)]
 enum EntryForm<T> {
-    Free { next_free: Option<u32> },
+    Free {
+        next_free: Option<u32>,
+    },
     Occupied {
         generation: u32,
         #[allow(dead_code, reason = "decoded only to step over it")]
@@ -183,7 +185,11 @@ fn check_links(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsSta
             if world.colliders.get(c).and_then(|collider| collider.parent()) != Some(handle) {
                 return Err(PhysicsStateError::BadArena {
                     set: "bodies",
-                    problem: format!("body {} lists collider {}, which is not attached to it", handle.into_raw_parts().0, c.into_raw_parts().0),
+                    problem: format!(
+                        "body {} lists collider {}, which is not attached to it",
+                        handle.into_raw_parts().0,
+                        c.into_raw_parts().0
+                    ),
                 });
             }
         }
@@ -194,7 +200,11 @@ fn check_links(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsSta
         {
             return Err(PhysicsStateError::BadArena {
                 set: "colliders",
-                problem: format!("collider {} names body {} as parent, which does not list it", handle.into_raw_parts().0, parent.into_raw_parts().0),
+                problem: format!(
+                    "collider {} names body {} as parent, which does not list it",
+                    handle.into_raw_parts().0,
+                    parent.into_raw_parts().0
+                ),
             });
         }
     }

@@ -137,9 +137,19 @@ mod tests {
             position: [n; 3],
             rotation: Some(Rotation::Quaternion([n, n, n, 0.999_999_9])),
             scale: Some([0.123_456_79; 3]),
-            material: Some(crate::world::Material { roughness: 0.123_456_79, metalness: 0.123_456_79, cast_shadow: false, receive_shadow: false }),
+            material: Some(crate::world::Material {
+                roughness: 0.123_456_79,
+                metalness: 0.123_456_79,
+                cast_shadow: false,
+                receive_shadow: false,
+            }),
             tags: (0..crate::world::MAX_TAGS).map(|i| format!("t{i}")).collect(),
-            body: Some(SceneBody { kind: crate::physics::BodyKind::Dynamic, collider: Some(crate::world::ColliderKind::Capsule), friction: 0.123_456_79, restitution: 0.123_456_79 }),
+            body: Some(SceneBody {
+                kind: crate::physics::BodyKind::Dynamic,
+                collider: Some(crate::world::ColliderKind::Capsule),
+                friction: 0.123_456_79,
+                restitution: 0.123_456_79,
+            }),
         }
     }
 

@@ -465,7 +465,10 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     let left = &r.left_out[0];
     let tail: usize = lines[bad..].iter().map(|l| l.len() + 1).sum::<usize>() + (9 << 20) + 1;
     assert_eq!((left.first, left.last, left.bytes), (bad as u64, lines.len() as u64, tail as u64), "{left}");
-    assert!(left.why.contains("nothing after it can be replayed") && left.why.ends_with("at tick 160, the last state it can prove"), "{left}");
+    assert!(
+        left.why.contains("nothing after it can be replayed") && left.why.ends_with("at tick 160, the last state it can prove"),
+        "{left}"
+    );
 
     // Both, with the newest snapshot gone: from tick 100, ending before the bad line of tick 120.
     std::fs::write(&log, &pristine).unwrap();

@@ -410,7 +410,10 @@ fn a_crafted_token_flood_is_refused_before_it_is_compiled() {
     }
     flood.push_str("} }");
     let e = limina::scenes::parse(flood.as_bytes(), "scenes/flood.lua", capacity).unwrap_err().to_string();
-    assert!(e.starts_with("scenes/flood.lua has more than 12599296 tokens, the most a scene for a world of 65536 entities may have"), "{e}");
+    assert!(
+        e.starts_with("scenes/flood.lua has more than 12599296 tokens, the most a scene for a world of 65536 entities may have"),
+        "{e}"
+    );
     // The same flood, smaller, passes the count and fails only as the data it is.
     let small = "return { format = 1, entities = {}, x = {".to_string() + &"0,".repeat(100_000) + "} }";
     let e = limina::scenes::parse(small.as_bytes(), "scenes/small.lua", capacity).unwrap_err().to_string();

@@ -396,8 +396,11 @@ fn an_export_never_follows_a_link_nor_replaces_a_file_it_did_not_make() {
     assert!(after.starts_with(&before), "the live trace was only appended to");
     // A file it made it may write again.
     assert!(export("a").success);
-    let left: Vec<_> =
-        std::fs::read_dir(&traces).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| n.ends_with(".tmp")).collect();
+    let left: Vec<_> = std::fs::read_dir(&traces)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
     assert!(left.is_empty(), "{left:?}");
 
     // A `traces/` that is itself a link is refused.

@@ -108,7 +108,9 @@ impl Exports {
         if !known && list.len() >= MAX_LISTED {
             return Err(HandlerFailure::new(
                 ErrorCode::CapacityExceeded,
-                format!("trace.export: the traces folder lists {MAX_LISTED} exports already; export under one of their names again to replace it"),
+                format!(
+                    "trace.export: the traces folder lists {MAX_LISTED} exports already; export under one of their names again to replace it"
+                ),
             ));
         }
         if mine.is_none() && self.files.len() >= self.max_files {
