@@ -5,6 +5,7 @@
 //! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
 
 pub mod agents;
+pub(crate) mod atomic_file;
 pub mod audio;
 pub mod cli;
 pub mod clip;

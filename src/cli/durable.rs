@@ -125,6 +125,9 @@ pub fn recover(args: &RecoverArgs) -> i32 {
     for skipped in &recovered.skipped {
         eprintln!("recover: {skipped}");
     }
+    for left_out in &recovered.left_out {
+        eprintln!("recover: {left_out}");
+    }
     if let Some(out) = &args.snapshot
         && let Err(e) = recovered.engine.write_snapshot(out)
     {

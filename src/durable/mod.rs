@@ -15,8 +15,8 @@ mod replay;
 
 pub(crate) use log::{CommandLog, EndedCall, Nesting};
 pub use log::{FlushPolicy, LogConfig};
-pub use reader::{LogError, LogReader};
+pub use reader::{BadLine, LogError, LogReader};
 pub use record::{CallerRecord, FORMAT, Header, Phase, Record};
-pub use recover::{RecoverError, Recovered, find_log, recover, replay_from};
+pub use recover::{LeftOut, RecoverError, Recovered, find_log, recover, replay_from};
 pub(crate) use replay::ReplayFeed;
 pub use replay::{Divergence, ReplayError, ReplayOptions, ReplayReport, replay};

@@ -7,11 +7,20 @@
 //! with the reason, and the next older one is tried; with none, the log is replayed from its
 //! beginning. What comes out is the world at the last durable record: every completed step, and
 //! every between-step call (an MCP client was told those succeeded).
+//!
+//! A line that is not a record (corrupt: it does not parse, is too long, or is a second header)
+//! does not stop recovery, and nothing is invented past it. Its records are lost, so no state
+//! after it can be proved by replaying across it: recovery starts from the newest snapshot the
+//! log names that verifies (its marker may lie after the bad line; the snapshot is checked by
+//! its own hash, and its tick and world hash against the marker), replays the records after it
+//! that parse, and ends before the first bad line after it: the last state it can prove. Bad
+//! lines before that snapshot are passed over (the snapshot holds their effects). Every line left
+//! out is reported (`Recovered::left_out`: line numbers, bytes, why).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::reader::LogReader;
+use super::reader::{BadLine, LogReader};
 use super::record::Record;
 use super::replay::{ReplayError, ReplayOptions, ReplayReport, drive, replay_engine};
 use crate::host::Engine;
@@ -25,7 +34,28 @@ pub struct Recovered {
     pub snapshot: Option<(String, u64)>,
     /// Snapshots the log names that could not be used, with why.
     pub skipped: Vec<String>,
+    /// Lines of the log that recovery left out, with why (see the module docs).
+    pub left_out: Vec<LeftOut>,
     pub elapsed: Duration,
+}
+
+/// Lines of the log recovery left out: `first..=last`, `bytes` long.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeftOut {
+    pub first: u64,
+    pub last: u64,
+    pub bytes: u64,
+    pub why: String,
+}
+
+impl std::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.last {
+            write!(f, "left out line {} ({} bytes): {}", self.first, self.bytes, self.why)
+        } else {
+            write!(f, "left out lines {}..{} ({} bytes): {}", self.first, self.last, self.bytes, self.why)
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,14 +94,16 @@ const MAX_SNAPSHOTS_TRIED: usize = 8;
 pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
     let started = Instant::now();
     let log = find_log(dir)?;
-    let mut named = named_snapshots(&log)?;
+    let scan = scan(&log)?;
+    let mut named = scan.named.clone();
     let options = ReplayOptions { verify: true, until: None, project: project.to_path_buf() };
     let mut skipped = Vec::new();
     let mut tried = std::collections::HashSet::new();
     while let Some(named) = named.pop() {
-        // A name the log repeats is tried once; and each try costs an engine, so only the
-        // newest few are (a log naming thousands took minutes). Past them the log alone is
-        // replayed, as when none restores.
+        // A name the log repeats is tried once (its newest marker: the file on disk is the last
+        // written under it); and each try costs an engine, so only the newest few are (a log
+        // naming thousands took minutes). Past them the log alone is replayed, as when none
+        // restores.
         if !tried.insert(named.file.clone()) {
             continue;
         }
@@ -109,21 +141,27 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
             skipped.push(e);
             continue;
         }
-        let report = drive(&engine, &mut reader, &options, Some(&file))?;
-        return Ok(Recovered { engine, report, snapshot: Some((file, named.tick)), skipped, elapsed: started.elapsed() });
+        let left_out = scan.bound(&mut reader, named.line, Some((&file, named.tick)));
+        let report = drive(&engine, &mut reader, &options, Some((&file, named.line)))?;
+        let left_out = Scan::ended_at(left_out, report.tick);
+        return Ok(Recovered { engine, report, snapshot: Some((file, named.tick)), skipped, left_out, elapsed: started.elapsed() });
     }
     let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
     let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
+    let left_out = scan.bound(&mut reader, 1, None);
     let report = drive(&engine, &mut reader, &options, None)?;
-    Ok(Recovered { engine, report, snapshot: None, skipped, elapsed: started.elapsed() })
+    let left_out = Scan::ended_at(left_out, report.tick);
+    Ok(Recovered { engine, report, snapshot: None, skipped, left_out, elapsed: started.elapsed() })
 }
 
-/// A snapshot a log names: its file beside the log, and the tick and world hash it was of.
+/// A snapshot a log names: its file beside the log, the tick and world hash it was of, and the
+/// line of its marker.
 #[derive(Debug, Clone)]
 struct NamedSnapshot {
     file: String,
     tick: u64,
     hash: String,
+    line: u64,
 }
 
 impl NamedSnapshot {
@@ -143,23 +181,81 @@ impl NamedSnapshot {
     }
 }
 
-/// The snapshots `log` names, oldest first.
-fn named_snapshots(log: &Path) -> Result<Vec<NamedSnapshot>, ReplayError> {
-    let mut named = Vec::new();
+/// What one pass over a log found: the snapshots it names (oldest first) and its bad lines.
+#[derive(Debug)]
+struct Scan {
+    named: Vec<NamedSnapshot>,
+    bad: Vec<BadLine>,
+    /// Lines and bytes in the file (a torn tail's included).
+    lines: u64,
+    bytes: u64,
+}
+
+/// Reads `log` once, passing over bad lines.
+fn scan(log: &Path) -> Result<Scan, ReplayError> {
     let mut reader = LogReader::open(log)?;
-    while let Some(record) = reader.next_record()? {
-        if let Record::Snapshot { file, tick, hash } = record {
-            named.push(NamedSnapshot { file, tick, hash });
+    let mut named = Vec::new();
+    let mut bad = Vec::new();
+    while let Some(line) = reader.next_record_or_bad()? {
+        match line {
+            Ok(Record::Snapshot { file, tick, hash }) => named.push(NamedSnapshot { file, tick, hash, line: reader.line() }),
+            Ok(_) => {}
+            Err(b) => bad.push(b),
         }
     }
-    Ok(named)
+    Ok(Scan { named, bad, lines: reader.line(), bytes: reader.offset() })
+}
+
+impl Scan {
+    /// Sets `reader` to start at line `from` (the marker of `snapshot`, file and tick, or line 1
+    /// without one): bad lines before it are passed over, the first one after it ends the
+    /// reading. Returns what that leaves out.
+    fn bound(&self, reader: &mut LogReader, from: u64, snapshot: Option<(&str, u64)>) -> Vec<LeftOut> {
+        reader.skip_bad_through = from;
+        let mut left_out = Vec::new();
+        if let Some((file, tick)) = snapshot {
+            for b in self.bad.iter().filter(|b| b.line < from) {
+                let why = format!(
+                    "not a record ({}); not needed: snapshot {} (tick {tick}, named at line {from}) holds what came before it",
+                    crate::clip::to_bytes(&b.reason, 200),
+                    crate::clip::shown(file)
+                );
+                left_out.push(LeftOut { first: b.line, last: b.line, bytes: b.bytes, why });
+            }
+        }
+        if let Some(b) = self.bad.iter().find(|b| b.line > from) {
+            reader.end_before = Some(b.line);
+            let later = self.bad.iter().filter(|x| x.line > b.line).count();
+            let mut why = format!(
+                "line {} is not a record ({}): what it recorded is lost, so nothing after it can be replayed",
+                b.line,
+                crate::clip::to_bytes(&b.reason, 200)
+            );
+            if later > 0 {
+                why.push_str(&format!(" ({later} more bad lines follow)"));
+            }
+            left_out.push(LeftOut { first: b.line, last: self.lines.max(b.line), bytes: self.bytes.saturating_sub(b.offset), why });
+        }
+        left_out
+    }
+
+    /// `left_out` with the tick recovery ended at named, where a bad line ended it.
+    fn ended_at(mut left_out: Vec<LeftOut>, tick: u64) -> Vec<LeftOut> {
+        if let Some(last) = left_out.last_mut()
+            && last.why.starts_with("line ")
+        {
+            last.why.push_str(&format!("; recovery ends before it, at tick {tick}, the last state it can prove"));
+        }
+        left_out
+    }
 }
 
 /// Replays `log` from `snapshot` (which the log must name) onward.
 pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
     let refused = |message: String| ReplayError::Snapshot { path: snapshot.display().to_string(), message };
     let file = snapshot.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let named = named_snapshots(log)?
+    let named = scan(log)?
+        .named
         .into_iter()
         .rev()
         .find(|n| n.file == file)
@@ -168,9 +264,11 @@ pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Resu
         return Err(refused("not a regular file".into()));
     }
     let mut reader = LogReader::open(log)?;
+    // Lines before the marker are not replayed: a bad one there does not matter.
+    reader.skip_bad_through = named.line;
     let engine = replay_engine(&reader.header, &options.project)?;
     engine.read_snapshot(snapshot).map_err(|e| refused(e.to_string()))?;
     named.matches(&engine).map_err(refused)?;
-    let report = drive(&engine, &mut reader, options, Some(&file))?;
+    let report = drive(&engine, &mut reader, options, Some((&file, named.line)))?;
     Ok((engine, report))
 }

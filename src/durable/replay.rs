@@ -140,15 +140,16 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayRep
     Ok((engine, report))
 }
 
-/// Applies the records of `reader` to `engine` from where it is. With `after_snapshot`, records
-/// are skipped up to and including the marker of that snapshot file (the engine was restored
-/// from it). Records of a step that never completed (after the last step marker) are left out;
+/// Applies the records of `reader` to `engine` from where it is. With `after_snapshot` (a file
+/// and the line of its marker), records are skipped up to and including that marker (the engine
+/// was restored from it; a name written twice has two markers, and only this one is its
+/// file's). Records of a step that never completed (after the last step marker) are left out;
 /// between-step calls after it are applied (a client was told they succeeded).
 pub(crate) fn drive(
     engine: &Engine,
     reader: &mut LogReader,
     options: &ReplayOptions,
-    after_snapshot: Option<&str>,
+    after_snapshot: Option<(&str, u64)>,
 ) -> Result<ReplayReport, ReplayError> {
     let started = Instant::now();
     let shared = engine.shared();
@@ -163,8 +164,11 @@ pub(crate) fn drive(
     let order = |line: u64, message: String| ReplayError::Order { path: shown.clone(), line, message };
     while let Some(record) = reader.next_record()? {
         let line = reader.line();
-        if let Some(file) = skipping {
-            if matches!(&record, Record::Snapshot { file: f, .. } if f == file) {
+        if let Some((file, at)) = skipping {
+            if line >= at {
+                if !matches!(&record, Record::Snapshot { file: f, .. } if f == file) {
+                    return Err(order(line, format!("the log's line {at} is not the marker of snapshot {file}")));
+                }
                 skipping = None;
             }
             continue;
@@ -227,7 +231,7 @@ pub(crate) fn drive(
             break;
         }
     }
-    if let Some(file) = skipping {
+    if let Some((file, _)) = skipping {
         return Err(order(reader.line(), format!("the log names no snapshot {file}: the replay cannot start from it")));
     }
     let feed = shared.replay.take().unwrap_or_default();

@@ -75,6 +75,9 @@ pub struct EngineConfig {
     /// Where `world.snapshot` writes; None is `<project>/snapshots` (a playtest gets a private
     /// one).
     pub snapshots_dir: Option<PathBuf>,
+    /// The folder whose `scenes/` `scene.save` writes into; None is the project (a playtest gets
+    /// a private one, and its `scene.load` looks there before the project).
+    pub scene_saves: Option<PathBuf>,
     /// Mods and packages root; None loads no mods (the CLI passes `<project>/scripts`).
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
@@ -117,6 +120,7 @@ impl EngineConfig {
             trace_window: crate::trace::TraceWindow::DEFAULT,
             traces_dir: None,
             snapshots_dir: None,
+            scene_saves: None,
             scripts: None,
             watch_scripts: false,
             scheduler: crate::agents::budget::SchedulerBudget::default(),
@@ -532,6 +536,7 @@ impl Engine {
             agents: Rc::clone(&shared.agents),
             project: config.project_root.clone(),
             traces_dir,
+            scene_saves: config.scene_saves.clone().unwrap_or_else(|| config.project_root.clone()),
             scripts: config.scripts.clone(),
             invoke: {
                 let host = Rc::clone(&host);

@@ -68,8 +68,9 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
     let started = Instant::now();
     let deadline = started + test.timeout;
     let timed_out = Rc::new(Cell::new(false));
-    // Exports and snapshots go to a private folder, removed afterwards: a playtest leaves no
-    // files behind (and cannot overwrite the project's own trace exports or snapshots).
+    // Exports, snapshots and scene saves go to a private folder, removed afterwards: a playtest
+    // leaves no files behind (and cannot overwrite the project's own trace exports, snapshots or
+    // scenes). Its scene loads look there first, then in the project.
     let traces = ScratchDir::new();
     let extra_roots = match &test.file {
         TestFile::Path(p) => p.parent().map(|d| vec![d.to_path_buf()]).unwrap_or_default(),
@@ -81,6 +82,7 @@ pub(crate) fn run(project: &Path, scripts: Option<&Path>, world: World, tick: u6
         extra_roots,
         traces_dir: Some(traces.path.clone()),
         snapshots_dir: Some(traces.path.join("snapshots")),
+        scene_saves: Some(traces.path.clone()),
         // A playtest's agents reach no model: a copy of the world must not spend the operator's
         // provider budget or keys. Their decisions fail honestly (`agent.decision.failed`).
         providers: Some(offline_providers()),

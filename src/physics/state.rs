@@ -43,6 +43,10 @@ pub enum PhysicsStateError {
     ForeignShape { collider: u32, shape: String },
     #[error("body {body} has a non-finite {what}")]
     NonFinite { body: u32, what: &'static str },
+    #[error("{trial} panicked ({message}); its parts do not agree with one another")]
+    TrialPanics { trial: &'static str, message: String },
+    #[error("its {set} do not hold together: {problem}")]
+    BadArena { set: &'static str, problem: String },
 }
 
 /// Deepest nesting the physics section may have. rapier's own state is a few levels deep (a
@@ -109,6 +113,104 @@ fn check_broad_phase_tree(world: &rapier3d::prelude::PhysicsWorld) -> Result<(),
     Ok(())
 }
 
+/// A rapier `Arena` as serde writes it (`items`, `generation`, `free_list_head`, `len`), read
+/// back from a set's own bytes (its arena is the set's first field), since its fields are
+/// private to rapier. `T` is the value type, decoded only to step over it.
+#[derive(Deserialize)]
+struct ArenaForm<T> {
+    items: Vec<EntryForm<T>>,
+    generation: u32,
+    free_list_head: Option<u32>,
+    len: usize,
+}
+
+#[derive(Deserialize)]
+enum EntryForm<T> {
+    Free {
+        next_free: Option<u32>,
+    },
+    Occupied {
+        generation: u32,
+        #[allow(dead_code, reason = "decoded only to step over it")]
+        value: T,
+    },
+}
+
+/// The arena at the front of `set`'s bytes holds together: `len` counts its occupied slots, the
+/// free list runs through every free slot once and through nothing else (rapier panics on an
+/// insert that meets an occupied slot there, and loops on a cycle), and no slot's generation is
+/// ahead of the arena's.
+fn check_arena<S: Serialize, T: serde::de::DeserializeOwned>(set: &S, name: &'static str) -> Result<(), PhysicsStateError> {
+    let bad = |problem: String| PhysicsStateError::BadArena { set: name, problem };
+    let bytes = postcard::to_allocvec(set).map_err(|e| bad(format!("they do not encode: {e}")))?;
+    let (arena, _): (ArenaForm<T>, _) = postcard::take_from_bytes(&bytes).map_err(|e| bad(format!("they do not decode: {e}")))?;
+    let mut occupied = 0usize;
+    for (i, item) in arena.items.iter().enumerate() {
+        if let EntryForm::Occupied { generation, value: _ } = item {
+            occupied += 1;
+            if *generation > arena.generation {
+                return Err(bad(format!("slot {i} is of generation {generation}, past the arena's {}", arena.generation)));
+            }
+        }
+    }
+    if arena.len != occupied {
+        return Err(bad(format!("the count says {} where {occupied} slots are taken", arena.len)));
+    }
+    let mut seen = vec![false; arena.items.len()];
+    let mut next = arena.free_list_head;
+    let mut free = 0usize;
+    while let Some(i) = next {
+        match arena.items.get(i as usize) {
+            Some(EntryForm::Free { next_free }) if !std::mem::replace(&mut seen[i as usize], true) => {
+                free += 1;
+                next = *next_free;
+            }
+            Some(EntryForm::Free { .. }) => return Err(bad(format!("the free list meets slot {i} twice"))),
+            Some(EntryForm::Occupied { .. }) => return Err(bad(format!("the free list leads to slot {i}, which is taken"))),
+            None => return Err(bad(format!("the free list leads to slot {i}, past its {} slots", arena.items.len()))),
+        }
+    }
+    if free + occupied != arena.items.len() {
+        return Err(bad(format!("{} free slots are not on the free list", arena.items.len() - occupied - free)));
+    }
+    Ok(())
+}
+
+/// Bodies and colliders point at each other: a collider's parent lists it among its colliders,
+/// and every collider a body lists exists and has that body for parent (rapier indexes them
+/// without a check when a body moves, wakes or is removed).
+fn check_links(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateError> {
+    for (handle, body) in world.bodies.iter() {
+        for &c in body.colliders() {
+            if world.colliders.get(c).and_then(|collider| collider.parent()) != Some(handle) {
+                return Err(PhysicsStateError::BadArena {
+                    set: "bodies",
+                    problem: format!(
+                        "body {} lists collider {}, which is not attached to it",
+                        handle.into_raw_parts().0,
+                        c.into_raw_parts().0
+                    ),
+                });
+            }
+        }
+    }
+    for (handle, collider) in world.colliders.iter() {
+        if let Some(parent) = collider.parent()
+            && world.bodies.get(parent).is_some_and(|b| !b.colliders().contains(&handle))
+        {
+            return Err(PhysicsStateError::BadArena {
+                set: "colliders",
+                problem: format!(
+                    "collider {} names body {} as parent, which does not list it",
+                    handle.into_raw_parts().0,
+                    parent.into_raw_parts().0
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The first field whose value differs, as `saved: engine`, read off the two values' debug
 /// forms (rapier's parameters have dozens of fields; naming the one that differs is enough).
 fn first_difference<T: std::fmt::Debug>(saved: &T, engine: &T) -> String {
@@ -154,6 +256,8 @@ fn check(world: &rapier3d::prelude::PhysicsWorld) -> Result<(), PhysicsStateErro
         }
     }
     check_broad_phase_tree(world)?;
+    check_arena::<_, rapier3d::prelude::RigidBody>(&world.bodies, "bodies")?;
+    check_arena::<_, rapier3d::prelude::Collider>(&world.colliders, "colliders")?;
     // Joints limina never makes (each adds solver work and graph state of its own).
     if !world.impulse_joints.is_empty() {
         return Err(PhysicsStateError::Tuned {
@@ -229,6 +333,7 @@ impl PhysicsWorld {
                 return Err(LoadError::Invalid(PhysicsStateError::OrphanCollider { collider, body: body.into_raw_parts().0 }));
             }
         }
+        check_links(&world).map_err(LoadError::Invalid)?;
         for (_, body) in world.bodies.iter_mut() {
             body.user_data = remap(body.user_data);
         }
@@ -236,17 +341,50 @@ impl PhysicsWorld {
             collider.user_data = remap(collider.user_data);
         }
         let changed = changed.into_iter().map(|(i, g)| RigidBodyHandle::from_raw_parts(i, g)).collect();
-        Ok((
-            Self {
-                world,
-                events: Default::default(),
-                changed,
-                fault,
-                #[cfg(test)]
-                fail_next_step: false,
-            },
-            rest,
-        ))
+        let loaded = Self {
+            world,
+            events: Default::default(),
+            changed,
+            fault,
+            #[cfg(test)]
+            fail_next_step: false,
+        };
+        loaded.trials()?;
+        Ok((loaded, rest))
+    }
+
+    /// Runs copies through what the engine will ask of the world, inside the panic boundary.
+    /// The checks above hold each value to what limina makes and the arenas and body-collider
+    /// links together, but rapier's parts also point into one another in ways no check here
+    /// covers whole (island and active-set indices, broad-phase proxies, narrow-phase graph
+    /// indices, contact pairs), and a bit-flipped file that passed every check used to panic
+    /// inside rapier at its first step, halting the restored world's physics for good. So a
+    /// copy steps as saved; another with every body awake (a sleeping island wakes later); and
+    /// another after every body is removed (what destroying entities does). A world saved
+    /// halted stays halted and is not tried.
+    fn trials(&self) -> Result<(), LoadError> {
+        if self.fault.is_some() {
+            return Ok(());
+        }
+        let panicked = |trial: &'static str| {
+            move |message: String| {
+                LoadError::Invalid(PhysicsStateError::TrialPanics { trial, message: crate::clip::to_bytes(&message, 300).to_string() })
+            }
+        };
+        let mut copy = self.duplicate(|user| user);
+        copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it"))?;
+        let mut copy = self.duplicate(|user| user);
+        crate::isolate::catch(|| copy.world.wake_up_all(true)).map_err(panicked("waking its bodies"))?;
+        copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it with every body awake"))?;
+        let mut copy = self.duplicate(|user| user);
+        let handles: Vec<RigidBodyHandle> = copy.world.bodies.iter().map(|(h, _)| h).collect();
+        crate::isolate::catch(|| {
+            for handle in handles {
+                copy.world.remove_body(handle);
+            }
+        })
+        .map_err(panicked("removing its bodies"))?;
+        copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it with its bodies removed"))
     }
 
     /// Whether `handle` names a body of this world.
@@ -373,6 +511,40 @@ mod tests {
         let mut p = settling_stack();
         p.world.integration_parameters.dt = 1.0 / 120.0;
         assert!(PhysicsWorld::load(&p.save(Vec::new()).unwrap(), |u| u).is_ok());
+    }
+
+    /// Bytes throughout a saved physics state flipped (about 3,000 variants, every region hit,
+    /// each position with its own mask): each variant is refused, or loads and steps on without
+    /// a panic (so the physics never halts).
+    #[test]
+    fn flipped_bytes_are_refused_or_step_without_a_halt() {
+        let p = settling_stack();
+        let bytes = p.save(Vec::new()).unwrap();
+        let mut halted = Vec::new();
+        let (mut refused, mut loaded) = (0, 0);
+        for at in (0..bytes.len()).step_by((bytes.len() / 3000).max(1)) {
+            let mask = [0x01u8, 0x80, 0xff, 0x10, 0x04][at % 5];
+            let mut flipped = bytes.clone();
+            flipped[at] ^= mask;
+            // As `snapshot::restore` decodes: a panic while loading is a refusal.
+            let Ok(Ok((mut q, _))) = crate::isolate::catch(|| PhysicsWorld::load(&flipped, |u| u)) else {
+                refused += 1;
+                continue;
+            };
+            loaded += 1;
+            if q.fault().is_some() {
+                halted.push(format!("byte {at} ^ {mask:#04x}: loaded halted"));
+                continue;
+            }
+            for step in 0..10 {
+                if let Err(e) = q.step() {
+                    halted.push(format!("byte {at} ^ {mask:#04x}, step {step}: {e}"));
+                    break;
+                }
+            }
+        }
+        assert!(halted.is_empty(), "{} of {loaded} loaded variants halted (refused {refused}):\n{}", halted.len(), halted.join("\n"));
+        assert!(refused > 0 && loaded > 0, "of {} bytes: refused {refused}, loaded {loaded}", bytes.len());
     }
 
     /// Why the snapshot carries rapier whole: the same bodies at the same poses and velocities,

@@ -3,9 +3,11 @@
 //! A name is 1 to 64 of `[A-Za-z0-9_-]` and stands for `scenes/<name>.lua`: no separators, no
 //! `..`, no extension, so no name can point anywhere else. Symlinks are followed and must stay
 //! inside: `scenes/` itself must resolve inside the project, and an existing `scenes/<name>.lua`
-//! inside `scenes/`. A save writes a temporary file in the same folder (created exclusively,
-//! so never through a planted link), syncs it, and renames it over the target, so a reader
-//! sees the old scene or the new one, never half of one. Reads stop at `MAX_FILE_BYTES`.
+//! inside `scenes/`. A save goes through `atomic_file::write_with`: a temporary file in the
+//! same folder (created exclusively, so never through a planted link), synced, then given the
+//! name (a new name by a hard link, which never replaces anything; an existing regular file
+//! only with `overwrite`), so a reader sees the old scene or the new one, never half of one.
+//! Reads stop at `MAX_FILE_BYTES`.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -93,24 +95,22 @@ pub fn for_save(project: &Path, name: &str, overwrite: bool) -> Result<(PathBuf,
     Ok((dir, path))
 }
 
-/// Writes `text` to `path` (in `dir`) through a temporary file and a rename.
-pub fn write_atomic(dir: &Path, path: &Path, name: &str, text: &str) -> Result<(), SceneError> {
+/// Writes `text` to `path` (in `dir`, from `for_save`) through a temporary file, replacing a
+/// regular file there only when `overwrite` (`atomic_file::write_with`: never through a link,
+/// never over a name taken meanwhile).
+pub fn write_atomic(dir: &Path, path: &Path, name: &str, text: &str, overwrite: bool) -> Result<(), SceneError> {
     let file = shown(name);
     if text.len() > MAX_FILE_BYTES {
         return Err(SceneError::TooLarge { file, bytes: text.len() as u64, max: MAX_FILE_BYTES });
     }
-    let temp = dir.join(format!(".{name}.lua.{}.tmp", crate::unguessable::hex(8)));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io(&file, &e));
+    debug_assert!(path.parent() == Some(dir), "the file is written into its folder");
+    let allowed = move |_: &Path| overwrite;
+    match crate::atomic_file::write_with(path, crate::atomic_file::Replace::Checked(&allowed), |f| f.write_all(text.as_bytes())) {
+        Ok(()) => Ok(()),
+        Err(e) if crate::atomic_file::is_refusal(&e) && e.kind() == std::io::ErrorKind::AlreadyExists => Err(SceneError::Exists { file }),
+        Err(e) if crate::atomic_file::is_refusal(&e) => Err(SceneError::Escapes { file, folder: format!("{FOLDER}/") }),
+        Err(e) => Err(io(&file, &e)),
     }
-    Ok(())
 }
 
 /// The bytes of a scene file, refused past `MAX_FILE_BYTES` without reading the rest.
@@ -146,11 +146,11 @@ mod tests {
     fn a_save_is_atomic_and_refuses_to_clobber_unless_asked() {
         let project = tempfile::tempdir().unwrap();
         let (dir, path) = for_save(project.path(), "one", false).unwrap();
-        write_atomic(&dir, &path, "one", "return { format = 1 }\n").unwrap();
+        write_atomic(&dir, &path, "one", "return { format = 1 }\n", false).unwrap();
         assert_eq!(std::fs::read_to_string(project.path().join("scenes/one.lua")).unwrap(), "return { format = 1 }\n");
         assert!(matches!(for_save(project.path(), "one", false), Err(SceneError::Exists { .. })));
         let (dir, path) = for_save(project.path(), "one", true).unwrap();
-        write_atomic(&dir, &path, "one", "return { format = 1, entities = {} }\n").unwrap();
+        write_atomic(&dir, &path, "one", "return { format = 1, entities = {} }\n", true).unwrap();
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left, vec![std::ffi::OsString::from("one.lua")], "no temporary file is left behind");
         assert_eq!(existing(project.path(), "one").unwrap(), path);

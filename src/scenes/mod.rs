@@ -18,6 +18,7 @@
 
 pub mod files;
 mod read;
+mod tokens;
 mod write;
 
 pub use read::{Probe, parse, probe, read_file};
@@ -175,6 +176,10 @@ pub enum SceneError {
     Budget { file: String, budget: u64 },
     #[error("{file}: reading the scene needed more than its {limit}-byte memory limit")]
     Memory { file: String, limit: usize },
+    #[error(
+        "{file} has more than {max} tokens, the most a scene for a world of {capacity} entities may have ({per_entity} per entity, plus {base})"
+    )]
+    TooManyTokens { file: String, max: usize, capacity: usize, per_entity: usize, base: usize },
     #[error("{file}: {}{problem}", if field.is_empty() { String::new() } else { format!("{field}: ") })]
     Invalid { file: String, field: String, problem: String },
     /// A whole-vector rule (a scale product, a zero quaternion or direction), its field named.

@@ -4,8 +4,9 @@
 //! surface. Each file is evaluated in a fresh Luau VM of its own whose chunk sees one global,
 //! a frozen `math` table of pure functions (no `random`): no `require`, no `string`, `table`,
 //! `os`, `debug`, `getfenv` or `loadstring`, no metatables (so no string methods either). The
-//! source is compiled as text (never loaded as bytecode), is at most `MAX_FILE_BYTES`, and its
-//! evaluation is bounded by `INTERRUPT_BUDGET` interrupts (every call and loop back-edge), a
+//! source is compiled as text (never loaded as bytecode), is at most `MAX_FILE_BYTES` and at most
+//! the token budget of a full world (`tokens`: compiling runs outside the VM's memory limit), and
+//! its evaluation is bounded by `INTERRUPT_BUDGET` interrupts (every call and loop back-edge), a
 //! two-second wall clock and `MEMORY_LIMIT` bytes. The VM is dropped once the table is read.
 //!
 //! The table it returns is then converted into a `Scene` with every field checked: only the
@@ -78,13 +79,13 @@ pub fn read_file(path: &Path, file: &str, capacity: usize) -> Result<Scene, Scen
 
 /// Evaluates scene source and checks the table it returns.
 pub fn parse(source: &[u8], file: &str, capacity: usize) -> Result<Scene, SceneError> {
-    let (_lua, value) = evaluate(source, file)?;
+    let (_lua, value) = evaluate(source, file, capacity)?;
     Check { file }.scene(value, capacity)
 }
 
 /// `parse`, telling a scene that does not check out from a file that is no scene.
 pub fn probe(source: &[u8], file: &str, capacity: usize) -> Probe {
-    let (_lua, value) = match evaluate(source, file) {
+    let (_lua, value) = match evaluate(source, file, capacity) {
         Ok(v) => v,
         Err(e) => return Probe::NotScene(e),
     };
@@ -103,9 +104,22 @@ pub fn probe(source: &[u8], file: &str, capacity: usize) -> Probe {
 }
 
 /// Runs the source in a fresh data-only VM; returns the VM (the value lives in it) and the value.
-fn evaluate(source: &[u8], file: &str) -> Result<(Lua, Value), SceneError> {
+/// `capacity` (the world's) sets the source's token budget.
+fn evaluate(source: &[u8], file: &str, capacity: usize) -> Result<(Lua, Value), SceneError> {
     if source.len() > MAX_FILE_BYTES {
         return Err(SceneError::TooLarge { file: file.to_string(), bytes: source.len() as u64, max: MAX_FILE_BYTES });
+    }
+    // Compiling runs outside the VM's memory limit, in memory linear in the tokens: they are
+    // counted first (`tokens`).
+    let max = super::tokens::budget(capacity);
+    if super::tokens::count(source, max).is_err() {
+        return Err(SceneError::TooManyTokens {
+            file: file.to_string(),
+            max,
+            capacity,
+            per_entity: super::tokens::MAX_TOKENS_PER_ENTITY,
+            base: super::tokens::BASE_TOKENS,
+        });
     }
     let script = |e: mlua::Error| SceneError::Script { file: file.to_string(), message: crate::script::error_message_and_traceback(&e).0 };
     let lua = Lua::new_with(StdLib::MATH, LuaOptions::new()).map_err(script)?;
@@ -128,7 +142,8 @@ fn evaluate(source: &[u8], file: &str) -> Result<(Lua, Value), SceneError> {
         Err(e) => return Err(script(e)),
     };
 
-    // Compiling is linear in the source the size cap bounds; running is what the budget bounds.
+    // Compiling is linear in the tokens the budget above bounds; running is what the interrupt
+    // budget bounds.
     let overran = Rc::new(Cell::new(false));
     let (count, flag, started) = (Cell::new(0u64), Rc::clone(&overran), Instant::now());
     lua.set_interrupt(move |_| {
@@ -749,7 +764,7 @@ mod tests {
         let scene = Scene { description: None, entities, lighting: Some(Lighting::default()), camera: Some(Camera::default()) };
         let text = super::super::to_luau(&scene);
         assert!(text.len() < MAX_FILE_BYTES / 2, "{} bytes", text.len());
-        let (lua, value) = evaluate(text.as_bytes(), "scenes/full.lua").unwrap();
+        let (lua, value) = evaluate(text.as_bytes(), "scenes/full.lua", n).unwrap();
         assert!(lua.used_memory() < MEMORY_LIMIT / 2, "{} bytes", lua.used_memory());
         let read = Check { file: "scenes/full.lua" }.scene(value, n).unwrap();
         assert!(read == scene, "the scene reads back as written");

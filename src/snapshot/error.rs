@@ -52,6 +52,8 @@ pub enum SnapshotError {
     BadName { name: String },
     #[error("{path} is a symbolic link; snapshots are written only into the snapshots folder itself")]
     Symlink { path: PathBuf },
+    #[error("{path} exists and is not a snapshot; world.snapshot replaces only snapshot files")]
+    NotASnapshot { path: PathBuf },
     #[error("the snapshots folder {dir} holds {limit} snapshots already; reuse a name or clear old ones")]
     TooMany { dir: PathBuf, limit: usize },
     #[error("{path}: {message}")]

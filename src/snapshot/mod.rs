@@ -30,7 +30,6 @@
 //! files are written with `write_atomic`. Cold: nothing here runs in a step.
 
 mod agents;
-mod atomic;
 mod error;
 mod format;
 
@@ -39,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use atomic::write_atomic;
+pub use crate::atomic_file::write_atomic;
 pub use error::SnapshotError;
 pub use format::{ENGINE_VERSION, FORMAT_VERSION, MAGIC, MAX_SNAPSHOT_BYTES};
 
@@ -179,32 +178,58 @@ impl Shared {
     pub(crate) fn write_snapshot(&self, path: &Path) -> Result<SnapshotWritten, SnapshotError> {
         let bytes = self.snapshot()?;
         write_atomic(path, &bytes).map_err(|e| SnapshotError::io(path, &e))?;
+        Ok(self.snapshot_written(path, bytes.len()))
+    }
+
+    /// A snapshot of `bytes` bytes is on disk at `path`: the log names it.
+    fn snapshot_written(&self, path: &Path, bytes: usize) -> SnapshotWritten {
         let world_hash = self.world_hash();
         if let (Some(log), Some(file)) = (self.log.borrow_mut().as_mut(), path.file_name()) {
             log.snapshot_written(self.tick.get(), &file.to_string_lossy(), &world_hash);
         }
-        Ok(SnapshotWritten { path: path.to_path_buf(), tick: self.tick.get(), bytes: bytes.len() as u64, world_hash })
+        SnapshotWritten { path: path.to_path_buf(), tick: self.tick.get(), bytes: bytes as u64, world_hash }
     }
 
     /// `world.snapshot`: writes `<snapshots dir>/<name>.snap`, `name` defaulting to the tick
-    /// (`tick-0000000120`). The name is a plain word, and neither the folder nor the file may be
-    /// a symbolic link, so a snapshot never lands outside the folder.
+    /// (`tick-0000000120`). The name is a plain word, neither the folder nor the file may be a
+    /// symbolic link, and the file it replaces, if any, must be a snapshot (it starts with the
+    /// snapshot magic): a snapshot never lands outside the folder or over another kind of file.
     pub(crate) fn write_named_snapshot(&self, name: Option<&str>) -> Result<SnapshotWritten, SnapshotError> {
         let name = match name {
             Some(name) => check_name(name)?,
             None => format!("tick-{:010}", self.tick.get()),
         };
         let dir = &self.snapshots_dir;
-        refuse_symlink(dir)?;
-        std::fs::create_dir_all(dir).map_err(|e| SnapshotError::io(dir, &e))?;
+        crate::atomic_file::real_folder(dir).map_err(|e| refusal(dir, &e))?;
         let path = dir.join(format!("{name}.snap"));
-        refuse_symlink(&path)?;
         // Clients may write here: new names stop at a bound, so no caller fills the disk.
-        if !path.exists() && crate::paths::count_files_with_extension(dir, "snap", MAX_NAMED_SNAPSHOTS) >= MAX_NAMED_SNAPSHOTS {
+        if std::fs::symlink_metadata(&path).is_err()
+            && crate::paths::count_files_with_extension(dir, "snap", MAX_NAMED_SNAPSHOTS) >= MAX_NAMED_SNAPSHOTS
+        {
             return Err(SnapshotError::TooMany { dir: dir.clone(), limit: MAX_NAMED_SNAPSHOTS });
         }
-        self.write_snapshot(&path)
+        let bytes = self.snapshot()?;
+        let replace = crate::atomic_file::Replace::Checked(&is_snapshot_file);
+        crate::atomic_file::write_with(&path, replace, |file| std::io::Write::write_all(file, &bytes)).map_err(|e| refusal(&path, &e))?;
+        Ok(self.snapshot_written(&path, bytes.len()))
     }
+}
+
+/// A refused write as the snapshot error that names it (a link, a file that is no snapshot).
+fn refusal(path: &Path, e: &std::io::Error) -> SnapshotError {
+    if crate::atomic_file::is_refusal(e) && e.kind() == std::io::ErrorKind::PermissionDenied {
+        return SnapshotError::Symlink { path: path.to_path_buf() };
+    }
+    if crate::atomic_file::is_refusal(e) {
+        return SnapshotError::NotASnapshot { path: path.to_path_buf() };
+    }
+    SnapshotError::io(path, e)
+}
+
+/// Whether the file at `path` is a snapshot (`world.snapshot` replaces only those).
+fn is_snapshot_file(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && magic == MAGIC
 }
 
 /// Snapshot files `world.snapshot` may make in its folder (writing over one of them is allowed).
@@ -214,13 +239,6 @@ pub const MAX_NAMED_SNAPSHOTS: usize = 256;
 pub(crate) fn check_name(name: &str) -> Result<String, SnapshotError> {
     let plain = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if plain { Ok(name.to_string()) } else { Err(SnapshotError::BadName { name: crate::clip::shown(name) }) }
-}
-
-fn refuse_symlink(path: &Path) -> Result<(), SnapshotError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => Err(SnapshotError::Symlink { path: path.to_path_buf() }),
-        _ => Ok(()),
-    }
 }
 
 /// The bytes of a snapshot file, refusing one larger than `max` bytes before reading it.

@@ -329,6 +329,11 @@ impl TraceLog {
         self.push_resident(EventDraft::new(kind.as_str(), "engine"), tick, payload, size);
     }
 
+    /// The file append-on-emit writes, if it is on.
+    pub(crate) fn append_path(&self) -> Option<&Path> {
+        self.append.as_ref().map(AppendWriter::path)
+    }
+
     /// Turns on append-on-emit: from now on every event is chained into `path` as it is
     /// emitted. Events emitted before are written first, so the file holds the whole history.
     /// Events that leave memory are spilled beside `path` (see `spill.rs`).
@@ -485,20 +490,6 @@ impl TraceLog {
         let anchor = writer.seal()?;
         writer.flush()?;
         Ok(ExportStats { events: writer.events(), bytes: writer.bytes(), anchor })
-    }
-
-    /// Exports to a file atomically (written beside it, then renamed into place).
-    pub(crate) fn export_to(&self, path: &Path) -> io::Result<ExportStats> {
-        let partial = path.with_extension("jsonl.partial");
-        let stats = match self.export(io::BufWriter::new(std::fs::File::create(&partial)?)) {
-            Ok(stats) => stats,
-            Err(e) => {
-                let _ = std::fs::remove_file(&partial);
-                return Err(e);
-            }
-        };
-        std::fs::rename(&partial, path)?;
-        Ok(stats)
     }
 }
 

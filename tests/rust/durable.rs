@@ -401,7 +401,8 @@ fn clients_cannot_fill_the_disk_with_snapshots() {
     let snaps = dir.path().join("snaps");
     std::fs::create_dir(&snaps).unwrap();
     for i in 0..limina::snapshot::MAX_NAMED_SNAPSHOTS {
-        std::fs::write(snaps.join(format!("old{i}.snap")), b"x").unwrap();
+        // Snapshot files (world.snapshot replaces only those).
+        std::fs::write(snaps.join(format!("old{i}.snap")), b"LIMSNAP\0x").unwrap();
     }
     let config = EngineConfig { output: Output::Silent, snapshots_dir: Some(snaps.clone()), ..EngineConfig::new(dir.path()) };
     let engine = Engine::new(config).unwrap();
@@ -412,4 +413,80 @@ fn clients_cannot_fill_the_disk_with_snapshots() {
     assert!(!snaps.join("one-more.snap").exists());
     let r = engine.call(&caller, "world.snapshot", json!({"name": "old7"}));
     assert!(r.success, "writing over a snapshot it holds is allowed: {:?}", r.error);
+}
+
+/// Replaces line `n` (1-based) of `log` with `text`; returns the log's lines before the change.
+fn corrupt_line(log: &Path, n: usize, text: &str) -> Vec<String> {
+    let lines: Vec<String> = std::fs::read_to_string(log).unwrap().lines().map(str::to_string).collect();
+    let mut out = lines.clone();
+    out[n - 1] = text.to_string();
+    std::fs::write(log, out.join("\n") + "\n").unwrap();
+    lines
+}
+
+/// The 1-based line of the first record after the checkpoint of `tick`.
+fn line_after_checkpoint(log: &Path, tick: u64) -> usize {
+    let text = std::fs::read_to_string(log).unwrap();
+    let at = text.lines().position(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+        v["r"] == "checkpoint" && v["tick"] == tick
+    });
+    at.expect("a checkpoint of that tick") + 2
+}
+
+/// A corrupt line does not stop recovery, and nothing past it is invented: before the snapshot
+/// recovery starts from it is not needed; after it, recovery ends at the last state it can prove
+/// (the checkpoint just before it), and says which lines and bytes it left out.
+#[test]
+fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("world.log");
+    let live = logged_with_snapshots(&log, 170);
+    let hashes: std::collections::HashMap<u64, String> = checkpoints(&log).into_iter().collect();
+    let pristine = std::fs::read(&log).unwrap();
+
+    // Before the newest snapshot's marker (tick 150): not needed, the live world comes back.
+    let bad = line_after_checkpoint(&log, 120);
+    corrupt_line(&log, bad, "{\"r\":\"call\",\"tick\":12");
+    assert!(durable::replay(&log, &options(true)).is_err(), "a plain replay still refuses it");
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash(), r.report.divergence.clone()), (Some(150), live.clone(), None));
+    assert_eq!(r.left_out.len(), 1, "{:?}", r.left_out);
+    assert_eq!((r.left_out[0].first, r.left_out[0].last), (bad as u64, bad as u64));
+    assert!(r.left_out[0].to_string().contains("not needed: snapshot world-000000000150.snap (tick 150"), "{}", r.left_out[0]);
+
+    // After it (a line longer than any record may be): recovery ends at tick 160, the checkpoint
+    // before the bad line, with the world that checkpoint recorded.
+    std::fs::write(&log, &pristine).unwrap();
+    let bad = line_after_checkpoint(&log, 160);
+    let lines = corrupt_line(&log, bad, &"x".repeat(9 << 20));
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.report.tick, r.engine.world_hash(), r.report.divergence.clone()), (160, hashes[&160].clone(), None));
+    let left = &r.left_out[0];
+    let tail: usize = lines[bad..].iter().map(|l| l.len() + 1).sum::<usize>() + (9 << 20) + 1;
+    assert_eq!((left.first, left.last, left.bytes), (bad as u64, lines.len() as u64, tail as u64), "{left}");
+    assert!(
+        left.why.contains("nothing after it can be replayed") && left.why.ends_with("at tick 160, the last state it can prove"),
+        "{left}"
+    );
+
+    // Both, with the newest snapshot gone: from tick 100, ending before the bad line of tick 120.
+    std::fs::write(&log, &pristine).unwrap();
+    let early = line_after_checkpoint(&log, 70);
+    corrupt_line(&log, early, "not json at all");
+    let bad = line_after_checkpoint(&log, 120);
+    corrupt_line(&log, bad, "{\"r\":\"header\",\"format\":1}");
+    std::fs::remove_file(dir.path().join("world-000000000150.snap")).unwrap();
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone().map(|s| s.1), r.report.tick, r.engine.world_hash()), (Some(100), 120, hashes[&120].clone()));
+    assert_eq!(r.left_out.iter().map(|l| l.first).collect::<Vec<_>>(), [early as u64, bad as u64], "{:?}", r.left_out);
+
+    // No snapshot at all: the log from its beginning up to the first bad line.
+    for tick in [50, 100] {
+        std::fs::remove_file(dir.path().join(format!("world-{tick:012}.snap"))).unwrap();
+    }
+    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert_eq!((r.snapshot.clone(), r.report.tick, r.engine.world_hash()), (None, 70, hashes[&70].clone()));
+    assert_eq!(r.left_out.len(), 1, "{:?}", r.left_out);
+    assert!(r.left_out[0].why.contains("(1 more bad lines follow)"), "{}", r.left_out[0]);
 }

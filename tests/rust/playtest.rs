@@ -168,17 +168,57 @@ end"#;
     assert!(run.to_string().len() < 2 << 20, "the whole answer stays small: {} bytes", run.to_string().len());
 }
 
+/// Exports, snapshots and scene saves go to the playtest's private folder, which is removed
+/// afterwards; a scene it saved it can load again, and the project's scenes it can still load.
 #[test]
 fn a_playtest_writes_no_files_into_the_project() {
-    let e = engine();
+    let project = tempfile::tempdir().unwrap();
+    std::fs::create_dir(project.path().join("scenes")).unwrap();
+    std::fs::write(project.path().join("scenes/given.lua"), "return { format = 1, entities = { {} } }\n").unwrap();
+    let before = tree(project.path());
+    let e = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(project.path()) }).unwrap();
     let mut builder = client(&e, "builder.readWrite");
-    let name = format!("playtest-probe-{}", std::process::id());
-    let source = format!(
-        r#"it("exports", function() local r = limina.call("trace.export", {{ name = "{name}" }}); expect(r.success).toBe(true) end)"#
-    );
+    let source = r#"
+        local function ok(skill, input)
+            local r = limina.call(skill, input)
+            assert(r.success, skill .. ": " .. tostring(r.error and r.error.message))
+            return r.result
+        end
+        it("writes only into its own folder", function()
+            ok("scene.createEntity", {})
+            ok("trace.export", { name = "probe" })
+            ok("world.snapshot", { name = "probe" })
+            ok("scene.save", { name = "probe" })
+            ok("scene.save", { name = "given", overwrite = true })
+            expect(ok("scene.load", { name = "probe" }).entities).toBe(1)
+            ok("scene.createEntity", {})
+            expect(ok("scene.load", { name = "given" }).entities).toBe(1)
+        end)
+    "#;
     let run = call(&e, &mut builder, "test.run", json!({"source": source}));
     assert_eq!(run["structuredContent"]["success"], true, "{run}");
-    assert!(!crate::root().join("traces").join(format!("{name}.jsonl")).exists(), "the export went to the playtest's own folder");
+    assert_eq!(tree(project.path()), before, "the project is as it was");
+    assert_eq!(std::fs::read_to_string(project.path().join("scenes/given.lua")).unwrap(), "return { format = 1, entities = { {} } }\n");
+}
+
+/// Every path under `dir` with its bytes.
+fn tree(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            let shown = path.strip_prefix(dir).unwrap().display().to_string();
+            if path.is_dir() {
+                stack.push(path);
+                out.push((shown + "/", Vec::new()));
+            } else {
+                out.push((shown, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 #[test]

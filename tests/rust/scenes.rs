@@ -397,3 +397,25 @@ fn a_file_in_scenes_that_is_not_a_scene_is_never_run_as_a_script() {
     assert!(e.contains("is in a scenes/ folder but is not a scene file"), "{e}");
     assert_eq!(engine.world().entity_count(), 0, "the script never ran");
 }
+
+/// A crafted source under the byte cap but past the token budget of a full world is refused
+/// before it is compiled (a 31 MiB `0,0,0,…` took the process to 2.3 GB: compiling runs outside
+/// the VM's memory limit). A full world's scene still reads (`scenes::read`'s unit tests).
+#[test]
+fn a_crafted_token_flood_is_refused_before_it_is_compiled() {
+    let capacity = limina::world::DEFAULT_ENTITY_CAPACITY;
+    let mut flood = String::from("return { format = 1, entities = {}, x = {");
+    while flood.len() < 31 << 20 {
+        flood.push_str("0,");
+    }
+    flood.push_str("} }");
+    let e = limina::scenes::parse(flood.as_bytes(), "scenes/flood.lua", capacity).unwrap_err().to_string();
+    assert!(
+        e.starts_with("scenes/flood.lua has more than 12599296 tokens, the most a scene for a world of 65536 entities may have"),
+        "{e}"
+    );
+    // The same flood, smaller, passes the count and fails only as the data it is.
+    let small = "return { format = 1, entities = {}, x = {".to_string() + &"0,".repeat(100_000) + "} }";
+    let e = limina::scenes::parse(small.as_bytes(), "scenes/small.lua", capacity).unwrap_err().to_string();
+    assert!(!e.contains("tokens"), "{e}");
+}

@@ -425,3 +425,38 @@ fn a_snapshot_asked_for_inside_a_step_is_refused_and_between_steps_is_taken() {
     let r: bool = e.lua().load(r#"return limina.call("world.snapshot", { name = "between" }).success"#).eval().unwrap();
     assert!(r && dir.path().join("between.snap").exists());
 }
+
+/// Bytes flipped throughout a real snapshot's body, resealed so every header check passes: each
+/// variant is refused with its reason, or loads and steps on without a panic (no step fails,
+/// so the physics never halts).
+#[test]
+fn every_resealed_bit_flip_is_refused_or_steps_without_a_physics_halt() {
+    let source = engine();
+    build_scene(&source);
+    source.step(20).unwrap();
+    let good = source.snapshot().unwrap();
+    let body = body(&good).to_vec();
+    let target = engine();
+    // About 2,500 variants spread over the whole body, each byte position hit with its own mask.
+    let stride = (body.len() / 2500).max(1);
+    let (mut refused, mut loaded) = (0, 0);
+    let mut halted = Vec::new();
+    for at in (0..body.len()).step_by(stride) {
+        let mut bytes = body.clone();
+        bytes[at] ^= [0x01, 0x80, 0xff, 0x10][at % 4];
+        match target.restore(&seal(&bytes)) {
+            Err(e) => {
+                refused += 1;
+                assert!(!e.to_string().is_empty());
+            }
+            Ok(()) => {
+                loaded += 1;
+                if let Err(e) = target.step(5) {
+                    halted.push(format!("byte {at}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(halted.is_empty(), "{} of {loaded} loaded variants halted:\n{}", halted.len(), halted.join("\n"));
+    assert!(refused > 0 && loaded > 0, "refused {refused}, loaded {loaded}");
+}

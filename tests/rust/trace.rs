@@ -348,3 +348,67 @@ fn the_inspector_shows_the_log_only_to_callers_who_may_read_it() {
     assert_eq!((theirs["recent"].clone(), theirs["actors"].clone()), (json!([]), json!([])), "{theirs}");
     assert!(theirs["eventCount"].as_u64().unwrap() > mine["eventCount"].as_u64().unwrap(), "the count is no secret");
 }
+
+/// `trace.export` writes only into a real `traces/` folder, never through a link planted there,
+/// never over a file it did not make (the operator's live `--trace` file), and may write its
+/// own export again. Every refusal leaves the files as they were.
+#[test]
+fn an_export_never_follows_a_link_nor_replaces_a_file_it_did_not_make() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let traces = project.path().join("traces");
+    std::fs::create_dir(&traces).unwrap();
+    // The old attack (a link at the temporary name) and links at the export's own name,
+    // dangling or not.
+    symlink(&victim, traces.join("a.jsonl.partial")).unwrap();
+    symlink(&victim, traces.join("b.jsonl")).unwrap();
+    symlink(outside.path().join("made-by-link"), traces.join("c.jsonl")).unwrap();
+    let live = traces.join("live.jsonl");
+    let config = EngineConfig { output: Output::Silent, trace_append: Some(live.clone()), ..EngineConfig::new(project.path()) };
+    let engine = Engine::new(config).unwrap();
+    let caller = engine.script_caller().clone();
+    assert!(engine.call(&caller, "scene.createEntity", json!({})).success);
+    let export = |name: &str| engine.call(&caller, "trace.export", json!({ "name": name }));
+
+    let r = export("a");
+    assert!(r.success, "{r:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(traces.join("a.jsonl")).unwrap().is_file());
+    for name in ["b", "c"] {
+        let r = export(name);
+        let e = r.error.unwrap();
+        assert_eq!(e.code.as_str(), "invalid_input", "{}", e.message);
+        assert!(e.message.contains(&format!("{name}.jsonl is a symbolic link")), "{}", e.message);
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(!outside.path().join("made-by-link").exists());
+
+    // The operator's live trace is not replaced by name (with or without `.jsonl`).
+    let before = std::fs::read(&live).unwrap();
+    for name in ["live", "live.jsonl"] {
+        let e = export(name).error.unwrap();
+        assert!(e.message.contains("is not a file the engine may replace"), "{}", e.message);
+    }
+    let after = std::fs::read(&live).unwrap();
+    assert!(after.starts_with(&before), "the live trace was only appended to");
+    // A file it made it may write again.
+    assert!(export("a").success);
+    let left: Vec<_> = std::fs::read_dir(&traces)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // A `traces/` that is itself a link is refused.
+    let linked = tempfile::tempdir().unwrap();
+    symlink(outside.path(), linked.path().join("traces")).unwrap();
+    let engine = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(linked.path()) }).unwrap();
+    let caller = engine.script_caller().clone();
+    let e = engine.call(&caller, "trace.export", json!({"name": "x"})).error.unwrap();
+    assert!(e.message.contains("traces is a symbolic link"), "{}", e.message);
+    assert!(!outside.path().join("x.jsonl").exists());
+}

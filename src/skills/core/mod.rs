@@ -66,6 +66,8 @@ pub(crate) struct CoreParts {
     pub project: PathBuf,
     /// Where `trace.export` writes.
     pub traces_dir: PathBuf,
+    /// The folder whose `scenes/` `scene.save` writes into (the project, or a playtest's own).
+    pub scene_saves: PathBuf,
     /// Mods root, for playtests' scratch engines.
     pub scripts: Option<PathBuf>,
     /// Runs a skill through the registry as a given caller (`scene.load`'s nested calls).
@@ -179,6 +181,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
                 policy_enabled: parts.policy_enabled,
                 agents: Rc::clone(&parts.agents),
                 project: parts.project.clone(),
+                saves: parts.scene_saves.clone(),
                 invoke: Rc::clone(&parts.invoke),
             },
         )

@@ -363,6 +363,8 @@ pub(crate) struct ScenesParts {
     pub policy_enabled: bool,
     pub agents: Rc<RefCell<Agents>>,
     pub project: PathBuf,
+    /// The folder whose `scenes/` saves go to: the project, or a playtest's private folder.
+    pub saves: PathBuf,
     pub invoke: Invoke,
 }
 
@@ -410,10 +412,10 @@ pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
     ops.set(
         "save",
         lua.create_function(move |lua, (name, overwrite): (String, bool)| {
-            let (dir, path) = files::for_save(&p.project, &name, overwrite).map_err(scene_failure)?;
+            let (dir, path) = files::for_save(&p.saves, &name, overwrite).map_err(scene_failure)?;
             let scene = scenes::capture(&p.world.borrow());
             let text = scenes::to_luau(&scene);
-            files::write_atomic(&dir, &path, &name, &text).map_err(scene_failure)?;
+            files::write_atomic(&dir, &path, &name, &text, overwrite).map_err(scene_failure)?;
             let out = lua.create_table()?;
             out.set("name", name.as_str())?;
             out.set("path", files::shown(&name))?;
@@ -427,7 +429,12 @@ pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
     ops.set(
         "load",
         lua.create_function(move |lua, (name, ctx): (String, Table)| {
-            let path = files::existing(&p.project, &name).map_err(scene_failure)?;
+            // A playtest's own saves first (they are not in the project), then the project's.
+            let path = match files::existing(&p.saves, &name) {
+                Err(SceneError::Missing { .. }) if p.saves != p.project => files::existing(&p.project, &name),
+                found => found,
+            }
+            .map_err(scene_failure)?;
             let capacity = p.world.borrow().capacity();
             let scene = scenes::read_file(&path, &files::shown(&name), capacity).map_err(scene_failure)?;
             let (caller, tick) = caller_of(&ctx, &p.agents)?;

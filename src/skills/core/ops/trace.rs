@@ -1,9 +1,15 @@
 //! The `trace` ops behind the trace, audit, inspector and signal skills: reads of the world log,
 //! exports into the sandboxed traces folder, and emitting agent signals.
+//!
+//! An export is written through `atomic_file::write_with` into a real `traces/` folder (a link
+//! in its place is refused): never through a link, and never over a file an export did not make
+//! (the folder's `.exports` list names those; the operator's live `--trace` file is never one).
+//! One engine's exports are bounded: `MAX_EXPORT_FILES` files holding `MAX_EXPORT_BYTES`
+//! together, and the list at most `MAX_LISTED` names.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use mlua::{Lua, Table, Value as LuaValue};
@@ -38,6 +44,144 @@ pub(crate) fn check_export_name(name: &str) -> Result<String, String> {
         return Err(format!("name: '{name}' is not a plain file name (letters, digits, '_', '-', '.'; no '/', '..' or leading '.')"));
     }
     Ok(stem.to_string())
+}
+
+/// Export files one engine's `trace.export` may make (writing one of them again is allowed).
+pub(crate) const MAX_EXPORT_FILES: usize = 256;
+/// Bytes the export files one engine made may hold together (1 GiB).
+pub(crate) const MAX_EXPORT_BYTES: u64 = 1 << 30;
+
+/// The list, in the traces folder, of the files `trace.export` made there (in this run or an
+/// earlier one): the only files an export may replace. The operator's own files there (a
+/// `--trace` log) are never on it; a client cannot put them on it.
+const LISTED: &str = ".exports";
+/// Names the list holds at most (past it, new names are refused).
+const MAX_LISTED: usize = 4096;
+
+/// The names on the traces folder's list; none if it is missing, not a regular file or
+/// unreadable (then nothing there is replaced).
+fn listed(dir: &Path) -> Vec<String> {
+    let path = dir.join(LISTED);
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
+        return Vec::new();
+    }
+    let mut text = String::new();
+    let read = std::fs::File::open(&path).and_then(|f| std::io::Read::read_to_string(&mut std::io::Read::take(f, 1 << 20), &mut text));
+    if read.is_err() {
+        return Vec::new();
+    }
+    text.lines().filter(|l| check_export_name(l).is_ok() && l.ends_with(".jsonl")).take(MAX_LISTED).map(str::to_string).collect()
+}
+
+/// What this engine's `trace.export` has written: the files it made, and their sizes, which
+/// together stay under `MAX_EXPORT_BYTES`. It replaces only files on the folder's list (never a
+/// file an export did not make, such as the operator's live `--trace` file, nor a link planted
+/// in the folder).
+#[derive(Debug)]
+struct Exports {
+    files: std::collections::HashMap<String, u64>,
+    max_files: usize,
+    max_bytes: u64,
+}
+
+impl Default for Exports {
+    fn default() -> Self {
+        Exports { files: Default::default(), max_files: MAX_EXPORT_FILES, max_bytes: MAX_EXPORT_BYTES }
+    }
+}
+
+impl Exports {
+    fn total(&self) -> u64 {
+        self.files.values().sum()
+    }
+
+    /// Exports the whole log to `<dir>/<stem>.jsonl` (see `atomic_file::write_with`).
+    fn write(&mut self, trace: &TraceLog, dir: &Path, stem: &str) -> Result<crate::trace::ExportStats, HandlerFailure> {
+        let file = format!("{stem}.jsonl");
+        let failed = |why: String| HandlerFailure::new(ErrorCode::HandlerError, why);
+        let mine = self.files.get(&file).copied();
+        crate::atomic_file::real_folder(dir).map_err(|e| failed(format!("cannot export into {}: {e}", dir.display())))?;
+        let mut list = listed(dir);
+        let path = dir.join(&file);
+        let live = trace.append_path().and_then(|p| p.canonicalize().ok());
+        let known = (mine.is_some() || list.contains(&file)) && live.is_none_or(|live| path.canonicalize().ok() != Some(live));
+        if !known && list.len() >= MAX_LISTED {
+            return Err(HandlerFailure::new(
+                ErrorCode::CapacityExceeded,
+                format!(
+                    "trace.export: the traces folder lists {MAX_LISTED} exports already; export under one of their names again to replace it"
+                ),
+            ));
+        }
+        if mine.is_none() && self.files.len() >= self.max_files {
+            return Err(HandlerFailure::new(
+                ErrorCode::CapacityExceeded,
+                format!(
+                    "trace.export: this engine has made {} export files, the most it may; export under one of their names again to replace it",
+                    self.max_files
+                ),
+            ));
+        }
+        let room = self.max_bytes.saturating_sub(self.total() - mine.unwrap_or(0));
+        let over = std::cell::Cell::new(false);
+        let ours = |_: &Path| known;
+        let written = crate::atomic_file::write_with(&path, crate::atomic_file::Replace::Checked(&ours), |f| {
+            trace.export(Capped { out: std::io::BufWriter::new(f), room, over: &over })
+        });
+        match written {
+            Ok(stats) => {
+                if !list.contains(&file) {
+                    list.push(file.clone());
+                    let text = list.join("\n") + "\n";
+                    let always = |_: &Path| true;
+                    let listing = crate::atomic_file::write_with(&dir.join(LISTED), crate::atomic_file::Replace::Checked(&always), |f| {
+                        std::io::Write::write_all(f, text.as_bytes())
+                    });
+                    if let Err(e) = listing {
+                        // The export stands; a later run cannot replace it, which is the safe side.
+                        tracing::warn!(dir = %dir.display(), "the list of exports was not updated: {e}");
+                    }
+                }
+                self.files.insert(file, stats.bytes);
+                Ok(stats)
+            }
+            Err(_) if over.get() => Err(HandlerFailure::new(
+                ErrorCode::CapacityExceeded,
+                format!(
+                    "trace.export: the export would pass {} bytes, the most one engine's exports may hold together ({room} left); nothing was written",
+                    self.max_bytes
+                ),
+            )),
+            Err(e) if crate::atomic_file::is_refusal(&e) => Err(HandlerFailure::new(
+                ErrorCode::InvalidInput,
+                format!("name: {e}; trace.export replaces only files this engine exported, choose another name"),
+            )),
+            Err(e) => Err(failed(format!("cannot write {}: {e}", path.display()))),
+        }
+    }
+}
+
+/// A writer that refuses to go past `room` bytes (and says so in `over`).
+struct Capped<'a, W> {
+    out: W,
+    room: u64,
+    over: &'a std::cell::Cell<bool>,
+}
+
+impl<W: std::io::Write> std::io::Write for Capped<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.room {
+            self.over.set(true);
+            return Err(std::io::Error::other("the export passes its byte limit"));
+        }
+        let n = self.out.write(buf)?;
+        self.room -= n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 fn need_event<'a>(trace: &'a TraceLog, id: &str) -> mlua::Result<Cow<'a, Event>> {
@@ -117,18 +261,12 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
     )?;
 
     let t = Rc::clone(&trace);
+    let exports = RefCell::new(Exports::default());
     ops.set(
         "export",
         lua.create_function(move |lua, name: String| {
             let stem = check_export_name(&name).map_err(invalid)?;
-            std::fs::create_dir_all(&traces_dir).map_err(|e| {
-                HandlerFailure::new(ErrorCode::HandlerError, format!("cannot create {}: {e}", traces_dir.display())).into_lua()
-            })?;
-            let path = traces_dir.join(format!("{stem}.jsonl"));
-            let stats = t
-                .borrow()
-                .export_to(&path)
-                .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, format!("cannot write {}: {e}", path.display())).into_lua())?;
+            let stats = exports.borrow_mut().write(&t.borrow(), &traces_dir, &stem).map_err(|e| e.into_lua())?;
             blob(lua, json!({"name": stem, "events": stats.events, "bytes": stats.bytes, "anchor": stats.anchor.to_string()}))
         })?,
     )?;
@@ -213,5 +351,45 @@ mod tests {
         }
         assert_eq!(check_export_name("builder").unwrap(), "builder");
         assert_eq!(check_export_name("run-2.v1.jsonl").unwrap(), "run-2.v1");
+    }
+
+    fn log(events: u64) -> TraceLog {
+        let mut log = TraceLog::new("thr_test");
+        for i in 0..events {
+            log.emit(EventDraft::new("test.event", "agt_t"), i, &json!({"i": i}));
+        }
+        log
+    }
+
+    /// One engine's exports stop at a number of files and at a total of bytes, each with a
+    /// `capacity_exceeded` naming the limit; a file it made may be written again.
+    #[test]
+    fn exports_are_bounded_in_files_and_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = log(20);
+        let one = Exports::default().write(&trace, dir.path(), "probe").unwrap().bytes;
+        let mut exports = Exports { max_files: 3, max_bytes: 3 * one + one / 2, ..Exports::default() };
+        for name in ["a", "b", "c"] {
+            exports.write(&trace, dir.path(), name).unwrap();
+        }
+        let e = exports.write(&trace, dir.path(), "d").unwrap_err();
+        assert_eq!(e.code, ErrorCode::CapacityExceeded);
+        assert!(e.message.contains("has made 3 export files, the most it may"), "{}", e.message);
+        assert!(!dir.path().join("d.jsonl").exists());
+        exports.write(&trace, dir.path(), "a").unwrap();
+        // Bytes: a longer log no longer fits beside the other two.
+        let longer = log(40);
+        let e = exports.write(&longer, dir.path(), "a").unwrap_err();
+        assert_eq!(e.code, ErrorCode::CapacityExceeded);
+        assert!(e.message.contains(&format!("would pass {} bytes", 3 * one + one / 2)), "{}", e.message);
+        assert_eq!(std::fs::read(dir.path().join("a.jsonl")).unwrap().len() as u64, one, "the old export is still there");
+        let mut left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [".exports", "a.jsonl", "b.jsonl", "c.jsonl", "probe.jsonl"], "no temporary file is left");
+        // Another engine may write the listed exports again, not a file no export made.
+        std::fs::write(dir.path().join("operator.jsonl"), "mine").unwrap();
+        assert!(Exports::default().write(&trace, dir.path(), "b").is_ok());
+        assert_eq!(Exports::default().write(&trace, dir.path(), "operator").unwrap_err().code, ErrorCode::InvalidInput);
+        assert_eq!(std::fs::read_to_string(dir.path().join("operator.jsonl")).unwrap(), "mine");
     }
 }
