@@ -40,7 +40,7 @@ pub(crate) const EXIT_FAILURE: i32 = 1;
 pub(crate) const EXIT_USAGE: i32 = 2;
 
 #[derive(Debug, Parser)]
-#[command(name = "limina", version, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
+#[command(name = "limina", version = VERSION, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
 struct Cli {
     /// The project folder (`require`, `scripts/`, `assets/`, `traces/` resolve in it); default:
     /// the current folder.
@@ -56,6 +56,9 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// `limina --version`: the crate version and the commit it was built from (see `build.rs`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("LIMINA_COMMIT"), ")");
 
 /// `--project`, set once by `main_with` before any subcommand runs.
 static PROJECT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();

@@ -173,3 +173,14 @@ fn quiet_and_verbose_set_the_log_level_and_limina_log_overrides_them() {
     let both = limina(&["-q", "-v", "run", "s.lua"], dir.path());
     assert_eq!(both.status.code(), Some(2), "-q and -v together are a usage error");
 }
+
+#[test]
+fn version_names_the_commit_it_was_built_from() {
+    let o = limina(&["--version"], &crate::root());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0));
+    let commit = out.trim().rsplit_once('(').map(|(_, c)| c.trim_end_matches(')').to_string()).unwrap_or_default();
+    assert!(out.starts_with(&format!("limina {} (", env!("CARGO_PKG_VERSION"))), "{out}");
+    let hash = commit.as_str();
+    assert!(hash == "unknown" || (hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit())), "{out}");
+}
