@@ -35,9 +35,13 @@ pub struct Agents {
     pub scheduler: SchedulerBudget,
     /// Decision functions of `scripted` agents, by the name their `llm.model` gives.
     scripted: BTreeMap<String, Function>,
-    /// Agent ids connected MCP clients act under (native `initialize`): no agent may be spawned
-    /// under one, or the client would act as that agent.
-    pub(crate) client_ids: crate::host::SessionClaims,
+    /// Agent ids connected MCP clients and the host script's sessions act under (native
+    /// `initialize`, `limina.session`): no agent may be spawned under one, or it would act as
+    /// that client or session.
+    pub(crate) client_ids: super::claims::SessionClaims,
+    /// Session ids connected MCP clients and the host script's sessions hold: no client may
+    /// adopt one. (Agents act under `ses_agt_…`, a form no client may take.)
+    pub(crate) session_ids: super::claims::SessionClaims,
     /// A replay feeds this world: scripted policies never run (their decisions come from the
     /// command log), so `agent.spawn` takes any policy name as registered.
     pub(crate) replaying: bool,
@@ -51,7 +55,15 @@ impl std::fmt::Debug for Agents {
 
 impl Agents {
     pub fn new(scheduler: SchedulerBudget) -> Self {
-        Self { records: BTreeMap::new(), next: 1, scheduler, scripted: BTreeMap::new(), client_ids: Default::default(), replaying: false }
+        Self {
+            records: BTreeMap::new(),
+            next: 1,
+            scheduler,
+            scripted: BTreeMap::new(),
+            client_ids: Default::default(),
+            session_ids: Default::default(),
+            replaying: false,
+        }
     }
 
     /// The next free generated id (the counter stays below `MAX_GENERATED`, so `n` cannot
@@ -79,7 +91,7 @@ impl Agents {
     /// else is refused with who does own it. An id that names no agent is no one's (Ok).
     pub(crate) fn may_remove(&self, id: &str, agent_id: &str, session_id: &str) -> Result<(), String> {
         let Some(record) = self.records.get(id) else { return Ok(()) };
-        if &*record.id == agent_id || record.acting_for.iter().any(|p| &*p.session_id == session_id) {
+        if record.id.eq_ignore_ascii_case(agent_id) || record.acting_for.iter().any(|p| p.session_id.eq_ignore_ascii_case(session_id)) {
             return Ok(());
         }
         let owner = record.acting_for.last().map_or("the operator", |p| &*p.session_id);
@@ -93,10 +105,16 @@ impl Agents {
         self.records.values().find(|r| r.entity == Some(entity))
     }
 
+    /// The live agent whose id is `id` in any case (`agt_Walker` and `agt_walker` read as one
+    /// name, so they are one for every check of who an id belongs to).
+    pub fn find_any_case(&self, id: &str) -> Option<&AgentRecord> {
+        self.records.get(id).or_else(|| self.records.values().find(|r| r.id.eq_ignore_ascii_case(id)))
+    }
+
     /// Checks that `id` could be added now.
     pub(crate) fn check_room(&self, id: &str) -> Result<(), AgentTableError> {
-        if self.records.contains_key(id) {
-            return Err(AgentTableError::Taken { id: id.into() });
+        if let Some(live) = self.find_any_case(id) {
+            return Err(AgentTableError::Taken { id: live.id.to_string() });
         }
         if self.client_ids.is_held(id) {
             return Err(AgentTableError::HeldByClient { id: id.into() });
@@ -112,7 +130,7 @@ impl Agents {
         // An explicit id of the generated form moves the counter past it, so no generated id
         // collides with it later; numbers past `MAX_GENERATED` are ids like any other (the
         // counter never gets near them, and `agt_18446744073709551615` would wrap it to 0).
-        if let Some(n) = record.id.strip_prefix("agt_").and_then(|n| n.parse::<u64>().ok())
+        if let Some(n) = record.id.to_ascii_lowercase().strip_prefix("agt_").and_then(|n| n.parse::<u64>().ok())
             && n < MAX_GENERATED
         {
             self.next = self.next.max(n + 1);

@@ -43,11 +43,20 @@ pub fn available() -> bool {
 /// Longest a spoken line is kept, seconds (the rest is cut).
 pub const MAX_SPEECH_SECS: u32 = 30;
 
-/// `text` without control characters (newlines and tabs become spaces) and without espeak-ng's
-/// phoneme brackets.
+/// `text` without control characters (newlines and tabs become spaces) and without square
+/// brackets (`[` reads as `(`, `]` as `)`). One pass over characters, each mapped on its own:
+/// the output holds no `[` at all, so no removal or neighbour can make the `[[` that switches
+/// espeak-ng to phoneme input (splitting pairs, as this did before, left `[[[` as `[ [[`).
 pub fn clean(text: &str) -> String {
-    let plain: String = text.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect();
-    plain.replace("[[", "[ [").replace("]]", "] ]")
+    text.chars()
+        .filter_map(|c| match c {
+            '\n' | '\t' => Some(' '),
+            '[' => Some('('),
+            ']' => Some(')'),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
 }
 
 /// Synthesizes `text` (cleaned, read from stdin).
@@ -132,7 +141,35 @@ mod tests {
 
     #[test]
     fn cleaning_removes_control_characters_and_phoneme_brackets() {
-        assert_eq!(clean("\u{1}200A loud\nline [[QQQ]]"), "200A loud line [ [QQQ] ]");
+        assert_eq!(clean("\u{1}200A loud\nline [[QQQ]]"), "200A loud line ((QQQ))");
+        assert_eq!(clean("[[[x]]]"), "(((x)))");
+        assert_eq!(clean("[\u{1}[p]\u{7}]"), "((p))", "a control character between brackets is no way around it");
+    }
+
+    /// Many generated lines built from the characters that matter (brackets, controls, spaces,
+    /// multi-byte letters): none comes out with a bracket or a control character, and every
+    /// other character comes out as it went in.
+    #[test]
+    fn no_generated_input_reaches_espeak_with_a_bracket_or_a_control() {
+        const ALPHABET: [char; 14] = ['[', ']', '[', '\u{1}', '\u{7f}', '\u{85}', '\n', '\t', ' ', 'a', 'Q', 'é', '【', '\u{200b}'];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            // xorshift64*: deterministic, so a failure reproduces.
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
+            let out = clean(&text);
+            assert!(!out.contains('[') && !out.contains(']'), "{text:?} -> {out:?}");
+            assert!(!out.chars().any(char::is_control), "{text:?} -> {out:?}");
+            let kept: String = text.chars().filter(|c| !c.is_control() && !matches!(c, '[' | ']')).collect();
+            let out_kept: String = out.chars().filter(|c| !matches!(c, '(' | ')' | ' ')).collect();
+            assert_eq!(out_kept, kept.replace(' ', ""), "{text:?} -> {out:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::agents::{AgentSystems, StepTimings};
 use super::clock::FIXED_DT;
 use super::limina_api;
-use super::sessions::SessionClaims;
 use crate::agents::table::Agents;
 use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
@@ -421,8 +420,6 @@ impl Shared {
 /// One world with its VM, skills and trace.
 pub struct Engine {
     lua: Lua,
-    /// Session ids in use (the script's own, and every connected client's).
-    sessions: SessionClaims,
     /// The script's claim on its own session id.
     _script_session: Option<Rc<super::SessionClaim>>,
     /// The script's claim on its agent id among the agents' ids.
@@ -582,17 +579,16 @@ impl Engine {
             shared.log.replace(Some(opened));
         }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
-        let sessions = SessionClaims::default();
-        let script_session = sessions.claim(&config.session_id);
-        // No agent may be spawned under the host script's own name: its actions would be traced
-        // as the operator's, and revoking it would lock the operator out.
-        let script_agent = shared.agents.borrow().client_ids.claim(&shared.caller.agent_id);
+        // No client may adopt the host script's session, and no agent may be spawned under its
+        // name: its actions would be traced as the operator's, and revoking it would lock the
+        // operator out. Nobody else holds anything yet, so both claims succeed.
+        let script_session = shared.agents.borrow().session_ids.claim(&config.session_id, super::Holder::Script).ok();
+        let script_agent = shared.agents.borrow().client_ids.claim(&shared.caller.agent_id, super::Holder::Script).ok();
         Ok(Engine {
             lua,
             shared,
             roots,
             runner,
-            sessions,
             _script_session: script_session,
             _script_agent: script_agent,
             project_root: config.project_root,
@@ -728,39 +724,41 @@ impl Engine {
         self.shared.registry.borrow()
     }
 
-    /// Claims a session id for a client; None when another client or the script holds it.
-    /// Claims a session id for a client, unless another client, the host script or a live
-    /// agent holds it (an agent's session carries its quotas, budgets and revocations).
-    pub(crate) fn claim_session(&self, id: &str) -> Option<Rc<super::SessionClaim>> {
-        if self.shared.agents.borrow().iter().any(|a| &*a.session_id == id) {
-            return None;
+    /// Claims session id `id` for a client, unless another client, the host script (its own
+    /// session or a live `limina.session`'s) or a live agent holds it in any case (an agent's
+    /// session carries its quotas, budgets and revocations).
+    pub(crate) fn claim_session(&self, id: &str) -> Result<Rc<super::SessionClaim>, String> {
+        let agents = self.shared.agents.borrow();
+        if let Some(agent) = agents.iter().find(|a| a.session_id.eq_ignore_ascii_case(id)) {
+            return Err(format!("session {id} is in-world agent {}'s; choose another sessionId", agent.id));
         }
-        self.sessions.claim(id)
+        agents.session_ids.claim(id, super::Holder::Client).map_err(|holder| match holder {
+            super::Holder::Client => format!("session {id} is in use by another client; choose another sessionId"),
+            super::Holder::Script => format!("session {id} is in use by the host script; choose another sessionId"),
+        })
     }
 
     /// Claims agent id `id` for a connected client: refused for a live agent's id, for the form
     /// the engine generates agent ids in (`agt_0001`: a later `agent.spawn` would hand it out),
-    /// and for an id another client holds. While held, no agent can be spawned under it.
+    /// and for an id another client or the host script holds, all in any case. While held, no
+    /// agent can be spawned under it.
     pub(crate) fn claim_agent_id(&self, id: &str) -> Result<Rc<super::SessionClaim>, String> {
-        if self.is_agent(id) {
-            return Err(format!("agent {id} is an in-world agent; a client cannot act under its name"));
+        if let Some(agent) = self.agent_any_case(id) {
+            return Err(format!("agent {agent} is an in-world agent; a client cannot act under its name"));
         }
-        if id.strip_prefix("agt_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
-            return Err(format!(
-                "{id} has the form of generated agent ids (agt_ and digits), which only agent.spawn hands out; choose another id"
-            ));
+        if let Some(form @ crate::agents::claims::ReservedForm::GeneratedAgent) = crate::agents::claims::reserved_agent_form(id, None) {
+            return Err(format!("{}; choose another id", form.refusal(id)));
         }
-        self.shared
-            .agents
-            .borrow()
-            .client_ids
-            .claim(id)
-            .ok_or_else(|| format!("agent id {id} is in use by another client; choose another agentId"))
+        self.shared.agents.borrow().client_ids.claim(id, super::Holder::Client).map_err(|holder| match holder {
+            super::Holder::Client => format!("agent id {id} is in use by another client; choose another agentId"),
+            super::Holder::Script => format!("agent id {id} is the host script's; choose another agentId"),
+        })
     }
 
-    /// Whether `id` names a live in-world agent (a client may not act under its name).
-    pub(crate) fn is_agent(&self, id: &str) -> bool {
-        self.shared.agents.borrow().get(id).is_some()
+    /// The live agent named `id` in any case (a client may not act under its name), as it is
+    /// spelled.
+    pub(crate) fn agent_any_case(&self, id: &str) -> Option<String> {
+        self.shared.agents.borrow().find_any_case(id).map(|a| a.id.to_string())
     }
 
     /// The caller scripts act as.

@@ -62,9 +62,22 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             let session_id = field("sessionId")?.unwrap_or_else(|| format!("ses_{n}"));
             let profile =
                 field("profile")?.ok_or_else(|| located_error(lua, "limina.session: profile is required (e.g. 'player.limited')"))?;
-            // While the session lives, no agent can be spawned under its agent id.
-            let claim = s.agents.borrow().client_ids.claim(&agent_id);
-            Ok(Session { shared: Rc::clone(&s), caller: Caller::new(&agent_id, &session_id, &profile), _claim: claim })
+            // While the session lives, no agent can be spawned under its agent id and no client
+            // can adopt either id. The script's sessions may share ids with each other (and act
+            // as an in-world agent, under its ids), never with a connected client.
+            let agents = s.agents.borrow();
+            let agent_claim = agents.client_ids.claim(&agent_id, super::Holder::Script).map_err(|_| {
+                located_error(lua, format!("limina.session: agent id {agent_id} is held by a connected client; choose another agentId"))
+            })?;
+            let session_claim = agents.session_ids.claim(&session_id, super::Holder::Script).map_err(|_| {
+                located_error(lua, format!("limina.session: session {session_id} is held by a connected client; choose another sessionId"))
+            })?;
+            drop(agents);
+            Ok(Session {
+                shared: Rc::clone(&s),
+                caller: Caller::new(&agent_id, &session_id, &profile),
+                _claims: (agent_claim, session_claim),
+            })
         })?,
     )?;
 
@@ -321,9 +334,9 @@ fn describe(v: &LuaValue) -> String {
 struct Session {
     shared: Rc<Shared>,
     caller: Caller,
-    /// Its agent id, held against `agent.spawn` (None when already held: an agent or another
-    /// client has that name, which the script chose).
-    _claim: Option<Rc<super::SessionClaim>>,
+    /// Its agent id (held against `agent.spawn` and clients) and its session id (held against
+    /// clients), for as long as the session object lives.
+    _claims: (Rc<super::SessionClaim>, Rc<super::SessionClaim>),
 }
 
 impl UserData for Session {

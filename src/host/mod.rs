@@ -18,13 +18,12 @@ mod presence;
 mod realtime;
 mod scene_file;
 mod scripted_request;
-mod sessions;
 #[cfg(feature = "render")]
 pub mod window;
 
+pub use crate::agents::claims::{Holder, SessionClaim, SessionClaims};
 pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_PER_FRAME};
 pub(crate) use engine::{CapturedOutput, Shared, TestLimits, TestTally};
 pub use engine::{Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
 pub use realtime::{CALL_BUDGET, RealTimeDriver};
 pub use scene_file::FileRun;
-pub use sessions::{SessionClaim, SessionClaims};

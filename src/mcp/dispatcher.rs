@@ -20,7 +20,7 @@ use super::tools;
 use crate::host::Engine;
 use std::rc::Rc;
 
-use crate::host::SessionClaim;
+use crate::agents::claims::{self, SessionClaim};
 use crate::policy::{PermissionSet, profile_permissions};
 use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, discovery};
 
@@ -456,60 +456,29 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         for (field, id) in [("agentId", &agent), ("sessionId", &sess)] {
             check_identity(field, id)?;
         }
-        // The engine's own actors and the host script's sessions: no client acts as them.
-        // In any case: `Engine` or `SYS_packages` would read as the engine's in a log.
-        fn reserved(id: &str, prefixes: &[&'static str]) -> Option<&'static str> {
-            let id = id.to_ascii_lowercase();
-            prefixes.iter().find(|p| id.starts_with(**p)).copied()
+        // Forms the engine hands out or acts under (its own actors and threads, generated agent
+        // ids, script sessions' and in-world agents' defaults, other connections' defaults): no
+        // client chooses one, in any case (`Engine`, `agt_MCP1` read as those in a log).
+        if let Some(form) = claims::reserved_agent_form(&agent, Some(n)) {
+            return Err(rpc_error(protocol::FORBIDDEN, format!("{}; choose another agentId", form.refusal(&agent))));
         }
-        if let Some(prefix) = reserved(&agent, &["sys_", "agt_session", "engine"]) {
-            return Err(rpc_error(
-                protocol::FORBIDDEN,
-                format!("{agent}: agent ids starting {prefix} are the engine's own; choose another agentId"),
-            ));
+        if let Some(form) = claims::reserved_session_form(&sess, n) {
+            return Err(rpc_error(protocol::FORBIDDEN, format!("{}; choose another sessionId", form.refusal(&sess))));
         }
-        if let Some(prefix) = reserved(&sess, &["sys_", "thr_", "ses_session"]) {
-            return Err(rpc_error(
-                protocol::FORBIDDEN,
-                format!("{sess}: session ids starting {prefix} are the engine's own; choose another sessionId"),
-            ));
-        }
-        if engine.is_agent(&agent) {
-            return Err(rpc_error(protocol::FORBIDDEN, format!("agent {agent} is an in-world agent; a client cannot act under its name")));
-        }
-        // In-world agents act under `ses_<agent id>`: no client may hold such a session id (the
-        // agent's quotas, budgets, revocations and audit trail would be shared with it).
-        if sess.starts_with("ses_agt_") {
-            return Err(rpc_error(
-                protocol::FORBIDDEN,
-                format!("{sess} has the form of in-world agents' session ids (ses_agt_…); choose another sessionId"),
-            ));
-        }
-        // `agt_mcpN` / `ses_mcpN` are the ids connection N acts under by default: no other
-        // connection may take them (their quotas, revocations and audit trail are N's).
-        for (id, prefix) in [(&agent, "agt_mcp"), (&sess, "ses_mcp")] {
-            if let Some(number) = id.strip_prefix(prefix)
-                && number != n.to_string()
-            {
-                return Err(rpc_error(
-                    protocol::FORBIDDEN,
-                    format!("{id} is reserved for another connection's default identity; choose another id (not {prefix}…)"),
-                ));
-            }
+        if let Some(live) = engine.agent_any_case(&agent) {
+            return Err(rpc_error(protocol::FORBIDDEN, format!("agent {live} is an in-world agent; a client cannot act under its name")));
         }
         // A session id names quotas, budgets, revocations and an audit trail: a client cannot
         // adopt one that another client or the host script holds. An agent id, likewise: and
         // while a client holds one, no agent is spawned under it. Both are claimed before either
         // replaces the session's current ones, so a refused re-initialize changes nothing.
         let agent_claim = match &session.agent_claim {
-            Some(held) if held.id() == agent => Rc::clone(held),
+            Some(held) if held.is_for(&agent) => Rc::clone(held),
             _ => engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?,
         };
         let claim = match &session.claim {
-            Some(held) if held.id() == sess => Rc::clone(held),
-            _ => engine.claim_session(&sess).ok_or_else(|| {
-                rpc_error(protocol::FORBIDDEN, format!("session {sess} is in use by another client; choose another sessionId"))
-            })?,
+            Some(held) if held.is_for(&sess) => Rc::clone(held),
+            _ => engine.claim_session(&sess).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?,
         };
         session.agent_claim = Some(agent_claim);
         session.claim = Some(claim);

@@ -8,7 +8,9 @@
 //! engine through short bounded queues: a client that writes faster than it is served blocks on
 //! its own pipe, and a client that stops reading stdout stops being served (its answers wait,
 //! none is dropped) while the world keeps ticking. stdout carries only protocol messages;
-//! scripts' `print` and all logs go to stderr. End of input ends the server with exit code 0.
+//! scripts' `print` and all logs go to stderr. End of input ends the server with exit code 0, but
+//! only after every line read has been answered and every answer has been written and flushed
+//! (the writer is joined): a client that pipes a file in and closes stdin gets all its answers.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -131,6 +133,16 @@ impl Output {
     fn blocked(&self) -> bool {
         !self.backlog.is_empty()
     }
+
+    /// End of input: hands the writer everything still waiting (blocking, since nothing else is
+    /// left to do), then closes its queue so it ends once it has written and flushed it all.
+    fn close(self) {
+        let Output { tx, backlog } = self;
+        if !backlog.is_empty() {
+            // An error here means the client closed stdout: nobody is left to answer.
+            let _ = tx.send(backlog);
+        }
+    }
 }
 
 fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) -> Vec<Value> {
@@ -166,7 +178,7 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
         }
     })?;
     let (out_tx, out_rx) = mpsc::sync_channel::<Vec<Value>>(OUTPUT_QUEUE);
-    std::thread::Builder::new().name("limina-stdout".into()).spawn(move || {
+    let writer = std::thread::Builder::new().name("limina-stdout".into()).spawn(move || {
         let stdout = io::stdout();
         for messages in out_rx {
             if write_messages(&mut stdout.lock(), &messages).is_err() {
@@ -175,22 +187,52 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
         }
     })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
-
     let mut session = McpSession::new(1, &options.profile, &engine).with_tools(options.tools);
-    let mut driver = RealTimeDriver::new(Instant::now()).with_call_budget(options.call_budget);
+    let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
+    if end == End::InputClosed {
+        // What the last calls set off (a list change, a subscribed event) still goes out.
+        let _ = out.push(dispatcher::pending_notifications(&engine, &mut session));
+    }
+    out.close();
+    // Returning lets `main` exit the process: the writer must have written everything first.
+    let _ = writer.join();
+    if let Err(message) = engine.make_durable() {
+        tracing::error!("{message}");
+    }
+    Ok(())
+}
+
+/// Why `serve_lines` stopped.
+#[derive(Debug, PartialEq)]
+enum End {
+    /// stdin reached its end and every line read was answered (answers may still be queued).
+    InputClosed,
+    /// stdout is closed: nobody reads answers any more.
+    OutputClosed,
+}
+
+/// Runs the world and answers lines until input ends or output is closed.
+fn serve_lines(
+    engine: &crate::host::Engine,
+    session: &mut McpSession,
+    rx: &mpsc::Receiver<Line>,
+    out: &mut Output,
+    call_budget: Duration,
+) -> End {
+    let mut driver = RealTimeDriver::new(Instant::now()).with_call_budget(call_budget);
     // A line taken off the queue while waiting, served in the next turn.
     let mut next: Option<Line> = None;
     loop {
         if out.flush().is_err() {
-            return Ok(());
+            return End::OutputClosed;
         }
         let now = Instant::now();
         if let Some(plan) = driver.due(now) {
             if let Err(e) = engine.step(u64::from(plan.steps)) {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
-            if out.push(dispatcher::pending_notifications(&engine, &mut session)).is_err() {
-                return Ok(());
+            if out.push(dispatcher::pending_notifications(engine, session)).is_err() {
+                return End::OutputClosed;
             }
             continue;
         }
@@ -200,12 +242,13 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
                 None => match rx.try_recv() {
                     Ok(line) => Some(line),
                     Err(TryRecvError::Empty) => None,
-                    Err(TryRecvError::Disconnected) => return Ok(()),
+                    // The reader hands over every line before it hangs up, so none is left.
+                    Err(TryRecvError::Disconnected) => return End::InputClosed,
                 },
             };
             if let Some(line) = line {
-                let mut messages = answer(&engine, &mut session, line);
-                if let Err(message) = super::durable_answer(&engine) {
+                let mut messages = answer(engine, session, line);
+                if let Err(message) = super::durable_answer(engine) {
                     for m in &mut messages {
                         if m.get("result").is_some() {
                             *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, message.clone(), None);
@@ -214,14 +257,14 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
                 }
                 driver.called(now.elapsed());
                 if out.push(messages).is_err() {
-                    return Ok(());
+                    return End::OutputClosed;
                 }
                 continue;
             }
             match rx.recv_timeout(driver.wait(now)) {
                 Ok(line) => next = Some(line),
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                Err(RecvTimeoutError::Disconnected) => return End::InputClosed,
             }
         } else {
             // The budget is spent (or the client is not reading): nothing to do until the step.

@@ -2,7 +2,8 @@
 //!
 //! Every package, whatever its trust tier, gets its own Luau VM from `sandbox::restricted_vm`
 //! (see there for what it can reach and how its C library calls are bounded), with a fresh
-//! environment per file, `require` limited to the package's own files, the memory limit of its
+//! environment per file, the standard libraries, the string metatable and `_G` sealed read-only
+//! before the package's first line runs, `require` limited to the package's own files, the memory limit of its
 //! tier, and a CPU deadline on every call kept by a `sandbox::Meter`. The VM is created once and
 //! reused for every call (the pool); a VM that hit a limit is discarded and rebuilt from the
 //! package's files at its next call.
@@ -88,6 +89,19 @@ impl std::fmt::Debug for PackageRuntime {
 fn lua_err(e: mlua::Error) -> LoadError {
     let (message, _) = error_message_and_traceback(&e);
     LoadError::Script(message)
+}
+
+/// `lua_err` for package code run in a sealed VM: a write to a sealed table says why it was
+/// refused (Luau's own message names no table and no rule).
+fn sealed_err(e: mlua::Error) -> LoadError {
+    match lua_err(e) {
+        LoadError::Script(message) if message.to_ascii_lowercase().contains("attempt to modify a readonly table") => {
+            LoadError::Script(format!(
+                "{message} (the standard libraries, the string metatable and _G are sealed before a package's code runs; keep your own values in locals or your own tables)"
+            ))
+        }
+        other => other,
+    }
 }
 
 /// Load time allowed to a package: four calls' worth of CPU time, at most 2 s.
@@ -198,6 +212,11 @@ impl PackageRuntime {
         let host_table = self.host_table(&lua).map_err(lua_err)?;
         let dsl: Table = lua.load(crate::skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(lua_err)?;
         let env = self.file_env(&lua, &globals, &require, &host_table, &dsl).map_err(lua_err)?;
+        // Sealed before any of the package's code runs: the standard libraries, the string
+        // metatable and the globals table are read-only from the first line, so top-level code
+        // cannot rewrite `string.upper` or `getmetatable("").__index` for the handlers that
+        // follow (it writes globals into its own environment instead).
+        lua.sandbox(true).map_err(lua_err)?;
         let source = self.source.file(&self.entry).unwrap_or_default().to_string();
         // A rebuild inside a running call (a nested call after the VM was discarded) keeps that
         // call's deadline; otherwise loading gets its own.
@@ -209,7 +228,7 @@ impl PackageRuntime {
         if arm {
             self.meter.disarm();
         }
-        let returned = returned.map_err(lua_err)?;
+        let returned = returned.map_err(sealed_err)?;
         let defs = skill_defs(&returned).map_err(|problem| LoadError::Shape { file: self.display_path(), problem })?;
         let mut handlers = HashMap::new();
         for def in &defs {
@@ -221,9 +240,6 @@ impl PackageRuntime {
                 handlers.insert(name, Handlers { handler, before: hook("before"), after: hook("after") });
             }
         }
-        // Sandboxed: the globals installed above become read-only now; scripts write to their
-        // own environments.
-        lua.sandbox(true).map_err(lua_err)?;
         Ok((Vm { lua, handlers }, defs))
     }
 
@@ -424,7 +440,7 @@ fn read_manifest_value(
     prepare(&lua).map_err(lua_err)?;
     lua.sandbox(true).map_err(lua_err)?;
     meter.arm(MANIFEST_CPU);
-    let picked = lua.load(text).set_name(format!("@{chunk}")).eval::<LuaValue>().and_then(pick).map_err(lua_err);
+    let picked = lua.load(text).set_name(format!("@{chunk}")).eval::<LuaValue>().and_then(pick).map_err(sealed_err);
     let converted = match picked {
         Ok(Some(value)) => lua_to_json_within(&lua, &value, "package", &MANIFEST_BUDGET, &mut || meter.check().map_err(|o| o.to_string()))
             .map(Some)

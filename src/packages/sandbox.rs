@@ -4,7 +4,9 @@
 //! (`runtime.rs`) and the throwaway VMs that read a folder package's `package.luau` or evaluate a
 //! single-file mod for its header. This module owns what such a VM can reach and how much work
 //! one call into it can cause; it knows nothing of skills or the registry. Callers add their own
-//! globals (`host`, `s`, `require`), run their code, then call `Lua::sandbox(true)`.
+//! globals (`host`, `s`, `require`), call `Lua::sandbox(true)`, and only then run package code:
+//! sealed first, so not even a package's top-level code can rewrite the standard libraries or
+//! the string metatable.
 //!
 //! **Reach.** Luau's standard libraries without `loadstring`, `getfenv`, `setfenv`, `require`,
 //! `os`, `collectgarbage`, `newproxy`, `gcinfo`, and with nothing of `debug` but `traceback`.

@@ -291,3 +291,86 @@ fn a_refused_reinitialize_keeps_the_identity_the_client_had() {
     let r = rpc(&e, &mut three, 2, "initialize", json!({"agentId": "agt_bob", "sessionId": "ses_three"}));
     assert_eq!(r["result"]["session"]["agentId"], "agt_bob", "{r}");
 }
+
+/// Every id a live caller holds cannot be adopted, in any case: the host script's own, each
+/// `limina.session` it made (while the session object lives), each client's, each agent's; and
+/// the forms the engine hands out are refused in any case (issue 26, item 7).
+#[test]
+fn no_client_borrows_a_live_identity_in_any_case() {
+    let e = engine();
+    e.run_source(
+        "limina.scripted_policy('idle', function() return {} end)
+         held = limina.session({ agentId = 'agt_ro', sessionId = 'ses_ro', profile = 'system.readonly' })
+         twin = limina.session({ agentId = 'agt_ro', sessionId = 'ses_ro', profile = 'system.readonly' })
+         anon = limina.session({ profile = 'player.limited' })",
+        "setup",
+    )
+    .unwrap();
+    let spawned =
+        e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_walker", "profile": "social.actor", "llm": {"model": "idle"}}));
+    assert!(spawned.success, "{spawned:?}");
+    let mut owner = McpSession::new(7, "social.actor", &e);
+    assert!(rpc(&e, &mut owner, 1, "initialize", json!({"agentId": "agt_owner", "sessionId": "ses_owner"}))["result"].is_object());
+
+    let mut thief = McpSession::new(8, "social.actor", &e);
+    for (agent, session) in [
+        ("agt_x", "ses_script"),
+        ("agt_x", "SES_Script"),
+        ("agt_x", "ses_ro"),
+        ("agt_x", "SES_RO"),
+        ("agt_x", "ses_1"),
+        ("agt_x", "SES_0042"),
+        ("agt_x", "ses_owner"),
+        ("agt_x", "Ses_Owner"),
+        ("agt_x", "ses_agt_walker"),
+        ("agt_x", "SES_AGT_Walker"),
+        ("agt_x", "SES_MCP1"),
+        ("agt_x", "ses_Mcp7"),
+        ("agt_script", "ses_x"),
+        ("agt_Script", "ses_x"),
+        ("AGT_SCRIPT", "ses_x"),
+        ("agt_RO", "ses_x"),
+        ("AGT_Session1", "ses_x"),
+        ("agt_owner", "ses_x"),
+        ("AGT_Owner", "ses_x"),
+        ("agt_walker", "ses_x"),
+        ("agt_Walker", "ses_x"),
+        ("agt_MCP1", "ses_x"),
+        ("AGT_mcp7", "ses_x"),
+        ("AGT_0001", "ses_x"),
+        ("Sys_engine", "ses_x"),
+    ] {
+        let r = rpc(&e, &mut thief, 2, "initialize", json!({"agentId": agent, "sessionId": session}));
+        assert_eq!(r["error"]["code"], -32001, "{agent}/{session}: {r}");
+    }
+    // Its own defaults, in another case, are still its own.
+    let r = rpc(&e, &mut thief, 3, "initialize", json!({"agentId": "AGT_MCP8", "sessionId": "Ses_Mcp8"}));
+    assert_eq!(r["result"]["session"]["agentId"], "AGT_MCP8", "{r}");
+
+    // The script cannot take a client's ids either, nor spawn an agent into one.
+    for opts in ["{ agentId = 'AGT_OWNER', profile = 'player.limited' }", "{ sessionId = 'SES_owner', profile = 'player.limited' }"] {
+        let err = e.run_source(&format!("limina.session({opts})"), "borrow").unwrap_err().to_string();
+        assert!(err.contains("held by a connected client"), "{opts}: {err}");
+    }
+    for (id, why) in [
+        ("agt_OWNER", "identity of the host script or a connected client"),
+        ("agt_Walker", "already in use"),
+        ("agt_MCP3", "default identities of MCP clients"),
+        ("agt_Session9", "default identities of MCP clients"),
+        ("agt_SCRIPT", "identity of the host script or a connected client"),
+    ] {
+        let r = e.call(e.script_caller(), "agent.spawn", json!({"id": id, "profile": "social.actor", "llm": {"model": "idle"}}));
+        assert!(r.error.as_ref().is_some_and(|f| f.message.contains(why)), "{id}: {r:?}");
+    }
+
+    // One of two script sessions on an id going away leaves it held; both gone, it is free.
+    e.run_source("held = nil", "drop one").unwrap();
+    e.lua().gc_collect().unwrap();
+    let r = rpc(&e, &mut thief, 4, "initialize", json!({"agentId": "agt_y", "sessionId": "ses_ro"}));
+    assert_eq!(r["error"]["code"], -32001, "the twin still holds it: {r}");
+    e.run_source("twin = nil", "drop both").unwrap();
+    e.lua().gc_collect().unwrap();
+    let r = rpc(&e, &mut thief, 5, "initialize", json!({"agentId": "agt_ro", "sessionId": "ses_ro"}));
+    assert_eq!(r["result"]["session"]["sessionId"], "ses_ro", "{r}");
+    still_sound(&e);
+}

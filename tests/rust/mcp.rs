@@ -244,3 +244,87 @@ fn disconnecting_mid_call_ends_the_server_cleanly() {
     s.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"scene.creat");
     assert_eq!(s.finish(), Some(0));
 }
+
+/// Pipes `input` into a fresh `limina mcp --stdio`, closes stdin and returns every stdout line
+/// and the exit code (None if the server had to be killed after going silent for a minute).
+fn pipe_through_stdio(input: String) -> (Vec<String>, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["mcp", "--stdio"])
+        .current_dir(crate::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread (and then closed) so a server that answers while it reads never
+    // deadlocks against us on a full pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+            // A client that reads a little slower than the server answers: the server's
+            // answers queue up behind its stdout, which is where they were lost at end of
+            // input. (It decides nothing: a server that keeps every answer passes at any pace.)
+            std::thread::sleep(Duration::from_millis(3));
+        }
+    });
+    let mut lines = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => lines.push(line),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                break;
+            }
+        }
+    }
+    writer.join().unwrap();
+    (lines, child.wait().ok().and_then(|s| s.code()))
+}
+
+#[test]
+fn every_piped_request_is_answered_before_exit() {
+    // Calls that write, calls with large answers (the whole tool list, a growing entity list)
+    // and cheap ones, so the last answers are still queued for the writer when stdin ends.
+    let mut input =
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}).to_string() + "\n";
+    let requests = 500u64;
+    for id in 1..requests {
+        let (method, params) = match id % 4 {
+            0 => ("ping", json!({})),
+            1 => ("tools/call", json!({"name": "scene.createEntity", "arguments": {"shape": "box"}})),
+            2 => ("tools/call", json!({"name": "scene.queryEntities", "arguments": {}})),
+            _ => ("tools/list", json!({})),
+        };
+        input += &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        input.push('\n');
+    }
+    for run in 0..6 {
+        let (lines, code) = pipe_through_stdio(input.clone());
+        assert_eq!(code, Some(0), "run {run}: EOF ends the server cleanly");
+        let mut answered = vec![0u32; requests as usize];
+        for line in &lines {
+            let reply: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("run {run}: a truncated or non-JSON line ({e}): {line:.200}"));
+            let Some(id) = reply["id"].as_u64() else { continue };
+            assert!(reply.get("result").is_some() || reply.get("error").is_some(), "run {run}: {reply}");
+            answered[id as usize] += 1;
+        }
+        let missing: Vec<usize> = (0..answered.len()).filter(|i| answered[*i] != 1).collect();
+        assert!(
+            missing.is_empty(),
+            "run {run}: {} of {requests} ids not answered exactly once, first {:?}",
+            missing.len(),
+            &missing[..missing.len().min(10)]
+        );
+    }
+}

@@ -702,3 +702,60 @@ fn limits_must_be_whole_numbers_within_the_tier_bounds() {
     drop(mods);
     assert_eq!(call(&e, "benign.echo", json!({})).result, Some(json!({"ok": true})));
 }
+
+/// A package's own VM is sealed before its first line runs: top-level code that rewrites the
+/// standard libraries, the string metatable or `_G` is refused with the rule named, and loads
+/// nothing; one that swallows the refusal with `pcall` loads, with the libraries intact.
+#[test]
+fn a_package_cannot_rewrite_its_standard_library_before_it_is_sealed() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    let tamperings = [
+        ("upper", "string.upper = function() return 'pwned' end"),
+        ("strmeta", "getmetatable('').__index = { upper = function() return 'pwned' end }"),
+        ("strmeta_key", "getmetatable('').__index.upper = function() return 'pwned' end"),
+        ("rawset", "rawset(string, 'upper', function() return 'pwned' end)"),
+        ("setmeta", "setmetatable(table, { __index = function() return 'pwned' end })"),
+        ("tinsert", "table.insert = nil"),
+        ("math", "math.floor = function() return 42 end"),
+        ("global", "_G.tostring = function() return 'pwned' end"),
+        ("nested", "local t = string; t.format = nil"),
+    ];
+    let skill = |name: &str| {
+        format!(
+            r#"return {{ skills = {{ {{ name = "{name}.probe", version = "1.0.0", category = "mods", description = "d.",
+                permissions = {{}}, input = s.object({{}}), output = s.object({{ v = s.string() }}),
+                handler = function() return {{ v = string.upper("a") .. tostring(math.floor(1.5)) }} end }} }} }}"#
+        )
+    };
+    // Both kinds: a folder package's entry runs in its own VM; a single file is also evaluated
+    // once for its `package` header.
+    let write = |name: &str, code: String| {
+        write_package(&scripts, name, &format!(r#"return {{ name = "{name}", version = "1.0.0" }}"#));
+        std::fs::write(scripts.join(name).join("init.luau"), &code).unwrap();
+        std::fs::write(scripts.join(format!("{name}_file.luau")), code.replace(&format!("{name}.probe"), &format!("{name}_file.probe")))
+            .unwrap();
+    };
+    for (name, line) in tamperings {
+        write(name, format!("{line}\n{}", skill(name)));
+    }
+    let swallowed =
+        "pcall(function() string.upper = function() return 'pwned' end end)\npcall(function() getmetatable('').__index = {} end)";
+    write("quiet", format!("{swallowed}\n{}", skill("quiet")));
+    let e = engine(&scripts, false);
+    {
+        let mods = e.mods();
+        for (name, _) in tamperings {
+            for (path, skill) in [(name.to_string(), format!("{name}.probe")), (format!("{name}_file.luau"), format!("{name}_file.probe"))]
+            {
+                let p = mods.packages.iter().find(|p| p.source.path.ends_with(&path)).unwrap();
+                let Status::Refused { reason, .. } = &p.status else { panic!("{path} should be refused, got {:?}", p.status) };
+                assert!(reason.contains("readonly") && reason.contains("sealed before a package's code runs"), "{path}: {reason}");
+                assert!(!e.registry().has(&skill), "{path} loaded nothing");
+            }
+        }
+    }
+    assert_eq!(call(&e, "quiet_file.probe", json!({})).result, Some(json!({"v": "A1"})), "the libraries are the VM's own");
+    assert_eq!(call(&e, "quiet.probe", json!({})).result, Some(json!({"v": "A1"})), "the libraries are the VM's own");
+}

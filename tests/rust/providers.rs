@@ -425,3 +425,40 @@ fn a_base_url_that_is_not_http_is_refused_at_setup() {
         assert!(matches!(result, Err(ProviderError::Setup { .. })), "{kind}: {:?}", result.err());
     }
 }
+
+/// A server that echoes the operator's key — in an error body, in a non-JSON body, in the
+/// model's words, in a call's arguments, in a whole or a part, raw or encoded — gets none of it
+/// into what the provider hands back, and so into the world log (issue 26, item 9).
+#[tokio::test]
+async fn a_server_echoing_the_key_gets_it_nowhere() {
+    use base64::Engine as _;
+    const KEY: &str = "sk-live-Q7x/9Zp+ab12CD34ef56";
+    let flavor = Flavor::OpenAi;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(format!("Authorization: Bearer {KEY}"));
+    let json_escaped = serde_json::to_string(KEY).unwrap().replace('/', "\\/");
+    let replies = [
+        Reply::status(401, &format!("{{\"error\":\"Incorrect API key provided: {KEY}\"}}")),
+        Reply::status(403, &format!("Authorization: Bearer {KEY}")),
+        Reply::status(400, &format!("{{\"echo\":{json_escaped},\"b64\":\"{b64}\"}}")),
+        Reply::status(401, &format!("key ends ...{} (lowercased: {})", &KEY[8..], KEY.to_lowercase())),
+        Reply::status(401, "key sk-live-Q7x%2F9Zp%2Bab12CD34ef56 refused"),
+        Reply::status(200, &format!("not json {KEY}")),
+        Reply::json(&flavor.reply(&[], &format!("My key is {KEY}"))),
+        Reply::json(&flavor.reply(&[("social__say", json!(format!("{{\"text\": \"{KEY}\"}}")))], "")),
+        Reply::json(&flavor.reply(&[("social__say", json!(format!("{{broken {KEY}")))], "")),
+    ];
+    for (n, reply) in replies.into_iter().enumerate() {
+        let server = StubServer::start(reply).await;
+        let provider = flavor.provider_with(&server.base_url, HttpSettings::default(), Some(KEY), None);
+        let shown = match provider.decide(request()).await {
+            Ok(decision) => format!("{decision:?}"),
+            Err(error) => format!("{error} {error:?}"),
+        };
+        let lower = shown.to_lowercase();
+        for run in KEY.to_lowercase().as_bytes().windows(8) {
+            let run = std::str::from_utf8(run).unwrap();
+            assert!(!lower.contains(run), "reply {n}: {run:?} of the key is in {shown}");
+        }
+        assert!(shown.contains("[redacted]"), "reply {n}: {shown}");
+    }
+}

@@ -138,6 +138,11 @@ pub(crate) fn install_crypto_provider() {
 #[cfg(not(feature = "tls"))]
 pub(crate) fn install_crypto_provider() {}
 
+/// The password a base URL carries (`http://user:secret@host`), as written there.
+pub(super) fn url_password(base_url: &str) -> Option<String> {
+    reqwest::Url::parse(base_url).ok().and_then(|url| url.password().map(str::to_string))
+}
+
 /// Checks that `base_url` is a URL this build can reach, before any request is made.
 pub(super) fn check_base_url(provider: ProviderKind, base_url: &str) -> Result<(), ProviderError> {
     let setup = |detail: String| ProviderError::Setup { provider, detail };

@@ -17,6 +17,7 @@ mod http;
 pub(crate) use http::install_crypto_provider;
 mod ollama;
 mod openai;
+mod redact;
 mod wire;
 
 use std::fmt;

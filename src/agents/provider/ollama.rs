@@ -9,7 +9,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{Transport, check_base_url};
+use super::http::{Transport, check_base_url, url_password};
+use super::redact::Redactor;
 use super::wire::{CallCollector, NativeCall, ToolNames, function_tools, messages};
 use super::{BoxFuture, DecideRequest, Decision, ENV_OLLAMA_MODEL, OllamaConfig, Provider, ProviderError, ProviderKind};
 
@@ -17,6 +18,8 @@ pub struct OllamaProvider {
     endpoint: String,
     default_model: Option<String>,
     transport: Transport,
+    /// A password in the base URL: kept out of everything `decide` returns.
+    redactor: std::sync::Arc<Redactor>,
 }
 
 impl OllamaProvider {
@@ -24,7 +27,8 @@ impl OllamaProvider {
         check_base_url(ProviderKind::Ollama, &config.base_url)?;
         let endpoint = format!("{}/api/chat", config.base_url.trim_end_matches('/'));
         let transport = Transport::new(ProviderKind::Ollama, &config.http)?;
-        Ok(Self { endpoint, default_model: config.default_model, transport })
+        let redactor = std::sync::Arc::new(Redactor::new(url_password(&config.base_url).as_deref()));
+        Ok(Self { endpoint, default_model: config.default_model, transport, redactor })
     }
 
     /// The URL requests go to.
@@ -42,7 +46,8 @@ impl Provider for OllamaProvider {
         let endpoint = self.endpoint.clone();
         let transport = self.transport.clone();
         let model = if req.model.is_empty() { self.default_model.clone() } else { Some(req.model.clone()) };
-        Box::pin(async move {
+        let redactor = std::sync::Arc::clone(&self.redactor);
+        let decision = async move {
             let model = model.ok_or(ProviderError::NotConfigured { provider: ProviderKind::Ollama, missing: ENV_OLLAMA_MODEL })?;
             tracing::debug!(agent = %req.agent_id, %model, %endpoint, "ollama decide");
             let mut body = json!({
@@ -66,7 +71,8 @@ impl Provider for OllamaProvider {
                 (prompt, output) => Some(prompt.unwrap_or(0) + output.unwrap_or(0)),
             };
             calls.finish(&endpoint, reply.message.content.as_deref(), total_tokens)
-        })
+        };
+        Box::pin(async move { redactor.result(decision.await) })
     }
 }
 

@@ -14,7 +14,8 @@ use reqwest::header::HeaderValue;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::http::{Transport, check_base_url};
+use super::http::{Transport, check_base_url, url_password};
+use super::redact::Redactor;
 use super::wire::{CallCollector, NativeCall, ToolNames, function_tools, messages};
 use super::{
     BoxFuture, DecideRequest, Decision, ENV_OPENAI_API_KEY, ENV_OPENAI_MODEL, OpenAiConfig, Provider, ProviderError, ProviderKind,
@@ -30,6 +31,8 @@ pub struct OpenAiProvider {
     missing_key: bool,
     default_model: Option<String>,
     transport: Transport,
+    /// The key (and a password in the base URL): kept out of everything `decide` returns.
+    redactor: std::sync::Arc<Redactor>,
 }
 
 impl OpenAiProvider {
@@ -51,7 +54,9 @@ impl OpenAiProvider {
         let missing_key =
             authorization.is_none() && reqwest::Url::parse(&config.base_url).is_ok_and(|url| url.host_str() == Some(OPENAI_HOST));
         let transport = Transport::new(ProviderKind::OpenAi, &config.http)?;
-        Ok(Self { endpoint, authorization, missing_key, default_model: config.default_model, transport })
+        let password = url_password(&config.base_url);
+        let redactor = std::sync::Arc::new(Redactor::new(config.api_key.iter().map(|k| k.expose()).chain(password.as_deref())));
+        Ok(Self { endpoint, authorization, missing_key, default_model: config.default_model, transport, redactor })
     }
 
     /// The URL requests go to.
@@ -77,7 +82,8 @@ impl Provider for OpenAiProvider {
         let authorization = self.authorization.clone();
         let missing_key = self.missing_key;
         let model = if req.model.is_empty() { self.default_model.clone() } else { Some(req.model.clone()) };
-        Box::pin(async move {
+        let redactor = std::sync::Arc::clone(&self.redactor);
+        let decision = async move {
             let not_configured = |missing| ProviderError::NotConfigured { provider: ProviderKind::OpenAi, missing };
             if missing_key {
                 return Err(not_configured(ENV_OPENAI_API_KEY));
@@ -108,7 +114,9 @@ impl Provider for OpenAiProvider {
             // A refusal is the model's answer in words: show it in `Empty` rather than nothing.
             let content = choice.message.content.or(choice.message.refusal);
             calls.finish(&endpoint, content.as_deref(), total_tokens)
-        })
+        };
+        // Whatever the server sent back, in whichever field, leaves without the key in it.
+        Box::pin(async move { redactor.result(decision.await) })
     }
 }
 

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use super::invalid;
 use super::world::{entity_spec, world_failure};
 use crate::agents::budget::{AgentBudget, BudgetBounds};
+use crate::agents::claims::ReservedForm;
 use crate::agents::record::{AgentKind, AgentRecord, LlmConfig, MAX_DELEGATION, ProviderKind};
 use crate::agents::table::{AgentTableError, Agents};
 use crate::policy::{Permission, PermissionSet, PolicyEngine, Principal, Profile};
@@ -182,15 +183,24 @@ pub(crate) fn create(
             let id = match text(&value, "id") {
                 // `agt_mcpN` is MCP connection N's default identity and `agt_sessionN` a script
                 // session's: an agent under one would share its name (and its calls) with that
-                // client or session, even one not made yet. Identities in use now (the host
-                // script's `agt_script` among them) are held claims, checked with the room.
-                Some(id) if id.starts_with("agt_mcp") || id.starts_with("agt_session") => {
-                    return Err(fail(
-                        ErrorCode::InvalidInput,
-                        format!("id: {id} is reserved for the default identities of MCP clients (agt_mcp…) and script sessions (agt_session…)"),
-                    ));
-                }
-                Some(id) => id.to_string(),
+                // client or session, even one not made yet; `sys_…`/`engine…` read as the
+                // engine's own. In any case. Identities in use now (the host script's
+                // `agt_script` among them) are held claims, checked with the room. An explicit
+                // `agt_0007` is fine: the counter moves past it.
+                Some(id) => match crate::agents::claims::reserved_agent_form(id, None) {
+                    Some(ReservedForm::Connection(..) | ReservedForm::ScriptSession(_)) => {
+                        return Err(fail(
+                            ErrorCode::InvalidInput,
+                            format!(
+                                "id: {id} is reserved for the default identities of MCP clients (agt_mcp…) and script sessions (agt_session…)"
+                            ),
+                        ));
+                    }
+                    Some(form @ ReservedForm::Engine(_)) => {
+                        return Err(fail(ErrorCode::InvalidInput, format!("id: {}; choose another id", form.refusal(id))));
+                    }
+                    Some(ReservedForm::GeneratedAgent | ReservedForm::AgentSession) | None => id.to_string(),
+                },
                 None => a.borrow().next_id(),
             };
             a.borrow().check_room(&id).map_err(|e| {
