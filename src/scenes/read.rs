@@ -747,6 +747,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
     fn a_world_at_the_default_capacity_fits_the_file_and_memory_limits() {
         let n = crate::world::DEFAULT_ENTITY_CAPACITY;
         let entities = (0..n)

@@ -255,6 +255,7 @@ fn a_line_said_with_social_say_is_voiced_from_where_the_speaker_stands() {
 }
 
 #[test]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 fn the_hedgehog_dance_writes_the_same_song_twice_with_its_sung_line() {
     let song = || {
         let dir = tempfile::tempdir().unwrap();

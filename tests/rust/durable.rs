@@ -195,6 +195,7 @@ fn run_child(log: &Path, frames: u64, snapshot_every: Option<u64>) -> std::proce
 }
 
 #[test]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 fn a_run_killed_at_random_points_recovers_to_the_uninterrupted_hash() {
     const FRAMES: u64 = 1500;
     let dir = tempfile::tempdir().unwrap();

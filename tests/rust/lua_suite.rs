@@ -3,6 +3,7 @@
 use limina::cli::test::run_tests;
 
 #[test]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 fn luau_suite_passes() {
     let mut out = Vec::new();
     let report = run_tests(&crate::root(), Some(&crate::root().join("scripts")), &[crate::root().join("tests/lua")], None, &mut out);

@@ -173,6 +173,7 @@ fn box_sphere_capsule_and_a_tinted_ringed_ball_model() {
 }
 
 #[test]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 fn the_billiards_demo_runs_in_a_window_under_xvfb() {
     let has_xvfb = std::process::Command::new("xvfb-run").arg("--help").output().is_ok();
     if !has_xvfb || !gpu_expected() {
@@ -231,6 +232,7 @@ fn a_wrong_scene_fails_the_comparison() {
 }
 
 #[test]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 fn ten_thousand_entities_of_two_shapes_and_two_materials_take_at_most_8_draw_calls() {
     let e = engine();
     e.run_source(
