@@ -37,6 +37,17 @@ use crate::world::NearQuery;
 /// returns needs, and a bound on one that does not.
 const POLICY_CHECKS: u64 = 20_000_000;
 
+/// Bytes of a failed scripted decision's reason kept in `agent.decision.failed`: a policy decides
+/// its error's text, and a 50 MiB `error()` went whole into every failed decision's event.
+const MAX_FAILURE_DETAIL: usize = 2048;
+
+fn clipped_detail(detail: String) -> String {
+    if detail.len() <= MAX_FAILURE_DETAIL {
+        return detail;
+    }
+    format!("{}… ({} bytes in all)", crate::clip::to_bytes(&detail, MAX_FAILURE_DETAIL), detail.len())
+}
+
 /// An answer from an off-loop provider.
 struct Answer {
     agent: String,
@@ -295,7 +306,7 @@ impl Shared {
         // asked to decide: it would think for nothing, at the operator's cost. Checked every
         // tick, so a revocation stops the whole tree at once and a restore resumes it.
         let policy = self.policy_enabled.then(|| self.policy.borrow());
-        let stopped = |r: &AgentRecord| policy.as_ref().is_some_and(|p| p.stopped(&r.id, &r.session_id, &r.acting_for).is_some());
+        let stopped = |r: &AgentRecord| policy.as_ref().is_some_and(|p| p.stopped(&r.id, &r.session_id, &r.acting_for, tick).is_some());
         let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
             .iter()
             .filter(|r| r.is_due(tick) && !live.contains_key(&r.id) && !stopped(r))
@@ -638,7 +649,7 @@ impl Shared {
         };
         let script_error = |e: mlua::Error| DecisionFailure::Script {
             policy: policy_name.clone(),
-            detail: crate::script::error_message_and_traceback(&e).0,
+            detail: clipped_detail(crate::script::error_message_and_traceback(&e).0),
         };
         let policy: Function = self.agents.borrow().scripted(&policy_name).ok_or_else(|| DecisionFailure::NoPolicy(policy_name.clone()))?;
         let (_, tools) = self.tools_for(Some(lua), profile);
@@ -670,8 +681,9 @@ impl Shared {
             other => (other, 0),
         };
         let returned = lua_to_json(lua, &returned, "decision")
-            .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: e.to_string() })?;
-        let mut decision = parse_scripted(&returned).map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail })?;
+            .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: clipped_detail(e.to_string()) })?;
+        let mut decision = parse_scripted(&returned)
+            .map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail: clipped_detail(detail) })?;
         decision.dropped += dropped;
         Ok(decision)
     }

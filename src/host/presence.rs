@@ -23,14 +23,23 @@ impl Shared {
         {
             let mut agents = self.agents.borrow_mut();
             let mut world = self.world.borrow_mut();
+            let policy = self.policy_enabled.then(|| self.policy.borrow());
             for record in agents.iter_mut() {
                 let Some(approach) = &record.approach else { continue };
                 let own = record.entity.and_then(|e| world.transform(e).map(|t| (e, t.position)));
+                // A walk is the agent acting: a revoked (or spent) tree stops walking at once.
+                let stopped = policy.as_ref().and_then(|p| p.stopped(&record.id, &record.session_id, &record.acting_for, tick));
                 let target = match &approach.target {
                     ApproachTarget::Entity { entity, .. } => world.transform(*entity).map(|t| t.position),
                     ApproachTarget::Point { point } => Some(point.map(|v| v as f32)),
                 };
                 let outcome = match (own, target) {
+                    (own, _) if let Some(why) = &stopped => {
+                        if let Some((entity, _)) = own {
+                            world.walk(entity, [0.0, 0.0], super::FIXED_DT as f32);
+                        }
+                        Some(Outcome::Failed(format!("the agent may act no more: {why}")))
+                    }
                     (None, _) => Some(Outcome::Failed("the walker's body no longer exists".into())),
                     (_, None) => Some(Outcome::Failed("the target no longer exists".into())),
                     (Some((entity, from)), Some(to)) => match walk_step(from, to, approach.talk_distance, super::FIXED_DT) {

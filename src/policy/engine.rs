@@ -583,10 +583,11 @@ impl PolicyEngine {
 
     /// Why an agent (`agent_id` in `session_id`, acting for `acting_for`) can make no call at
     /// all now, if it cannot: its own or a spawner's session or agent is revoked, or one of
-    /// their call, cpu or memory budgets is spent. The scheduler starts no decision for such an
+    /// their call, cpu or memory budgets is spent, or a quota on all of their calls is used up at
+    /// `tick`. The scheduler starts no decision for such an
     /// agent (its model would think for nothing, at the operator's cost); a revoked capability
     /// alone stops only the calls that need it, so it does not count here.
-    pub(crate) fn stopped(&self, agent_id: &str, session_id: &str, acting_for: &[Principal]) -> Option<String> {
+    pub(crate) fn stopped(&self, agent_id: &str, session_id: &str, acting_for: &[Principal], tick: u64) -> Option<String> {
         let me = Principal { agent_id: agent_id.into(), session_id: session_id.into() };
         for p in std::iter::once(&me).chain(acting_for) {
             if self.revoked_sessions.contains(&*p.session_id) {
@@ -597,6 +598,19 @@ impl PolicyEngine {
             }
             if let Some((_, reason)) = self.budgets.get(&*p.session_id).and_then(|b| b.spent(&p.session_id)) {
                 return Some(reason);
+            }
+            // A quota on every call (no capability named) that is used up stops every call too,
+            // until its window moves on.
+            for q in self.quotas.iter().filter(|q| q.rule.cap.is_none() && q.rule.session_id.as_deref().is_none_or(|s| s == &*p.session_id))
+            {
+                let start = window_start(&q.rule, tick);
+                let used = q.used.get(&*p.session_id).map_or(0, |ticks| ticks.iter().filter(|t| **t >= start).count());
+                if used >= q.rule.limit as usize {
+                    return Some(format!(
+                        "session {}'s quota of {} calls per {} ticks is used up",
+                        p.session_id, q.rule.limit, q.rule.window_ticks
+                    ));
+                }
             }
         }
         None
