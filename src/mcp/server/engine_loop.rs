@@ -643,7 +643,7 @@ mod tests {
     fn a_full_subscriber_costs_no_delta_and_is_cut_off_after_the_stall_limit() {
         let engine = engine();
         falling(&engine);
-        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let mut l = unbudgeted(&engine);
         let (healthy, stalled) = (FakeSink::default(), FakeSink::default());
         healthy.room.store(true, Ordering::SeqCst);
         stalled.room.store(true, Ordering::SeqCst);
@@ -679,7 +679,7 @@ mod tests {
     fn a_subscriber_that_catches_up_gets_everything_it_missed_and_is_not_cut_off() {
         let engine = engine();
         falling(&engine);
-        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let mut l = unbudgeted(&engine);
         let slow = FakeSink::default();
         slow.room.store(true, Ordering::SeqCst);
         subscribe(&mut l, 1, &slow);
