@@ -6,8 +6,13 @@
 //! Each subscriber keeps the baseline of what it was last sent. A delta is computed against that
 //! baseline, so a delta that could not be queued (the client is slow) is not lost: the baseline
 //! stays put and the next delta carries everything since the last one delivered.
+//!
+//! What a subscriber was sent is shared (`Sent`, behind `Arc`s): subscribers that were sent the
+//! same state hold the same one, so the server computes and encodes one delta for all of them
+//! (`Baseline::key` tells who they are) instead of one per subscriber.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -55,12 +60,18 @@ fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: O
     v
 }
 
+/// The state a subscriber was sent: entity poses, and UI elements by handle at the revision
+/// sent. Cloning shares it.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Sent {
+    poses: Arc<HashMap<EntityId, Pose>>,
+    ui: Arc<HashMap<String, u64>>,
+}
+
 /// What one subscriber has been sent.
 #[derive(Debug, Default)]
 pub(crate) struct Baseline {
-    sent: HashMap<EntityId, Pose>,
-    /// UI elements sent, by handle, at the revision sent.
-    ui_sent: HashMap<String, u64>,
+    sent: Sent,
     pub aoi: Option<Aoi>,
 }
 
@@ -68,8 +79,14 @@ pub(crate) struct Baseline {
 #[derive(Debug)]
 pub(crate) struct Update {
     pub message: Value,
-    next: HashMap<EntityId, Pose>,
-    ui_next: HashMap<String, u64>,
+    next: Sent,
+}
+
+/// What changed since a baseline (None when nothing did), and the state it leads to.
+#[derive(Debug)]
+pub(crate) struct Diff {
+    pub message: Option<Value>,
+    pub next: Sent,
 }
 
 fn ui_json(e: &crate::world::ui::UiElement) -> Value {
@@ -78,7 +95,13 @@ fn ui_json(e: &crate::world::ui::UiElement) -> Value {
 
 impl Baseline {
     pub fn new(aoi: Option<Aoi>) -> Self {
-        Self { sent: HashMap::new(), ui_sent: HashMap::new(), aoi }
+        Self { sent: Sent::default(), aoi }
+    }
+
+    /// Who else was sent this very state: baselines with the same key (and area of interest)
+    /// get the same delta.
+    pub fn key(&self) -> (usize, usize) {
+        (Arc::as_ptr(&self.sent.poses) as usize, Arc::as_ptr(&self.sent.ui) as usize)
     }
 
     fn visible(&self, t: &Transform) -> bool {
@@ -97,52 +120,71 @@ impl Baseline {
         });
         let ui_next = world.ui.iter().map(|e| (e.handle.clone(), e.revision)).collect();
         let ui: Vec<Value> = world.ui.iter().map(ui_json).collect();
-        Update { message: json!({"kind": "snapshot", "tick": tick, "entities": entities, "ui": ui}), next, ui_next }
+        Update {
+            message: json!({"kind": "snapshot", "tick": tick, "entities": entities, "ui": ui}),
+            next: Sent { poses: Arc::new(next), ui: Arc::new(ui_next) },
+        }
     }
 
     /// What changed since the baseline; None when nothing did.
+    #[cfg(test)]
     pub fn delta(&self, world: &World, tick: u64) -> Option<Update> {
-        let mut next = HashMap::with_capacity(self.sent.len());
+        let diff = self.diff(world, tick);
+        diff.message.map(|message| Update { message, next: diff.next })
+    }
+
+    /// What changed since the baseline, and the state it leads to (which, for one world and
+    /// one area of interest, is the same whatever the baseline).
+    pub fn diff(&self, world: &World, tick: u64) -> Diff {
+        let mut next = HashMap::with_capacity(self.sent.poses.len());
         let (mut created, mut changed) = (Vec::new(), Vec::new());
         world.for_each_entity(|e| {
             if !self.visible(e.transform) {
                 return;
             }
             let now = pose(e.transform);
-            match self.sent.get(&e.id) {
+            match self.sent.poses.get(&e.id) {
                 None => created.push(entity_json(e.id, e.transform, e.renderable, e.tags)),
                 Some(before) if *before != now => changed.push(entity_json(e.id, e.transform, None, None)),
                 Some(_) => {}
             }
             next.insert(e.id, now);
         });
-        let mut destroyed: Vec<String> = self.sent.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
+        let mut destroyed: Vec<String> = self.sent.poses.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
         destroyed.sort();
         // UI: new or re-revisioned elements in full, removed ones by handle.
-        let mut ui_next = HashMap::with_capacity(self.ui_sent.len());
+        let mut ui_next = HashMap::with_capacity(self.sent.ui.len());
         let mut ui_upserted = Vec::new();
         for e in world.ui.iter() {
-            if self.ui_sent.get(&e.handle) != Some(&e.revision) {
+            if self.sent.ui.get(&e.handle) != Some(&e.revision) {
                 ui_upserted.push(ui_json(e));
             }
             ui_next.insert(e.handle.clone(), e.revision);
         }
-        let mut ui_removed: Vec<&String> = self.ui_sent.keys().filter(|h| !ui_next.contains_key(*h)).collect();
+        let mut ui_removed: Vec<&String> = self.sent.ui.keys().filter(|h| !ui_next.contains_key(*h)).collect();
         ui_removed.sort();
-        if created.is_empty() && changed.is_empty() && destroyed.is_empty() && ui_upserted.is_empty() && ui_removed.is_empty() {
-            return None;
-        }
-        let mut message = json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed});
-        if !ui_upserted.is_empty() || !ui_removed.is_empty() {
-            message["ui"] = json!({"upserted": ui_upserted, "removed": ui_removed});
-        }
-        Some(Update { message, next, ui_next })
+        let message = if created.is_empty() && changed.is_empty() && destroyed.is_empty() && ui_upserted.is_empty() && ui_removed.is_empty()
+        {
+            None
+        } else {
+            let mut message = json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed});
+            if !ui_upserted.is_empty() || !ui_removed.is_empty() {
+                message["ui"] = json!({"upserted": ui_upserted, "removed": ui_removed});
+            }
+            Some(message)
+        };
+        Diff { message, next: Sent { poses: Arc::new(next), ui: Arc::new(ui_next) } }
     }
 
     /// Records that `update` reached the client.
     pub(crate) fn delivered(&mut self, update: Update) {
         self.sent = update.next;
-        self.ui_sent = update.ui_next;
+    }
+
+    /// Records that the client now has `state` (a delta leading to it reached it, or nothing
+    /// changed since what it had), sharing it with every other subscriber that has it.
+    pub(crate) fn caught_up(&mut self, state: &Sent) {
+        self.sent = state.clone();
     }
 
     /// Forgets what was sent (after the area of interest changes, the next delta re-describes it).
@@ -212,6 +254,26 @@ mod tests {
         b.delivered(d);
         w.ui.remove(&h, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
         assert_eq!(b.delta(&w, 3).unwrap().message["ui"]["removed"], json!([h]));
+    }
+
+    #[test]
+    fn baselines_that_reach_the_same_state_share_it() {
+        let mut w = World::default();
+        let a = w.create_entity(&spec(0.0)).unwrap();
+        let (mut early, mut late) = (Baseline::new(None), Baseline::new(None));
+        early.delivered(early.snapshot(&w, 0));
+        w.create_entity(&spec(5.0)).unwrap();
+        late.delivered(late.snapshot(&w, 1));
+        assert_ne!(early.key(), late.key());
+        w.edit_transform(a, |t| t.position[1] = 2.0);
+        // Different deltas (the early one also learns of the second entity), one state reached.
+        let (from_early, from_late) = (early.diff(&w, 2), late.diff(&w, 2));
+        assert_eq!(from_early.message.as_ref().unwrap()["created"].as_array().unwrap().len(), 1);
+        assert_eq!(from_late.message.as_ref().unwrap()["created"].as_array().unwrap().len(), 0);
+        early.caught_up(&from_early.next);
+        late.caught_up(&from_early.next);
+        assert_eq!(early.key(), late.key(), "one shared state from here on");
+        assert!(late.delta(&w, 3).is_none());
     }
 
     #[test]

@@ -425,3 +425,52 @@ async fn http2_is_not_spoken() {
     // An HTTP/2 server would answer with a SETTINGS frame (type 4) first; HTTP/1 refuses or closes.
     assert!(answer.is_empty() || answer.starts_with(b"HTTP/1.1 4"), "{:?}", String::from_utf8_lossy(&answer[..answer.len().min(80)]));
 }
+
+/// A stream holds its credential's admission permit for as long as it is open (it was given
+/// back once the stream was set up: one credential held 90 stateless state streams). Past the
+/// limit a new stream is refused as busy, naming it; another credential is not affected; a
+/// stream that closes gives its place back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_credentials_streams_count_against_its_limit_for_as_long_as_they_are_open() {
+    const LIMIT: usize = limina::mcp::server::MAX_CALLS_PER_CONNECTION;
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "greedy system.readonly\nother system.readonly\n").unwrap();
+    let s = Http::start(&["--http", "--tokens", tokens.to_str().unwrap()]);
+    let open = |id: u64, token: &str, method: &str| {
+        let params = if method == "subscriptions/listen" { json!({"notifications": {"toolsListChanged": true}}) } else { json!({}) };
+        s.stateless(id, method, params).header("authorization", format!("Bearer {token}")).send()
+    };
+    let mut streams = Vec::new();
+    for i in 0..LIMIT {
+        // State streams and listen streams alike.
+        let method = if i % 2 == 0 { "state/subscribe" } else { "subscriptions/listen" };
+        let mut r = open(i as u64, "greedy", method).await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "stream {i}");
+        // Its first event means the engine has set it up (and, before, given its permit back).
+        assert_eq!(events(&mut r, 1, Duration::from_secs(30)).await.len(), 1, "stream {i} is open");
+        streams.push(r);
+    }
+    for method in ["state/subscribe", "subscriptions/listen"] {
+        let (status, refused) = body(open(100, "greedy", method).await.unwrap()).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{method}: {refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("busy:") && message.contains(&format!("limit is {LIMIT}")), "{message}");
+    }
+    let mut other = open(101, "other", "state/subscribe").await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK, "another credential is not affected");
+    assert_eq!(events(&mut other, 1, Duration::from_secs(30)).await[0]["method"], "state/snapshot");
+    // A stream that ends gives its place back (the engine notices at its next publish).
+    drop(streams.swap_remove(0));
+    let mut reopened = None;
+    for attempt in 0..200 {
+        let r = open(200 + attempt, "greedy", "state/subscribe").await.unwrap();
+        if r.status() == StatusCode::OK {
+            reopened = Some(r);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut reopened = reopened.expect("a closed stream's place is given back");
+    assert_eq!(events(&mut reopened, 1, Duration::from_secs(30)).await[0]["method"], "state/snapshot");
+}

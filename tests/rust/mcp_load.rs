@@ -35,9 +35,15 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Self {
+        Self::start_logging(extra, "warn")
+    }
+
+    /// `start`, logging at `level` (a `LIMINA_LOG` filter).
+    fn start_logging(extra: &[&str], level: &str) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
             .args(["mcp", "--ws", "--port", "0"])
             .args(extra)
+            .env("LIMINA_LOG", level)
             .current_dir(crate::root())
             .stderr(Stdio::piped())
             .stdout(Stdio::null())
@@ -215,6 +221,28 @@ async fn a_flooding_client_is_told_busy_naming_the_limit_and_nothing_is_lost() {
 
 /// Opens a WebSocket by hand and subscribes to state deltas; the caller never reads.
 fn raw_subscriber(url: &str) -> TcpStream {
+    let mut s = raw_websocket(url);
+    s.write_all(&text_frame(br#"{"jsonrpc":"2.0","id":1,"method":"state/subscribe","params":[]}"#)).unwrap();
+    s
+}
+
+/// A masked WebSocket text frame (the all-zero mask leaves the payload as it is).
+fn text_frame(payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![0x81];
+    match payload.len() {
+        n if n < 126 => frame.push(0x80 | n as u8),
+        n => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&u16::try_from(n).unwrap().to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(payload);
+    frame
+}
+
+/// Opens a WebSocket by hand, with a receive buffer of a few KB.
+fn raw_websocket(url: &str) -> TcpStream {
     let addr: std::net::SocketAddr = url.trim_start_matches("ws://").trim_end_matches('/').parse().unwrap();
     // A receive buffer of a few KB (set before connecting, so the window stays small): the
     // server's queue for this client is full after a few deltas, whatever the machine's speed.
@@ -234,11 +262,6 @@ fn raw_subscriber(url: &str) -> TcpStream {
         head.push(byte[0]);
     }
     assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
-    let payload = br#"{"jsonrpc":"2.0","id":1,"method":"state/subscribe","params":[]}"#;
-    // A masked text frame (the all-zero mask leaves the payload as it is).
-    let mut frame = vec![0x81, 0x80 | payload.len() as u8, 0, 0, 0, 0];
-    frame.extend_from_slice(payload);
-    s.write_all(&frame).unwrap();
     s
 }
 
@@ -283,7 +306,12 @@ async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
     // Only the server's own report ends the wait: no clock in this test decides anything.
     let cut = tokio::task::spawn_blocking(move || (server.wait_for_log("cut off", Duration::from_secs(180)), server));
     let (line, server) = cut.await.unwrap();
-    assert!(line.contains("full for 180 ticks") && line.contains("stopped reading"), "the log says why: {line}");
+    // Its delta queue full for 180 ticks, or its socket taking nothing for 3 s: whichever the
+    // server sees first.
+    assert!(
+        (line.contains("full for 180 ticks") || line.contains("taken for 3 s")) && line.contains("stopped reading"),
+        "the log says why: {line}"
+    );
     assert!(
         tokio::task::spawn_blocking(move || closed_by_server(&mut stalled, Duration::from_secs(30))).await.unwrap(),
         "its socket is closed"
@@ -377,4 +405,142 @@ async fn an_http_event_stream_that_is_never_read_is_cut_off_and_its_connection_c
         "its socket is closed"
     );
     drop(server);
+}
+
+/// A field of the server's /proc status, in KiB (`VmRSS`, `VmHWM`: its peak).
+fn server_memory_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap_or_else(|| panic!("no {field} in {status}"));
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap()
+}
+
+/// Clients that pipeline requests with large answers and never read a byte: the answers fit the
+/// 64-message send queue, so no answer ever waited for room and they were never cut off (32 of
+/// them pinned 543 MB). Now what is queued toward a client is bounded in bytes, its calls wait
+/// while it owes too much, and a socket that takes nothing for 3 s is cut off. Each attacker is
+/// cut off and every holder of its queues let go (the server's debug line when the last one
+/// goes); the server's peak memory stays within a bound per attacker; the others carry on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_pipeline_calls_and_never_read_are_cut_off_and_their_memory_released() {
+    const ATTACKERS: usize = 16;
+    // With every tool listed, `tools/list` answers ~120 KB (and, unlike a skill call, leaves
+    // nothing behind in the engine: what the server holds is what it queues).
+    let mut server = Server::start_logging(&["--tools", "all"], "warn,limina::mcp::server=debug");
+    let pid = server.child.id();
+    let healthy = ready(&server.url).await;
+    let answer: Value = healthy.request("tools/list", obj(json!({}))).await.unwrap();
+    let answer_bytes = answer.to_string().len();
+    assert!(answer_bytes > 100_000, "a large answer: {answer_bytes} bytes");
+    let tick_before = tick_call(&healthy).await.unwrap();
+    let before = server_memory_kib(pid, "VmRSS");
+
+    let call = |id: usize| json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {}}).to_string();
+    let mut attackers = Vec::new();
+    for _ in 0..ATTACKERS {
+        let mut s = raw_websocket(&server.url);
+        s.write_all(&text_frame(br#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#))
+            .unwrap();
+        let mut answered = Vec::new();
+        let mut byte = [0u8; 1];
+        while !String::from_utf8_lossy(&answered).contains(r#""id":"init","result""#) {
+            s.read_exact(&mut byte).unwrap();
+            answered.push(byte[0]);
+        }
+        // As many calls as admission lets in: every answer fits the send queue's 64 messages.
+        for id in 0..QUEUE_LIMIT {
+            s.write_all(&text_frame(call(id).as_bytes())).unwrap();
+        }
+        attackers.push(s);
+    }
+    // Only the server's own reports end the waits: each attacker cut off, then released.
+    let watched = tokio::task::spawn_blocking(move || {
+        let conn_of = |line: &str| line.split("connection ").nth(1).and_then(|r| r.split_whitespace().next()).map(str::to_string);
+        let (mut cut, mut released) = (Vec::new(), Vec::new());
+        while cut.len() < ATTACKERS || released.iter().filter(|c| cut.contains(*c)).count() < ATTACKERS {
+            let line = server.wait_for_log("connection ", Duration::from_secs(120));
+            if line.contains("cut off") {
+                assert!(line.contains("stopped reading"), "the log says why: {line}");
+                cut.extend(conn_of(&line));
+            } else if line.contains(" released (") {
+                released.extend(conn_of(&line));
+            }
+        }
+        server
+    });
+    let server = watched.await.unwrap();
+    let peak = server_memory_kib(pid, "VmHWM");
+    eprintln!(
+        "server memory: {before} KiB before, peak {peak} KiB with {ATTACKERS} clients pipelining {QUEUE_LIMIT} answers of {answer_bytes} bytes"
+    );
+    // What one attacker may hold at once: its queue's byte limit, a few answers on their way
+    // into it, and the requests it sent; far below the 64 answers it asked for.
+    let per_attacker = (64 * answer_bytes / 1024) as u64;
+    assert!(
+        peak.saturating_sub(before) < ATTACKERS as u64 * per_attacker / 2,
+        "the server peaked at {peak} KiB (from {before} KiB) for {ATTACKERS} clients asking {per_attacker} KiB each"
+    );
+    for mut s in attackers {
+        assert!(tokio::task::spawn_blocking(move || closed_by_server(&mut s, Duration::from_secs(30))).await.unwrap());
+    }
+    still_serving(&healthy, tick_before).await;
+    drop(server);
+}
+
+/// A few clients reading stateless `state/subscribe` streams of a busy world (800 falling
+/// spheres, every entity in every delta): encoding a delta per reader on the engine thread
+/// took whole frames, steps ran back to back and a new client's `initialize` waited 12 s. Now
+/// readers sent the same state share one encoded delta, and a call runs between two steps
+/// however long they take. The new client's `initialize` succeeds while the readers read (its
+/// latency is printed, not asserted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_client_initializes_while_stream_readers_watch_a_busy_world() {
+    const READERS: usize = 8;
+    #[cfg(feature = "tls")]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&["--scene", &falling_scene(dir.path())]);
+    let url = format!("{}/mcp", server.url.replace("ws://", "http://"));
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let delivered = Arc::new(AtomicUsize::new(0));
+    let mut readers = Vec::new();
+    for id in 0..READERS {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "state/subscribe", "params": {"_meta": meta}});
+        let mut r = http
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "state/subscribe")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let delivered = Arc::clone(&delivered);
+        readers.push(tokio::spawn(async move {
+            while let Ok(Some(chunk)) = r.chunk().await {
+                delivered.fetch_add(chunk.len(), Ordering::Relaxed);
+            }
+        }));
+    }
+    // The readers are being fed megabytes of deltas.
+    while delivered.load(Ordering::Relaxed) < 4 << 20 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"late","version":"1"}}}"#;
+    let asked = Instant::now();
+    let asking = http.post(&url).header("content-type", "application/json").header("accept", "application/json").body(init).send();
+    let r = tokio::time::timeout(Duration::from_secs(120), asking).await.expect("initialize is answered").unwrap();
+    let status = r.status();
+    let answer: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+    eprintln!("initialize answered in {:?} with {READERS} stream readers of a busy world", asked.elapsed());
+    assert_eq!(status, reqwest::StatusCode::OK, "{answer}");
+    assert_eq!(answer["result"]["protocolVersion"], "2025-06-18", "{answer}");
+    for reader in &readers {
+        assert!(!reader.is_finished(), "the readers are still served");
+    }
+    for reader in readers {
+        reader.abort();
+    }
 }

@@ -6,7 +6,9 @@
 //! A `CallPermit` is taken when a call arrives and released when its answer is in the
 //! connection's send buffer (or the call was dropped): it counts calls waiting in the engine's
 //! queue, running, and answered but not yet handed to the socket, so a client that sends without
-//! reading cannot pile up answers either. Limits are per connection (calls and bytes) plus one
+//! reading cannot pile up answers either. A stream (`state/subscribe`, `subscriptions/listen`)
+//! holds its permit until it closes, so streams count against the same limit for their whole
+//! life (one credential held 90 stateless state streams when the permit was returned at setup). Limits are per connection (calls and bytes) plus one
 //! byte limit for the whole server.
 
 use std::sync::Arc;
@@ -82,7 +84,7 @@ impl Busy {
         let (message, data) = match self {
             Busy::Calls { limit } => (
                 format!(
-                    "busy: this connection already has {limit} calls waiting or unanswered (the limit is {limit} per connection); send more once answers arrive"
+                    "busy: this connection already has {limit} calls waiting or unanswered and streams open (the limit is {limit} per connection; a stateless credential counts as one); send more once answers arrive or streams close"
                 ),
                 json!({"reason": "busy", "limit": "callsPerConnection", "max": limit}),
             ),

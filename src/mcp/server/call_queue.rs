@@ -59,6 +59,19 @@ impl<T> CallQueues<T> {
         Some((client, item))
     }
 
+    /// The next item whose client's oldest is `ready`, in turn (a client whose oldest is not
+    /// ready keeps it and waits for its next turn).
+    pub fn pop_where(&mut self, ready: impl Fn(&T) -> bool) -> Option<(u64, T)> {
+        for _ in 0..self.ring.len() {
+            let client = *self.ring.front()?;
+            if self.queues.get(&client).and_then(VecDeque::front).is_some_and(&ready) {
+                return self.pop();
+            }
+            self.ring.rotate_left(1);
+        }
+        None
+    }
+
     /// Takes out everything `client` has queued (it disconnected).
     pub fn remove(&mut self, client: u64) -> Vec<T> {
         self.ring.retain(|c| *c != client);
@@ -129,6 +142,18 @@ mod tests {
         // Room again once the engine has served one.
         q.pop();
         q.push(1, (1, 2)).unwrap();
+    }
+
+    #[test]
+    fn a_client_whose_next_item_is_not_ready_is_passed_over_and_keeps_it() {
+        let mut q = CallQueues::new(8);
+        q.push(1, (1, 0)).unwrap();
+        q.push(1, (1, 1)).unwrap();
+        q.push(2, (2, 0)).unwrap();
+        assert_eq!(q.pop_where(|&(c, _)| c != 1), Some((2, (2, 0))));
+        assert_eq!(q.pop_where(|&(c, _)| c != 1), None, "nothing ready");
+        assert_eq!(q.len(), 2, "nothing lost");
+        assert_eq!(drain(&mut q), vec![(1, 0), (1, 1)]);
     }
 
     #[test]

@@ -11,12 +11,23 @@
 //! what it last received, queued without waiting. A subscriber whose queue is full is skipped
 //! before anything is built or serialised for it (its baseline stays put, so the next delta it
 //! takes carries everything since), and one whose queue stays full for `STALL_TICKS` ticks has
-//! stopped reading: it is cut off.
+//! stopped reading: it is cut off. Subscribers that were sent the same state (every one that
+//! keeps up, once it has had a delta) share one delta, computed and encoded once; the deltas
+//! that differ get `PUBLISH_BUDGET` of a publish (at least one), the rest wait for the next, in
+//! turn. Each stream holds its connection's admission permit for its whole life, so a
+//! connection (a stateless credential) cannot open streams past its limit.
+//!
+//! However long steps and their deltas take, a client's call is served between two steps: a new
+//! client's `initialize` is never starved by a busy world. A WebSocket connection that owes its
+//! client `MAX_OWED_BYTES` it has not read has its calls held back (not run) until it reads, so
+//! a client that pipelines calls and never reads cannot make the server build answers it keeps.
 
 use std::collections::HashMap;
-use std::sync::mpsc;
+use std::collections::hash_map::Entry;
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::admission::{Busy, CallPermit};
@@ -25,7 +36,7 @@ use crate::host::{Engine, FramePlan, RealTimeDriver};
 use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
-use crate::mcp::sync::{Aoi, Baseline};
+use crate::mcp::sync::{Aoi, Baseline, Sent};
 
 /// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
 pub(crate) const STALL_TICKS: u64 = 180;
@@ -33,6 +44,10 @@ pub(crate) const STALL_TICKS: u64 = 180;
 /// Work items the engine queue holds per client. Admission keeps a connection well under this
 /// (its calls in flight are bounded first); this bound only guards the engine's own memory.
 const QUEUE_LIMIT: usize = 2 * super::admission::MAX_CALLS_PER_CONNECTION;
+
+/// Time one publish may spend computing deltas beyond the first (subscribers that were sent
+/// different states, or watch different areas); the rest wait for the next publish, in turn.
+const PUBLISH_BUDGET: Duration = Duration::from_millis(4);
 
 /// What the tokio side hands the engine thread.
 pub(super) enum EngineMsg {
@@ -46,24 +61,33 @@ pub(super) enum Work {
         method: String,
         params: Value,
         reply: tokio::sync::oneshot::Sender<Answered>,
+        /// The connection its answer goes out on, when that connection counts what it owes.
+        gate: Option<std::sync::Arc<super::transport::Cutoff>>,
     },
     /// State sync: a snapshot, then deltas (WebSocket subscriptions, HTTP `state/subscribe`).
-    Subscribe {
-        sink: Box<dyn DeltaSink>,
-        permit: CallPermit,
-    },
+    Subscribe { sink: Box<dyn DeltaSink>, permit: CallPermit },
     /// A `subscriptions/listen` stream (stateless revision over HTTP): the acknowledgement and
     /// the session's notifications go to `sink`; `reply` says whether it was accepted.
     Listen {
         id: Value,
         params: Value,
         sink: Box<dyn DeltaSink>,
+        permit: CallPermit,
         reply: tokio::sync::oneshot::Sender<Result<(), RpcError>>,
     },
     /// A handshake-era HTTP GET stream: the session's unasked notifications go to `sink`.
-    Notifications {
-        sink: Box<dyn DeltaSink>,
-    },
+    Notifications { sink: Box<dyn DeltaSink> },
+}
+
+impl Work {
+    /// Whether it may run now: not while its connection owes its client more than it may queue.
+    /// (A client that never reads is cut off within `STALL_TIME`, and its calls then go.)
+    fn ready(&self) -> bool {
+        match self {
+            Work::Call { gate: Some(gate), .. } => gate.owed().has_room() || gate.is_cut(),
+            _ => true,
+        }
+    }
 }
 
 /// A call's answer, and the notifications it caused that no open stream of the client took
@@ -84,13 +108,38 @@ pub(super) enum Undelivered {
     Closed,
 }
 
+/// One notification for subscribers (its method and params), encoded once however many
+/// streams it goes to; each kind of stream frames it once (`sse_event`).
+pub(super) struct Encoded {
+    pub method: String,
+    pub params: Box<RawValue>,
+    sse: OnceLock<bytes::Bytes>,
+}
+
+impl Encoded {
+    pub fn new(method: &str, params: &Value) -> Self {
+        // Serialising a `Value` cannot fail (its keys are strings).
+        Self { method: method.to_string(), params: serde_json::value::to_raw_value(params).unwrap_or_default(), sse: OnceLock::new() }
+    }
+
+    /// The bytes it takes in a send queue, at least (framing comes on top).
+    pub fn len(&self) -> usize {
+        self.params.get().len() + self.method.len()
+    }
+
+    /// As one server-sent event, framed once and shared.
+    pub fn sse_event(&self) -> bytes::Bytes {
+        self.sse.get_or_init(|| super::sse::notification(&self.method, &self.params)).clone()
+    }
+}
+
 /// Where a subscriber's state messages go: a jsonrpsee subscription in the server, a fake in tests.
 pub(super) trait DeltaSink: Send {
     /// Whether the client's queue can take one more message right now.
     fn has_room(&self) -> bool;
     fn is_closed(&self) -> bool;
-    /// Serialises and queues one message, without waiting.
-    fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered>;
+    /// Queues one message, without waiting.
+    fn send(&mut self, message: &Encoded) -> Result<(), Undelivered>;
     /// Closes the client's connection.
     fn cut_off(&self, why: &str);
 }
@@ -104,6 +153,8 @@ pub(super) struct PublishStats {
     /// Subscribers passed over because their queue was full (nothing built).
     pub skipped: u64,
     pub cut_off: u64,
+    /// Subscribers whose delta waited for the next publish (`PUBLISH_BUDGET` was spent).
+    pub deferred: u64,
 }
 
 struct Subscriber {
@@ -111,14 +162,23 @@ struct Subscriber {
     baseline: Baseline,
     /// The tick at which its queue was first seen full, while it stays full.
     full_since: Option<u64>,
+    /// Its place in its connection's admission limit, given back when the stream ends.
+    _permit: CallPermit,
+}
+
+/// An open `subscriptions/listen` stream.
+struct Listener {
+    id: Value,
+    sink: Box<dyn DeltaSink>,
+    _permit: CallPermit,
 }
 
 struct Conn {
     session: McpSession,
     aoi: Option<Aoi>,
     sub: Option<Subscriber>,
-    /// Open `subscriptions/listen` streams, by request id.
-    listeners: Vec<(Value, Box<dyn DeltaSink>)>,
+    /// Open `subscriptions/listen` streams.
+    listeners: Vec<Listener>,
     /// Handshake-era notification streams (HTTP GET).
     streams: Vec<Box<dyn DeltaSink>>,
 }
@@ -132,18 +192,19 @@ impl Conn {
         for note in notes {
             let method = note.get("method").and_then(Value::as_str).unwrap_or_default();
             let params = note.get("params").cloned().unwrap_or_else(|| json!({}));
+            let encoded = Encoded::new(method, &params);
             if let Some(stream) = params.get("_meta").and_then(|m| m.get(dispatcher::SUBSCRIPTION_ID_KEY)) {
-                for (_, sink) in self.listeners.iter_mut().filter(|(id, _)| id == stream) {
-                    let _ = sink.send(method, &params);
+                for listener in self.listeners.iter_mut().filter(|l| l.id == *stream) {
+                    let _ = listener.sink.send(&encoded);
                 }
                 continue;
             }
             let mut taken = false;
             for sink in &mut self.streams {
-                taken |= sink.send(method, &params).is_ok();
+                taken |= sink.send(&encoded).is_ok();
             }
             if let Some(sub) = &mut self.sub {
-                taken |= sub.sink.send(method, &json!({})).is_ok();
+                taken |= sub.sink.send(&Encoded::new(method, &json!({}))).is_ok();
             }
             if !taken {
                 left.push(note);
@@ -156,12 +217,12 @@ impl Conn {
     /// streams the session no longer has (ended by `shutdown` or a cancellation).
     fn prune(&mut self) {
         let session = &mut self.session;
-        self.listeners.retain(|(id, sink)| {
-            let open = !sink.is_closed() && session.is_listening(id);
+        self.listeners.retain(|l| {
+            let open = !l.sink.is_closed() && session.is_listening(&l.id);
             if !open {
                 // Several streams may share an id (stateless clients of one credential): the
                 // session forgets one of them per stream that ends.
-                session.stop_one_listener(id);
+                session.stop_one_listener(&l.id);
             }
             open
         });
@@ -180,6 +241,10 @@ pub(super) struct EngineLoop<'e> {
     pub stats: PublishStats,
     /// Where each new connection's tool list starts.
     tools: ToolsMode,
+    /// Publishes so far: whose delta is computed first turns with it.
+    publishes: u64,
+    /// `PUBLISH_BUDGET`, or another in tests.
+    publish_budget: Duration,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -193,6 +258,8 @@ impl<'e> EngineLoop<'e> {
             dirty: false,
             stats: PublishStats::default(),
             tools: ToolsMode::default(),
+            publishes: 0,
+            publish_budget: PUBLISH_BUDGET,
         }
     }
 
@@ -214,15 +281,19 @@ impl<'e> EngineLoop<'e> {
                 }
             }
             let now = Instant::now();
-            if let Some(plan) = self.driver.due(now) {
-                self.step(plan);
-                continue;
-            }
+            // Calls are looked at before a due step: the driver lets one call run after each
+            // step however late the next one is, so when steps and their deltas take the whole
+            // frame calls still get a turn per step (a busy world with a few viewers delayed a
+            // new client's initialize by 12 s while steps ran back to back).
             if self.driver.may_call(now)
-                && let Some((conn, (profile, work))) = self.queue.pop()
+                && let Some((conn, (profile, work))) = self.queue.pop_where(|(_, work)| work.ready())
             {
                 self.serve(conn, &profile, work);
                 self.driver.called(now.elapsed());
+                continue;
+            }
+            if let Some(plan) = self.driver.due(now) {
+                self.step(plan);
                 continue;
             }
             // Nothing more may run before the next step: show clients what the calls changed.
@@ -279,7 +350,7 @@ impl<'e> EngineLoop<'e> {
     fn serve(&mut self, conn: u64, profile: &str, work: Work) {
         let engine = self.engine;
         match work {
-            Work::Call { method, params, reply } => {
+            Work::Call { method, params, reply, gate: _ } => {
                 // The client left while the call waited (jsonrpsee drops a closed connection's
                 // calls): nobody can hear the answer, so the call is not run.
                 if reply.is_closed() {
@@ -294,15 +365,15 @@ impl<'e> EngineLoop<'e> {
                 let _ = reply.send(answered);
                 self.dirty = true;
             }
-            Work::Listen { id, params, mut sink, reply } => {
+            Work::Listen { id, params, mut sink, permit, reply } => {
                 let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 c.prune();
                 let incoming = Incoming { id: Some(id.clone()), method: "subscriptions/listen".into(), params };
                 match dispatcher::listen(&mut c.session, &incoming) {
                     Ok(ack) => {
                         let method = ack.get("method").and_then(Value::as_str).unwrap_or_default();
-                        let _ = sink.send(method, &ack["params"]);
-                        c.listeners.push((id, sink));
+                        let _ = sink.send(&Encoded::new(method, &ack["params"]));
+                        c.listeners.push(Listener { id, sink, _permit: permit });
                         let _ = reply.send(Ok(()));
                     }
                     Err(e) => {
@@ -325,11 +396,10 @@ impl<'e> EngineLoop<'e> {
                 let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
                 let snapshot = baseline.snapshot(&engine.world(), tick);
-                if sink.send("state/snapshot", &snapshot.message).is_ok() {
+                if sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
                     baseline.delivered(snapshot);
                 }
-                c.sub = Some(Subscriber { sink, baseline, full_since: None });
-                drop(permit);
+                c.sub = Some(Subscriber { sink, baseline, full_since: None, _permit: permit });
             }
         }
     }
@@ -356,11 +426,28 @@ impl<'e> EngineLoop<'e> {
         // Connections that only carried a state stream (a stateless HTTP `state/subscribe`
         // gets one of its own) end with it.
         let mut ended = Vec::new();
-        for (id, c) in &mut self.conns {
+        // Whose delta is computed first turns with each publish, so when the budget runs out it
+        // is never the same subscribers who wait.
+        let mut order: Vec<u64> = self.conns.iter().filter(|(_, c)| c.sub.is_some()).map(|(id, _)| *id).collect();
+        order.sort_unstable();
+        if !order.is_empty() {
+            let turn = (self.publishes % order.len() as u64) as usize;
+            order.rotate_left(turn);
+        }
+        self.publishes += 1;
+        // One delta per state sent and area of interest, computed and encoded once for all the
+        // subscribers that were sent that state.
+        let mut deltas: HashMap<(StateKey, AoiKey), SharedDelta> = HashMap::new();
+        // The state a subscriber watching an area reaches now, whatever it had before: shared,
+        // so subscribers that were sent different states share one from here on.
+        let mut reached: HashMap<AoiKey, Sent> = HashMap::new();
+        let started = Instant::now();
+        for id in order {
+            let Some(c) = self.conns.get_mut(&id) else { continue };
             let Some(sub) = &mut c.sub else { continue };
             if sub.sink.is_closed() {
                 c.sub = None;
-                ended.push(*id);
+                ended.push(id);
                 continue;
             }
             if !sub.sink.has_room() {
@@ -373,24 +460,45 @@ impl<'e> EngineLoop<'e> {
                     ));
                     tracing::debug!("subscriber of connection {id} dropped");
                     c.sub = None;
-                    ended.push(*id);
+                    ended.push(id);
                     self.stats.cut_off += 1;
                 }
                 continue;
             }
             sub.full_since = None;
-            let Some(update) = sub.baseline.delta(&world, tick) else { continue };
-            self.stats.built += 1;
-            match sub.sink.send("state/delta", &update.message) {
+            let aoi = aoi_key(sub.baseline.aoi);
+            let computed = deltas.len();
+            let (delta, next) = match deltas.entry((sub.baseline.key(), aoi)) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
+                    if computed > 0 && started.elapsed() >= self.publish_budget {
+                        // Its baseline stays put: the next publish's delta carries this one.
+                        self.stats.deferred += 1;
+                        continue;
+                    }
+                    let diff = sub.baseline.diff(&world, tick);
+                    let next = reached.entry(aoi).or_insert(diff.next).clone();
+                    if diff.message.is_some() {
+                        self.stats.built += 1;
+                    }
+                    e.insert((diff.message.map(|m| Encoded::new("state/delta", &m)), next))
+                }
+            };
+            let Some(delta) = delta else {
+                // Nothing changed since what it has: it has what the others reach.
+                sub.baseline.caught_up(next);
+                continue;
+            };
+            match sub.sink.send(delta) {
                 Ok(()) => {
-                    sub.baseline.delivered(update);
+                    sub.baseline.caught_up(next);
                     self.stats.sent += 1;
                 }
                 // An answer took the last slot since `has_room`: the next delta carries this one.
                 Err(Undelivered::Full) => {}
                 Err(Undelivered::Closed) => {
                     c.sub = None;
-                    ended.push(*id);
+                    ended.push(id);
                 }
             }
         }
@@ -404,6 +512,18 @@ impl<'e> EngineLoop<'e> {
             }
         }
     }
+}
+
+/// An area of interest as a map key (None: the whole world).
+type AoiKey = Option<[u64; 4]>;
+/// Which state a subscriber was sent (`Baseline::key`).
+type StateKey = (usize, usize);
+/// One publish's delta for the subscribers that were sent one state (None: nothing changed),
+/// and the state it leads to.
+type SharedDelta = (Option<Encoded>, Sent);
+
+fn aoi_key(aoi: Option<Aoi>) -> AoiKey {
+    aoi.map(|a| [a.center[0].to_bits(), a.center[1].to_bits(), a.center[2].to_bits(), a.radius.to_bits()])
 }
 
 fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str, tools: ToolsMode) -> &'a mut Conn {
@@ -478,7 +598,7 @@ mod tests {
         fn is_closed(&self) -> bool {
             self.cut.lock().unwrap().is_some()
         }
-        fn send(&mut self, _method: &str, _message: &Value) -> Result<(), Undelivered> {
+        fn send(&mut self, _message: &Encoded) -> Result<(), Undelivered> {
             if !self.has_room() {
                 return Err(Undelivered::Full);
             }
@@ -502,6 +622,13 @@ mod tests {
         }
     }
 
+    /// A loop whose publishes compute every delta, however slow this build.
+    fn unbudgeted(engine: &Engine) -> EngineLoop<'_> {
+        let mut l = EngineLoop::new(engine, true, Duration::ZERO);
+        l.publish_budget = Duration::from_secs(3600);
+        l
+    }
+
     fn subscribe(l: &mut EngineLoop<'_>, conn: u64, sink: &FakeSink) {
         let permit =
             Arc::new(super::super::admission::Admission::default()).admit(&Arc::new(super::super::admission::Load::default()), 0).unwrap();
@@ -516,7 +643,7 @@ mod tests {
     fn a_full_subscriber_costs_no_delta_and_is_cut_off_after_the_stall_limit() {
         let engine = engine();
         falling(&engine);
-        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let mut l = unbudgeted(&engine);
         let (healthy, stalled) = (FakeSink::default(), FakeSink::default());
         healthy.room.store(true, Ordering::SeqCst);
         stalled.room.store(true, Ordering::SeqCst);
@@ -552,7 +679,7 @@ mod tests {
     fn a_subscriber_that_catches_up_gets_everything_it_missed_and_is_not_cut_off() {
         let engine = engine();
         falling(&engine);
-        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let mut l = unbudgeted(&engine);
         let slow = FakeSink::default();
         slow.room.store(true, Ordering::SeqCst);
         subscribe(&mut l, 1, &slow);
@@ -572,6 +699,85 @@ mod tests {
     }
 
     #[test]
+    fn subscribers_sent_the_same_state_share_one_delta() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = unbudgeted(&engine);
+        let sinks: Vec<FakeSink> = (0..10).map(|_| FakeSink::default()).collect();
+        for (conn, sink) in (1..).zip(&sinks) {
+            sink.room.store(true, Ordering::SeqCst);
+            subscribe(&mut l, conn, sink);
+        }
+        // Each has its own snapshot; after the first delta they all hold the same state.
+        tick(&mut l);
+        let built = l.stats.built;
+        for _ in 0..5 {
+            tick(&mut l);
+        }
+        assert_eq!(l.stats.built - built, 5, "one delta per tick for ten subscribers, not one each");
+        for sink in &sinks {
+            assert_eq!(sink.sent.load(Ordering::SeqCst), 7, "a snapshot and six deltas each");
+        }
+        // One falls behind and catches up: it gets a delta of its own once, then shares again.
+        sinks[0].room.store(false, Ordering::SeqCst);
+        tick(&mut l);
+        sinks[0].room.store(true, Ordering::SeqCst);
+        let built = l.stats.built;
+        tick(&mut l);
+        assert_eq!(l.stats.built - built, 2, "the laggard's coalesced delta and everyone else's");
+        let built = l.stats.built;
+        tick(&mut l);
+        assert_eq!(l.stats.built - built, 1, "shared again");
+        assert_eq!(sinks[0].sent.load(Ordering::SeqCst), 9);
+    }
+
+    #[test]
+    fn deltas_past_the_publish_budget_wait_their_turn() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        l.publish_budget = Duration::ZERO;
+        let sinks: Vec<FakeSink> = (0..4).map(|_| FakeSink::default()).collect();
+        for (conn, sink) in (1..).zip(&sinks) {
+            sink.room.store(true, Ordering::SeqCst);
+            subscribe(&mut l, conn, sink);
+        }
+        // Four different snapshots: one delta computed per publish, the others deferred.
+        tick(&mut l);
+        assert_eq!((l.stats.built, l.stats.deferred), (1, 3));
+        for _ in 0..3 {
+            tick(&mut l);
+        }
+        // Each had its turn in four publishes (a laggard's delta carries everything since what
+        // it had).
+        assert!(sinks.iter().all(|s| s.sent.load(Ordering::SeqCst) >= 2), "everyone got a delta");
+        // With room in the budget, the deltas computed in one publish lead to one shared state.
+        l.publish_budget = Duration::from_secs(3600);
+        tick(&mut l);
+        let (built, deferred) = (l.stats.built, l.stats.deferred);
+        tick(&mut l);
+        assert_eq!((l.stats.built - built, l.stats.deferred - deferred), (1, 0), "converged: one delta for all");
+    }
+
+    #[test]
+    fn a_stream_holds_its_admission_permit_until_it_ends() {
+        use super::super::admission::{Admission, Load};
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let admission = Arc::new(Admission::with_limits(1, 1000, 1000));
+        let load = Arc::new(Load::default());
+        let sink = FakeSink::default();
+        sink.room.store(true, Ordering::SeqCst);
+        let permit = admission.admit(&load, 0).unwrap();
+        l.serve(1, "builder.readWrite", Work::Subscribe { sink: Box::new(sink.clone()), permit });
+        tick(&mut l);
+        assert!(admission.admit(&load, 0).is_err(), "the open stream holds its place");
+        sink.cut_off("the client left");
+        tick(&mut l);
+        assert!(admission.admit(&load, 0).is_ok(), "given back when the stream ends");
+    }
+
+    #[test]
     fn a_call_from_a_client_that_left_is_not_run() {
         let engine = engine();
         let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
@@ -581,7 +787,7 @@ mod tests {
         l.intake(EngineMsg::Work {
             conn: 1,
             profile: "builder.readWrite".into(),
-            work: Work::Call { method: "tools/call".into(), params, reply },
+            work: Work::Call { method: "tools/call".into(), params, reply, gate: None },
         });
         let (conn, (profile, work)) = l.queue.pop().unwrap();
         l.serve(conn, &profile, work);
@@ -599,7 +805,7 @@ mod tests {
             l.intake(EngineMsg::Work {
                 conn: 9,
                 profile: "builder.readWrite".into(),
-                work: Work::Call { method: "ping".into(), params: json!({}), reply },
+                work: Work::Call { method: "ping".into(), params: json!({}), reply, gate: None },
             });
         }
         assert_eq!(l.queue.len(), 3);

@@ -21,16 +21,15 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use http::{HeaderMap, Method, StatusCode, header};
 use http_body_util::{BodyExt, Limited};
 use jsonrpsee::server::{HttpBody, HttpResponse};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use super::admission::{Admission, Load, Reservation};
 use super::engine_loop::{Answered, EngineMsg, Work};
-use super::sse::{self, SSE_QUEUE, SseBody, SseSink};
+use super::sse::{self, SseBody};
 use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
@@ -439,14 +438,15 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             plain(StatusCode::NOT_ACCEPTABLE, &format!("{method} answers with an event stream: accept text/event-stream"))
         }
         "subscriptions/listen" => {
-            let (tx, rx) = mpsc::channel(SSE_QUEUE);
+            let (sink, body) = sse::stream(Some(Arc::clone(connection)));
             let (reply, answer) = oneshot::channel();
-            let work = Work::Listen { id: id.clone(), params, sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), reply };
-            drop(permit);
+            // The stream keeps the permit for its whole life: a credential's streams count
+            // against its admission limit until they end.
+            let work = Work::Listen { id: id.clone(), params, sink: Box::new(sink), permit, reply };
             match state.send_for(sid, conn, &who.profile, work) {
                 Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 Ok(()) => match answer.await {
-                    Ok(Ok(())) => stream_response(rx, guard),
+                    Ok(Ok(())) => stream_response(body, guard),
                     Ok(Err(e)) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                     Err(_) => rpc_answer(id, Err(engine_gone()), stateless, accepts, Vec::new()),
                 },
@@ -457,24 +457,19 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
                 let e = RpcError { code: protocol::FORBIDDEN, message: "missing permission: scene.read".into(), data: None };
                 rpc_answer(id, Err(e), stateless, accepts, Vec::new())
             } else {
-                let (tx, rx) = mpsc::channel(SSE_QUEUE);
+                let (sink, body) = sse::stream(Some(Arc::clone(connection)));
                 // A stateless client's state stream gets a connection of its own, so clients that
                 // share a credential do not replace each other's.
                 let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
-                match state.send_for(
-                    sid,
-                    conn,
-                    &who.profile,
-                    Work::Subscribe { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))), permit },
-                ) {
-                    Ok(()) => stream_response(rx, guard),
+                match state.send_for(sid, conn, &who.profile, Work::Subscribe { sink: Box::new(sink), permit }) {
+                    Ok(()) => stream_response(body, guard),
                     Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 }
             }
         }
         _ => {
             let (reply, answer) = oneshot::channel();
-            let work = Work::Call { method: method.clone(), params, reply };
+            let work = Work::Call { method: method.clone(), params, reply, gate: None };
             let answered = match state.send_for(sid, conn, &who.profile, work) {
                 Err(e) => Answered { result: Err(e), notes: Vec::new() },
                 Ok(()) => answer.await.unwrap_or(Answered { result: Err(engine_gone()), notes: Vec::new() }),
@@ -523,14 +518,9 @@ async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who:
             "session not found (ended or expired): initialize again",
         );
     };
-    let (tx, rx) = mpsc::channel(SSE_QUEUE);
-    match state.send_for(
-        Some(sid),
-        conn,
-        &who.profile,
-        Work::Notifications { sink: Box::new(SseSink::new(tx, Some(Arc::clone(connection)))) },
-    ) {
-        Ok(()) => stream_response(rx, Some(guard)),
+    let (sink, body) = sse::stream(Some(Arc::clone(connection)));
+    match state.send_for(Some(sid), conn, &who.profile, Work::Notifications { sink: Box::new(sink) }) {
+        Ok(()) => stream_response(body, Some(guard)),
         Err(e) => rpc_failure(StatusCode::SERVICE_UNAVAILABLE, Value::Null, e.code, &e.message),
     }
 }
@@ -658,8 +648,8 @@ fn rpc_answer(id: Value, result: Result<Value, RpcError>, stateless: bool, accep
     response
 }
 
-fn stream_response(rx: mpsc::Receiver<Bytes>, guard: Option<Arc<()>>) -> HttpResponse {
-    let mut response = HttpResponse::new(HttpBody::new(SseBody::new(rx).holding(guard)));
+fn stream_response(body: SseBody, guard: Option<Arc<()>>) -> HttpResponse {
+    let mut response = HttpResponse::new(HttpBody::new(body.holding(guard)));
     set_stream_headers(&mut response);
     response
 }

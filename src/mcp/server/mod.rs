@@ -24,6 +24,7 @@ mod admission;
 mod call_queue;
 mod engine_loop;
 mod http;
+mod outgoing;
 mod sse;
 mod transport;
 
@@ -39,6 +40,7 @@ use super::dispatcher::MAX_MESSAGE_BYTES;
 use crate::policy::PROFILES;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
+pub use outgoing::MAX_OWED_BYTES;
 pub(crate) use transport::OriginPolicy;
 
 /// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).
@@ -121,7 +123,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
     let addr = format!("{}:{}", options.bind, options.port);
     let config = ServerConfig::builder()
         .max_request_body_size(MAX_MESSAGE_BYTES as u32)
-        .max_response_body_size(16 << 20)
+        .max_response_body_size(u32::MAX) // `transport::MAX_ANSWER_BYTES`, checked before the send queue's count
         .max_connections(256)
         .set_message_buffer_capacity(SEND_QUEUE)
         .ws_only()

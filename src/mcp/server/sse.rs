@@ -1,24 +1,29 @@
 //! Server-sent events for the Streamable HTTP transport: a response body fed by a bounded
 //! channel, and the engine-side sink that writes JSON-RPC messages into it.
 //!
-//! The engine thread never waits on a client: `SseSink::send` is `try_send` on a bounded queue,
-//! so a client that stops reading fills its own queue and is then skipped (deltas) or cut off
-//! (the engine drops the sink, which ends the stream). The body sends a comment line every
-//! `PING` so proxies with idle-read timeouts keep a quiet stream open.
+//! The engine thread never waits on a client: `SseSink::send` is `try_send` on a queue bounded
+//! in messages (`SSE_QUEUE`) and in bytes (`MAX_OWED_BYTES`, counted until the body hands an
+//! event to the socket), so a client that stops reading fills its own queue and is then skipped
+//! (deltas) or cut off (the engine drops the sink, which ends the stream); the socket itself cuts
+//! off a client that takes nothing for 3 s (`outgoing`). An event is encoded once and its bytes
+//! shared by every stream it goes to. The body sends a comment line every `PING` so proxies with
+//! idle-read timeouts keep a quiet stream open.
 
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::Frame;
-use serde_json::{Value, json};
+use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use std::sync::Arc;
-
-use super::engine_loop::{DeltaSink, Undelivered};
+use super::engine_loop::{DeltaSink, Encoded, Undelivered};
+use super::outgoing::MAX_OWED_BYTES;
 use super::transport::Cutoff;
 
 /// Messages queued per stream before the client counts as not reading.
@@ -31,20 +36,35 @@ pub(super) fn event(message: &Value) -> Bytes {
     Bytes::from(format!("event: message\ndata: {message}\n\n"))
 }
 
+/// One SSE event carrying a JSON-RPC notification whose params are already encoded.
+pub(super) fn notification(method: &str, params: &RawValue) -> Bytes {
+    let method = Value::from(method);
+    Bytes::from(format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"method\":{method},\"params\":{}}}\n\n", params.get()))
+}
+
+/// A new event stream: the engine's end and the response body.
+pub(super) fn stream(connection: Option<Arc<Cutoff>>) -> (SseSink, SseBody) {
+    let (tx, rx) = mpsc::channel(SSE_QUEUE);
+    let queued = Arc::new(AtomicUsize::new(0));
+    (SseSink { tx, queued: Arc::clone(&queued), connection, wrote: false }, SseBody::new(rx, queued))
+}
+
 /// A streaming response body: events from the channel, pings while it is quiet, and the end of
 /// the stream when every sender is gone.
 pub(super) struct SseBody {
     rx: mpsc::Receiver<Bytes>,
+    /// Bytes in the channel (the sink's count; lowered as events leave).
+    queued: Arc<AtomicUsize>,
     ping: tokio::time::Interval,
     /// Keeps its session from expiring while the stream is open.
     _guard: Option<std::sync::Arc<()>>,
 }
 
 impl SseBody {
-    pub fn new(rx: mpsc::Receiver<Bytes>) -> Self {
+    fn new(rx: mpsc::Receiver<Bytes>, queued: Arc<AtomicUsize>) -> Self {
         let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING, PING);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        Self { rx, ping, _guard: None }
+        Self { rx, queued, ping, _guard: None }
     }
 
     pub fn holding(mut self, guard: Option<std::sync::Arc<()>>) -> Self {
@@ -59,7 +79,10 @@ impl http_body::Body for SseBody {
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         match self.rx.poll_recv(cx) {
-            Poll::Ready(Some(bytes)) => return Poll::Ready(Some(Ok(Frame::data(bytes)))),
+            Poll::Ready(Some(bytes)) => {
+                let _ = self.queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| Some(q.saturating_sub(bytes.len())));
+                return Poll::Ready(Some(Ok(Frame::data(bytes))));
+            }
             Poll::Ready(None) => return Poll::Ready(None),
             Poll::Pending => {}
         }
@@ -78,14 +101,10 @@ impl http_body::Body for SseBody {
 /// keeps the connection. An HTTP/1.1 connection carrying an event stream carries nothing else.
 pub(super) struct SseSink {
     tx: mpsc::Sender<Bytes>,
+    /// Bytes queued and not yet handed to the socket.
+    queued: Arc<AtomicUsize>,
     connection: Option<Arc<Cutoff>>,
     wrote: bool,
-}
-
-impl SseSink {
-    pub fn new(tx: mpsc::Sender<Bytes>, connection: Option<Arc<Cutoff>>) -> Self {
-        Self { tx, connection, wrote: false }
-    }
 }
 
 impl Drop for SseSink {
@@ -100,19 +119,29 @@ impl Drop for SseSink {
 
 impl DeltaSink for SseSink {
     fn has_room(&self) -> bool {
-        self.tx.capacity() > 0
+        self.tx.capacity() > 0 && self.queued.load(Ordering::Acquire) < MAX_OWED_BYTES
     }
 
     fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }
 
-    fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered> {
-        let frame = event(&json!({"jsonrpc": "2.0", "method": method, "params": message}));
+    fn send(&mut self, message: &Encoded) -> Result<(), Undelivered> {
+        let frame = message.sse_event();
+        let len = frame.len();
+        let queued = self.queued.load(Ordering::Acquire);
+        if queued > 0 && queued.saturating_add(len) > MAX_OWED_BYTES {
+            return Err(if self.tx.is_closed() { Undelivered::Closed } else { Undelivered::Full });
+        }
         self.wrote = true;
-        self.tx.try_send(frame).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(_) => Undelivered::Full,
-            mpsc::error::TrySendError::Closed(_) => Undelivered::Closed,
+        // Counted first: the body may take it (and lower the count) before `try_send` returns.
+        self.queued.fetch_add(len, Ordering::AcqRel);
+        self.tx.try_send(frame).map_err(|e| {
+            let _ = self.queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| Some(q.saturating_sub(len)));
+            match e {
+                mpsc::error::TrySendError::Full(_) => Undelivered::Full,
+                mpsc::error::TrySendError::Closed(_) => Undelivered::Closed,
+            }
         })
     }
 
@@ -126,22 +155,46 @@ impl DeltaSink for SseSink {
 mod tests {
     use super::*;
     use http_body_util::BodyExt;
+    use serde_json::json;
+
+    fn note(method: &str, params: Value) -> Encoded {
+        Encoded::new(method, &params)
+    }
 
     #[tokio::test]
     async fn a_stream_carries_events_then_ends_when_the_sink_goes() {
-        let (tx, rx) = mpsc::channel(2);
-        let mut sink = SseSink::new(tx, None);
-        sink.send("notifications/tools/list_changed", &json!({})).unwrap();
-        sink.send("state/delta", &json!({"tick": 3})).unwrap();
-        assert!(!sink.has_room());
-        assert_eq!(sink.send("state/delta", &json!({})), Err(Undelivered::Full), "a full queue refuses, never waits");
+        let (mut sink, body) = stream(None);
+        sink.send(&note("notifications/tools/list_changed", json!({}))).unwrap();
+        sink.send(&note("state/delta", json!({"tick": 3}))).unwrap();
         drop(sink);
-        let body = SseBody::new(rx).collect().await.unwrap().to_bytes();
+        let body = body.collect().await.unwrap().to_bytes();
         let text = String::from_utf8(body.to_vec()).unwrap();
         assert_eq!(
             text,
             "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{}}\n\n\
              event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"state/delta\",\"params\":{\"tick\":3}}\n\n"
         );
+    }
+
+    #[tokio::test]
+    async fn a_stream_is_bounded_in_messages_and_in_bytes_and_never_waits() {
+        let (mut sink, _body) = stream(None);
+        for _ in 0..SSE_QUEUE {
+            sink.send(&note("state/delta", json!({}))).unwrap();
+        }
+        assert!(!sink.has_room());
+        assert_eq!(sink.send(&note("state/delta", json!({}))), Err(Undelivered::Full), "a full queue refuses, never waits");
+
+        // Bytes: one message larger than the limit alone is taken; then nothing more until the
+        // body has handed it on.
+        let (mut sink, mut body) = stream(None);
+        let big = note("state/delta", json!({"blob": "x".repeat(MAX_OWED_BYTES)}));
+        sink.send(&big).unwrap();
+        assert!(!sink.has_room(), "{} bytes queued", sink.queued.load(Ordering::Acquire));
+        assert_eq!(sink.send(&note("state/delta", json!({}))), Err(Undelivered::Full));
+        let frame = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert!(frame.len() > MAX_OWED_BYTES);
+        assert!(sink.has_room(), "the count falls as events leave");
+        sink.send(&note("state/delta", json!({}))).unwrap();
     }
 }

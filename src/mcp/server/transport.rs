@@ -23,7 +23,8 @@ use jsonrpsee::{ResponsePayload, SubscriptionMessage, SubscriptionSink};
 use serde_json::{Map, Value};
 
 use super::admission::{Admission, CallPermit, Load, request_bytes};
-use super::engine_loop::{DeltaSink, EngineMsg, Undelivered, Work};
+use super::engine_loop::{DeltaSink, Encoded, EngineMsg, Undelivered, Work};
+use super::outgoing::{Metered, Owed};
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
 use crate::policy::{Permission, profile_permissions};
@@ -32,9 +33,7 @@ use crate::policy::{Permission, profile_permissions};
 const METHODS: [&str; 9] =
     ["initialize", "ping", "server/discover", "tools/list", "listTools", "tools/call", "callTool", "shutdown", "aoi/declare"];
 
-/// How long an answer may wait for room in its connection's send buffer before the client is
-/// taken to have stopped reading. Matches the subscribers' `STALL_TICKS` (3 s of world time).
-pub(crate) const STALL_TIME: Duration = Duration::from_secs(3);
+pub(crate) use super::outgoing::STALL_TIME;
 
 /// Shuts one client's socket from our side. Shutting the socket (not just dropping our handles)
 /// wakes every task blocked on it, including one stuck writing to a peer that never reads.
@@ -43,11 +42,21 @@ pub(super) struct Cutoff {
     conn: u64,
     socket: Option<std::net::TcpStream>,
     done: AtomicBool,
+    /// What is queued toward the client and not yet taken by its socket.
+    owed: Owed,
 }
 
 impl Cutoff {
     fn new(conn: u64, socket: Option<std::net::TcpStream>) -> Self {
-        Self { conn, socket, done: AtomicBool::new(false) }
+        Self { conn, socket, done: AtomicBool::new(false), owed: Owed::default() }
+    }
+
+    pub fn owed(&self) -> &Owed {
+        &self.owed
+    }
+
+    pub fn is_cut(&self) -> bool {
+        self.done.load(Ordering::Acquire)
     }
 
     /// Cuts the connection off (once; later calls do nothing) and says why on stderr.
@@ -59,6 +68,16 @@ impl Cutoff {
         if let Some(socket) = &self.socket {
             let _ = socket.shutdown(Shutdown::Both);
         }
+        // A reader held back and answers waiting for room learn it now.
+        self.owed.release();
+    }
+}
+
+impl Drop for Cutoff {
+    fn drop(&mut self) {
+        // The last holder of the connection is gone (its socket, calls, streams, queued answers):
+        // whatever it was sent and did not read has been freed. Tests wait for this line.
+        tracing::debug!("connection {} released ({} bytes queued for it were dropped)", self.conn, self.owed.bytes());
     }
 }
 
@@ -84,11 +103,45 @@ impl Drop for ConnectionInner {
 struct Connection(Arc<ConnectionInner>);
 
 impl Connection {
-    /// Watches `payload` until the connection's send buffer takes it; cuts the client off if
-    /// that takes longer than `STALL_TIME`. `permit` is released when the watch ends.
-    fn deliver(&self, payload: ResponsePayload<'static, Value>, permit: Option<CallPermit>) -> ResponsePayload<'static, Value> {
-        let (payload, delivered) = payload.notify_on_completion();
+    /// Hands a call's answer to the connection's send queue once it has room in bytes (waiting
+    /// longer than `STALL_TIME` means the client stopped reading: it is cut off), then watches it
+    /// until the send buffer takes it, cutting the client off if that takes longer than
+    /// `STALL_TIME`. `permit` is released when the watch ends, so the answer counts against the
+    /// connection's calls in flight until then.
+    async fn deliver(&self, result: Result<Value, RpcError>, permit: CallPermit) -> ResponsePayload<'static, Answer> {
+        let (payload, len) = match result.map(|value| serde_json::value::to_raw_value(&value)) {
+            Ok(Ok(raw)) if raw.get().len() > MAX_ANSWER_BYTES => {
+                let e = internal(&format!(
+                    "the answer is {} bytes, over the {MAX_ANSWER_BYTES}-byte limit of one message; ask for less (a limit, a filter, a page)",
+                    raw.get().len()
+                ));
+                (ResponsePayload::error(e), 0)
+            }
+            Ok(Ok(raw)) => {
+                let len = raw.get().len();
+                (ResponsePayload::success(raw), len)
+            }
+            Ok(Err(e)) => (ResponsePayload::error(internal(&format!("the answer could not be encoded: {e}"))), 0),
+            Err(e) => {
+                let len = e.message.len();
+                (ResponsePayload::error(to_error_object(e)), len)
+            }
+        };
         let cutoff = Arc::clone(&self.0.cutoff);
+        let owed = cutoff.owed();
+        // Held while it waits, so the engine makes no more answers for a client that owes this
+        // much (its calls wait: `Work::ready`).
+        let held = owed.hold(len);
+        if !owed.fits(len) && tokio::time::timeout(STALL_TIME, owed.room_for(len)).await.is_err() {
+            cutoff.cut(&format!(
+                "an answer of {len} bytes waited {} s for room ({} bytes queued for it and not taken): the client stopped reading",
+                STALL_TIME.as_secs(),
+                owed.bytes()
+            ));
+        }
+        owed.queued(len);
+        drop(held);
+        let (payload, delivered) = payload.notify_on_completion();
         tokio::spawn(async move {
             let _permit = permit;
             if tokio::time::timeout(STALL_TIME, delivered).await.is_err() {
@@ -98,8 +151,10 @@ impl Connection {
         payload
     }
 
-    fn refuse(&self, e: RpcError) -> ResponsePayload<'static, Value> {
+    fn refuse(&self, e: RpcError) -> ResponsePayload<'static, Answer> {
+        let len = e.message.len();
         let payload = ResponsePayload::error(to_error_object(e));
+        self.0.cutoff.owed().queued(len);
         if self.0.watching_refusal.swap(true, Ordering::AcqRel) {
             return payload;
         }
@@ -369,9 +424,10 @@ pub(super) async fn accept(
                 continue;
             }
         };
-        let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::new(cutoff) };
+        let cutoff = Arc::new(cutoff);
+        let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::clone(&cutoff) };
         let service = Router { ws, http: Arc::clone(&http), origins: Arc::clone(&origins) };
-        let serving = serve_connection(socket, service, stop.clone().shutdown());
+        let serving = serve_connection(socket, cutoff, service, stop.clone().shutdown());
         tokio::spawn(async move {
             let _live = live;
             let _ = serving.await;
@@ -384,8 +440,9 @@ pub(super) async fn accept(
 pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Serves one connection (HTTP/1, with upgrades) until it ends or the server stops,
-/// with `HEADER_TIMEOUT` on request headers.
-async fn serve_connection<S>(socket: tokio::net::TcpStream, service: S, stopped: impl Future<Output = ()>)
+/// with `HEADER_TIMEOUT` on request headers, on a socket that cuts off a client that stops
+/// reading (`Metered`).
+async fn serve_connection<S>(socket: tokio::net::TcpStream, cutoff: Arc<Cutoff>, service: S, stopped: impl Future<Output = ()>)
 where
     S: tower::Service<http::Request<hyper::body::Incoming>, Response = HttpResponse, Error = BoxError> + Clone + Send + 'static,
     S::Future: Send + 'static,
@@ -395,7 +452,7 @@ where
     if !matches!(tokio::time::timeout(HEADER_TIMEOUT, socket.readable()).await, Ok(Ok(()))) {
         return;
     }
-    let io = hyper_util::rt::TokioIo::new(socket);
+    let io = hyper_util::rt::TokioIo::new(Metered::new(socket, cutoff));
     let service = hyper_util::service::TowerToHyperService::new(service);
     // HTTP/1 only: every limit here (header timeout, a dropped event stream closing its
     // connection) assumes one request at a time per connection, which HTTP/2 breaks. (hyper's
@@ -436,6 +493,12 @@ struct Ctx {
     admission: Arc<Admission>,
 }
 
+/// Bytes of one answer's result, at most (it is refused past that, naming the limit).
+pub(crate) const MAX_ANSWER_BYTES: usize = 16 << 20;
+
+/// A call's result, encoded once (its size is what the connection's send queue is charged).
+type Answer = Box<serde_json::value::RawValue>;
+
 fn to_error_object(e: RpcError) -> ErrorObjectOwned {
     ErrorObjectOwned::owned(e.code as i32, e.message, e.data)
 }
@@ -464,19 +527,23 @@ struct WsSubscriber {
 
 impl DeltaSink for WsSubscriber {
     fn has_room(&self) -> bool {
-        self.sink.capacity() > 0
+        self.sink.capacity() > 0 && self.cutoff.owed().has_room()
     }
 
     fn is_closed(&self) -> bool {
         self.sink.is_closed()
     }
 
-    fn send(&mut self, method: &str, message: &Value) -> Result<(), Undelivered> {
-        let frame = SubscriptionMessage::new(method, self.sink.subscription_id(), message).map_err(|_| Undelivered::Full)?;
+    fn send(&mut self, message: &Encoded) -> Result<(), Undelivered> {
+        // The params were encoded once for every subscriber; this only frames them.
+        let frame =
+            SubscriptionMessage::new(&message.method, self.sink.subscription_id(), &message.params).map_err(|_| Undelivered::Full)?;
         self.sink.try_send(frame).map_err(|e| match e {
             jsonrpsee::core::server::TrySendError::Full(_) => Undelivered::Full,
             jsonrpsee::core::server::TrySendError::Closed(_) => Undelivered::Closed,
-        })
+        })?;
+        self.cutoff.owed().queued(message.len());
+        Ok(())
     }
 
     fn cut_off(&self, why: &str) {
@@ -489,7 +556,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
     for method in METHODS {
         module.register_async_method(method, move |params, ctx, ext| async move {
             let Some(conn) = ext.get::<Connection>().cloned() else {
-                return ResponsePayload::error(internal("connection has no session"));
+                return ResponsePayload::<Answer>::error(internal("connection has no session"));
             };
             let permit = match ctx.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
                 Ok(permit) => permit,
@@ -500,16 +567,15 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
                 Err(e) => return ResponsePayload::error(e),
             };
             let (reply, answer) = tokio::sync::oneshot::channel();
-            let work = Work::Call { method: method.to_string(), params, reply };
+            let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
             if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work }).is_err() {
                 return ResponsePayload::error(internal("the engine has stopped"));
             }
-            let payload = match answer.await.map(|a| a.result) {
-                Ok(Ok(result)) => ResponsePayload::success(result),
-                Ok(Err(e)) => ResponsePayload::error(to_error_object(e)),
-                Err(_) => ResponsePayload::error(internal("the engine dropped the call")),
-            };
-            conn.deliver(payload, Some(permit))
+            let result = answer.await.map_or_else(
+                |_| Err(RpcError { code: protocol::INTERNAL_ERROR, message: "the engine dropped the call".into(), data: None }),
+                |a| a.result,
+            );
+            conn.deliver(result, permit).await
         })?;
     }
     module.register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, ctx, ext| async move {
