@@ -295,6 +295,7 @@ end
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 async fn a_subscriber_that_never_reads_is_cut_off_and_the_others_carry_on() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::start(&["--scene", &falling_scene(dir.path())]);
@@ -371,6 +372,7 @@ fn a_stdio_flood_waits_for_later_ticks_and_is_answered_in_order() {
 /// (otherwise the client's queued events and socket buffers would stay for as long as it keeps
 /// the connection open).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 async fn an_http_event_stream_that_is_never_read_is_cut_off_and_its_connection_closed() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Server::start(&["--scene", &falling_scene(dir.path())]);
@@ -421,6 +423,7 @@ fn server_memory_kib(pid: u32, field: &str) -> u64 {
 /// cut off and every holder of its queues let go (the server's debug line when the last one
 /// goes); the server's peak memory stays within a bound per attacker; the others carry on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 async fn clients_that_pipeline_calls_and_never_read_are_cut_off_and_their_memory_released() {
     const ATTACKERS: usize = 16;
     // With every tool listed, `tools/list` answers ~120 KB (and, unlike a skill call, leaves
@@ -493,6 +496,7 @@ async fn clients_that_pipeline_calls_and_never_read_are_cut_off_and_their_memory
 /// however long they take. The new client's `initialize` succeeds while the readers read (its
 /// latency is printed, not asserted).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: runs with the full suite (cargo test -- --include-ignored)"]
 async fn a_new_client_initializes_while_stream_readers_watch_a_busy_world() {
     const READERS: usize = 8;
     #[cfg(feature = "tls")]
