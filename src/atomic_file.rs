@@ -41,6 +41,14 @@ pub(crate) enum Refused {
     NotFolder(String),
 }
 
+/// A path as a refusal names it: its folder and file name (`traces/x.jsonl`), never the server's
+/// absolute path, which a remote client has no business learning.
+fn shown(path: &Path) -> String {
+    let mut parts: Vec<_> = path.components().rev().take(2).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    parts.reverse();
+    parts.join("/")
+}
+
 fn refused(kind: io::ErrorKind, why: Refused) -> io::Error {
     io::Error::new(kind, why)
 }
@@ -72,11 +80,11 @@ pub(crate) fn write_with<T>(path: &Path, replace: Replace<'_>, write: impl FnOnc
         Err(e) => return Err(e),
         Ok(_) if matches!(replace, Replace::Any) => true,
         Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(path.display().to_string())));
+            return Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(shown(path))));
         }
         Ok(meta) => match replace {
             Replace::Checked(check) if meta.file_type().is_file() && check(path) => true,
-            _ => return Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(path.display().to_string()))),
+            _ => return Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(shown(path)))),
         },
     };
     let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), crate::unguessable::hex(8)));
@@ -105,11 +113,9 @@ pub(crate) fn write_with<T>(path: &Path, replace: Replace<'_>, write: impl FnOnc
 fn put_new(tmp: &Path, path: &Path) -> io::Result<()> {
     match fs::hard_link(tmp, path) {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(path.display().to_string())))
-        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(shown(path)))),
         Err(_) if fs::symlink_metadata(path).is_err() => fs::rename(tmp, path),
-        Err(_) => Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(path.display().to_string()))),
+        Err(_) => Err(refused(io::ErrorKind::AlreadyExists, Refused::Exists(shown(path)))),
     }
 }
 
@@ -118,17 +124,15 @@ fn put_new(tmp: &Path, path: &Path) -> io::Result<()> {
 /// or something else than a folder does.
 pub(crate) fn real_folder(dir: &Path) -> io::Result<()> {
     match fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(dir.display().to_string())))
-        }
+        Ok(meta) if meta.file_type().is_symlink() => Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(shown(dir)))),
         Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => Err(refused(io::ErrorKind::AlreadyExists, Refused::NotFolder(dir.display().to_string()))),
+        Ok(_) => Err(refused(io::ErrorKind::AlreadyExists, Refused::NotFolder(shown(dir)))),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             fs::create_dir_all(dir)?;
             // Made just now, but someone could have raced a link into its place.
             match fs::symlink_metadata(dir) {
                 Ok(meta) if meta.is_dir() => Ok(()),
-                _ => Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(dir.display().to_string()))),
+                _ => Err(refused(io::ErrorKind::PermissionDenied, Refused::Link(shown(dir)))),
             }
         }
         Err(e) => Err(e),

@@ -83,13 +83,13 @@ pub struct SchedulerBudget {
     /// scripts and clients, spawn). This and the next are governance, set by the operator
     /// (`policy.agents`) and restored from a snapshot as saved, like the policy engine's
     /// revocations and budgets; `check_within` does not hold them to the restoring engine's.
-    /// Absent from older snapshots and logs: off.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// Absent from older log headers (JSON): off. Snapshots (bincode) always carry it.
+    #[serde(default)]
     pub agents_may_spawn: bool,
     /// Model (HTTP) decisions the agents of one spawner's tree may start in all, for spawners
     /// other than the operator: what a client that may spawn can spend of the operator's model
-    /// endpoint. Absent from older snapshots and logs: the default.
-    #[serde(default = "default_model_calls", skip_serializing_if = "is_default_model_calls")]
+    /// endpoint. Absent from older log headers: the default.
+    #[serde(default = "default_model_calls")]
     pub max_model_calls_per_spawner: u64,
 }
 
@@ -98,11 +98,6 @@ pub(crate) const DEFAULT_MODEL_CALLS_PER_SPAWNER: u64 = 1_000;
 
 fn default_model_calls() -> u64 {
     DEFAULT_MODEL_CALLS_PER_SPAWNER
-}
-
-/// Defaults are left out of snapshots and log headers, which then read as before these fields.
-fn is_default_model_calls(n: &u64) -> bool {
-    *n == DEFAULT_MODEL_CALLS_PER_SPAWNER
 }
 
 impl SchedulerBudget {
