@@ -4,11 +4,8 @@
 //! server that answers from a folder outside the repository, and the README's first world runs.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -278,60 +275,6 @@ fn snippets(root: &Path) -> Vec<Snippet> {
     found
 }
 
-/// A server started as a client would start it, over stdio.
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Client {
-    fn start(command: &str, args: &[String], cwd: &Path) -> Self {
-        let mut child = Command::new(command)
-            .args(args)
-            .current_dir(cwd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Self { child, stdin, lines }
-    }
-
-    fn send(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(format!("{message}\n").as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let line = self.lines.recv_timeout(Duration::from_secs(30)).expect("an answer within 30 s");
-        let reply: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"));
-        assert_eq!(reply["id"], json!(id), "{reply}");
-        reply
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        self.stdin.take();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A snippet's path with the clone put where the snippet says it is.
 fn placed(value: &str, root: &Path) -> String {
     value.replace(CLONE, &root.display().to_string())
@@ -353,7 +296,7 @@ fn every_client_snippet_is_in_the_readme_and_serves_from_another_folder() {
         // Started the way a client starts it: from a folder that is not the project.
         let elsewhere = tempfile::tempdir().unwrap();
         let cwd = snippet.cwd.as_deref().map_or_else(|| elsewhere.path().to_path_buf(), |c| PathBuf::from(placed(c, &root)));
-        let mut client = Client::start(env!("CARGO_BIN_EXE_limina"), &args, &cwd);
+        let mut client = crate::mcp::StdioServer::start_in(&args, &cwd);
 
         let init = client.request(
             1,
@@ -383,7 +326,7 @@ fn without_project_a_server_started_elsewhere_has_no_mods() {
     // Why the snippets name the project: a server started from another folder works on that
     // folder, where there is no scripts/ to load.
     let elsewhere = tempfile::tempdir().unwrap();
-    let mut client = Client::start(env!("CARGO_BIN_EXE_limina"), &["mcp".into(), "--stdio".into()], elsewhere.path());
+    let mut client = crate::mcp::StdioServer::start_in(&["mcp", "--stdio"], elsewhere.path());
     client.request(
         1,
         "initialize",

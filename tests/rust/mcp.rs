@@ -15,12 +15,26 @@ pub struct StdioServer {
     lines: mpsc::Receiver<String>,
 }
 
+impl Drop for StdioServer {
+    /// A server a test lets go of (or that panicked) is never left running.
+    fn drop(&mut self) {
+        self.stdin.take();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl StdioServer {
     pub fn start(extra: &[&str]) -> Self {
+        let args: Vec<&str> = ["mcp", "--stdio"].into_iter().chain(extra.iter().copied()).collect();
+        Self::start_in(&args, &crate::root())
+    }
+
+    /// The binary with exactly `args`, started in `cwd` (a client's snippet, from any folder).
+    pub fn start_in<S: AsRef<std::ffi::OsStr>>(args: &[S], cwd: &std::path::Path) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
-            .args(["mcp", "--stdio"])
-            .args(extra)
-            .current_dir(crate::root())
+            .args(args)
+            .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -51,7 +65,7 @@ impl StdioServer {
     }
 
     pub fn recv(&self) -> Value {
-        let line = self.lines.recv_timeout(Duration::from_secs(10)).expect("a reply within 10 s");
+        let line = self.lines.recv_timeout(Duration::from_secs(30)).expect("a reply within 30 s");
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"))
     }
 
