@@ -318,12 +318,18 @@ impl Shared {
         {
             // Counting the starts this tick plans too: two agents of one tree due together must
             // not both take the last call.
-            let mut counts = self.agent_systems.model_calls.borrow().clone();
+            // (Only the starts planned here are counted apart: nothing is copied per tick.)
+            let started = self.agent_systems.model_calls.borrow();
+            let mut planned: HashMap<Rc<str>, u64> = HashMap::new();
             due.retain(|(_, id, http)| {
-                let Some(root) = self.model_root(&agents, id).filter(|_| *http) else { return true };
-                let used = counts.entry(root).or_default();
-                *used += 1;
-                *used <= limit
+                if !*http {
+                    return true;
+                }
+                let Some(root) = self.model_root(&agents, id) else { return true };
+                let before = started.get(&root).copied().unwrap_or(0);
+                let now = planned.entry(root).or_default();
+                *now += 1;
+                before + *now <= limit
             });
         }
         due.sort();
