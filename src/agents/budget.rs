@@ -45,26 +45,41 @@ impl BudgetBounds {
     /// `budget` is one a spawn call could have set (`agent.spawn`'s schema holds the same
     /// bounds); otherwise what is out of bounds, with its value. For budgets that did not come
     /// through a spawn: a snapshot's.
-    pub(crate) fn check(budget: &AgentBudget) -> Result<(), String> {
+    pub(crate) fn check(budget: &AgentBudget) -> Result<(), BudgetError> {
         let b = budget;
+        let out = |name: &'static str, value: &dyn std::fmt::Display, min: &dyn std::fmt::Display, max: &dyn std::fmt::Display| {
+            Err(BudgetError::OutOfBounds { name, value: value.to_string(), min: min.to_string(), max: max.to_string() })
+        };
         let within = |v: usize, max: usize| (1..=max).contains(&v);
         if !(Self::WEIGHT.0..=Self::WEIGHT.1).contains(&b.weight) {
-            return Err(format!("weight {} is outside [{}, {}]", b.weight, Self::WEIGHT.0, Self::WEIGHT.1));
+            return out("weight", &b.weight, &Self::WEIGHT.0, &Self::WEIGHT.1);
         }
         if !within(b.max_queue_depth, Self::QUEUE_DEPTH) {
-            return Err(format!("maxQueueDepth {} is outside [1, {}]", b.max_queue_depth, Self::QUEUE_DEPTH));
+            return out("maxQueueDepth", &b.max_queue_depth, &1, &Self::QUEUE_DEPTH);
         }
         if !within(b.max_tool_calls_per_decision, Self::TOOL_CALLS) {
-            return Err(format!("maxToolCallsPerDecision {} is outside [1, {}]", b.max_tool_calls_per_decision, Self::TOOL_CALLS));
+            return out("maxToolCallsPerDecision", &b.max_tool_calls_per_decision, &1, &Self::TOOL_CALLS);
         }
         if !within(b.max_actions_per_tick, Self::ACTIONS_PER_TICK) {
-            return Err(format!("maxActionsPerTick {} is outside [1, {}]", b.max_actions_per_tick, Self::ACTIONS_PER_TICK));
+            return out("maxActionsPerTick", &b.max_actions_per_tick, &1, &Self::ACTIONS_PER_TICK);
         }
         if !(Self::TIMEOUT_MS.0..=Self::TIMEOUT_MS.1).contains(&b.decision_timeout_ms) {
-            return Err(format!("decisionTimeoutMs {} is outside [{}, {}]", b.decision_timeout_ms, Self::TIMEOUT_MS.0, Self::TIMEOUT_MS.1));
+            return out("decisionTimeoutMs", &b.decision_timeout_ms, &Self::TIMEOUT_MS.0, &Self::TIMEOUT_MS.1);
         }
         Ok(())
     }
+}
+
+/// A budget that did not come through a spawn (a snapshot's, a command log's) and is not one a
+/// spawn could have set, or looser than the restoring engine's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    #[error("{name} {value} is outside [{min}, {max}]")]
+    OutOfBounds { name: &'static str, value: String, min: String, max: String },
+    #[error("its {name} of {value} is more than this engine's {limit}")]
+    Looser { name: &'static str, value: usize, limit: usize },
+    #[error("its default agent budget: {0}")]
+    DefaultAgent(Box<BudgetError>),
 }
 
 /// Engine-wide limits (the reference's `SchedulerBudget`), set by the operator.
@@ -105,7 +120,7 @@ impl SchedulerBudget {
     /// one a spawn could set; otherwise which cap is looser, with both values. A snapshot's
     /// scheduler passes through this against the restoring engine's own: a file can keep an
     /// operator's limits or tighten them, never raise them.
-    pub(crate) fn check_within(&self, limits: &SchedulerBudget) -> Result<(), String> {
+    pub(crate) fn check_within(&self, limits: &SchedulerBudget) -> Result<(), BudgetError> {
         for (name, value, limit) in [
             ("maxDecisionStartsPerTick", self.max_decision_starts_per_tick, limits.max_decision_starts_per_tick),
             ("maxGlobalActionsPerTick", self.max_global_actions_per_tick, limits.max_global_actions_per_tick),
@@ -113,10 +128,10 @@ impl SchedulerBudget {
             ("maxInFlightDecisions", self.max_in_flight_decisions, limits.max_in_flight_decisions),
         ] {
             if value > limit {
-                return Err(format!("its {name} of {value} is more than this engine's {limit}"));
+                return Err(BudgetError::Looser { name, value, limit });
             }
         }
-        BudgetBounds::check(&self.default_agent_budget).map_err(|e| format!("its default agent budget: {e}"))
+        BudgetBounds::check(&self.default_agent_budget).map_err(|e| BudgetError::DefaultAgent(Box::new(e)))
     }
 }
 

@@ -89,15 +89,13 @@ impl Agents {
     /// the agent itself, and the sessions it acts for (its spawner's, and theirs up the chain),
     /// may; so may the operator (who holds `policy.govern`, checked by the skill). Anyone
     /// else is refused with who does own it. An id that names no agent is no one's (Ok).
-    pub(crate) fn may_remove(&self, id: &str, agent_id: &str, session_id: &str) -> Result<(), String> {
+    pub(crate) fn may_remove(&self, id: &str, agent_id: &str, session_id: &str) -> Result<(), NotYours> {
         let Some(record) = self.records.get(id) else { return Ok(()) };
         if record.id.eq_ignore_ascii_case(agent_id) || record.acting_for.iter().any(|p| p.session_id.eq_ignore_ascii_case(session_id)) {
             return Ok(());
         }
-        let owner = record.acting_for.last().map_or("the operator", |p| &*p.session_id);
-        Err(format!(
-            "agent {id} was spawned for session {owner}; only the sessions it acts for, the agent itself and the operator may remove it or its body"
-        ))
+        let owner = record.acting_for.last().map_or_else(|| "the operator".to_string(), |p| p.session_id.to_string());
+        Err(NotYours { agent: id.to_string(), owner })
     }
 
     /// The agent inhabiting `entity`, if any.
@@ -221,4 +219,16 @@ pub fn world_hash(world: &crate::world::World, agents: &Agents) -> String {
         None => entities,
         Some(agents) => sha256_text(&Sha256::digest(format!("{entities}\n{agents}").as_bytes())),
     }
+}
+
+/// A caller that may not remove an agent (or destroy its body): it neither is the agent nor acts
+/// for a session the agent acts for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "agent {agent} was spawned for session {owner}; only the sessions it acts for, the agent itself and the operator may remove it or its body"
+)]
+pub struct NotYours {
+    pub agent: String,
+    /// The session at the root of whom it acts for ("the operator" for the operator's own).
+    pub owner: String,
 }

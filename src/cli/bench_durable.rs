@@ -9,7 +9,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::durable::{LogConfig, ReplayOptions};
+use crate::durable::LogConfig;
+use crate::host::ReplayOptions;
 use crate::host::{Engine, EngineConfig, Output};
 
 pub fn run() -> anyhow::Result<()> {
@@ -57,7 +58,7 @@ fn session(dir: &Path, demo: &str, ticks: u64) -> anyhow::Result<()> {
     let mut replayed = [0.0f64; 2];
     for (i, verify) in [false, true, false, true].into_iter().map(|v| (usize::from(v), v)) {
         let options = ReplayOptions { verify, until: None, project: super::project_root() };
-        let (engine, report) = crate::durable::replay(&log, &options)?;
+        let (engine, report) = crate::host::replay(&log, &options)?;
         if let Some(d) = report.divergence {
             anyhow::bail!("{demo}: the replay diverged: {d}");
         }
@@ -101,7 +102,7 @@ fn recovery(dir: &Path) -> anyhow::Result<()> {
     let mut times = [0.0; 2];
     for (i, folder) in [&with, &genesis].into_iter().enumerate() {
         let started = Instant::now();
-        let recovered = crate::durable::recover(folder, &project)?;
+        let recovered = crate::host::recover(folder, &project)?;
         times[i] = started.elapsed().as_secs_f64() * 1e3;
         if recovered.engine.world_hash() != hash || recovered.report.divergence.is_some() {
             anyhow::bail!("recovery from {} did not reach the run's hash", folder.display());

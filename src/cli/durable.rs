@@ -6,7 +6,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
-use crate::durable::{FlushPolicy, LogConfig, ReplayOptions};
+use crate::durable::{FlushPolicy, LogConfig};
+use crate::host::ReplayOptions;
 
 /// The command-log options `run` and `mcp` share.
 #[derive(Debug, Clone, Args)]
@@ -57,8 +58,8 @@ pub(crate) struct ReplayArgs {
 pub fn replay(args: &ReplayArgs) -> i32 {
     let options = ReplayOptions { verify: args.verify, until: args.until, project: super::project_root() };
     let result = match &args.from {
-        Some(snapshot) => crate::durable::replay_from(&args.log, snapshot, &options),
-        None => crate::durable::replay(&args.log, &options),
+        Some(snapshot) => crate::host::replay_from(&args.log, snapshot, &options),
+        None => crate::host::replay(&args.log, &options),
     };
     let (engine, report) = match result {
         Ok(done) => done,
@@ -103,7 +104,7 @@ pub fn recover(args: &RecoverArgs) -> i32 {
         report_error(&format!("{}: no such folder", args.dir.display()), None);
         return EXIT_USAGE;
     }
-    let recovered = match crate::durable::recover(&args.dir, &super::project_root()) {
+    let recovered = match crate::host::recover(&args.dir, &super::project_root()) {
         Ok(r) => r,
         Err(e) => {
             report_error(&e.to_string(), None);

@@ -128,9 +128,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         screenshot(&engine, out, args).map_err(|message| EngineError::File { path: out.display().to_string(), message })?;
     }
     finish_audio(&engine, args)?;
-    if let Err(message) = engine.make_durable() {
-        return Err(EngineError::File { path: display, message });
-    }
+    engine.make_durable()?;
     Ok(engine.summary())
 }
 

@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::record::{CallLine, CallerLine, Header, Phase, QueuedLine, Record};
-use crate::skills::{Caller, Skill};
+use super::record::{CallLine, CallerLine, Header, QueuedLine, Record};
+use crate::skills::Skill;
+use crate::skills::record::{CallRecorder, EndedCall};
 
 /// How often the log reaches the disk.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +52,35 @@ impl LogConfig {
     }
 }
 
+/// The command log can no longer be written: nothing after this is acknowledged as durable.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the command log {} {step}: {error}", path.display())]
+pub struct LogFailure {
+    pub path: PathBuf,
+    pub step: LogStep,
+    #[source]
+    pub error: Arc<io::Error>,
+}
+
+/// Which write of the log failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogStep {
+    Write,
+    Sync,
+    /// The sync thread's sync: what it covered may not be on disk.
+    BackgroundSync,
+}
+
+impl std::fmt::Display for LogStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LogStep::Write => "cannot be written",
+            LogStep::Sync => "cannot be synced",
+            LogStep::BackgroundSync => "could not be synced",
+        })
+    }
+}
+
 /// The open command log of a running engine.
 pub(crate) struct CommandLog {
     path: PathBuf,
@@ -73,37 +103,19 @@ pub(crate) struct CommandLog {
     kept_snapshots: std::collections::VecDeque<PathBuf>,
     /// Records not yet on disk that a client may be waiting on.
     unsynced: bool,
-    failed: Option<String>,
+    failed: Option<LogFailure>,
 }
 
 #[derive(Debug, Default)]
 struct SyncState {
     durable: u64,
-    error: Option<String>,
+    error: Option<Arc<io::Error>>,
 }
 
 impl std::fmt::Debug for CommandLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CommandLog").field("path", &self.path).field("written", &self.written).finish()
     }
-}
-
-/// A recorded call whose handler returned: what its record says.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EndedCall<'a> {
-    pub tick: u64,
-    pub phase: Phase,
-    pub caller: &'a Caller,
-    pub skill: &'a Skill,
-    pub input: &'a Value,
-    /// `ok`, or the error code it ended with.
-    pub outcome: &'a str,
-}
-
-/// A recordable call in progress (see `CommandLog::begin`).
-#[derive(Debug)]
-pub(crate) struct Nesting {
-    outermost: bool,
 }
 
 impl CommandLog {
@@ -138,7 +150,7 @@ impl CommandLog {
                 let mut s = state.lock().unwrap_or_else(|p| p.into_inner());
                 match result {
                     Ok(()) => s.durable = s.durable.max(upto),
-                    Err(e) => s.error = Some(e.to_string()),
+                    Err(e) => s.error = Some(Arc::new(e)),
                 }
             }
         })?;
@@ -160,7 +172,7 @@ impl CommandLog {
             failed: None,
         };
         log.line(&Record::Header(header.clone()));
-        log.make_durable().map_err(io::Error::other)?;
+        log.make_durable().map_err(|failure| io::Error::new(failure.error.kind(), failure.to_string()))?;
         Ok(log)
     }
 
@@ -182,14 +194,15 @@ impl CommandLog {
     }
 
     /// A recordable call reached its handler; `end` it when the handler is done.
-    pub(crate) fn begin(&mut self) -> Nesting {
+    fn begin(&mut self) {
         self.depth += 1;
-        Nesting { outermost: self.depth == 1 }
     }
 
-    pub(crate) fn end(&mut self, nesting: Nesting, call: &EndedCall<'_>) {
+    /// The handler returned: only the outermost call is written (replaying it makes the calls
+    /// its handler made).
+    fn end(&mut self, call: &EndedCall<'_>) {
         self.depth = self.depth.saturating_sub(1);
-        if !nesting.outermost {
+        if self.depth > 0 {
             return;
         }
         let EndedCall { tick, phase, caller, skill, input, outcome } = *call;
@@ -214,7 +227,7 @@ impl CommandLog {
     }
 
     /// A call that unwound (a panic) never reached `end`: its depth is given back here.
-    pub(crate) fn abandon(&mut self) {
+    fn abandon(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
 
@@ -274,7 +287,7 @@ impl CommandLog {
             }
             Err(e) => {
                 tracing::error!(path = %self.path.display(), "the command log cannot be written: {e}; it takes no more records");
-                self.failed = Some(format!("the command log {} cannot be written: {e}", self.path.display()));
+                self.failed = Some(self.failure(LogStep::Write, e));
             }
         }
     }
@@ -288,14 +301,15 @@ impl CommandLog {
 
     /// Writes and syncs everything recorded so far before returning: what a client is told
     /// succeeded is on disk. Cheap when nothing new was recorded.
-    pub(crate) fn make_durable(&mut self) -> Result<(), String> {
+    pub(crate) fn make_durable(&mut self) -> Result<(), LogFailure> {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
         }
         // A background sync that failed means what it covered may not be on disk.
         if let Some(error) = self.synced.lock().ok().and_then(|s| s.error.clone()) {
-            self.failed = Some(format!("the command log {} could not be synced: {error}", self.path.display()));
-            return Err(self.failed.clone().unwrap_or_default());
+            let failure = LogFailure { path: self.path.clone(), step: LogStep::BackgroundSync, error };
+            self.failed = Some(failure.clone());
+            return Err(failure);
         }
         if !self.unsynced && self.buffer.is_empty() && self.durable() >= self.written {
             return Ok(());
@@ -312,11 +326,15 @@ impl CommandLog {
                 Ok(())
             }
             Err(e) => {
-                let message = format!("the command log {} cannot be synced: {e}", self.path.display());
-                self.failed = Some(message.clone());
-                Err(message)
+                let failure = self.failure(LogStep::Sync, e);
+                self.failed = Some(failure.clone());
+                Err(failure)
             }
         }
+    }
+
+    fn failure(&self, step: LogStep, error: io::Error) -> LogFailure {
+        LogFailure { path: self.path.clone(), step, error: Arc::new(error) }
     }
 
     /// Bytes known to be on disk.
@@ -331,6 +349,34 @@ impl Drop for CommandLog {
         self.sync_requests = None;
         if let Some(thread) = self.sync_thread.take() {
             let _ = thread.join();
+        }
+    }
+}
+
+/// The pipeline's recorder is the engine's log slot: empty when the run keeps no log.
+impl CallRecorder for std::cell::RefCell<Option<CommandLog>> {
+    fn records(&self, skill: &Skill) -> bool {
+        self.borrow().is_some() && CommandLog::records(skill)
+    }
+
+    fn begin(&self) {
+        if let Some(log) = self.borrow_mut().as_mut() {
+            log.begin();
+        }
+    }
+
+    fn end(&self, call: &EndedCall<'_>) {
+        if let Some(log) = self.borrow_mut().as_mut() {
+            log.end(call);
+        }
+    }
+
+    fn abandon(&self) {
+        // The panic may have struck while the log was borrowed.
+        if let Ok(mut log) = self.try_borrow_mut()
+            && let Some(log) = log.as_mut()
+        {
+            log.abandon();
         }
     }
 }

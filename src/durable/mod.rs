@@ -1,22 +1,20 @@
-//! The durable world: a command log of every applied skill call, replay, and recovery.
+//! The durable world's records: the command log of every applied skill call (written by `log`,
+//! read by `reader`), and what a replay feeds the step (`feed`). Replaying a log into an engine
+//! and recovering a killed run's world are engine operations: `host::replay`, `host::recover`.
 //!
 //! Every world mutation already passes through the skill registry, so the calls that reached a
 //! core handler are a complete account of what changed the world. `limina run --log FILE` and
-//! `limina mcp … --log FILE` append them per tick (`log`), with the agent systems' own state
-//! changes, step markers and world-hash checkpoints; `limina replay` re-applies them to a fresh
-//! engine without scripts or providers (`replay`) and names the first checkpoint that differs;
-//! `limina recover DIR` rebuilds the world from the newest good snapshot and the log after it.
+//! `limina mcp … --log FILE` append them per tick, with the agent systems' own state changes,
+//! step markers and world-hash checkpoints.
 
+pub(crate) mod feed;
 mod log;
 mod reader;
 mod record;
-mod recover;
-mod replay;
 
-pub(crate) use log::{CommandLog, EndedCall, Nesting};
-pub use log::{FlushPolicy, LogConfig};
+pub use feed::Divergence;
+pub(crate) use feed::ReplayFeed;
+pub(crate) use log::CommandLog;
+pub use log::{FlushPolicy, LogConfig, LogFailure, LogStep};
 pub use reader::{BadLine, LogError, LogReader};
-pub use record::{CallerRecord, FORMAT, Header, Phase, Record};
-pub use recover::{LeftOut, RecoverError, Recovered, find_log, recover, replay_from};
-pub(crate) use replay::ReplayFeed;
-pub use replay::{Divergence, ReplayError, ReplayOptions, ReplayReport, replay};
+pub use record::{CallOutcome, CallerRecord, FORMAT, Header, Phase, Record};

@@ -15,20 +15,7 @@ use serde_json::Value;
 /// Version of the line format; a log of another version is refused by name.
 pub const FORMAT: u32 = 1;
 
-/// Where in a tick a record happened (SPEC §3 order). Calls outside a step (a script's
-/// top-level code, MCP clients' calls, frame callbacks) are `Between`: they come before the
-/// step of the tick they name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Phase {
-    Between,
-    /// The action system draining agents' queues.
-    Act,
-    /// Script fixed-step callbacks.
-    Callbacks,
-    /// Perception and decisions, after physics.
-    Think,
-}
+pub use crate::skills::{CallOutcome, Phase};
 
 /// The run's identity and the settings replay must reproduce.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,7 +60,7 @@ pub enum Record {
         skill: String,
         version: String,
         input: Value,
-        outcome: String,
+        outcome: CallOutcome,
     },
     /// The perception system made an agent's decision due-and-started at `tick`.
     Decided {
@@ -123,7 +110,7 @@ pub(crate) struct CallLine<'a> {
     pub skill: &'a str,
     pub version: &'a str,
     pub input: &'a Value,
-    pub outcome: &'a str,
+    pub outcome: CallOutcome,
 }
 
 #[derive(Serialize)]
@@ -187,7 +174,7 @@ mod tests {
             skill: "scene.createEntity",
             version: "1.0.0",
             input: &input,
-            outcome: "ok",
+            outcome: CallOutcome::Ok,
         };
         let text = serde_json::to_string(&line).unwrap();
         let record: Record = serde_json::from_str(&text).unwrap();

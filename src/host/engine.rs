@@ -7,15 +7,16 @@ use std::rc::Rc;
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
-use super::agents::{AgentSystems, StepTimings};
-use super::clock::FIXED_DT;
 use super::limina_api;
+use super::parts::{Journal, Outputs, Parts, Rules, Scripts, Sim};
+use super::step::StepTimings;
+use crate::agents::systems::AgentSystems;
 use crate::agents::table::Agents;
 use crate::packages::{Host, ModManager, Packages};
 use crate::policy::PolicyEngine;
 use crate::script::{self, ScriptError, ScriptRoots};
 use crate::skills::core::{CoreParts, RenderState, SceneApplyError, SceneLoaded, SceneTarget, apply_scene, register_core_skills};
-use crate::skills::{self, CallContexts, CallInput, Caller, HandlerFailure, InvokeEnv, Skill, SkillRegistry, SkillResponse, StageClock};
+use crate::skills::{self, CallContexts, Caller, HandlerFailure, Skill, SkillRegistry, SkillResponse, StageClock};
 use crate::trace::TraceLog;
 use crate::world::World;
 
@@ -135,14 +136,59 @@ impl EngineConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
+    /// A part of the engine could not be installed in its VM.
+    #[error("engine start-up failed: {part}: {source}")]
+    Startup {
+        part: &'static str,
+        #[source]
+        source: ScriptError,
+    },
     #[error("engine start-up failed: {0}")]
-    Startup(String),
-    #[error("{0}")]
-    Skill(String),
+    CoreSkills(#[from] crate::skills::core::CoreError),
+    /// A command log's header asks for an engine this one will not build.
+    #[error("engine start-up failed: {0}")]
+    LogHeader(#[from] super::replay::HeaderError),
+    #[error(transparent)]
+    Definition(#[from] crate::skills::DefinitionError),
+    #[error(transparent)]
+    Registry(#[from] crate::skills::RegistryError),
     #[error(transparent)]
     Script(#[from] ScriptError),
+    /// A file the engine opens for writing (`--trace`, `--log`).
+    #[error("{}: {action}: {source}", path.display())]
+    Output {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Log(#[from] crate::durable::LogFailure),
+    /// A file a run reads or writes, and what went wrong with it.
     #[error("{path}: {message}")]
     File { path: String, message: String },
+}
+
+/// Why a client may not take a session or agent id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClaimRefused {
+    #[error("session {id} is in-world agent {agent}'s; choose another sessionId")]
+    AgentsSession { id: String, agent: String },
+    #[error("session {id} is in use by {}; choose another sessionId", holder_name(*holder))]
+    SessionHeld { id: String, holder: super::Holder },
+    #[error("agent {agent} is an in-world agent; a client cannot act under its name")]
+    LiveAgent { agent: String },
+    #[error("{refusal}; choose another id")]
+    GeneratedForm { refusal: String },
+    #[error("agent id {id} {}; choose another agentId", match holder { super::Holder::Client => "is in use by another client", super::Holder::Script => "is the host script's" })]
+    AgentIdHeld { id: String, holder: super::Holder },
+}
+
+fn holder_name(holder: super::Holder) -> &'static str {
+    match holder {
+        super::Holder::Client => "another client",
+        super::Holder::Script => "the host script",
+    }
 }
 
 /// The counts `limina run` prints at exit.
@@ -192,231 +238,6 @@ pub struct TestOutcome {
     pub message: Option<String>,
 }
 
-/// Everything the `limina` bindings and the step share.
-pub(crate) struct Shared {
-    pub world: Rc<RefCell<World>>,
-    pub registry: Rc<RefCell<SkillRegistry>>,
-    pub trace: Rc<RefCell<TraceLog>>,
-    pub policy: Rc<RefCell<PolicyEngine>>,
-    pub policy_enabled: bool,
-    pub on_step: RefCell<Vec<Function>>,
-    pub on_frame: RefCell<Vec<Function>>,
-    pub tick: Cell<u64>,
-    /// True while a step runs, so `limina.step` cannot re-enter it.
-    pub stepping: Cell<bool>,
-    pub quit: Cell<bool>,
-    pub seed: u64,
-    /// `math.random`'s generator (see `script::random`): engine state, so snapshots carry it.
-    pub rng: Rc<Cell<crate::script::random::LuauRandom>>,
-    pub caller: Caller,
-    /// Builds handlers' `ctx` tables.
-    pub contexts: CallContexts,
-    /// Builds the response tables `limina.call` returns.
-    pub responses: super::limina_api::LuaResponses,
-    /// Set only by the bench's stage breakdown (see `skills::StageClock`).
-    pub stage_clock: Option<StageClock>,
-    pub session_counter: Cell<u64>,
-    /// Where `trace.export` writes (`<project>/traces`).
-    pub traces_dir: PathBuf,
-    /// Where `world.snapshot` writes (`<project>/snapshots`).
-    pub snapshots_dir: PathBuf,
-    /// When set (playtests), `limina.step` stops at this instant: its steps run in Rust, where
-    /// the VM's interrupt cannot reach.
-    pub deadline: Cell<Option<std::time::Instant>>,
-    pub mods: Rc<RefCell<ModManager>>,
-    /// The renderer (created on first capture) and loaded models.
-    pub render: Rc<RefCell<RenderState>>,
-    /// Set once the engine is built (packages reach the engine through it).
-    pub host: RefCell<Option<Rc<dyn Host>>>,
-    /// The live agents (world state; the `agent.*` skills change them).
-    pub agents: Rc<RefCell<Agents>>,
-    /// What the agent systems keep between steps.
-    pub agent_systems: AgentSystems,
-    /// The last step's phase timings (for the density benchmark).
-    pub step_timings: Cell<StepTimings>,
-    /// `limina.provider()`.
-    pub provider: crate::agents::record::ProviderKind,
-    /// The audio thread, when sound goes anywhere (see `audio::AudioBackend`).
-    pub audio: RefCell<Option<crate::audio::AudioOut>>,
-    /// The sounds last handed to the audio thread, and the table revision they are of.
-    pub audio_sounds: RefCell<(u64, Option<crate::audio::SoundSnapshot>)>,
-    /// The command log, when the run keeps one (`durable`).
-    pub log: RefCell<Option<crate::durable::CommandLog>>,
-    /// Where in the tick the engine is (calls are recorded with it).
-    pub phase: Cell<crate::durable::Phase>,
-    /// Set while a command log is replayed into this engine: its records stand in for scripts
-    /// and the agent systems.
-    pub replay: RefCell<Option<crate::durable::ReplayFeed>>,
-    /// The VM's interrupt: a playtest's deadline, and the budget scripted policies run under.
-    pub interrupt: super::interrupt::VmInterrupt,
-}
-
-impl Shared {
-    /// The world hash, agents included (see `agents::table::world_hash`).
-    pub fn world_hash(&self) -> String {
-        crate::agents::table::world_hash(&self.world.borrow(), &self.agents.borrow())
-    }
-
-    pub fn invoke(&self, lua: &Lua, caller: &Caller, name: &str, input: Value) -> SkillResponse {
-        skills::invoke(&self.invoke_env(lua), caller, name, input)
-    }
-
-    /// `invoke` for a script in this VM: the input comes with a private Lua copy, and a VM
-    /// handler's result comes back as one (see `skills::invoke_call`).
-    pub(crate) fn invoke_from_lua(&self, lua: &Lua, caller: &Caller, name: &str, input: CallInput) -> (SkillResponse, Option<LuaValue>) {
-        skills::invoke_call(&self.invoke_env(lua), caller, name, input, true)
-    }
-
-    fn invoke_env<'a>(&'a self, lua: &'a Lua) -> InvokeEnv<'a> {
-        InvokeEnv {
-            lua,
-            registry: &self.registry,
-            trace: &self.trace,
-            policy: self.policy_enabled.then_some(&*self.policy),
-            tick: self.tick.get(),
-            contexts: &self.contexts,
-            clock: self.stage_clock.as_ref(),
-            log: Some(&self.log),
-            phase: self.phase.get(),
-        }
-    }
-
-    /// One fixed step, in SPEC §3 order. Errors from script callbacks abort the step (the tick
-    /// does not advance) and carry the script's location.
-    ///
-    /// A panic anywhere in the step (a bug) is caught here: the step fails like a script error,
-    /// `engine.step.panicked` is traced, and `stepping` is reset so later steps run. A panic
-    /// inside rapier is caught closer to it and halts the physics (see `PhysicsWorld::step`).
-    pub fn step(&self, lua: &Lua) -> mlua::Result<()> {
-        if self.stepping.replace(true) {
-            return Err(script::located_error(lua, "limina.step cannot be called from inside a step callback"));
-        }
-        let tick = self.tick.get();
-        let result =
-            crate::isolate::catch(|| self.step_inner(lua)).unwrap_or_else(|message| Err(self.step_panicked(tick, &message, false)));
-        self.phase.set(crate::durable::Phase::Between);
-        self.stepping.set(false);
-        self.log_step(tick, result.is_ok());
-        result
-    }
-
-    /// The step's marker in the command log (and a checkpoint when one is due).
-    fn log_step(&self, tick: u64, completed: bool) {
-        if self.log.borrow().is_none() {
-            return;
-        }
-        let now = self.tick.get();
-        if !completed || now == tick {
-            if let Some(log) = self.log.borrow_mut().as_mut() {
-                log.aborted(tick);
-            }
-            return;
-        }
-        let due = self.log.borrow().as_ref().is_some_and(|l| l.checkpoint_due(now));
-        let hash = due.then(|| self.world_hash());
-        if let Some(log) = self.log.borrow_mut().as_mut() {
-            log.step_done(now, hash);
-        }
-        if self.log.borrow().as_ref().is_some_and(|l| l.snapshot_due(now)) {
-            self.snapshot_beside_log(now);
-        }
-    }
-
-    /// `--snapshot-every`: a snapshot beside the log, named by its tick; the two before it are
-    /// kept, older ones removed (recovery needs only the newest that loads).
-    fn snapshot_beside_log(&self, now: u64) {
-        let Some(name) = self.log.borrow().as_ref().map(|l| l.snapshot_name(now)) else { return };
-        let path = self.snapshots_dir.join(name);
-        match self.write_snapshot(&path) {
-            Ok(_) => {
-                let retired = self.log.borrow_mut().as_mut().and_then(|l| l.keep_snapshot(path));
-                if let Some(old) = retired {
-                    let _ = std::fs::remove_file(old);
-                }
-            }
-            Err(e) => tracing::warn!(path = %path.display(), "a scheduled snapshot was not written: {e}"),
-        }
-    }
-
-    /// Traces a panicked step and returns the error the step reports.
-    fn step_panicked(&self, tick: u64, message: &str, physics_halted: bool) -> mlua::Error {
-        let payload = serde_json::json!({"message": message, "physicsHalted": physics_halted, "tick": tick});
-        let kind = crate::trace::EventKind::EngineStepPanicked.as_str();
-        self.trace.borrow_mut().emit(crate::trace::EventDraft::new(kind, "engine"), tick, &payload);
-        mlua::Error::runtime(format!("tick {tick} panicked: {message} (an engine bug; the step did not complete)"))
-    }
-
-    fn step_inner(&self, lua: &Lua) -> mlua::Result<()> {
-        let tick = self.tick.get();
-        // 0. Changed mods are swapped in at the tick boundary (a call in flight finished on the
-        //    old version already).
-        if let Some(host) = self.host.borrow().clone() {
-            crate::packages::poll(&self.mods, &self.registry, &host);
-        }
-        // 1. Queued intents: agents' validated tool calls run through the registry (MCP clients'
-        //    calls are applied between steps by their transports, on this thread).
-        //    A replay drains the queues the same way and applies the recorded calls instead.
-        use crate::durable::Phase;
-        let replaying = self.replaying();
-        self.world.borrow_mut().begin_step();
-        let started = std::time::Instant::now();
-        self.phase.set(Phase::Act);
-        self.act(lua, !replaying);
-        if replaying {
-            self.apply_replayed(lua, Phase::Act);
-        }
-        let action = started.elapsed();
-        // 2. Script fixed-step callbacks (cloned so a callback may register another).
-        self.phase.set(Phase::Callbacks);
-        let callbacks = self.on_step.borrow().clone();
-        for callback in callbacks {
-            callback.call::<()>((tick, FIXED_DT))?;
-        }
-        if replaying {
-            self.apply_replayed(lua, Phase::Callbacks);
-            // The live step failed here (a script error): what it applied stays, no tick.
-            if self.abort_replayed_step() {
-                return Ok(());
-            }
-        }
-        // 3. Agents walking toward what they approach set their ground velocity.
-        self.walk_agents(tick);
-        // 4. Physics step and body -> ECS sync.
-        let started = std::time::Instant::now();
-        let physics = self.world.borrow_mut().step_physics();
-        let physics_time = started.elapsed();
-        if let Err(fault) = physics {
-            return Err(self.step_panicked(tick, &fault.to_string(), true));
-        }
-        // 5. Agent systems: answers in, perception of the due agents, their decisions (a
-        //    replay applies what they decided instead).
-        self.phase.set(Phase::Think);
-        let mut timings = if replaying {
-            self.apply_replayed(lua, Phase::Think);
-            StepTimings::default()
-        } else {
-            self.think(lua)
-        };
-        timings.action = action;
-        timings.physics = physics_time;
-        self.step_timings.set(timings);
-        // 6. UI elements whose ttl ran out leave at the tick boundary; the step's sound goes to
-        //    the mixer, and finished sounds leave.
-        self.expire_ui(tick);
-        self.sound_step(tick);
-        self.tick.set(tick + 1);
-        Ok(())
-    }
-
-    pub fn frame(&self, alpha: f64) -> mlua::Result<()> {
-        let callbacks = self.on_frame.borrow().clone();
-        for callback in callbacks {
-            callback.call::<()>(alpha)?;
-        }
-        Ok(())
-    }
-}
-
 /// One world with its VM, skills and trace.
 pub struct Engine {
     lua: Lua,
@@ -424,7 +245,7 @@ pub struct Engine {
     _script_session: Option<Rc<super::SessionClaim>>,
     /// The script's claim on its agent id among the agents' ids.
     _script_agent: Option<Rc<super::SessionClaim>>,
-    shared: Rc<Shared>,
+    parts: Rc<Parts>,
     roots: ScriptRoots,
     runner: Option<Function>,
     /// The project: scene models load from its `assets/`.
@@ -433,12 +254,12 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("tick", &self.shared.tick.get()).finish()
+        f.debug_struct("Engine").field("tick", &self.parts.sim.tick.get()).finish()
     }
 }
 
-fn startup(what: &str) -> impl Fn(mlua::Error) -> EngineError + '_ {
-    move |e| EngineError::Startup(format!("{what}: {}", ScriptError::from(e)))
+fn startup(part: &'static str) -> impl Fn(mlua::Error) -> EngineError {
+    move |e| EngineError::Startup { part, source: ScriptError::from(e) }
 }
 
 impl Engine {
@@ -447,9 +268,10 @@ impl Engine {
         let world = Rc::new(RefCell::new(World::with_capacity(config.entity_capacity)));
         let trace = Rc::new(RefCell::new(TraceLog::with_window(format!("thr_{}", config.session_id), config.trace_window)));
         if let Some(path) = &config.trace_append {
-            trace.borrow_mut().append_to(path).map_err(|e| EngineError::File {
-                path: path.display().to_string(),
-                message: format!("cannot append the trace here: {e}"),
+            trace.borrow_mut().append_to(path).map_err(|source| EngineError::Output {
+                path: path.clone(),
+                action: "cannot append the trace here",
+                source,
             })?;
         }
         let registry = Rc::new(RefCell::new(SkillRegistry::new()));
@@ -468,51 +290,62 @@ impl Engine {
         let contexts = CallContexts::new(&lua, fail_fn).map_err(startup("ctx"))?;
         let responses = super::limina_api::LuaResponses::new(&lua).map_err(startup("responses"))?;
 
-        let shared = Rc::new(Shared {
-            world: Rc::clone(&world),
-            registry: Rc::clone(&registry),
-            trace: Rc::clone(&trace),
-            policy: Rc::new(RefCell::new(PolicyEngine::new())),
-            policy_enabled: config.policy,
-            on_step: RefCell::new(Vec::new()),
-            on_frame: RefCell::new(Vec::new()),
-            tick: Cell::new(0),
-            stepping: Cell::new(false),
-            quit: Cell::new(false),
-            seed: config.seed,
-            rng,
-            caller: {
-                let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
-                if config.operator {
-                    caller.permissions.insert(crate::policy::Permission::PolicyGovern);
-                }
-                caller
+        let operator_caller = {
+            let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
+            if config.operator {
+                caller.permissions.insert(crate::policy::Permission::PolicyGovern);
+            }
+            caller
+        };
+        let shared = Rc::new(Parts {
+            sim: Sim {
+                world: Rc::clone(&world),
+                agents: Rc::new(RefCell::new(Agents::new(config.scheduler))),
+                tick: Cell::new(0),
+                stepping: Cell::new(false),
+                seed: config.seed,
+                rng,
             },
-            contexts,
-            responses,
-            stage_clock: config.stage_timing.then(StageClock::default),
-            session_counter: Cell::new(0),
-            traces_dir: traces_dir.clone(),
-            // With a command log, snapshots go beside it (where `limina recover` looks).
-            snapshots_dir: config.snapshots_dir.clone().unwrap_or_else(|| match config.log.as_ref().and_then(|l| l.path.parent()) {
-                Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-                Some(_) => PathBuf::from("."),
-                None => config.project_root.join("snapshots"),
-            }),
-            deadline: Cell::new(None),
-            mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
-            host: RefCell::new(None),
-            render: Rc::new(RefCell::new(RenderState::default())),
-            agents: Rc::new(RefCell::new(Agents::new(config.scheduler))),
-            agent_systems: AgentSystems::new(config.providers.clone()),
-            step_timings: Cell::new(StepTimings::default()),
-            provider: config.provider,
-            audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
-            audio_sounds: RefCell::new((0, None)),
-            log: RefCell::new(None),
-            phase: Cell::new(crate::durable::Phase::Between),
-            replay: RefCell::new(None),
-            interrupt: Default::default(),
+            rules: Rules {
+                registry: Rc::clone(&registry),
+                policy: Rc::new(RefCell::new(PolicyEngine::new())),
+                policy_enabled: config.policy,
+                mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
+                host: RefCell::new(None),
+            },
+            journal: Journal {
+                trace: Rc::clone(&trace),
+                log: RefCell::new(None),
+                phase: Cell::new(crate::durable::Phase::Between),
+                replay: RefCell::new(None),
+                traces_dir: traces_dir.clone(),
+                // With a command log, snapshots go beside it (where `limina recover` looks).
+                snapshots_dir: config.snapshots_dir.clone().unwrap_or_else(|| match config.log.as_ref().and_then(|l| l.path.parent()) {
+                    Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+                    Some(_) => PathBuf::from("."),
+                    None => config.project_root.join("snapshots"),
+                }),
+                stage_clock: config.stage_timing.then(StageClock::default),
+            },
+            outputs: Outputs {
+                render: Rc::new(RefCell::new(RenderState::default())),
+                audio: RefCell::new(crate::audio::AudioOut::start(&config.audio)),
+                audio_sounds: RefCell::new((0, None)),
+            },
+            scripts: Scripts {
+                on_step: RefCell::new(Vec::new()),
+                on_frame: RefCell::new(Vec::new()),
+                caller: operator_caller,
+                contexts,
+                responses,
+                session_counter: Cell::new(0),
+                quit: Cell::new(false),
+                deadline: Cell::new(None),
+                interrupt: Default::default(),
+                provider: config.provider,
+            },
+            agents: AgentSystems::new(config.providers.clone()),
+            timings: Cell::new(StepTimings::default()),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -520,17 +353,18 @@ impl Engine {
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
         let engine_host = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
         let host: Rc<dyn Host> = Rc::clone(&engine_host) as Rc<dyn Host>;
-        shared.host.replace(Some(Rc::clone(&host)));
-        let packages = Rc::new(Packages { mods: Rc::clone(&shared.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
+        shared.rules.host.replace(Some(Rc::clone(&host)));
+        let packages = Rc::new(Packages { mods: Rc::clone(&shared.rules.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
         let core = CoreParts {
             world: Rc::clone(&world),
             registry: Rc::clone(&registry),
             trace: Rc::clone(&trace),
-            render: Rc::clone(&shared.render),
+            render: Rc::clone(&shared.outputs.render),
             packages,
             snapshots: engine_host,
-            policy: Rc::clone(&shared.policy),
-            agents: Rc::clone(&shared.agents),
+            playtests: Rc::new(super::playtest::ScratchPlaytests),
+            policy: Rc::clone(&shared.rules.policy),
+            agents: Rc::clone(&shared.sim.agents),
             project: config.project_root.clone(),
             traces_dir,
             scene_saves: config.scene_saves.clone().unwrap_or_else(|| config.project_root.clone()),
@@ -541,7 +375,7 @@ impl Engine {
             },
             policy_enabled: config.policy,
         };
-        register_core_skills(&lua, &dsl, &core).map_err(|e| EngineError::Startup(e.to_string()))?;
+        register_core_skills(&lua, &dsl, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
         let roots = ScriptRoots::for_project(&config.project_root, &config.extra_roots);
         script::install_require(&lua, roots.clone()).map_err(startup("require"))?;
@@ -554,9 +388,9 @@ impl Engine {
         // a per-VM environment, so no script can break core skills by replacing `table` or `math`.
         lua.sandbox(true).map_err(startup("sandbox"))?;
         // Mods load last, into a finished engine; a broken mod is recorded, never fatal.
-        crate::packages::load_all(&shared.mods, &registry, &host);
+        crate::packages::load_all(&shared.rules.mods, &registry, &host);
         if config.watch_scripts
-            && let Err(e) = shared.mods.borrow_mut().watch()
+            && let Err(e) = shared.rules.mods.borrow_mut().watch()
         {
             tracing::warn!("hot reload is off: {e}");
         }
@@ -572,21 +406,22 @@ impl Engine {
                 scheduler: serde_json::to_value(config.scheduler).unwrap_or(Value::Null),
                 start_tick: 0,
             };
-            let opened = crate::durable::CommandLog::create(log, &header).map_err(|e| EngineError::File {
-                path: log.path.display().to_string(),
-                message: format!("cannot start the command log: {e}"),
+            let opened = crate::durable::CommandLog::create(log, &header).map_err(|source| EngineError::Output {
+                path: log.path.clone(),
+                action: "cannot start the command log",
+                source,
             })?;
-            shared.log.replace(Some(opened));
+            shared.journal.log.replace(Some(opened));
         }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
         // No client may adopt the host script's session, and no agent may be spawned under its
         // name: its actions would be traced as the operator's, and revoking it would lock the
         // operator out. Nobody else holds anything yet, so both claims succeed.
-        let script_session = shared.agents.borrow().session_ids.claim(&config.session_id, super::Holder::Script).ok();
-        let script_agent = shared.agents.borrow().client_ids.claim(&shared.caller.agent_id, super::Holder::Script).ok();
+        let script_session = shared.sim.agents.borrow().session_ids.claim(&config.session_id, super::Holder::Script).ok();
+        let script_agent = shared.sim.agents.borrow().client_ids.claim(&shared.scripts.caller.agent_id, super::Holder::Script).ok();
         Ok(Engine {
             lua,
-            shared,
+            parts: shared,
             roots,
             runner,
             _script_session: script_session,
@@ -599,9 +434,9 @@ impl Engine {
         &self.lua
     }
 
-    /// What the bindings and the step share (the snapshot module reads and replaces it).
-    pub(crate) fn shared(&self) -> &Shared {
-        &self.shared
+    /// The engine's parts (snapshots and replay work on them).
+    pub(crate) fn parts(&self) -> &Parts {
+        &self.parts
     }
 
     /// Loads and runs a script file; returns what its chunk returned.
@@ -626,165 +461,167 @@ impl Engine {
     /// Runs `n` fixed steps.
     pub fn step(&self, n: u64) -> Result<(), ScriptError> {
         for _ in 0..n {
-            self.shared.step(&self.lua)?;
+            super::step::step(&self.lua, &self.parts)?;
         }
         Ok(())
     }
 
     /// Runs the frame callbacks with an interpolation factor.
     pub fn frame(&self, alpha: f64) -> Result<(), ScriptError> {
-        Ok(self.shared.frame(alpha)?)
+        Ok(super::step::frame(&self.parts, alpha)?)
     }
 
     pub(crate) fn has_callbacks(&self) -> bool {
-        !self.shared.on_step.borrow().is_empty() || !self.shared.on_frame.borrow().is_empty() || !self.shared.agents.borrow().is_empty()
+        !self.parts.scripts.on_step.borrow().is_empty()
+            || !self.parts.scripts.on_frame.borrow().is_empty()
+            || !self.parts.sim.agents.borrow().is_empty()
     }
 
     /// Stops the audio thread, writing what it rendered (`--audio-out`); None when sound went
     /// nowhere.
     pub fn finish_audio(&self) -> Option<crate::audio::AudioReport> {
-        self.shared.audio.borrow_mut().take().map(crate::audio::AudioOut::finish)
+        self.parts.outputs.audio.borrow_mut().take().map(crate::audio::AudioOut::finish)
     }
 
     /// Whether a script called `limina.quit()`.
     pub fn quit_requested(&self) -> bool {
-        self.shared.quit.get()
+        self.parts.scripts.quit.get()
     }
 
     pub fn tick(&self) -> u64 {
-        self.shared.tick.get()
+        self.parts.sim.tick.get()
     }
 
     /// How long the last step's phases took (actions, physics, perception, decisions).
     pub fn step_timings(&self) -> StepTimings {
-        self.shared.step_timings.get()
+        self.parts.timings.get()
     }
 
     pub fn world_hash(&self) -> String {
-        self.shared.world_hash()
+        self.parts.sim.world_hash()
     }
 
     /// Writes and syncs the command log (no-op without one): call before telling a client its
     /// call succeeded. An error says the log can no longer be written.
-    pub fn make_durable(&self) -> Result<(), String> {
-        match self.shared.log.borrow_mut().as_mut() {
+    pub fn make_durable(&self) -> Result<(), crate::durable::LogFailure> {
+        match self.parts.journal.log.borrow_mut().as_mut() {
             Some(log) => log.make_durable(),
             None => Ok(()),
         }
     }
 
     pub fn world(&self) -> std::cell::Ref<'_, World> {
-        self.shared.world.borrow()
+        self.parts.sim.world.borrow()
     }
 
     /// Time spent in each stage of the skill calls made so far, when `stage_timing` is on.
     pub(crate) fn call_stages(&self) -> Option<[(skills::Stage, std::time::Duration); 8]> {
-        self.shared.stage_clock.as_ref().map(StageClock::totals)
+        self.parts.journal.stage_clock.as_ref().map(StageClock::totals)
     }
 
     /// The live agents (read-only; the `agent.*` skills change them).
     pub fn agents(&self) -> std::cell::Ref<'_, Agents> {
-        self.shared.agents.borrow()
+        self.parts.sim.agents.borrow()
     }
 
     pub fn trace(&self) -> std::cell::Ref<'_, TraceLog> {
-        self.shared.trace.borrow()
+        self.parts.journal.trace.borrow()
     }
 
     /// Renders the world now (alpha = 1) to a PNG.
     #[cfg(feature = "render")]
     pub fn capture_png(&self, width: u32, height: u32) -> Result<Vec<u8>, crate::render::RenderError> {
-        let world = self.shared.world.borrow();
-        self.shared.render.borrow_mut().capture(&world, width, height, None).map(|(png, _)| png)
+        let world = self.parts.sim.world.borrow();
+        self.parts.outputs.render.borrow_mut().capture(&world, width, height, None).map(|(png, _)| png)
     }
 
     /// Counts of the last rendered frame.
     #[cfg(feature = "render")]
     pub fn render_stats(&self) -> crate::render::RenderStats {
-        self.shared.render.borrow().stats()
+        self.parts.outputs.render.borrow().stats()
     }
 
     /// Fills a render list from the world, interpolated `alpha` of the way through the step.
     #[cfg(feature = "render")]
     pub fn fill_render_list(&self, alpha: f32, list: &mut crate::render::RenderList) {
-        self.shared.render.borrow().fill(&self.shared.world.borrow(), alpha, list);
+        self.parts.outputs.render.borrow().fill(&self.parts.sim.world.borrow(), alpha, list);
     }
 
     /// Installed mods and packages.
     pub fn mods(&self) -> std::cell::Ref<'_, ModManager> {
-        self.shared.mods.borrow()
+        self.parts.rules.mods.borrow()
     }
 
     /// The live policy engine (configure quotas, budgets, revocations from Rust).
     pub fn policy(&self) -> std::cell::RefMut<'_, PolicyEngine> {
-        self.shared.policy.borrow_mut()
+        self.parts.rules.policy.borrow_mut()
     }
 
     pub fn registry(&self) -> std::cell::Ref<'_, SkillRegistry> {
-        self.shared.registry.borrow()
+        self.parts.rules.registry.borrow()
     }
 
     /// Claims session id `id` for a client, unless another client, the host script (its own
     /// session or a live `limina.session`'s) or a live agent holds it in any case (an agent's
     /// session carries its quotas, budgets and revocations).
-    pub(crate) fn claim_session(&self, id: &str) -> Result<Rc<super::SessionClaim>, String> {
-        let agents = self.shared.agents.borrow();
+    pub(crate) fn claim_session(&self, id: &str) -> Result<Rc<super::SessionClaim>, ClaimRefused> {
+        let agents = self.parts.sim.agents.borrow();
         if let Some(agent) = agents.iter().find(|a| a.session_id.eq_ignore_ascii_case(id)) {
-            return Err(format!("session {id} is in-world agent {}'s; choose another sessionId", agent.id));
+            return Err(ClaimRefused::AgentsSession { id: id.to_string(), agent: agent.id.to_string() });
         }
-        agents.session_ids.claim(id, super::Holder::Client).map_err(|holder| match holder {
-            super::Holder::Client => format!("session {id} is in use by another client; choose another sessionId"),
-            super::Holder::Script => format!("session {id} is in use by the host script; choose another sessionId"),
-        })
+        agents.session_ids.claim(id, super::Holder::Client).map_err(|holder| ClaimRefused::SessionHeld { id: id.to_string(), holder })
     }
 
     /// Claims agent id `id` for a connected client: refused for a live agent's id, for the form
     /// the engine generates agent ids in (`agt_0001`: a later `agent.spawn` would hand it out),
     /// and for an id another client or the host script holds, all in any case. While held, no
     /// agent can be spawned under it.
-    pub(crate) fn claim_agent_id(&self, id: &str) -> Result<Rc<super::SessionClaim>, String> {
+    pub(crate) fn claim_agent_id(&self, id: &str) -> Result<Rc<super::SessionClaim>, ClaimRefused> {
         if let Some(agent) = self.agent_any_case(id) {
-            return Err(format!("agent {agent} is an in-world agent; a client cannot act under its name"));
+            return Err(ClaimRefused::LiveAgent { agent });
         }
         if let Some(form @ crate::agents::claims::ReservedForm::GeneratedAgent) = crate::agents::claims::reserved_agent_form(id, None) {
-            return Err(format!("{}; choose another id", form.refusal(id)));
+            return Err(ClaimRefused::GeneratedForm { refusal: form.refusal(id) });
         }
-        self.shared.agents.borrow().client_ids.claim(id, super::Holder::Client).map_err(|holder| match holder {
-            super::Holder::Client => format!("agent id {id} is in use by another client; choose another agentId"),
-            super::Holder::Script => format!("agent id {id} is the host script's; choose another agentId"),
-        })
+        self.parts
+            .sim
+            .agents
+            .borrow()
+            .client_ids
+            .claim(id, super::Holder::Client)
+            .map_err(|holder| ClaimRefused::AgentIdHeld { id: id.to_string(), holder })
     }
 
     /// The live agent named `id` in any case (a client may not act under its name), as it is
     /// spelled.
     pub(crate) fn agent_any_case(&self, id: &str) -> Option<String> {
-        self.shared.agents.borrow().find_any_case(id).map(|a| a.id.to_string())
+        self.parts.sim.agents.borrow().find_any_case(id).map(|a| a.id.to_string())
     }
 
     /// The caller scripts act as.
     pub fn script_caller(&self) -> &Caller {
-        &self.shared.caller
+        &self.parts.scripts.caller
     }
 
     /// Calls a skill from Rust through the same pipeline scripts and clients use.
     pub fn call(&self, caller: &Caller, name: &str, input: Value) -> SkillResponse {
-        self.shared.invoke(&self.lua, caller, name, input)
+        self.parts.invoke(&self.lua, caller, name, input)
     }
 
     /// Replaces the scene with `scene` as the script's caller: every change a skill call through
     /// the registry, traced and permission-checked as the script's own calls (`limina run` on a
     /// scene file; `scene.load` does the same for its caller).
     pub fn load_scene(&self, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
-        let shared = &self.shared;
-        let invoke = |skill: &str, input: Value| shared.invoke(&self.lua, &shared.caller, skill, input);
+        let p = &self.parts;
+        let invoke = |skill: &str, input: Value| p.invoke(&self.lua, &p.scripts.caller, skill, input);
         let target = SceneTarget {
-            world: &shared.world,
-            registry: &shared.registry,
-            policy: shared.policy_enabled.then_some(&*shared.policy),
-            agents: &shared.agents,
+            world: &p.sim.world,
+            registry: &p.rules.registry,
+            policy: p.rules.live_policy(),
+            agents: &p.sim.agents,
             project: &self.project_root,
-            caller: &shared.caller,
-            tick: shared.tick.get(),
+            caller: &p.scripts.caller,
+            tick: p.sim.tick.get(),
             invoke: &invoke,
         };
         apply_scene(&target, scene)
@@ -793,23 +630,30 @@ impl Engine {
     /// Registers a skill from a definition table built in this engine's VM (e.g. with
     /// `limina.schema`). Mods get a loader of their own; this is the primitive under it.
     pub fn register_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
-        let skill = Skill::from_table(&self.lua, def, source).map_err(|e| EngineError::Skill(e.to_string()))?;
-        self.shared.registry.borrow_mut().register(skill).map_err(|e| EngineError::Skill(e.to_string()))
+        let skill = Skill::from_table(&self.lua, def, source)?;
+        Ok(self.parts.rules.registry.borrow_mut().register(skill)?)
     }
 
     /// Swaps a registered skill's implementation (same name).
     pub fn replace_skill(&self, def: &Table, source: &str) -> Result<(), EngineError> {
-        let skill = Skill::from_table(&self.lua, def, source).map_err(|e| EngineError::Skill(e.to_string()))?;
-        self.shared.registry.borrow_mut().replace(skill).map(|_| ()).map_err(|e| EngineError::Skill(e.to_string()))
+        let skill = Skill::from_table(&self.lua, def, source)?;
+        self.parts.rules.registry.borrow_mut().replace(skill)?;
+        Ok(())
     }
 
     pub fn unregister_skill(&self, name: &str) -> Result<(), EngineError> {
-        self.shared.registry.borrow_mut().unregister(name).map(|_| ()).map_err(|e| EngineError::Skill(e.to_string()))
+        self.parts.rules.registry.borrow_mut().unregister(name)?;
+        Ok(())
     }
 
     pub fn summary(&self) -> RunSummary {
-        let world = self.shared.world.borrow();
-        RunSummary { ticks: self.tick(), entities: world.entity_count(), bodies: world.body_count(), world_hash: self.shared.world_hash() }
+        let world = self.parts.sim.world.borrow();
+        RunSummary {
+            ticks: self.tick(),
+            entities: world.entity_count(),
+            bodies: world.body_count(),
+            world_hash: self.parts.sim.world_hash(),
+        }
     }
 
     /// Stops scripts at `deadline`: the VM's interrupt stops Luau code (uncatchable by `pcall`)
@@ -819,9 +663,9 @@ impl Engine {
     /// disk together): test code decides what goes into it (payloads, inputs), and it lives
     /// outside the VM's memory limit.
     pub(crate) fn set_deadline(&self, deadline: std::time::Instant, message: String, on_timeout: Rc<Cell<bool>>, trace_budget: usize) {
-        self.shared.deadline.set(Some(deadline));
-        let trace = Rc::clone(&self.shared.trace);
-        self.shared.interrupt.set_standing(&self.lua, move |_| {
+        self.parts.scripts.deadline.set(Some(deadline));
+        let trace = Rc::clone(&self.parts.journal.trace);
+        self.parts.scripts.interrupt.set_standing(&self.lua, move |_| {
             if std::time::Instant::now() >= deadline {
                 on_timeout.set(true);
                 return Err(mlua::Error::runtime(message.clone()));
@@ -840,8 +684,8 @@ impl Engine {
 
     /// Makes this engine's world an exact copy of `world` at `tick` (a playtest's scratch copy).
     pub(crate) fn adopt_world(&self, world: World, tick: u64) {
-        *self.shared.world.borrow_mut() = world;
-        self.shared.tick.set(tick);
+        *self.parts.sim.world.borrow_mut() = world;
+        self.parts.sim.tick.set(tick);
     }
 
     /// Runs the tests a test file registered (after `run_file`) whose full name passes
@@ -902,7 +746,7 @@ fn io_message(e: &std::io::Error) -> String {
 
 /// How packages reach the engine: weak links, so a package VM never keeps the engine alive.
 struct EngineHost {
-    shared: std::rc::Weak<Shared>,
+    shared: std::rc::Weak<Parts>,
     lua: mlua::WeakLua,
 }
 
@@ -917,7 +761,7 @@ impl Host for EngineHost {
     fn record(&self, actor: &str, thread: &str, event_type: &str, payload: Value) -> String {
         let Some(shared) = self.shared.upgrade() else { return String::new() };
         let draft = crate::trace::EventDraft::new(event_type, actor).thread(thread);
-        shared.trace.borrow_mut().emit(draft, shared.tick.get(), &payload).id.clone()
+        shared.journal.trace.borrow_mut().emit(draft, shared.sim.tick.get(), &payload).id.clone()
     }
 }
 
@@ -927,7 +771,7 @@ impl crate::skills::core::SnapshotDoor for EngineHost {
         let Some(shared) = self.shared.upgrade() else {
             return Err(HandlerFailure::new(ErrorCode::HandlerError, "the engine has shut down"));
         };
-        match shared.write_named_snapshot(name) {
+        match super::snapshots::write_named_snapshot(&shared, name) {
             Ok(w) => Ok(serde_json::json!({
                 "path": w.path.display().to_string(),
                 "tick": w.tick,
@@ -1006,7 +850,7 @@ mod tests {
             engine.call(engine.script_caller(), "scene.createEntity", serde_json::json!({"dynamic": true, "position": [0, 10, 0]}));
         assert!(created.success, "{:?}", created.error);
         engine.step(1).unwrap();
-        engine.shared.world.borrow_mut().fail_next_physics_step();
+        engine.parts.sim.world.borrow_mut().fail_next_physics_step();
         let tick = engine.tick();
         let error = engine.step(1).unwrap_err();
         assert!(error.message.contains("physics is halted"), "{}", error.message);

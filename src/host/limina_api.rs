@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use mlua::{Lua, LuaString, Table, UserData, UserDataMethods, Value as LuaValue};
 
-use super::engine::Shared;
+use super::parts::Parts;
 use crate::policy::profile_permissions;
 use crate::script::convert::json_to_lua;
 use crate::script::copy::lua_to_json_with_copy;
@@ -21,7 +21,7 @@ use crate::skills::{CallInput, Caller, ErrorCode, SkillResponse, Stage, lap};
 /// Most steps one `limina.step(n)` may run (a typo like 1e12 must not hang the engine).
 const MAX_STEPS_PER_CALL: u64 = 10_000_000;
 
-pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::Result<()> {
+pub(crate) fn install(lua: &Lua, shared: &Rc<Parts>, schema: &Table) -> mlua::Result<()> {
     let api = lua.create_table()?;
 
     // `limina.call` is a small Luau function (see `CALL`): it checks the name, runs the pipeline
@@ -29,10 +29,10 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     let s = Rc::clone(shared);
     let invoke = lua.create_function(move |lua, (name, input): (LuaString, LuaValue)| {
         let name = name.to_str()?;
-        call_values(lua, &s, &s.caller, &name, input)
+        call_values(lua, &s, &s.scripts.caller, &name, input)
     })?;
     let make_call: mlua::Function = lua.load(CALL).set_name("=limina.call").eval()?;
-    api.set("call", make_call.call::<mlua::Function>((invoke, shared.responses.build.clone()))?)?;
+    api.set("call", make_call.call::<mlua::Function>((invoke, shared.scripts.responses.build.clone()))?)?;
 
     let s = Rc::clone(shared);
     api.set(
@@ -56,8 +56,8 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
                 }
                 Ok(())
             })?;
-            let n = s.session_counter.get() + 1;
-            s.session_counter.set(n);
+            let n = s.scripts.session_counter.get() + 1;
+            s.scripts.session_counter.set(n);
             let agent_id = field("agentId")?.unwrap_or_else(|| format!("agt_session{n}"));
             let session_id = field("sessionId")?.unwrap_or_else(|| format!("ses_{n}"));
             let profile =
@@ -65,7 +65,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             // While the session lives, no agent can be spawned under its agent id and no client
             // can adopt either id. The script's sessions may share ids with each other (and act
             // as an in-world agent, under its ids), never with a connected client.
-            let agents = s.agents.borrow();
+            let agents = s.sim.agents.borrow();
             let agent_claim = agents.client_ids.claim(&agent_id, super::Holder::Script).map_err(|_| {
                 located_error(lua, format!("limina.session: agent id {agent_id} is held by a connected client; choose another agentId"))
             })?;
@@ -88,7 +88,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             let LuaValue::Function(f) = f else {
                 return Err(located_error(lua, "limina.on_step needs a function(tick, dt)"));
             };
-            s.on_step.borrow_mut().push(f);
+            s.scripts.on_step.borrow_mut().push(f);
             Ok(())
         })?,
     )?;
@@ -100,7 +100,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             let LuaValue::Function(f) = f else {
                 return Err(located_error(lua, "limina.on_frame needs a function(alpha)"));
             };
-            s.on_frame.borrow_mut().push(f);
+            s.scripts.on_frame.borrow_mut().push(f);
             Ok(())
         })?,
     )?;
@@ -120,29 +120,29 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
                 }
             };
             for _ in 0..n {
-                if let Some(deadline) = s.deadline.get()
+                if let Some(deadline) = s.scripts.deadline.get()
                     && std::time::Instant::now() >= deadline
                 {
                     // The VM's interrupt reports it (and marks the timeout) on its next check.
-                    return Err(located_error(lua, format!("limina.step: the playtest's time ran out at tick {}", s.tick.get())));
+                    return Err(located_error(lua, format!("limina.step: the playtest's time ran out at tick {}", s.sim.tick.get())));
                 }
-                s.step(lua)?;
+                super::step::step(lua, &s)?;
             }
-            Ok(s.tick.get())
+            Ok(s.sim.tick.get())
         })?,
     )?;
 
     let s = Rc::clone(shared);
-    api.set("tick", lua.create_function(move |_, ()| Ok(s.tick.get()))?)?;
+    api.set("tick", lua.create_function(move |_, ()| Ok(s.sim.tick.get()))?)?;
 
     let s = Rc::clone(shared);
-    api.set("world_hash", lua.create_function(move |_, ()| Ok(s.world_hash()))?)?;
+    api.set("world_hash", lua.create_function(move |_, ()| Ok(s.sim.world_hash()))?)?;
 
     let s = Rc::clone(shared);
-    api.set("seed", lua.create_function(move |_, ()| Ok(s.seed))?)?;
+    api.set("seed", lua.create_function(move |_, ()| Ok(s.sim.seed))?)?;
 
     let s = Rc::clone(shared);
-    api.set("provider", lua.create_function(move |_, ()| Ok(s.provider.as_str()))?)?;
+    api.set("provider", lua.create_function(move |_, ()| Ok(s.scripts.provider.as_str()))?)?;
 
     // A scripted decision policy for agents: `agent.spawn { llm = { provider = "scripted",
     // model = name } }` runs `policy(request)` on the loop when the agent's decision is due.
@@ -153,7 +153,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
             if name.is_empty() || name.len() > 200 {
                 return Err(located_error(lua, "limina.scripted_policy: the name must be 1 to 200 characters"));
             }
-            s.agents.borrow_mut().set_scripted(&name, policy);
+            s.sim.agents.borrow_mut().set_scripted(&name, policy);
             Ok(())
         })?,
     )?;
@@ -162,7 +162,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
     api.set(
         "quit",
         lua.create_function(move |_, ()| {
-            s.quit.set(true);
+            s.scripts.quit.set(true);
             Ok(())
         })?,
     )?;
@@ -172,8 +172,8 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         "profile",
         lua.create_function(move |lua, ()| {
             let t = lua.create_table()?;
-            t.set("name", &*s.caller.profile)?;
-            t.set("permissions", lua.create_sequence_from(s.caller.permissions.names())?)?;
+            t.set("name", &*s.scripts.caller.profile)?;
+            t.set("permissions", lua.create_sequence_from(s.scripts.caller.permissions.names())?)?;
             Ok(t)
         })?,
     )?;
@@ -184,7 +184,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
         lua.create_function(move |lua, name: String| {
             let stem =
                 crate::skills::core::check_export_name(&name).map_err(|e| located_error(lua, format!("limina.verify_trace: {e}")))?;
-            let path = s.traces_dir.join(format!("{stem}.jsonl"));
+            let path = s.journal.traces_dir.join(format!("{stem}.jsonl"));
             let chained = crate::trace::verify_file(&path)
                 .map_err(|e| located_error(lua, format!("limina.verify_trace: cannot read {}: {e}", path.display())))?;
             Ok(match chained.and_then(|v| crate::trace::require_seal(v, None)) {
@@ -205,7 +205,7 @@ pub(crate) fn install(lua: &Lua, shared: &Rc<Shared>, schema: &Table) -> mlua::R
 /// typo raises at the script's line) and then calls the matching `policy.*` skill as the
 /// script's own caller: the change is permission-checked (`policy.govern`), decided and traced
 /// like any other call, and recorded as `policy.changed`.
-fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
+fn policy_api(lua: &Lua, shared: &Rc<Parts>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
 
     fn text(lua: &Lua, opts: &Table, key: &str, what: &str) -> mlua::Result<Option<String>> {
@@ -233,8 +233,8 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
         })
     }
     /// Runs a governance skill as the script; a refusal raises with the skill's message.
-    fn govern(lua: &Lua, shared: &Shared, skill: &str, input: serde_json::Value) -> mlua::Result<()> {
-        let r = shared.invoke(lua, &shared.caller, skill, input);
+    fn govern(lua: &Lua, shared: &Parts, skill: &str, input: serde_json::Value) -> mlua::Result<()> {
+        let r = shared.invoke(lua, &shared.scripts.caller, skill, input);
         match r.error {
             None => Ok(()),
             Some(e) => Err(located_error(lua, format!("{skill}: {} ({})", e.message, e.code.as_str()))),
@@ -316,7 +316,7 @@ fn policy_api(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
     t.set("clearQuotas", lua.create_function(move |lua, ()| govern(lua, &s, "policy.clearQuotas", serde_json::json!({})))?)?;
 
     let s = Rc::clone(shared);
-    t.set("snapshot", lua.create_function(move |lua, ()| json_to_lua(lua, &s.policy.borrow().snapshot()))?)?;
+    t.set("snapshot", lua.create_function(move |lua, ()| json_to_lua(lua, &s.rules.policy.borrow().snapshot()))?)?;
 
     t.set_readonly(true);
     Ok(t)
@@ -332,7 +332,7 @@ fn describe(v: &LuaValue) -> String {
 
 /// A script-held session: `s:call(name, input)` runs under its own agent, session and profile.
 struct Session {
-    shared: Rc<Shared>,
+    shared: Rc<Parts>,
     caller: Caller,
     /// Its agent id (held against `agent.spawn` and clients) and its session id (held against
     /// clients), for as long as the session object lives.
@@ -354,7 +354,7 @@ impl UserData for Session {
     }
 }
 
-fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input: LuaValue) -> mlua::Result<Table> {
+fn call_skill(lua: &Lua, shared: &Parts, caller: &Caller, name: LuaValue, input: LuaValue) -> mlua::Result<Table> {
     let LuaValue::String(name) = name else {
         return Err(located_error(
             lua,
@@ -363,9 +363,9 @@ fn call_skill(lua: &Lua, shared: &Shared, caller: &Caller, name: LuaValue, input
     };
     let name = name.to_str()?;
     let values = call_values(lua, shared, caller, &name, input)?;
-    let table = shared.responses.build.call(values);
+    let table = shared.scripts.responses.build.call(values);
     // Built here, in Rust: nothing is left for the next call to charge.
-    if let Some(clock) = shared.stage_clock.as_ref() {
+    if let Some(clock) = shared.journal.stage_clock.as_ref() {
         clock.lap(Stage::Response);
         clock.start();
     }
@@ -387,8 +387,8 @@ end
 "#;
 
 /// One skill call from a script in this VM, as the values `BUILD_RESPONSE` takes.
-fn call_values(lua: &Lua, shared: &Shared, caller: &Caller, name: &str, input: LuaValue) -> mlua::Result<ResponseValues> {
-    let clock = shared.stage_clock.as_ref();
+fn call_values(lua: &Lua, shared: &Parts, caller: &Caller, name: &str, input: LuaValue) -> mlua::Result<ResponseValues> {
+    let clock = shared.journal.stage_clock.as_ref();
     if let Some(clock) = clock {
         clock.start();
     }
@@ -400,7 +400,7 @@ fn call_values(lua: &Lua, shared: &Shared, caller: &Caller, name: &str, input: L
         // Input that cannot become JSON is the caller's mistake, reported like any invalid input.
         Err(e) => (SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {e}")), None),
     };
-    let values = shared.responses.values(lua, response, result);
+    let values = shared.scripts.responses.values(lua, response, result);
     if let Some(clock) = clock {
         clock.response_values_done();
     }

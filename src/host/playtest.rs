@@ -11,11 +11,12 @@
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
 use super::{CapturedOutput, Engine, EngineConfig, Output, TestLimits, TestStatus, TestTally};
+use crate::skills::core::{Playtest, PlaytestDoor, TestFile};
 use crate::world::World;
 
 /// Memory the scratch VM may use. (Time and source size are bounded by `test.run`'s schema.)
@@ -24,43 +25,6 @@ const MEMORY_LIMIT: usize = 256 << 20;
 const TRACE_BUDGET: usize = 64 << 20;
 /// Chunk name of inline sources (results' `file`).
 const INLINE_NAME: &str = "test.run";
-
-/// What to run.
-#[derive(Debug, Clone)]
-pub(crate) enum TestFile {
-    /// A file inside the project (already resolved and checked).
-    Path(PathBuf),
-    Source(String),
-}
-
-/// One playtest request.
-#[derive(Debug, Clone)]
-pub(crate) struct Playtest {
-    pub file: TestFile,
-    pub filter: Option<String>,
-    pub timeout: Duration,
-}
-
-/// Resolves a test file named by a caller: relative to the project, inside it, a `.lua` or
-/// `.luau` file that exists. Errors name the path and the rule.
-pub(crate) fn resolve_path(project: &Path, requested: &str) -> Result<PathBuf, String> {
-    let candidate = Path::new(requested);
-    if candidate.is_absolute() || candidate.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-        return Err(format!("path '{requested}' must be relative to the project, without '..'"));
-    }
-    if !candidate.extension().is_some_and(|e| e == "lua" || e == "luau") {
-        return Err(format!("path '{requested}' is not a .lua or .luau test file"));
-    }
-    let full = project.join(candidate);
-    let (Ok(real), Ok(root)) = (full.canonicalize(), project.canonicalize()) else {
-        return Err(format!("no test file at '{requested}'"));
-    };
-    // A symlink inside the project may not lead out of it.
-    if !real.starts_with(&root) || !real.is_file() {
-        return Err(format!("path '{requested}' leads outside the project"));
-    }
-    Ok(real)
-}
 
 /// Runs `test` against `world` (a copy of the live one) at `tick`; `project` and `scripts`
 /// configure the scratch engine like `limina test` would.
@@ -260,6 +224,16 @@ fn results_len(report: &Value) -> usize {
     report["results"].as_array().map_or(0, Vec::len)
 }
 
+/// `test.run`'s way to the scratch engines (the skill sits below the engine it would build).
+#[derive(Debug)]
+pub(crate) struct ScratchPlaytests;
+
+impl PlaytestDoor for ScratchPlaytests {
+    fn run(&self, project: &Path, scripts: Option<&Path>, world: World, tick: u64, test: &Playtest) -> Value {
+        run(project, scripts, world, tick, test)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,15 +273,5 @@ mod tests {
         // Ids continue where the original's would.
         let next = |e: &Engine| e.run_source(r#"return limina.call("scene.createEntity", {}).result.entity"#, "next").unwrap();
         assert_eq!(format!("{:?}", next(&scratch)), format!("{:?}", next(&live)));
-    }
-
-    #[test]
-    fn paths_stay_inside_the_project() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        assert!(resolve_path(root, "tests/lua/ui_test.lua").is_ok());
-        assert!(resolve_path(root, "../etc/passwd.lua").unwrap_err().contains("without '..'"));
-        assert!(resolve_path(root, "/etc/passwd").unwrap_err().contains("relative"));
-        assert!(resolve_path(root, "Cargo.toml").unwrap_err().contains("not a .lua"));
-        assert!(resolve_path(root, "tests/lua/nope.lua").unwrap_err().contains("no test file"));
     }
 }

@@ -474,11 +474,11 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         // replaces the session's current ones, so a refused re-initialize changes nothing.
         let agent_claim = match &session.agent_claim {
             Some(held) if held.is_for(&agent) => Rc::clone(held),
-            _ => engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?,
+            _ => engine.claim_agent_id(&agent).map_err(|why| rpc_error(protocol::FORBIDDEN, why.to_string()))?,
         };
         let claim = match &session.claim {
             Some(held) if held.is_for(&sess) => Rc::clone(held),
-            _ => engine.claim_session(&sess).map_err(|why| rpc_error(protocol::FORBIDDEN, why))?,
+            _ => engine.claim_session(&sess).map_err(|why| rpc_error(protocol::FORBIDDEN, why.to_string()))?,
         };
         session.agent_claim = Some(agent_claim);
         session.claim = Some(claim);

@@ -8,6 +8,7 @@
 
 pub mod convert;
 pub(crate) mod copy;
+pub(crate) mod interrupt;
 pub(crate) mod random;
 mod require;
 pub mod typedefs;

@@ -137,6 +137,15 @@ fn is_semver(v: &str) -> bool {
 }
 
 impl Skill {
+    /// Whether in-world agents may call this skill. Their actions run on the loop, one after
+    /// another, within call-count caps but no clock (a time budget would make the world depend
+    /// on the machine's speed), so skills that hold the loop for long by design (`heavy`:
+    /// playtests, captures, whole scenes and worlds read or written) and test skills are for
+    /// builders only.
+    pub fn offered_to_agents(&self) -> bool {
+        !self.heavy && self.category != "test"
+    }
+
     pub fn from_table(lua: &Lua, def: &Table, source: &str) -> Result<Skill, DefinitionError> {
         let name_hint: String = def.raw_get::<Option<String>>("name").ok().flatten().unwrap_or_else(|| "(unnamed)".into());
         let fail = |message: String| DefinitionError { source_name: source.to_string(), skill: name_hint.clone(), message };

@@ -150,8 +150,8 @@ pub struct InvokeEnv<'a> {
     /// The live policy; without one, the static profile check applies.
     pub policy: Option<&'a RefCell<PolicyEngine>>,
     /// The command log, when the run keeps one, and where in the tick this call happens.
-    pub(crate) log: Option<&'a RefCell<Option<crate::durable::CommandLog>>>,
-    pub(crate) phase: crate::durable::Phase,
+    pub(crate) log: Option<&'a dyn super::record::CallRecorder>,
+    pub(crate) phase: super::record::Phase,
 }
 
 /// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
@@ -454,7 +454,8 @@ fn run(
     let recording = recordable(env, &skill).map(Recording::begin);
     let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref());
     if let Some(recording) = recording {
-        recording.end(env, caller, &skill, &input.json, result.as_ref().err().map_or("ok", |f| f.code.as_str()));
+        let outcome = result.as_ref().err().map_or(super::record::CallOutcome::Ok, |f| super::record::CallOutcome::Failed(f.code));
+        recording.end(env, caller, &skill, &input.json, outcome);
     }
     if let (Some(policy), Some((memory_before, handler_started))) = (metered, before) {
         let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
@@ -469,38 +470,34 @@ fn run(
     result.map(|(output, copy)| (skill, output, copy))
 }
 
-/// The log to record a call of `skill` in, when there is one and the skill is recorded.
-fn recordable<'a>(env: &InvokeEnv<'a>, skill: &Skill) -> Option<&'a RefCell<Option<crate::durable::CommandLog>>> {
-    env.log.filter(|log| log.borrow().is_some() && crate::durable::CommandLog::records(skill))
+/// The recorder to account for a call of `skill` in, when there is one and it records the skill.
+fn recordable<'a>(env: &InvokeEnv<'a>, skill: &Skill) -> Option<&'a dyn super::record::CallRecorder> {
+    env.log.filter(|log| log.records(skill))
 }
 
 /// A recorded call whose handler is running. Ended, it writes the call's record; dropped
 /// without ending (the handler panicked), it only gives its nesting level back — a panic is an
 /// engine bug, and its call is left out of the log with a warning.
 struct Recording<'a> {
-    log: &'a RefCell<Option<crate::durable::CommandLog>>,
-    nesting: Option<crate::durable::Nesting>,
+    log: Option<&'a dyn super::record::CallRecorder>,
 }
 
 impl<'a> Recording<'a> {
-    fn begin(log: &'a RefCell<Option<crate::durable::CommandLog>>) -> Self {
-        let nesting = log.borrow_mut().as_mut().map(|l| l.begin());
-        Recording { log, nesting }
+    fn begin(log: &'a dyn super::record::CallRecorder) -> Self {
+        log.begin();
+        Recording { log: Some(log) }
     }
 
-    fn end(mut self, env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill, input: &Value, outcome: &str) {
-        if let (Some(nesting), Some(log)) = (self.nesting.take(), self.log.borrow_mut().as_mut()) {
-            log.end(nesting, &crate::durable::EndedCall { tick: env.tick, phase: env.phase, caller, skill, input, outcome });
+    fn end(mut self, env: &InvokeEnv<'_>, caller: &Caller, skill: &Skill, input: &Value, outcome: super::record::CallOutcome) {
+        if let Some(log) = self.log.take() {
+            log.end(&super::record::EndedCall { tick: env.tick, phase: env.phase, caller, skill, input, outcome });
         }
     }
 }
 
 impl Drop for Recording<'_> {
     fn drop(&mut self) {
-        if self.nesting.take().is_some()
-            && let Ok(mut log) = self.log.try_borrow_mut()
-            && let Some(log) = log.as_mut()
-        {
+        if let Some(log) = self.log.take() {
             log.abandon();
             tracing::warn!("a call panicked in its handler and is not in the command log: replay may diverge from here");
         }

@@ -11,6 +11,7 @@ mod definition;
 pub(crate) mod discovery;
 mod effects;
 mod invoke;
+pub(crate) mod record;
 mod registry;
 pub mod schema;
 mod stages;
@@ -23,6 +24,7 @@ pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill,
 pub use effects::{Effect, Effects, EffectsError};
 pub(crate) use invoke::{CallInput, invoke_call};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
+pub use record::{CallOutcome, Phase};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 pub(crate) use stages::{Stage, StageClock, lap};
 

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::agents::systems::AgentMemoryError;
 use crate::agents::table::AgentTableError;
-use crate::host::AgentMemoryError;
 use crate::world::{WorldSaveError, WorldStateError};
 
 /// Why a snapshot was not taken, written, read or restored. A refused restore changed nothing.

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use limina::durable::{self, Record, ReplayOptions};
+use limina::durable::{self, Record};
+use limina::host::{self, ReplayOptions};
 use limina::host::{Engine, EngineConfig, Output};
 use serde_json::json;
 
@@ -56,7 +57,7 @@ fn demo_runs_replay_to_every_checkpoint() {
         let live = logged_demo(demo, &log, 5, frames);
         let count = checkpoints(&log).len();
         assert!(count >= 10, "{demo}: {count} checkpoints");
-        let (engine, report) = durable::replay(&log, &options(true)).unwrap();
+        let (engine, report) = host::replay(&log, &options(true)).unwrap();
         assert_eq!(report.divergence, None, "{demo}");
         assert_eq!(report.checkpoints as usize, count, "{demo}: every checkpoint compared");
         assert_eq!(engine.world_hash(), live, "{demo}: the replayed world is the live one");
@@ -95,7 +96,7 @@ fn an_altered_input_diverges_at_its_tick_and_names_the_command_before_it() {
             v["input"]["impulse"][0] = json!(x + 0.5);
         },
     );
-    let (_, report) = durable::replay(&log, &options(true)).unwrap();
+    let (_, report) = host::replay(&log, &options(true)).unwrap();
     let d = report.divergence.expect("the altered strike shows");
     assert_eq!(d.tick, 21, "the first checkpoint after the strike of tick 20: {d}");
     // The strike's step also drained the collision events: the last command is of tick 20,
@@ -103,18 +104,18 @@ fn an_altered_input_diverges_at_its_tick_and_names_the_command_before_it() {
     let (last_line, last) = d.last_command.clone().unwrap();
     assert!(last_line >= line && last.contains("tick 20"), "{d}");
     // --until stops at a tick boundary: the state the checkpoint of that tick describes.
-    let (stopped, report) = durable::replay(&log, &ReplayOptions { until: Some(15), ..options(true) }).unwrap();
+    let (stopped, report) = host::replay(&log, &ReplayOptions { until: Some(15), ..options(true) }).unwrap();
     assert_eq!((report.tick, report.divergence), (15, None));
     assert_eq!(Some(stopped.world_hash()), checkpoints(&log).into_iter().find(|(t, _)| *t == 15).map(|(_, h)| h));
     // Without --verify the same log replays (nothing compares the hashes).
-    let (_, unverified) = durable::replay(&log, &options(false)).unwrap();
+    let (_, unverified) = host::replay(&log, &options(false)).unwrap();
     assert_eq!(unverified.divergence, None);
 
     // An altered outcome is a divergence at the call itself.
     let log2 = dir.path().join("billiards2.log");
     logged_demo("billiards.lua", &log2, 1, 30);
     tamper(&log2, |v| v["r"] == "call" && v["skill"] == "scene.createEntity", |v| v["outcome"] = json!("invalid_input"));
-    let (_, report) = durable::replay(&log2, &options(false)).unwrap();
+    let (_, report) = host::replay(&log2, &options(false)).unwrap();
     let d = report.divergence.expect("an outcome that differs");
     assert_eq!(d.tick, 0);
     assert!(d.reason.contains("it ended ok") && d.reason.contains("the log says invalid_input"), "{d}");
@@ -130,7 +131,7 @@ fn torn_tails_are_left_out_and_corruption_is_named() {
     // A killed run leaves half a line: the rest replays.
     let torn = dir.path().join("torn.log");
     std::fs::write(&torn, &bytes[..bytes.len() - 7]).unwrap();
-    let (_, report) = durable::replay(&torn, &options(true)).unwrap();
+    let (_, report) = host::replay(&torn, &options(true)).unwrap();
     assert!(report.torn_tail);
     assert_eq!(report.divergence, None);
     assert!(report.tick >= 99, "{}", report.tick);
@@ -141,16 +142,16 @@ fn torn_tails_are_left_out_and_corruption_is_named() {
     lines[5] = "{\"r\":\"call\",\"tick\":";
     let broken = dir.path().join("broken.log");
     std::fs::write(&broken, lines.join("\n") + "\n").unwrap();
-    let e = durable::replay(&broken, &options(true)).unwrap_err().to_string();
+    let e = host::replay(&broken, &options(true)).unwrap_err().to_string();
     assert!(e.contains("broken.log:6: corrupt record"), "{e}");
 
     // Not a log at all; another format version.
     let other = dir.path().join("other.log");
     std::fs::write(&other, "hello\n").unwrap();
-    assert!(durable::replay(&other, &options(true)).unwrap_err().to_string().contains("not a limina command log"));
+    assert!(host::replay(&other, &options(true)).unwrap_err().to_string().contains("not a limina command log"));
     let newer = dir.path().join("newer.log");
     std::fs::write(&newer, text.replacen("\"format\":1", "\"format\":9", 1)).unwrap();
-    let e = durable::replay(&newer, &options(true)).unwrap_err().to_string();
+    let e = host::replay(&newer, &options(true)).unwrap_err().to_string();
     assert!(e.contains("format 9") && e.contains("format 1"), "{e}");
 
     // A hand-made record of a skill a log never holds (one that writes files) is not run.
@@ -162,7 +163,7 @@ fn torn_tails_are_left_out_and_corruption_is_named() {
     lines.insert(1, forged.to_string());
     let forged_log = dir.path().join("forged.log");
     std::fs::write(&forged_log, lines.join("\n") + "\n").unwrap();
-    let (_, report) = durable::replay(&forged_log, &options(false)).unwrap();
+    let (_, report) = host::replay(&forged_log, &options(false)).unwrap();
     let d = report.divergence.expect("the forged record is refused");
     assert!(d.reason.contains("not a skill a command log records"), "{d}");
     assert!(!exported.exists());
@@ -221,7 +222,7 @@ fn a_run_killed_at_random_points_recovers_to_the_uninterrupted_hash() {
         }
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        let r = durable::recover(&run, &crate::root()).unwrap_or_else(|e| panic!("trial {trial}: {e}"));
+        let r = host::recover(&run, &crate::root()).unwrap_or_else(|e| panic!("trial {trial}: {e}"));
         assert_eq!(r.report.divergence, None, "trial {trial}");
         let tick = r.report.tick;
         assert!(tick > 0, "trial {trial}: the kill point is past the first steps");
@@ -247,7 +248,7 @@ fn every_call_mcp_acknowledged_survives_a_kill() {
     // Killed right after the last answer (the sync interval is far away: only the per-call
     // sync before each answer can have put them on disk).
     s.kill();
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!(r.report.divergence, None);
     let world = r.engine.world();
     for id in &made {
@@ -268,7 +269,7 @@ fn a_loaded_scene_is_logged_as_the_calls_it_made_and_replays() {
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("\"skill\":\"scene.createEntity\""), "the load's own calls are logged");
     assert!(!text.contains("\"skill\":\"scene.load\""), "the file read is not: a replay never reads the scene file");
-    let (replayed, report) = durable::replay(&log, &options(true)).unwrap();
+    let (replayed, report) = host::replay(&log, &options(true)).unwrap();
     assert_eq!(report.divergence, None);
     assert_eq!(replayed.world_hash(), engine.world_hash());
 }
@@ -281,30 +282,30 @@ fn recovery_takes_only_the_snapshots_the_log_names_as_they_were_written() {
     let snap = |tick: u64| dir.path().join(format!("world-{tick:012}.snap"));
     assert!(snap(50).exists() && snap(100).exists() && snap(150).exists());
 
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(150), hash.clone()));
 
     // A file of another tick under the newest name is not taken for it: the next one is used.
     std::fs::copy(snap(50), snap(150)).unwrap();
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(100), hash.clone()));
     assert!(r.skipped.iter().any(|s| s.contains("not this run's snapshot")), "{:?}", r.skipped);
 
     // Links and FIFOs are never read (a link could lead anywhere; a FIFO never ends).
     std::fs::remove_file(snap(100)).unwrap();
     std::os::unix::fs::symlink("/dev/zero", snap(100)).unwrap();
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash()), (Some(50), hash.clone()));
     assert!(r.skipped.iter().any(|s| s.contains("not a regular file")), "{:?}", r.skipped);
 
     // replay --from refuses a snapshot the log does not name, or one that is not what it named.
-    let e = durable::replay_from(&log, &snap(150), &options(true)).unwrap_err().to_string();
+    let e = host::replay_from(&log, &snap(150), &options(true)).unwrap_err().to_string();
     assert!(e.contains("not this run's snapshot"), "{e}");
     let stray = dir.path().join("stray.snap");
     std::fs::copy(snap(50), &stray).unwrap();
-    let e = durable::replay_from(&log, &stray, &options(true)).unwrap_err().to_string();
+    let e = host::replay_from(&log, &stray, &options(true)).unwrap_err().to_string();
     assert!(e.contains("names no snapshot stray.snap"), "{e}");
-    let (engine, report) = durable::replay_from(&log, &snap(50), &options(true)).unwrap();
+    let (engine, report) = host::replay_from(&log, &snap(50), &options(true)).unwrap();
     assert_eq!((report.divergence, engine.world_hash()), (None, hash));
 }
 
@@ -337,7 +338,7 @@ fn a_log_naming_thousands_of_snapshots_is_recovered_in_a_few_tries() {
         }
     }
     std::fs::write(&log, out).unwrap();
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone(), r.engine.world_hash()), (None, hash), "the log alone, after eight tries");
     assert_eq!(r.skipped.len(), 9, "{:?}", r.skipped);
     assert!(r.skipped[0].starts_with("\\u{1b}[2Jfake.snap: "), "{:?}", r.skipped[0]);
@@ -372,7 +373,7 @@ fn a_crafted_step_cannot_hold_more_than_64_mib_of_records() {
     }
     let tick = tick.expect("the demo logs a call inside a step");
     std::fs::write(&log, out).unwrap();
-    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    let e = host::replay(&log, &options(true)).unwrap_err().to_string();
     assert!(e.contains(&format!("more than 67108864 bytes of records in the step of tick {tick}")), "{e}");
 }
 
@@ -383,7 +384,7 @@ fn a_crafted_log_cannot_overflow_the_tick() {
     let header = json!({"r": "header", "format": 1, "engine": "0.1.0", "seed": 0, "entityCapacity": 16, "checkpointEvery": 1,
         "scheduler": null, "startTick": u64::MAX});
     std::fs::write(&log, format!("{header}\n{}\n", json!({"r": "step", "now": 0}))).unwrap();
-    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    let e = host::replay(&log, &options(true)).unwrap_err().to_string();
     assert!(e.contains("beyond the limit"), "{e}");
 
     // Nor give its agents a budget no spawn could.
@@ -392,7 +393,7 @@ fn a_crafted_log_cannot_overflow_the_tick() {
     let header = json!({"r": "header", "format": 1, "engine": "0.1.0", "seed": 0, "entityCapacity": 16, "checkpointEvery": 1,
         "scheduler": scheduler, "startTick": 0});
     std::fs::write(&log, format!("{header}\n")).unwrap();
-    let e = durable::replay(&log, &options(true)).unwrap_err().to_string();
+    let e = host::replay(&log, &options(true)).unwrap_err().to_string();
     assert!(e.contains("the default agent budget's maxActionsPerTick 0 is outside [1, 64]"), "{e}");
 }
 
@@ -449,8 +450,8 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     // Before the newest snapshot's marker (tick 150): not needed, the live world comes back.
     let bad = line_after_checkpoint(&log, 120);
     corrupt_line(&log, bad, "{\"r\":\"call\",\"tick\":12");
-    assert!(durable::replay(&log, &options(true)).is_err(), "a plain replay still refuses it");
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    assert!(host::replay(&log, &options(true)).is_err(), "a plain replay still refuses it");
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone().map(|s| s.1), r.engine.world_hash(), r.report.divergence.clone()), (Some(150), live.clone(), None));
     assert_eq!(r.left_out.len(), 1, "{:?}", r.left_out);
     assert_eq!((r.left_out[0].first, r.left_out[0].last), (bad as u64, bad as u64));
@@ -461,7 +462,7 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     std::fs::write(&log, &pristine).unwrap();
     let bad = line_after_checkpoint(&log, 160);
     let lines = corrupt_line(&log, bad, &"x".repeat(9 << 20));
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.report.tick, r.engine.world_hash(), r.report.divergence.clone()), (160, hashes[&160].clone(), None));
     let left = &r.left_out[0];
     let tail: usize = lines[bad..].iter().map(|l| l.len() + 1).sum::<usize>() + (9 << 20) + 1;
@@ -478,7 +479,7 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     let bad = line_after_checkpoint(&log, 120);
     corrupt_line(&log, bad, "{\"r\":\"header\",\"format\":1}");
     std::fs::remove_file(dir.path().join("world-000000000150.snap")).unwrap();
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone().map(|s| s.1), r.report.tick, r.engine.world_hash()), (Some(100), 120, hashes[&120].clone()));
     assert_eq!(r.left_out.iter().map(|l| l.first).collect::<Vec<_>>(), [early as u64, bad as u64], "{:?}", r.left_out);
 
@@ -486,7 +487,7 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     for tick in [50, 100] {
         std::fs::remove_file(dir.path().join(format!("world-{tick:012}.snap"))).unwrap();
     }
-    let r = durable::recover(dir.path(), &crate::root()).unwrap();
+    let r = host::recover(dir.path(), &crate::root()).unwrap();
     assert_eq!((r.snapshot.clone(), r.report.tick, r.engine.world_hash()), (None, 70, hashes[&70].clone()));
     assert_eq!(r.left_out.len(), 1, "{:?}", r.left_out);
     assert!(r.left_out[0].why.contains("(1 more bad lines follow)"), "{}", r.left_out[0]);

@@ -12,6 +12,7 @@ mod errors;
 mod governance;
 mod hostile_geometry;
 mod http_stub;
+mod layers;
 mod lua_suite;
 mod mcp;
 mod mcp_discovery;

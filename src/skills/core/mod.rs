@@ -26,6 +26,7 @@ pub use ops::render::RenderState;
 pub(crate) use ops::scenes::{Invoke, SceneTarget, apply as apply_scene};
 pub use ops::scenes::{SceneApplyError, SceneLoaded};
 pub use ops::snapshot::SnapshotDoor;
+pub use ops::testing::{Playtest, PlaytestDoor, TestFile};
 pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
@@ -58,6 +59,8 @@ pub(crate) struct CoreParts {
     pub packages: Rc<dyn PackageDoor>,
     /// The engine's snapshots (`world.snapshot`).
     pub snapshots: Rc<dyn SnapshotDoor>,
+    /// How `test.run` builds its scratch engines (the host's).
+    pub playtests: Rc<dyn PlaytestDoor>,
     /// The live policy engine the governance skills change.
     pub policy: Rc<RefCell<crate::policy::PolicyEngine>>,
     /// The live agents the `agent.*` skills change.
@@ -83,7 +86,7 @@ impl std::fmt::Debug for CoreParts {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum CoreError {
+pub enum CoreError {
     #[error("core ops: {0}")]
     Ops(ScriptError),
     #[error("{file}: {error}")]
@@ -171,7 +174,8 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::ui::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::audio::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
-        ops::testing::create(lua, Rc::clone(&parts.world), parts.project.clone(), parts.scripts.clone()).map_err(ops_err)?,
+        ops::testing::create(lua, Rc::clone(&parts.world), parts.project.clone(), parts.scripts.clone(), Rc::clone(&parts.playtests))
+            .map_err(ops_err)?,
         ops::scenes::create(
             lua,
             ops::scenes::ScenesParts {

@@ -83,7 +83,7 @@ fn may_remove(agents: &Agents, id: &str, ctx: &Table) -> mlua::Result<()> {
         return Ok(());
     }
     let (agent_id, session_id): (String, String) = (ctx.get("agentId")?, ctx.get("sessionId")?);
-    agents.may_remove(id, &agent_id, &session_id).map_err(|why| fail(ErrorCode::Forbidden, why))
+    agents.may_remove(id, &agent_id, &session_id).map_err(|why| fail(ErrorCode::Forbidden, why.to_string()))
 }
 
 /// Builds the `agents` ops table.

@@ -1,18 +1,61 @@
 //! The `testing` ops behind `test.run`: resolve what to run, then run it against a scratch copy
-//! of the world (`host::playtest`). One playtest at a time: a test file cannot start another
-//! from inside its scratch world (that would nest engines without bound).
+//! of the world through `PlaytestDoor` (the host builds the scratch engine). One playtest at a
+//! time: a test file cannot start another from inside its scratch world (that would nest
+//! engines without bound).
 
 use std::cell::{Cell, RefCell};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
 use mlua::{Lua, Table};
 
 use super::invalid;
-use crate::host::playtest::{self, Playtest, TestFile};
 use crate::script::convert::blob;
 use crate::world::World;
+
+/// How `test.run` runs a playtest: the host builds a scratch engine on `world` (a copy of the
+/// live one) at `tick` and runs `test` in it; the answer is `test.run`'s result.
+pub trait PlaytestDoor {
+    fn run(&self, project: &Path, scripts: Option<&Path>, world: World, tick: u64, test: &Playtest) -> serde_json::Value;
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub enum TestFile {
+    /// A file inside the project (already resolved and checked).
+    Path(PathBuf),
+    Source(String),
+}
+
+/// One playtest request.
+#[derive(Debug, Clone)]
+pub struct Playtest {
+    pub file: TestFile,
+    pub filter: Option<String>,
+    pub timeout: Duration,
+}
+
+/// Resolves a test file named by a caller: relative to the project, inside it, a `.lua` or
+/// `.luau` file that exists. Errors name the path and the rule.
+pub(crate) fn resolve_path(project: &Path, requested: &str) -> Result<PathBuf, String> {
+    let candidate = Path::new(requested);
+    if candidate.is_absolute() || candidate.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+        return Err(format!("path '{requested}' must be relative to the project, without '..'"));
+    }
+    if !candidate.extension().is_some_and(|e| e == "lua" || e == "luau") {
+        return Err(format!("path '{requested}' is not a .lua or .luau test file"));
+    }
+    let full = project.join(candidate);
+    let (Ok(real), Ok(root)) = (full.canonicalize(), project.canonicalize()) else {
+        return Err(format!("no test file at '{requested}'"));
+    };
+    // A symlink inside the project may not lead out of it.
+    if !real.starts_with(&root) || !real.is_file() {
+        return Err(format!("path '{requested}' leads outside the project"));
+    }
+    Ok(real)
+}
 
 thread_local! {
     /// A playtest is running on this thread.
@@ -28,16 +71,20 @@ impl Drop for Running {
     }
 }
 
-pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, project: PathBuf, scripts: Option<PathBuf>) -> mlua::Result<Table> {
+pub(crate) fn create(
+    lua: &Lua,
+    world: Rc<RefCell<World>>,
+    project: PathBuf,
+    scripts: Option<PathBuf>,
+    door: Rc<dyn PlaytestDoor>,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     ops.set(
         "run",
         lua.create_function(
             move |lua, (path, source, filter, timeout_ms, tick): (Option<String>, Option<String>, Option<String>, u64, u64)| {
                 let file = match (path, source) {
-                    (Some(path), None) => {
-                        TestFile::Path(playtest::resolve_path(&project, &path).map_err(|e| invalid(format!("path: {e}")))?)
-                    }
+                    (Some(path), None) => TestFile::Path(resolve_path(&project, &path).map_err(|e| invalid(format!("path: {e}")))?),
                     (None, Some(source)) => TestFile::Source(source),
                     (Some(_), Some(_)) => return Err(invalid("give either path or source, not both")),
                     (None, None) => return Err(invalid("give path (a test file in the project) or source (test code)")),
@@ -49,9 +96,24 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, project: PathBuf, scr
                 let test = Playtest { file, filter, timeout: Duration::from_millis(timeout_ms) };
                 // The live world is copied and released before any test code runs.
                 let copy = world.borrow().duplicate();
-                blob(lua, playtest::run(&project, scripts.as_deref(), copy, tick, &test))
+                blob(lua, door.run(&project, scripts.as_deref(), copy, tick, &test))
             },
         )?,
     )?;
     Ok(ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_the_project() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert!(resolve_path(root, "tests/lua/ui_test.lua").is_ok());
+        assert!(resolve_path(root, "../etc/passwd.lua").unwrap_err().contains("without '..'"));
+        assert!(resolve_path(root, "/etc/passwd").unwrap_err().contains("relative"));
+        assert!(resolve_path(root, "Cargo.toml").unwrap_err().contains("not a .lua"));
+        assert!(resolve_path(root, "tests/lua/nope.lua").unwrap_err().contains("no test file"));
+    }
 }

@@ -20,10 +20,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::reader::{BadLine, LogReader};
-use super::record::Record;
+use super::Engine;
 use super::replay::{ReplayError, ReplayOptions, ReplayReport, drive, replay_engine};
-use crate::host::Engine;
+use crate::durable::{BadLine, LogReader, Record};
 
 /// A recovered world.
 #[derive(Debug)]

@@ -13,8 +13,8 @@ use std::rc::Rc;
 use mlua::{Buffer, Function, Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
-use crate::agents::perception::MAX_NEARBY;
-use crate::agents::record::AgentRecord;
+use super::perception::MAX_NEARBY;
+use super::record::AgentRecord;
 use crate::script::convert::json_to_lua;
 
 /// Bytes per nearby entry in the buffer: entity number, x, y, z, distance.
@@ -24,7 +24,7 @@ const EXACT: u64 = 1 << 53;
 
 /// The compiled builder and its reused buffer, made in the engine's VM on first use.
 #[derive(Default)]
-pub(super) struct RequestBuilder {
+pub(crate) struct RequestBuilder {
     made: RefCell<Option<(Function, Buffer)>>,
     /// Each agent's previous results as the frozen Lua tables its last request held: a result
     /// goes into `PREVIOUS_RESULTS` requests in a row, and is converted for the first only.
@@ -70,7 +70,7 @@ impl RequestBuilder {
                 None => {
                     let value = json_to_lua(lua, result)?;
                     if let LuaValue::Table(t) = &value {
-                        super::agents::freeze(t)?;
+                        super::systems::freeze(t)?;
                     }
                     value
                 }
@@ -90,7 +90,7 @@ impl RequestBuilder {
         let (build, buffer) = self.parts(lua)?;
         let previous = self.previous_results(lua, r)?;
         let text = |s: &str| lua.create_string(s).map(LuaValue::String);
-        let mut args = MultiValue::with_capacity(16 + crate::agents::perception::RECENT_EVENTS);
+        let mut args = MultiValue::with_capacity(16 + super::perception::RECENT_EVENTS);
         args.push_back(text(&r.id)?);
         args.push_back(text(&r.llm.system_prompt)?);
         args.push_back(tools.map_or(LuaValue::Nil, LuaValue::Table));

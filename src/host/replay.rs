@@ -3,20 +3,21 @@
 //! Between-step calls are applied as they are read; the records of a step (agents' actions,
 //! callbacks' calls, the agent systems' decisions and queued calls) are gathered until the
 //! step's marker and handed to the step, which applies each at the point of the tick it was
-//! recorded in (`Shared::apply_replayed`), where live it would have run scripts and providers.
+//! recorded in (`apply_replayed`), where live it would have run scripts and providers.
 //! Calls run with the permissions recorded for them, policy decisions are not re-taken (the
 //! live run took them; a denied call never reached the log), and each must end as it did live.
 //! With `verify`, every checkpoint's hash is compared; the first that differs stops the replay
 //! and is reported with the last command before it.
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use mlua::Lua;
 
-use super::reader::{LogError, LogReader};
+use super::parts::{Journal, Parts};
+use super::{Engine, EngineConfig, EngineError, Output};
+use crate::durable::feed::{Divergence, ReplayFeed, caller_of, record_phase};
+use crate::durable::{CallOutcome, CallerRecord, CommandLog, Header, LogError, LogReader, Phase, Record};
 
 /// Records one replayed step may hold (a live step's calls are bounded by the call budgets; a
 /// crafted log is not).
@@ -28,10 +29,6 @@ const MAX_STEP_BYTES: usize = 64 << 20;
 
 /// The highest tick a log may start at (far beyond any run; keeps `tick + 1` exact).
 const MAX_START_TICK: u64 = 1 << 53;
-use super::record::{CallerRecord, Phase, Record};
-use crate::host::{Engine, EngineConfig, EngineError, Output, Shared};
-use crate::policy::{Permission, PermissionSet};
-use crate::skills::Caller;
 
 /// How to replay.
 #[derive(Debug, Clone)]
@@ -42,28 +39,6 @@ pub struct ReplayOptions {
     pub until: Option<u64>,
     /// Folder models (`three.loadGLTF`) are read from, as in the live run.
     pub project: PathBuf,
-}
-
-/// Where a replay stopped matching its log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Divergence {
-    /// The tick the mismatch showed at (a checkpoint's, or the call's).
-    pub tick: u64,
-    /// The log line of the record that showed it.
-    pub line: u64,
-    pub reason: String,
-    /// The last command applied before it (line and description).
-    pub last_command: Option<(u64, String)>,
-}
-
-impl std::fmt::Display for Divergence {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "diverged at tick {} (log line {}): {}", self.tick, self.line, self.reason)?;
-        match &self.last_command {
-            Some((line, what)) => write!(f, "; the last command before it: line {line}, {what}"),
-            None => write!(f, "; no command was applied before it"),
-        }
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -93,29 +68,28 @@ pub struct ReplayReport {
     pub elapsed: Duration,
 }
 
-/// The records of the step being replayed, and what applying them found.
-#[derive(Debug, Default)]
-pub(crate) struct ReplayFeed {
-    pending: VecDeque<(u64, Record)>,
-    /// The step aborted live after its callbacks: stop there, tick unchanged.
-    pub(crate) abort_after_callbacks: bool,
-    divergence: Option<Divergence>,
-    last_command: Option<(u64, String)>,
-    commands: u64,
+/// A log header that asks for an engine this one will not build.
+#[derive(Debug, thiserror::Error)]
+pub enum HeaderError {
+    #[error("the log starts at tick {tick}, beyond the limit {limit}")]
+    StartTick { tick: u64, limit: u64 },
+    #[error("the log's scheduler budgets: {0}")]
+    Scheduler(#[source] serde_json::Error),
+    #[error("the log's scheduler budgets: the default agent budget's {0}")]
+    AgentBudget(#[source] crate::agents::budget::BudgetError),
 }
 
 /// An engine configured as the log's run was, with nothing loaded.
-pub(crate) fn replay_engine(header: &super::Header, project: &Path) -> Result<Engine, EngineError> {
+pub(crate) fn replay_engine(header: &Header, project: &Path) -> Result<Engine, EngineError> {
     if header.start_tick > MAX_START_TICK {
-        return Err(EngineError::Startup(format!("the log starts at tick {}, beyond the limit {MAX_START_TICK}", header.start_tick)));
+        return Err(HeaderError::StartTick { tick: header.start_tick, limit: MAX_START_TICK }.into());
     }
     let mut scheduler = crate::agents::budget::SchedulerBudget::default();
     if !header.scheduler.is_null() {
-        scheduler = serde_json::from_value::<crate::agents::budget::SchedulerBudget>(header.scheduler.clone())
-            .map_err(|e| EngineError::Startup(format!("the log's scheduler budgets: {e}")))?;
+        scheduler =
+            serde_json::from_value::<crate::agents::budget::SchedulerBudget>(header.scheduler.clone()).map_err(HeaderError::Scheduler)?;
         // The agents a replay spawns get this budget: one a spawn call could have set.
-        crate::agents::budget::BudgetBounds::check(&scheduler.default_agent_budget)
-            .map_err(|e| EngineError::Startup(format!("the log's scheduler budgets: the default agent budget's {e}")))?;
+        crate::agents::budget::BudgetBounds::check(&scheduler.default_agent_budget).map_err(HeaderError::AgentBudget)?;
     }
     let config = EngineConfig {
         seed: header.seed,
@@ -127,8 +101,8 @@ pub(crate) fn replay_engine(header: &super::Header, project: &Path) -> Result<En
         ..EngineConfig::new(project)
     };
     let engine = Engine::new(config)?;
-    engine.shared().tick.set(header.start_tick);
-    engine.shared().agents.borrow_mut().replaying = true;
+    engine.parts().sim.tick.set(header.start_tick);
+    engine.parts().sim.agents.borrow_mut().replaying = true;
     Ok(engine)
 }
 
@@ -152,9 +126,9 @@ pub(crate) fn drive(
     after_snapshot: Option<(&str, u64)>,
 ) -> Result<ReplayReport, ReplayError> {
     let started = Instant::now();
-    let shared = engine.shared();
+    let shared = engine.parts();
     let lua = engine.lua();
-    shared.replay.replace(Some(ReplayFeed::default()));
+    shared.journal.replay.replace(Some(ReplayFeed::default()));
     let mut report =
         ReplayReport { tick: 0, steps: 0, commands: 0, checkpoints: 0, divergence: None, torn_tail: false, elapsed: Duration::ZERO };
     let mut skipping = after_snapshot;
@@ -173,16 +147,16 @@ pub(crate) fn drive(
             }
             continue;
         }
-        if options.until.is_some_and(|until| shared.tick.get() >= until) {
+        if options.until.is_some_and(|until| shared.sim.tick.get() >= until) {
             break;
         }
-        let tick = shared.tick.get();
+        let tick = shared.sim.tick.get();
         match record {
             Record::Call { tick: t, phase: Phase::Between, .. } => {
                 if t != tick {
                     return Err(order(line, format!("a between-step call of tick {t} while the replay is at tick {tick}")));
                 }
-                shared.apply_one(lua, line, record);
+                apply_one(lua, shared, line, record);
             }
             Record::Call { tick: t, .. } | Record::Decided { tick: t, .. } | Record::Queued { tick: t, .. } => {
                 if t != tick {
@@ -220,22 +194,22 @@ pub(crate) fn drive(
                     report.checkpoints += 1;
                     let found = engine.world_hash();
                     if found != hash {
-                        diverge(shared, t, line, format!("the world hash is {found}, the log's checkpoint says {hash}"));
+                        diverge(&shared.journal, t, line, format!("the world hash is {found}, the log's checkpoint says {hash}"));
                     }
                 }
             }
             Record::Snapshot { .. } => {}
             Record::Header(_) => unreachable!("the reader refuses a second header"),
         }
-        if shared.replay.borrow().as_ref().is_some_and(|f| f.divergence.is_some()) {
+        if shared.journal.replay.borrow().as_ref().is_some_and(|f| f.divergence.is_some()) {
             break;
         }
     }
     if let Some((file, _)) = skipping {
         return Err(order(reader.line(), format!("the log names no snapshot {file}: the replay cannot start from it")));
     }
-    let feed = shared.replay.take().unwrap_or_default();
-    report.tick = shared.tick.get();
+    let feed = shared.journal.replay.take().unwrap_or_default();
+    report.tick = shared.sim.tick.get();
     report.commands = feed.commands;
     report.divergence = feed.divergence;
     report.torn_tail = reader.torn_tail;
@@ -245,147 +219,122 @@ pub(crate) fn drive(
 
 /// Runs one replayed step with its records; records the step did not take are a divergence.
 fn run_step(engine: &Engine, line: u64, records: Vec<(u64, Record)>, aborted: bool) -> Result<(), ReplayError> {
-    let shared = engine.shared();
-    let tick = shared.tick.get();
-    if let Some(feed) = shared.replay.borrow_mut().as_mut() {
+    let shared = engine.parts();
+    let tick = shared.sim.tick.get();
+    if let Some(feed) = shared.journal.replay.borrow_mut().as_mut() {
         feed.pending = records.into();
         feed.abort_after_callbacks = aborted;
     }
     if let Err(e) = engine.step(1) {
-        diverge(shared, tick, line, format!("the step failed: {}", e.message));
+        diverge(&shared.journal, tick, line, format!("the step failed: {}", e.message));
         return Ok(());
     }
-    let left = shared.replay.borrow_mut().as_mut().and_then(|f| {
+    let left = shared.journal.replay.borrow_mut().as_mut().and_then(|f| {
         f.abort_after_callbacks = false;
         let left = f.pending.front().map(|(l, r)| (*l, r.describe()));
         f.pending.clear();
         left
     });
     if let Some((at, what)) = left {
-        diverge(shared, tick, at, format!("{what} was recorded in a phase this step never reached"));
+        diverge(&shared.journal, tick, at, format!("{what} was recorded in a phase this step never reached"));
     }
     Ok(())
 }
 
-fn diverge(shared: &Shared, tick: u64, line: u64, reason: String) {
-    if let Some(feed) = shared.replay.borrow_mut().as_mut()
+fn diverge(journal: &Journal, tick: u64, line: u64, reason: String) {
+    if let Some(feed) = journal.replay.borrow_mut().as_mut()
         && feed.divergence.is_none()
     {
         feed.divergence = Some(Divergence { tick, line, reason, last_command: feed.last_command.clone() });
     }
 }
 
-fn caller_of(record: &CallerRecord) -> Result<Caller, String> {
-    let mut caller = Caller::new(&record.agent, &record.session, &record.profile);
-    let mut permissions = PermissionSet::default();
-    for name in &record.permissions {
-        permissions.insert(Permission::parse(name).ok_or_else(|| format!("unknown permission '{name}'"))?);
-    }
-    caller.permissions = permissions;
-    caller.package = record.package.as_deref().map(Rc::from);
-    Ok(caller)
-}
-
-impl Shared {
-    /// Applies the pending records of `phase` (the step calls this where, live, that phase's
-    /// scripts and systems run).
-    pub(crate) fn apply_replayed(&self, lua: &Lua, phase: Phase) {
-        loop {
-            let next = {
-                let mut feed = self.replay.borrow_mut();
-                let Some(feed) = feed.as_mut() else { return };
-                if feed.divergence.is_some() {
-                    return;
-                }
-                match feed.pending.front() {
-                    Some((_, record)) if record_phase(record) == Some(phase) => feed.pending.pop_front(),
-                    _ => None,
-                }
-            };
-            let Some((line, record)) = next else { return };
-            self.apply_one(lua, line, record);
-        }
-    }
-
-    /// Whether a replay feeds this engine's steps (scripts and agent systems stand down).
-    pub(crate) fn replaying(&self) -> bool {
-        self.replay.borrow().is_some()
-    }
-
-    pub(crate) fn abort_replayed_step(&self) -> bool {
-        self.replay.borrow().as_ref().is_some_and(|f| f.abort_after_callbacks)
-    }
-
-    fn apply_one(&self, lua: &Lua, line: u64, record: Record) {
-        let tick = self.tick.get();
-        let description = record.describe();
-        let problem = match record {
-            Record::Call { caller, skill, version, input, outcome, .. } => self.apply_call(lua, &caller, &skill, &version, input, &outcome),
-            Record::Decided { agent, .. } => match self.agents.borrow_mut().get_mut(&agent) {
-                Some(r) => {
-                    r.last_decision_tick = Some(tick);
-                    None
-                }
-                None => Some(format!("no agent {agent} to decide")),
-            },
-            Record::Queued { agent, tool, input, decision, .. } => match self.agents.borrow_mut().get_mut(&agent) {
-                Some(r) => {
-                    r.queue.push_back(crate::agents::record::QueuedAction { tool, input, decision_event: Rc::from(decision) });
-                    None
-                }
-                None => Some(format!("no agent {agent} to queue {tool} for")),
-            },
-            _ => None,
+/// Applies the pending records of `phase` (the step calls this where, live, that phase's
+/// scripts and systems run).
+pub(crate) fn apply_replayed(lua: &Lua, p: &Parts, phase: Phase) {
+    loop {
+        let next = {
+            let mut feed = p.journal.replay.borrow_mut();
+            let Some(feed) = feed.as_mut() else { return };
+            if feed.divergence.is_some() {
+                return;
+            }
+            match feed.pending.front() {
+                Some((_, record)) if record_phase(record) == Some(phase) => feed.pending.pop_front(),
+                _ => None,
+            }
         };
-        match problem {
-            Some(reason) => diverge(self, tick, line, format!("{description}: {reason}")),
-            None => {
-                if let Some(feed) = self.replay.borrow_mut().as_mut() {
-                    feed.commands += 1;
-                    feed.last_command = Some((line, description));
-                }
-            }
-        }
-    }
-
-    fn apply_call(
-        &self,
-        lua: &Lua,
-        caller: &CallerRecord,
-        skill: &str,
-        version: &str,
-        input: serde_json::Value,
-        outcome: &str,
-    ) -> Option<String> {
-        let caller = match caller_of(caller) {
-            Ok(c) => c,
-            Err(e) => return Some(e),
-        };
-        match self.registry.borrow().get(skill) {
-            // A log only holds calls of skills it records: anything else (a file writer, a code
-            // loader) in a log was put there by hand, and is not run.
-            Some(s) if !super::CommandLog::records(&s) => {
-                return Some(format!("{skill} is not a skill a command log records; it is not run"));
-            }
-            Some(s) if s.version != version => {
-                return Some(format!("the log has version {version}, this engine has {}", s.version));
-            }
-            Some(_) => {}
-            None => return Some(format!("this engine has no skill {skill}")),
-        }
-        let response = self.invoke(lua, &caller, skill, input);
-        let got = response.error.as_ref().map_or("ok", |e| e.code.as_str());
-        (got != outcome).then(|| {
-            let detail = response.error.map(|e| format!(": {}", e.message)).unwrap_or_default();
-            format!("it ended {got}{detail}, the log says {outcome}")
-        })
+        let Some((line, record)) = next else { return };
+        apply_one(lua, p, line, record);
     }
 }
 
-fn record_phase(record: &Record) -> Option<Phase> {
-    match record {
-        Record::Call { phase, .. } => Some(*phase),
-        Record::Queued { .. } | Record::Decided { .. } => Some(Phase::Think),
+/// The replayed step aborted live after its callbacks (a script error): it stops there.
+pub(crate) fn abort_replayed_step(journal: &Journal) -> bool {
+    journal.replay.borrow().as_ref().is_some_and(|f| f.abort_after_callbacks)
+}
+
+fn apply_one(lua: &Lua, p: &Parts, line: u64, record: Record) {
+    let tick = p.sim.tick.get();
+    let description = record.describe();
+    let problem = match record {
+        Record::Call { caller, skill, version, input, outcome, .. } => apply_call(lua, p, &caller, &skill, &version, input, outcome),
+        Record::Decided { agent, .. } => match p.sim.agents.borrow_mut().get_mut(&agent) {
+            Some(r) => {
+                r.last_decision_tick = Some(tick);
+                None
+            }
+            None => Some(format!("no agent {agent} to decide")),
+        },
+        Record::Queued { agent, tool, input, decision, .. } => match p.sim.agents.borrow_mut().get_mut(&agent) {
+            Some(r) => {
+                r.queue.push_back(crate::agents::record::QueuedAction { tool, input, decision_event: std::rc::Rc::from(decision) });
+                None
+            }
+            None => Some(format!("no agent {agent} to queue {tool} for")),
+        },
         _ => None,
+    };
+    match problem {
+        Some(reason) => diverge(&p.journal, tick, line, format!("{description}: {reason}")),
+        None => {
+            if let Some(feed) = p.journal.replay.borrow_mut().as_mut() {
+                feed.commands += 1;
+                feed.last_command = Some((line, description));
+            }
+        }
     }
+}
+
+fn apply_call(
+    lua: &Lua,
+    p: &Parts,
+    caller: &CallerRecord,
+    skill: &str,
+    version: &str,
+    input: serde_json::Value,
+    outcome: CallOutcome,
+) -> Option<String> {
+    let caller = match caller_of(caller) {
+        Ok(c) => c,
+        Err(e) => return Some(e.to_string()),
+    };
+    match p.rules.registry.borrow().get(skill) {
+        // A log only holds calls of skills it records: anything else (a file writer, a code
+        // loader) in a log was put there by hand, and is not run.
+        Some(s) if !CommandLog::records(&s) => {
+            return Some(format!("{skill} is not a skill a command log records; it is not run"));
+        }
+        Some(s) if s.version != version => {
+            return Some(format!("the log has version {version}, this engine has {}", s.version));
+        }
+        Some(_) => {}
+        None => return Some(format!("this engine has no skill {skill}")),
+    }
+    let response = p.invoke(lua, &caller, skill, input);
+    let got = response.error.as_ref().map_or(CallOutcome::Ok, |e| CallOutcome::Failed(e.code));
+    (got != outcome).then(|| {
+        let detail = response.error.map(|e| format!(": {}", e.message)).unwrap_or_default();
+        format!("it ended {got}{detail}, the log says {outcome}")
+    })
 }

@@ -19,18 +19,21 @@ use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::engine::Shared;
-use crate::agents::budget::{Claim, fair_order};
-use crate::agents::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
-use crate::agents::provider::{
+use super::budget::{Claim, fair_order};
+use super::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
+use super::provider::{
     self, DecideRequest, Decision, MAX_KEPT_CALLS, Provider, ProviderError, ProvidersConfig, RejectReason, RejectedCall, ToolCall, ToolSpec,
 };
-use crate::agents::record::{AgentRecord, InFlight, ProviderKind, QueuedAction};
+use super::record::{AgentRecord, InFlight, ProviderKind, QueuedAction};
+use super::table::Agents;
 use crate::policy::Profile;
+use crate::policy::{PolicyEngine, Principal};
 use crate::script::convert::{json_to_lua, lua_to_json};
-use crate::skills::{Caller, check_input};
+use crate::script::interrupt::VmInterrupt;
+use crate::trace::TraceLog;
 use crate::trace::{EventDraft, EventKind};
 use crate::world::NearQuery;
+use crate::world::World;
 
 /// VM interrupt checks (Luau makes one at every call and loop back-edge) one scripted decision
 /// may take: some 0.1–0.5 s of Luau on this project's machines, far more than a policy that
@@ -129,7 +132,7 @@ pub(crate) struct AgentSystems {
 }
 
 impl AgentSystems {
-    pub(crate) fn new(config: Option<ProvidersConfig>) -> Self {
+    pub fn new(config: Option<ProvidersConfig>) -> Self {
         Self {
             offloop: RefCell::default(),
             config: RefCell::new(config),
@@ -152,13 +155,76 @@ impl std::fmt::Debug for AgentSystems {
     }
 }
 
-/// How long one step's phases took, for the density benchmark.
+/// How long the thinking half of the agent systems took this step (the step list times the rest).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct StepTimings {
-    pub action: Duration,
-    pub physics: Duration,
+pub struct ThinkTimings {
     pub perception: Duration,
     pub decision: Duration,
+}
+
+/// What the systems read and change in one stage of the step: the parts they need, named. The
+/// skill registry and the command log sit above `agents` and are reached through `door`.
+pub(crate) struct Inputs<'a> {
+    pub lua: &'a Lua,
+    pub tick: u64,
+    pub agents: &'a RefCell<Agents>,
+    pub world: &'a RefCell<World>,
+    pub trace: &'a RefCell<TraceLog>,
+    /// The live policy engine, when calls are decided by it (a revoked or spent tree stops).
+    pub policy: Option<&'a RefCell<PolicyEngine>>,
+    /// The VM's interrupt: scripted policies run under a budget of its checks.
+    pub interrupt: &'a VmInterrupt,
+    /// The operator's own session, whose agents' model calls no spawner's allowance pays for.
+    pub operator_session: Option<&'a str>,
+    pub door: &'a dyn EngineDoor,
+}
+
+/// Who an agent's action runs as: the agent, its session and profile, whom it acts for (their
+/// revocations and budgets reach it) and the decision that asked for it.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    pub agent_id: Rc<str>,
+    pub session_id: Rc<str>,
+    pub profile: Profile,
+    pub acting_for: Rc<[Principal]>,
+    pub cause: Rc<str>,
+}
+
+/// A failed action, as the agent remembers it.
+#[derive(Debug, Clone)]
+pub struct ActionError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// A tool a decision names, as the registry knows it.
+#[derive(Debug, Clone)]
+pub enum ToolLookup {
+    /// No such skill: the message says so (and suggests names).
+    Unknown(String),
+    Offered,
+    /// A skill agents are not offered (heavy, or a test skill): builders call it over MCP.
+    NotOffered,
+}
+
+/// What the agent systems need from the engine above them: every action is a skill call through
+/// the registry (traced and permission-checked as any caller's), tool lists and input checks
+/// come from the registry, and the command log is told what the systems decided so a replay can
+/// apply it. The host implements it; `agents` never names the layers above it.
+pub(crate) trait EngineDoor {
+    /// Runs `tool` with `input` as `actor`: Ok(result) or the error the call ended with.
+    fn act(&self, actor: &Actor, tool: &str, input: Value) -> Result<Option<Value>, ActionError>;
+    /// Changes whenever the registry does (tool lists are cached per generation).
+    fn tools_generation(&self) -> u64;
+    /// The tools agents of `profile` are offered.
+    fn offered_tools(&self, profile: Profile) -> Vec<ToolSpec>;
+    fn lookup_tool(&self, tool: &str) -> ToolLookup;
+    /// Applies the skill's defaults to `input` and validates it; Err says what is wrong.
+    fn check_input(&self, tool: &str, input: &mut Value) -> Result<(), String>;
+    /// The command log's account: agent `agent` perceived and decided at `tick`.
+    fn decided(&self, tick: u64, agent: &str);
+    /// The command log's account: a validated call queued for `agent`.
+    fn queued(&self, tick: u64, agent: &str, tool: &str, input: &Value, decision: &str);
 }
 
 #[derive(Serialize)]
@@ -172,29 +238,37 @@ struct Capped<'a> {
     tick: u64,
 }
 
-impl Shared {
-    fn agent_event<P: Serialize>(&self, kind: EventKind, actor: &str, thread: &str, causes: Vec<String>, payload: &P) -> String {
+impl AgentSystems {
+    fn agent_event<P: Serialize>(
+        &self,
+        env: &Inputs<'_>,
+        kind: EventKind,
+        actor: &str,
+        thread: &str,
+        causes: Vec<String>,
+        payload: &P,
+    ) -> String {
         let draft = EventDraft::new(kind.as_str(), actor).thread(thread).caused_by(causes);
-        self.trace.borrow_mut().emit(draft, self.tick.get(), payload).id.clone()
+        env.trace.borrow_mut().emit(draft, env.tick, payload).id.clone()
     }
 
-    fn capped(&self, cap: &str, agent: Option<&AgentRecord>, dropped: usize, limit: usize) {
-        let payload = Capped { cap, agent_id: agent.map(|a| &*a.id), dropped, limit, tick: self.tick.get() };
+    fn capped(&self, env: &Inputs<'_>, cap: &str, agent: Option<&AgentRecord>, dropped: usize, limit: usize) {
+        let payload = Capped { cap, agent_id: agent.map(|a| &*a.id), dropped, limit, tick: env.tick };
         let (actor, thread) = agent.map(|a| (&*a.id, &*a.session_id)).unwrap_or(("scheduler", "scheduler"));
-        self.agent_event(EventKind::AgentSchedulerCapped, actor, thread, Vec::new(), &payload);
+        self.agent_event(env, EventKind::AgentSchedulerCapped, actor, thread, Vec::new(), &payload);
     }
 
     /// The action system: runs queued tool calls, most scheduling credit first, within each
     /// agent's actions per tick and the global actions per tick.
     /// With `run` off (a replay), the queues are drained and scheduled exactly the same, but
     /// the calls themselves come from the command log.
-    pub(crate) fn act(&self, lua: &Lua, run: bool) {
-        if self.agents.borrow().is_empty() {
+    pub fn act(&self, env: &Inputs<'_>, run: bool) {
+        if env.agents.borrow().is_empty() {
             return;
         }
-        let mut plan: Vec<(Caller, QueuedAction)> = Vec::new();
+        let mut plan: Vec<(Actor, QueuedAction)> = Vec::new();
         {
-            let mut agents = self.agents.borrow_mut();
+            let mut agents = env.agents.borrow_mut();
             let global = agents.scheduler.max_global_actions_per_tick;
             for record in agents.iter_mut() {
                 if record.queue.is_empty() {
@@ -226,47 +300,50 @@ impl Shared {
                 // first next tick.
                 record.deficit -= take as f64;
                 left -= take;
-                let mut caller = Caller::new(&record.id, &record.session_id, record.profile.as_str());
+                let (agent_id, session_id, profile) = (Rc::clone(&record.id), Rc::clone(&record.session_id), record.profile);
                 let acting_for = agents.acting_for(&id);
-                caller.acting_for = (!acting_for.is_empty()).then_some(acting_for);
                 let Some(record) = agents.get_mut(&id) else { continue };
                 for action in record.queue.drain(..take) {
-                    let mut caller = caller.clone();
-                    caller.cause = Some(Rc::clone(&action.decision_event));
-                    plan.push((caller, action));
+                    let actor = Actor {
+                        agent_id: Rc::clone(&agent_id),
+                        session_id: Rc::clone(&session_id),
+                        profile,
+                        acting_for: Rc::clone(&acting_for),
+                        cause: Rc::clone(&action.decision_event),
+                    };
+                    plan.push((actor, action));
                 }
             }
             drop(agents);
             for (id, waiting, limit) in agent_caps {
-                let agents = self.agents.borrow();
-                self.capped("maxActionsPerTick", agents.get(&id), waiting, limit);
+                let agents = env.agents.borrow();
+                self.capped(env, "maxActionsPerTick", agents.get(&id), waiting, limit);
             }
             if global_capped > 0 {
-                self.capped("maxGlobalActionsPerTick", None, global_capped, global);
+                self.capped(env, "maxGlobalActionsPerTick", None, global_capped, global);
             }
         }
         if !run {
             return;
         }
-        for (caller, action) in plan {
+        for (actor, action) in plan {
             // An earlier action this tick may have despawned the agent: its calls stop with it.
-            if self.agents.borrow().get(&caller.agent_id).is_none() {
+            if env.agents.borrow().get(&actor.agent_id).is_none() {
                 continue;
             }
-            let response = self.invoke(lua, &caller, &action.tool, action.input);
-            let outcome = match (&response.result, &response.error) {
+            let outcome = match env.door.act(&actor, &action.tool, action.input) {
                 // A large result is remembered by its size: it would ride in the next eight
                 // requests (and prompts) of this agent.
-                (Some(result), _) if json_size_within(result, MAX_REMEMBERED_RESULT_BYTES).is_err() => json!({
+                Ok(Some(result)) if json_size_within(&result, MAX_REMEMBERED_RESULT_BYTES).is_err() => json!({
                     "tool": action.tool,
                     "success": true,
                     "result": {"omitted": format!("more than {MAX_REMEMBERED_RESULT_BYTES} bytes of JSON")},
                 }),
-                (Some(result), _) => json!({"tool": action.tool, "success": true, "result": result}),
-                (_, Some(e)) => json!({"tool": action.tool, "success": false, "error": {"code": e.code.as_str(), "message": e.message}}),
-                _ => json!({"tool": action.tool, "success": response.success}),
+                Ok(Some(result)) => json!({"tool": action.tool, "success": true, "result": result}),
+                Err(e) => json!({"tool": action.tool, "success": false, "error": {"code": e.code, "message": e.message}}),
+                Ok(None) => json!({"tool": action.tool, "success": true}),
             };
-            if let Some(record) = self.agents.borrow_mut().get_mut(&caller.agent_id) {
+            if let Some(record) = env.agents.borrow_mut().get_mut(&actor.agent_id) {
                 record.remember_result(outcome);
             }
         }
@@ -274,23 +351,23 @@ impl Shared {
 
     /// Perception and decision, after physics: timeouts, answers that arrived, then the agents
     /// whose decision is due.
-    pub(crate) fn think(&self, lua: &Lua) -> StepTimings {
-        let mut timings = StepTimings::default();
-        self.agent_systems.request_builder.forget_gone();
-        if self.agents.borrow().is_empty() && self.agent_systems.offloop.borrow().is_none() {
+    pub fn think(&self, env: &Inputs<'_>) -> ThinkTimings {
+        let mut timings = ThinkTimings::default();
+        self.request_builder.forget_gone();
+        if env.agents.borrow().is_empty() && self.offloop.borrow().is_none() {
             return timings;
         }
         let started = Instant::now();
         // Expiry first: a decision past its deadline is over, whatever arrived meanwhile.
-        self.expire_decisions();
-        self.collect_answers();
-        self.sort_recent_events();
-        let due = self.due_agents();
-        let perceived = self.perceive(&due);
+        self.expire_decisions(env);
+        self.collect_answers(env);
+        self.sort_recent_events(env);
+        let due = self.due_agents(env);
+        let perceived = self.perceive(env, &due);
         timings.perception = started.elapsed();
         let started = Instant::now();
         for (id, perception_event) in perceived {
-            self.start_decision(lua, &id, perception_event);
+            self.start_decision(env, &id, perception_event);
         }
         timings.decision = started.elapsed();
         timings
@@ -298,14 +375,14 @@ impl Shared {
 
     /// Agents due this tick, oldest decision first (then id), at most the scheduler's decision
     /// starts per tick, and HTTP decisions only while fewer than the in-flight cap are running.
-    fn due_agents(&self) -> Vec<Rc<str>> {
-        let tick = self.tick.get();
-        let agents = self.agents.borrow();
-        let live = self.agent_systems.live_requests.borrow();
+    fn due_agents(&self, env: &Inputs<'_>) -> Vec<Rc<str>> {
+        let tick = env.tick;
+        let agents = env.agents.borrow();
+        let live = self.live_requests.borrow();
         // An agent that could make no call (its tree revoked, or a budget of it spent) is not
         // asked to decide: it would think for nothing, at the operator's cost. Checked every
         // tick, so a revocation stops the whole tree at once and a restore resumes it.
-        let policy = self.policy_enabled.then(|| self.policy.borrow());
+        let policy = env.policy.map(|p| p.borrow());
         let stopped = |r: &AgentRecord| policy.as_ref().is_some_and(|p| p.stopped(&r.id, &r.session_id, &r.acting_for, tick).is_some());
         let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
             .iter()
@@ -319,13 +396,13 @@ impl Shared {
             // Counting the starts this tick plans too: two agents of one tree due together must
             // not both take the last call.
             // (Only the starts planned here are counted apart: nothing is copied per tick.)
-            let started = self.agent_systems.model_calls.borrow();
+            let started = self.model_calls.borrow();
             let mut planned: HashMap<Rc<str>, u64> = HashMap::new();
             due.retain(|(_, id, http)| {
                 if !*http {
                     return true;
                 }
-                let Some(root) = self.model_root(&agents, id) else { return true };
+                let Some(root) = self.model_root(env, &agents, id) else { return true };
                 let before = started.get(&root).copied().unwrap_or(0);
                 let now = planned.entry(root).or_default();
                 *now += 1;
@@ -353,10 +430,10 @@ impl Shared {
         due.truncate(limit);
         drop(agents);
         if deferred > 0 {
-            self.capped("maxDecisionStartsPerTick", None, deferred, limit);
+            self.capped(env, "maxDecisionStartsPerTick", None, deferred, limit);
         }
         if waiting > 0 {
-            self.capped("maxInFlightDecisions", None, waiting, cap);
+            self.capped(env, "maxInFlightDecisions", None, waiting, cap);
         }
         due.into_iter().map(|(_, id, _)| id).collect()
     }
@@ -364,25 +441,24 @@ impl Shared {
     /// The session whose model-call allowance agent `id`'s decisions spend: the root of whom it
     /// acts for. None for the operator's own agents (and their descendants): the operator's
     /// endpoint is the operator's to spend.
-    fn model_root(&self, agents: &crate::agents::table::Agents, id: &str) -> Option<Rc<str>> {
+    fn model_root(&self, env: &Inputs<'_>, agents: &super::table::Agents, id: &str) -> Option<Rc<str>> {
         let root = agents.get(id)?.acting_for.last().map(|p| Rc::clone(&p.session_id))?;
-        let operator = self.caller.permissions.contains(crate::policy::Permission::PolicyGovern);
-        (!(operator && *root == *self.caller.session_id)).then_some(root)
+        (env.operator_session != Some(&*root)).then_some(root)
     }
 
     /// Traces that `root`'s tree may start no more model decisions (once: when the last one
     /// it may start starts).
-    fn model_calls_spent(&self, root: &str, limit: u64) {
-        let payload = json!({"cap": "maxModelCallsPerSpawner", "sessionId": root, "limit": limit, "tick": self.tick.get()});
-        self.agent_event(EventKind::AgentSchedulerCapped, "scheduler", "scheduler", Vec::new(), &payload);
+    fn model_calls_spent(&self, env: &Inputs<'_>, root: &str, limit: u64) {
+        let payload = json!({"cap": "maxModelCallsPerSpawner", "sessionId": root, "limit": limit, "tick": env.tick});
+        self.agent_event(env, EventKind::AgentSchedulerCapped, "scheduler", "scheduler", Vec::new(), &payload);
     }
 
     /// Sorts the events emitted since the last tick into each agent's recent events (its own
     /// calls and their outcomes) and the world's (signals, speech, collisions).
-    fn sort_recent_events(&self) {
-        let agents = self.agents.borrow();
-        let trace = self.trace.borrow();
-        let systems = &self.agent_systems;
+    fn sort_recent_events(&self, env: &Inputs<'_>) {
+        let agents = env.agents.borrow();
+        let trace = env.trace.borrow();
+        let systems = self;
         let mut own = systems.own.borrow_mut();
         let mut world = systems.world.borrow_mut();
         sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
@@ -393,10 +469,8 @@ impl Shared {
     /// numbered, for a snapshot: read, not changed (events not yet sorted into the rings are
     /// sorted into copies). Sequence numbers are the trace's, which a restored engine's trace
     /// continues (`TraceLog::continue_after`).
-    pub(crate) fn agent_memory(&self) -> AgentMemory {
-        let agents = self.agents.borrow();
-        let trace = self.trace.borrow();
-        let systems = &self.agent_systems;
+    pub fn agent_memory(&self, agents: &Agents, trace: &TraceLog) -> AgentMemory {
+        let systems = self;
         let mut own = systems.own.borrow().clone();
         let mut world = systems.world.borrow().clone();
         sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
@@ -410,10 +484,10 @@ impl Shared {
     /// engine's, so every event traced from now on is newer than everything it remembers, and
     /// each agent is shown what the saved engine would have shown it. What this engine traced
     /// before the restore belongs to the world it replaced: no agent is shown it.
-    pub(crate) fn restore_agent_memory(&self, memory: AgentMemory) {
-        let systems = &self.agent_systems;
+    pub fn restore_agent_memory(&self, memory: AgentMemory, trace: &TraceLog) {
+        let systems = self;
         systems.generations.set(memory.generations);
-        systems.scanned.set(self.trace.borrow().last_seq());
+        systems.scanned.set(trace.last_seq());
         let ring = |r: Vec<(u64, String)>| RecentRing(r.into_iter().map(|(seq, t)| (seq, Rc::from(t))).collect());
         *systems.own.borrow_mut() = memory.own.into_iter().map(|(id, r)| (Rc::from(id), ring(r))).collect();
         *systems.world.borrow_mut() = ring(memory.world);
@@ -421,15 +495,15 @@ impl Shared {
 
     /// Builds the perception of every due agent with one batched spatial query, stores it on the
     /// record and traces `agent.perception.updated`. Returns each agent with its event id.
-    fn perceive(&self, due: &[Rc<str>]) -> Vec<(Rc<str>, Rc<str>)> {
+    fn perceive(&self, env: &Inputs<'_>, due: &[Rc<str>]) -> Vec<(Rc<str>, Rc<str>)> {
         if due.is_empty() {
             return Vec::new();
         }
-        let tick = self.tick.get();
-        let world = self.world.borrow();
+        let tick = env.tick;
+        let world = env.world.borrow();
         // Where each due agent is (agents without a body perceive nothing nearby).
         let places: Vec<Option<(crate::world::EntityId, [f64; 3], f64)>> = {
-            let agents = self.agents.borrow();
+            let agents = env.agents.borrow();
             due.iter()
                 .map(|id| {
                     let record = agents.get(id)?;
@@ -460,7 +534,7 @@ impl Shared {
             })
             .into_iter();
         let mut out = Vec::with_capacity(due.len());
-        let systems = &self.agent_systems;
+        let systems = self;
         for (id, place) in due.iter().zip(&places) {
             let nearby: Vec<PerceivedEntity> = match place {
                 Some(_) => answers
@@ -472,7 +546,7 @@ impl Shared {
                     .collect(),
                 None => Vec::new(),
             };
-            let mut agents = self.agents.borrow_mut();
+            let mut agents = env.agents.borrow_mut();
             let Some(record) = agents.get_mut(id) else { continue };
             let seen = record.seen_seq;
             let mut recent: Vec<(u64, Rc<str>)> = systems.own.borrow().get(id).map(|r| r.0.iter().cloned().collect()).unwrap_or_default();
@@ -491,15 +565,13 @@ impl Shared {
             let count = perception.nearby.len();
             record.perception = Some(perception);
             record.last_decision_tick = Some(tick);
-            if let Some(log) = self.log.borrow_mut().as_mut() {
-                log.decided(tick, id);
-            }
+            env.door.decided(tick, id);
             let (actor, thread) = (Rc::clone(&record.id), Rc::clone(&record.session_id));
             drop(agents);
             let payload = json!({"agentId": &*actor, "nearby": count, "tick": tick});
-            let event = self.agent_event(EventKind::AgentPerceptionUpdated, &actor, &thread, Vec::new(), &payload);
-            if let Some(record) = self.agents.borrow_mut().get_mut(id) {
-                record.seen_seq = self.trace.borrow().last_seq();
+            let event = self.agent_event(env, EventKind::AgentPerceptionUpdated, &actor, &thread, Vec::new(), &payload);
+            if let Some(record) = env.agents.borrow_mut().get_mut(id) {
+                record.seen_seq = env.trace.borrow().last_seq();
             }
             out.push((Rc::clone(id), Rc::from(event)));
         }
@@ -508,19 +580,12 @@ impl Shared {
 
     /// The skills an agent's profile may call, as tool definitions (cached per registry
     /// generation).
-    fn tools_for(&self, lua: Option<&Lua>, profile: Profile) -> (Rc<Vec<ToolSpec>>, Option<Table>) {
-        let generation = self.registry.borrow().generation();
-        let mut cache = self.agent_systems.tools.borrow_mut();
+    fn tools_for(&self, env: &Inputs<'_>, lua: Option<&Lua>, profile: Profile) -> (Rc<Vec<ToolSpec>>, Option<Table>) {
+        let generation = env.door.tools_generation();
+        let mut cache = self.tools.borrow_mut();
         let entry = cache.entry(profile).or_insert_with(|| Tools { generation: u64::MAX, specs: Rc::new(Vec::new()), lua: None });
         if entry.generation != generation {
-            let granted = profile.permissions();
-            let specs: Vec<ToolSpec> = self
-                .registry
-                .borrow()
-                .list()
-                .filter(|s| offered_to_agents(s) && s.permissions.iter().all(|p| granted.contains(*p)))
-                .map(|s| ToolSpec { name: s.name.clone(), description: s.description.clone(), input_schema: s.input_schema.clone() })
-                .collect();
+            let specs = env.door.offered_tools(profile);
             *entry = Tools { generation, specs: Rc::new(specs), lua: None };
         }
         if let Some(lua) = lua
@@ -540,14 +605,14 @@ impl Shared {
     }
 
     /// Starts the decision of a due agent whose perception was just built.
-    fn start_decision(&self, lua: &Lua, id: &str, perception_event: Rc<str>) {
-        let Some(kind) = self.agents.borrow().get(id).map(|r| r.llm.provider) else { return };
+    fn start_decision(&self, env: &Inputs<'_>, id: &str, perception_event: Rc<str>) {
+        let Some(kind) = env.agents.borrow().get(id).map(|r| r.llm.provider) else { return };
         if kind == ProviderKind::Scripted {
-            let result = self.run_scripted(lua, id);
-            return self.finish_decision(id, &perception_event, kind, result);
+            let result = self.run_scripted(env, id);
+            return self.finish_decision(env, id, &perception_event, kind, result);
         }
         let (model, system_prompt, profile, perception, previous, timeout) = {
-            let agents = self.agents.borrow();
+            let agents = env.agents.borrow();
             let Some(r) = agents.get(id) else { return };
             (
                 r.llm.model.clone(),
@@ -563,9 +628,9 @@ impl Shared {
             ProviderKind::Ollama | ProviderKind::OpenAi => {
                 let provider = match self.http_provider(kind) {
                     Ok(p) => p,
-                    Err(e) => return self.finish_decision(id, &perception_event, kind, Err(e.into())),
+                    Err(e) => return self.finish_decision(env, id, &perception_event, kind, Err(e.into())),
                 };
-                let (tools, _) = self.tools_for(None, profile);
+                let (tools, _) = self.tools_for(env, None, profile);
                 let request = DecideRequest {
                     agent_id: id.to_string(),
                     model,
@@ -578,26 +643,26 @@ impl Shared {
                     // discarded rather than silently cut off.
                     timeout: Some(http_timeout(timeout)),
                 };
-                let root = self.model_root(&self.agents.borrow(), id);
+                let root = self.model_root(env, &env.agents.borrow(), id);
                 if let Some(root) = root {
                     let used = {
-                        let mut counts = self.agent_systems.model_calls.borrow_mut();
+                        let mut counts = self.model_calls.borrow_mut();
                         let used = counts.entry(Rc::clone(&root)).or_default();
                         *used += 1;
                         *used
                     };
-                    let limit = self.agents.borrow().scheduler.max_model_calls_per_spawner;
+                    let limit = env.agents.borrow().scheduler.max_model_calls_per_spawner;
                     if used == limit {
-                        self.model_calls_spent(&root, limit);
+                        self.model_calls_spent(env, &root, limit);
                     }
                 }
                 let now = Instant::now();
                 // Generations are unique across agents and their lifetimes, so an answer for a
                 // despawned agent can never be taken for a new agent that reuses its id.
-                let generation = self.agent_systems.generations.get() + 1;
-                self.agent_systems.generations.set(generation);
+                let generation = self.generations.get() + 1;
+                self.generations.set(generation);
                 let generation = {
-                    let mut agents = self.agents.borrow_mut();
+                    let mut agents = env.agents.borrow_mut();
                     let Some(r) = agents.get_mut(id) else { return };
                     r.generation = generation;
                     r.in_flight = Some(InFlight {
@@ -608,8 +673,8 @@ impl Shared {
                     });
                     r.generation
                 };
-                self.agent_systems.live_requests.borrow_mut().insert(Rc::from(id), generation);
-                let mut offloop = self.agent_systems.offloop.borrow_mut();
+                self.live_requests.borrow_mut().insert(Rc::from(id), generation);
+                let mut offloop = self.offloop.borrow_mut();
                 let offloop = offloop.get_or_insert_with(OffLoop::new);
                 let tx = offloop.tx.clone();
                 let agent = id.to_string();
@@ -629,17 +694,17 @@ impl Shared {
     /// The provider for an HTTP kind, configured from the operator's environment.
     fn http_provider(&self, kind: ProviderKind) -> Result<Arc<dyn Provider>, ProviderError> {
         let name = kind.as_str();
-        if let Some(p) = self.agent_systems.providers.borrow().get(name) {
+        if let Some(p) = self.providers.borrow().get(name) {
             return Ok(Arc::clone(p));
         }
         let http = match kind {
             ProviderKind::Ollama => provider::ProviderKind::Ollama,
             ProviderKind::OpenAi | ProviderKind::Scripted => provider::ProviderKind::OpenAi,
         };
-        let mut config = self.agent_systems.config.borrow_mut();
+        let mut config = self.config.borrow_mut();
         let config = config.get_or_insert_with(ProvidersConfig::from_env);
         let provider = provider::http_provider(http, config)?;
-        self.agent_systems.providers.borrow_mut().insert(name, Arc::clone(&provider));
+        self.providers.borrow_mut().insert(name, Arc::clone(&provider));
         Ok(provider)
     }
 
@@ -647,9 +712,10 @@ impl Shared {
     /// request is built straight from the record (no JSON in between: this runs for every
     /// scripted decision), then the record's borrow ends before the policy runs, so a policy may
     /// call skills that read agents.
-    fn run_scripted(&self, lua: &Lua, id: &str) -> Result<Decision, DecisionFailure> {
+    fn run_scripted(&self, env: &Inputs<'_>, id: &str) -> Result<Decision, DecisionFailure> {
+        let lua = env.lua;
         let (policy_name, profile) = {
-            let agents = self.agents.borrow();
+            let agents = env.agents.borrow();
             let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
             (r.llm.model.clone(), r.profile)
         };
@@ -657,12 +723,12 @@ impl Shared {
             policy: policy_name.clone(),
             detail: clipped_detail(crate::script::error_message_and_traceback(&e).0),
         };
-        let policy: Function = self.agents.borrow().scripted(&policy_name).ok_or_else(|| DecisionFailure::NoPolicy(policy_name.clone()))?;
-        let (_, tools) = self.tools_for(Some(lua), profile);
+        let policy: Function = env.agents.borrow().scripted(&policy_name).ok_or_else(|| DecisionFailure::NoPolicy(policy_name.clone()))?;
+        let (_, tools) = self.tools_for(env, Some(lua), profile);
         let request = {
-            let agents = self.agents.borrow();
+            let agents = env.agents.borrow();
             let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
-            self.agent_systems.request_builder.build(lua, r, tools, self.tick.get()).map_err(script_error)?
+            self.request_builder.build(lua, r, tools, env.tick).map_err(script_error)?
         };
         // A policy that never returns would hold the loop forever: it runs under a budget of
         // VM checks (deterministic, unlike a clock), and past it the decision fails.
@@ -671,8 +737,7 @@ impl Shared {
                 "it ran past its budget of {POLICY_CHECKS} VM checks (calls and loop iterations) in one decision; an endless loop? the agent idles until its next turn"
             )
         };
-        let returned: LuaValue =
-            self.interrupt.with_budget(lua, POLICY_CHECKS, exhausted, || policy.call(request)).map_err(script_error)?;
+        let returned: LuaValue = env.interrupt.with_budget(lua, POLICY_CHECKS, exhausted, || policy.call(request)).map_err(script_error)?;
         // Only the calls a decision can keep are converted: a policy returning millions of
         // entries costs a count, not their JSON.
         let (returned, dropped) = match returned {
@@ -696,22 +761,29 @@ impl Shared {
 
     /// Validates a decision's tool calls and queues them, tracing the decision and every
     /// rejection and cap; a failed decision is traced and the agent idles until its next turn.
-    fn finish_decision(&self, id: &str, perception_event: &str, kind: ProviderKind, result: Result<Decision, DecisionFailure>) {
+    fn finish_decision(
+        &self,
+        env: &Inputs<'_>,
+        id: &str,
+        perception_event: &str,
+        kind: ProviderKind,
+        result: Result<Decision, DecisionFailure>,
+    ) {
         let causes = vec![perception_event.to_string()];
-        let found = self.agents.borrow().get(id).map(|r| (Rc::clone(&r.id), Rc::clone(&r.session_id), r.budget));
+        let found = env.agents.borrow().get(id).map(|r| (Rc::clone(&r.id), Rc::clone(&r.session_id), r.budget));
         let Some((actor, thread, budget)) = found else {
             // Its own policy (or a skill it called) despawned it: the perception still gets its
             // ending, and nothing it decided runs.
             let payload =
-                json!({"agentId": id, "reason": "the agent was despawned while it decided", "ok": result.is_ok(), "tick": self.tick.get()});
-            self.agent_event(EventKind::AgentDecisionDiscarded, id, &format!("ses_{id}"), causes, &payload);
+                json!({"agentId": id, "reason": "the agent was despawned while it decided", "ok": result.is_ok(), "tick": env.tick});
+            self.agent_event(env, EventKind::AgentDecisionDiscarded, id, &format!("ses_{id}"), causes, &payload);
             return;
         };
         let decision = match result {
             Ok(d) => d,
             Err(e) => {
-                let payload = json!({"agentId": id, "provider": kind.as_str(), "reason": e.to_string(), "tick": self.tick.get()});
-                self.agent_event(EventKind::AgentDecisionFailed, &actor, &thread, causes, &payload);
+                let payload = json!({"agentId": id, "provider": kind.as_str(), "reason": e.to_string(), "tick": env.tick});
+                self.agent_event(env, EventKind::AgentDecisionFailed, &actor, &thread, causes, &payload);
                 return;
             }
         };
@@ -721,9 +793,9 @@ impl Shared {
             "provider": kind.as_str(),
             "toolCalls": calls.len() + rejected.len() + decision.dropped,
             "totalTokens": decision.total_tokens,
-            "tick": self.tick.get(),
+            "tick": env.tick,
         });
-        let decision_event: Rc<str> = self.agent_event(EventKind::AgentDecisionCompleted, &actor, &thread, causes, &payload).into();
+        let decision_event: Rc<str> = self.agent_event(env, EventKind::AgentDecisionCompleted, &actor, &thread, causes, &payload).into();
         // The cap bites on the calls to queue and, separately, on the calls that could not be
         // parsed (each traced as a rejection): a flood of garbage cannot flood the log. What
         // is cut, with what the provider already dropped, is counted in one capped event.
@@ -732,12 +804,12 @@ impl Shared {
         calls.truncate(limit);
         rejected.truncate(limit);
         if dropped > 0 {
-            let agents = self.agents.borrow();
-            self.capped("maxToolCallsPerDecision", agents.get(id), dropped, limit);
+            let agents = env.agents.borrow();
+            self.capped(env, "maxToolCallsPerDecision", agents.get(id), dropped, limit);
         }
         let reject = |tool: &str, reason: String| {
-            let payload = json!({"agentId": id, "tool": tool, "reason": reason, "tick": self.tick.get()});
-            self.agent_event(EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
+            let payload = json!({"agentId": id, "tool": tool, "reason": reason, "tick": env.tick});
+            self.agent_event(env, EventKind::AgentToolcallRejected, &actor, &thread, vec![decision_event.to_string()], &payload);
         };
         // Calls the provider could not even parse are reported in the order given, first.
         for bad in &rejected {
@@ -746,15 +818,19 @@ impl Shared {
         let mut queue_dropped = 0;
         for call in calls {
             let rejected = |reason: String| reject(&call.tool, reason);
-            let Some(skill) = self.registry.borrow().get(&call.tool) else {
-                rejected(self.registry.borrow().unknown_skill(&call.tool));
-                continue;
+            let offered = match env.door.lookup_tool(&call.tool) {
+                ToolLookup::Unknown(message) => {
+                    rejected(message);
+                    continue;
+                }
+                ToolLookup::Offered => true,
+                ToolLookup::NotOffered => false,
             };
             if json_size_within(&call.input, MAX_CALL_INPUT_BYTES).is_err() {
                 rejected(format!("the input is more than {MAX_CALL_INPUT_BYTES} bytes of JSON, which a tool call's input may be at most"));
                 continue;
             }
-            if !offered_to_agents(&skill) {
+            if !offered {
                 rejected(format!(
                     "{} is not offered to in-world agents: one call of it can hold the loop, which every agent and client shares, for seconds (builders call it over MCP)",
                     call.tool
@@ -762,43 +838,41 @@ impl Shared {
                 continue;
             }
             let mut input = call.input.clone();
-            if let Err(problem) = check_input(&skill, &mut input) {
+            if let Err(problem) = env.door.check_input(&call.tool, &mut input) {
                 rejected(format!("invalid input for {}: {problem}", call.tool));
                 continue;
             }
-            let mut agents = self.agents.borrow_mut();
+            let mut agents = env.agents.borrow_mut();
             let Some(record) = agents.get_mut(id) else { return };
             if record.queue.len() >= budget.max_queue_depth {
                 queue_dropped += 1;
                 continue;
             }
-            if let Some(log) = self.log.borrow_mut().as_mut() {
-                log.queued(self.tick.get(), id, &call.tool, &input, &decision_event);
-            }
+            env.door.queued(env.tick, id, &call.tool, &input, &decision_event);
             record.queue.push_back(QueuedAction { tool: call.tool.clone(), input, decision_event: Rc::clone(&decision_event) });
         }
         if queue_dropped > 0 {
-            let agents = self.agents.borrow();
-            self.capped("maxQueueDepth", agents.get(id), queue_dropped, budget.max_queue_depth);
+            let agents = env.agents.borrow();
+            self.capped(env, "maxQueueDepth", agents.get(id), queue_dropped, budget.max_queue_depth);
         }
     }
 
     /// Off-loop answers that arrived since the last tick. An answer for a decision that timed
     /// out or whose agent is gone is discarded (and traced).
-    fn collect_answers(&self) {
-        let answers: Vec<Answer> = match &*self.agent_systems.offloop.borrow() {
+    fn collect_answers(&self, env: &Inputs<'_>) {
+        let answers: Vec<Answer> = match &*self.offloop.borrow() {
             Some(o) => o.rx.try_iter().collect(),
             None => return,
         };
         for answer in answers {
             {
-                let mut live = self.agent_systems.live_requests.borrow_mut();
+                let mut live = self.live_requests.borrow_mut();
                 if live.get(answer.agent.as_str()) == Some(&answer.generation) {
                     live.remove(answer.agent.as_str());
                 }
             }
             let current = {
-                let mut agents = self.agents.borrow_mut();
+                let mut agents = env.agents.borrow_mut();
                 match agents.get_mut(&answer.agent) {
                     Some(r) if r.in_flight.as_ref().is_some_and(|f| f.generation == answer.generation) => {
                         let flight = r.in_flight.take().expect("checked");
@@ -809,16 +883,17 @@ impl Shared {
             };
             match current {
                 Some((kind, perception_event)) => {
-                    self.finish_decision(&answer.agent, &perception_event, kind, answer.result.map_err(DecisionFailure::from))
+                    self.finish_decision(env, &answer.agent, &perception_event, kind, answer.result.map_err(DecisionFailure::from))
                 }
                 None => {
-                    let reason = match self.agents.borrow().get(&answer.agent) {
+                    let reason = match env.agents.borrow().get(&answer.agent) {
                         Some(r) if r.generation == answer.generation => "late: the decision had timed out",
                         Some(_) => "the agent that asked was despawned (another agent has its id now)",
                         None => "the agent is gone",
                     };
-                    let payload = json!({"agentId": answer.agent, "generation": answer.generation, "reason": reason, "ok": answer.result.is_ok(), "tick": self.tick.get()});
+                    let payload = json!({"agentId": answer.agent, "generation": answer.generation, "reason": reason, "ok": answer.result.is_ok(), "tick": env.tick});
                     self.agent_event(
+                        env,
                         EventKind::AgentDecisionDiscarded,
                         &answer.agent,
                         &format!("ses_{}", answer.agent),
@@ -832,7 +907,7 @@ impl Shared {
 
     /// Abandons decisions past their agent's `decisionTimeoutMs`; their answers, if they ever
     /// come, are discarded by generation.
-    fn expire_decisions(&self) {
+    fn expire_decisions(&self, env: &Inputs<'_>) {
         let now = Instant::now();
         struct Expired {
             id: Rc<str>,
@@ -842,7 +917,7 @@ impl Shared {
             ms: u64,
         }
         let expired: Vec<Expired> = {
-            let mut agents = self.agents.borrow_mut();
+            let mut agents = env.agents.borrow_mut();
             agents
                 .iter_mut()
                 .filter_map(|r| {
@@ -861,8 +936,8 @@ impl Shared {
         };
         for Expired { id, thread, perception_event, kind, ms } in expired {
             let reason = format!("timed out after {ms} ms (decisionTimeoutMs); a late answer will be discarded");
-            let payload = json!({"agentId": &*id, "provider": kind.as_str(), "reason": reason, "tick": self.tick.get()});
-            self.agent_event(EventKind::AgentDecisionFailed, &id, &thread, vec![perception_event.to_string()], &payload);
+            let payload = json!({"agentId": &*id, "provider": kind.as_str(), "reason": reason, "tick": env.tick});
+            self.agent_event(env, EventKind::AgentDecisionFailed, &id, &thread, vec![perception_event.to_string()], &payload);
         }
     }
 }
@@ -871,7 +946,7 @@ impl Shared {
 /// world's (signals, speech, collisions); forgets the rings of agents that are gone.
 fn sort_events(
     events: crate::trace::History<'_>,
-    agents: &crate::agents::table::Agents,
+    agents: &super::table::Agents,
     own: &mut HashMap<Rc<str>, RecentRing>,
     world: &mut RecentRing,
 ) {
@@ -901,7 +976,7 @@ fn sort_events(
 /// The agent systems' memory as snapshot data: the last decision generation handed out, and the
 /// recent events kept for each agent and for the world (trace sequence numbers and types).
 #[derive(Debug, Serialize, serde::Deserialize)]
-pub(crate) struct AgentMemory {
+pub struct AgentMemory {
     generations: u64,
     own: Vec<(String, Vec<(u64, String)>)>,
     world: Vec<(u64, String)>,
@@ -916,7 +991,7 @@ pub struct AgentMemoryError {
 }
 
 impl AgentMemory {
-    pub(crate) fn check(&self) -> Result<(), AgentMemoryError> {
+    pub fn check(&self) -> Result<(), AgentMemoryError> {
         let rings = self.own.iter().map(|(id, r)| (id.as_str(), r.len())).chain([("the world", self.world.len())]);
         for (whom, count) in rings {
             if count > RECENT_EVENTS {
@@ -973,21 +1048,13 @@ fn json_size_within(value: &Value, limit: usize) -> Result<usize, usize> {
 }
 
 /// Makes `t` and every table in it read-only (a tree made from JSON: no cycles).
-pub(super) fn freeze(t: &Table) -> mlua::Result<()> {
+pub(crate) fn freeze(t: &Table) -> mlua::Result<()> {
     t.for_each(|_: LuaValue, v: LuaValue| match v {
         LuaValue::Table(inner) => freeze(&inner),
         _ => Ok(()),
     })?;
     t.set_readonly(true);
     Ok(())
-}
-
-/// Whether agents may call `skill`. Their actions run on the loop, one after another, within
-/// call-count caps but no clock (a time budget would make the world depend on the machine's
-/// speed), so skills that hold the loop for long by design (`heavy`: playtests, captures, whole
-/// scenes and worlds read or written) are for builders only.
-fn offered_to_agents(skill: &crate::skills::Skill) -> bool {
-    !skill.heavy && skill.category != "test"
 }
 
 fn http_timeout(decision: Duration) -> Duration {
