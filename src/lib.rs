@@ -1,8 +1,10 @@
 //! limina: an agent-native real-time 3D engine in one binary, scripted in Luau.
 //!
-//! Module map (dependencies point down): `cli` → `host` → {`skills`, `policy`, `trace`,
-//! `script`} → {`world`, `physics`}. Every world mutation is a skill call through
-//! `skills::invoke`; see `../SPEC.md`-style docs in the README for the tour.
+//! Layers, highest first (a folder names only its own layer or lower; `tests/rust/layers.rs`
+//! checks it): `cli` → `mcp` → `host` → {`packages`, `durable`, `snapshot`} → `skills` →
+//! `agents` → {`policy`, `scenes`} → {`script`, `world`, `physics`, `trace`, `render`, `audio`}
+//! → small base modules. Every world mutation is a skill call through `skills::invoke`;
+//! docs/architecture.md has the tour.
 
 pub mod agents;
 pub(crate) mod atomic_file;

@@ -473,7 +473,7 @@ impl AgentSystems {
         let systems = self;
         let mut own = systems.own.borrow().clone();
         let mut world = systems.world.borrow().clone();
-        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
+        sort_events(trace.since(systems.scanned.get()), agents, &mut own, &mut world);
         let ring = |r: RecentRing| r.0.into_iter().map(|(seq, t)| (seq, t.to_string())).collect::<Vec<_>>();
         let mut own: Vec<(String, Vec<(u64, String)>)> = own.into_iter().map(|(id, r)| (id.to_string(), ring(r))).collect();
         own.sort();
