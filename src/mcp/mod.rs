@@ -43,6 +43,14 @@ fn server_engine(
 /// Holds a client's answer until what its call recorded is on disk (`--log`): a call a client
 /// was told succeeded survives a crash. If the log cannot be written, the answer says so (the
 /// call was applied, but it is not durable).
-pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), String> {
-    engine.make_durable().map_err(|e| format!("the call was applied but is not durable: {e}"))
+pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), NotDurable> {
+    engine.make_durable().map_err(|reason| NotDurable { reason })
+}
+
+/// A call was applied but what it recorded could not be made durable (`--log`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the call was applied but is not durable: {reason}")]
+pub(crate) struct NotDurable {
+    /// Why the command log could not be synced (the log's own words).
+    pub reason: String,
 }

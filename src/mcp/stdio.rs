@@ -248,10 +248,10 @@ fn serve_lines(
             };
             if let Some(line) = line {
                 let mut messages = answer(engine, session, line);
-                if let Err(message) = super::durable_answer(engine) {
+                if let Err(e) = super::durable_answer(engine) {
                     for m in &mut messages {
                         if m.get("result").is_some() {
-                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, message.clone(), None);
+                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, e.to_string(), None);
                         }
                     }
                 }

@@ -37,7 +37,7 @@ use serde_json::{Value, json};
 
 use discover::{Kind, Source};
 pub use door::Packages;
-pub use error::{LoadError, ManifestReadError, Refused, StateError};
+pub use error::{LoadError, ManifestReadError, Refused, ShapeError, StateError};
 use load::Built;
 pub use load::{LoadOutcome, load_all, load_ref};
 use manifest::{Limits, Manifest, Trust};

@@ -187,7 +187,7 @@ pub(crate) fn invoke_call(
     // before the handler writes, and the ops check before they write), so the caller is told
     // the call may have partly applied.
     let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id, &mut authorized))
-        .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
+        .unwrap_or_else(|p| Err(panicked(env, caller, name, p.as_str())));
     let clock = env.clock;
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let (success, result, error, lua_copy) = match outcome {

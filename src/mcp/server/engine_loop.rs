@@ -544,7 +544,7 @@ fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Answere
     c.prune();
     let notes = dispatcher::pending_notifications(engine, &mut c.session);
     let result = match (result, crate::mcp::durable_answer(engine)) {
-        (Ok(_), Err(message)) => Err(RpcError { code: crate::mcp::protocol::INTERNAL_ERROR, message, data: None }),
+        (Ok(_), Err(e)) => Err(RpcError { code: crate::mcp::protocol::INTERNAL_ERROR, message: e.to_string(), data: None }),
         (result, _) => result,
     };
     Answered { result, notes: c.deliver(notes) }

@@ -238,6 +238,17 @@ pub(super) fn bearer_token(headers: &http::HeaderMap) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
+/// Why `OriginPolicy` turned a request away (the body of its 403).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum OriginRefusal {
+    #[error("forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)")]
+    Origin { origin: String },
+    #[error("forbidden: a request must name its Host (the server listens on loopback)")]
+    NoHost,
+    #[error("forbidden: Host '{host}' does not name this machine (the server listens on loopback)")]
+    ForeignHost { host: String },
+}
+
 /// Which browser origins may reach the server. Browsers send `Origin` on cross-site requests
 /// and WebSocket upgrades; a page on another site (or one that rebinds its DNS name to
 /// 127.0.0.1) must not drive the world. Requests without `Origin` come from non-browser
@@ -269,16 +280,14 @@ impl OriginPolicy {
     }
 
     /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
-    pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), String> {
+    pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), OriginRefusal> {
         let headers = req.headers();
         if let Some(origin) = headers.get(http::header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
             let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
             let allowed = self.allowed.iter().any(|a| a == origin) || (!authority.is_empty() && Self::is_loopback_host(authority));
             if !allowed {
-                return Err(format!(
-                    "forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)"
-                ));
+                return Err(OriginRefusal::Origin { origin: origin.to_string() });
             }
         }
         if self.loopback {
@@ -288,10 +297,10 @@ impl OriginPolicy {
                 None => req.uri().authority().map(|a| a.as_str().to_string()).unwrap_or_default(),
             };
             if host.is_empty() {
-                return Err("forbidden: a request must name its Host (the server listens on loopback)".to_string());
+                return Err(OriginRefusal::NoHost);
             }
             if !Self::is_loopback_host(&host) {
-                return Err(format!("forbidden: Host '{host}' does not name this machine (the server listens on loopback)"));
+                return Err(OriginRefusal::ForeignHost { host });
             }
         }
         Ok(())
@@ -323,7 +332,7 @@ where
 
     fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
         if let Err(why) = self.origins.check(&req) {
-            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why))));
+            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why.to_string()))));
         }
         // A browser page from an allowed origin may read the answers (CORS); its preflight is
         // answered before the token check, as browsers send no credentials with it.
