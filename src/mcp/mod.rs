@@ -4,6 +4,7 @@
 //! goes through the skill registry, never around it.
 
 pub mod dispatcher;
+mod error;
 pub mod protocol;
 pub mod server;
 pub mod stdio;
@@ -12,6 +13,7 @@ pub(crate) mod tool_view;
 pub mod tools;
 
 pub use dispatcher::{McpSession, handle_message, handle_text};
+pub use error::{McpServerError, TokenFileError};
 pub use tool_view::ToolsMode;
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
@@ -23,7 +25,7 @@ fn server_engine(
     scripts: Option<&std::path::Path>,
     scene: Option<&std::path::Path>,
     log: Option<crate::durable::LogConfig>,
-) -> anyhow::Result<crate::host::Engine> {
+) -> Result<crate::host::Engine, McpServerError> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
@@ -36,7 +38,7 @@ fn server_engine(
     if let Some(scene) = scene {
         engine.run_or_load_file(scene)?;
     }
-    engine.make_durable().map_err(anyhow::Error::msg)?;
+    engine.make_durable().map_err(|reason| McpServerError::Log { reason })?;
     Ok(engine)
 }
 

@@ -270,14 +270,14 @@ impl<'e> EngineLoop<'e> {
     }
 
     /// Serves until every sender of `rx` is gone.
-    pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Result<()> {
+    pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) {
         loop {
             // Take in whatever has arrived, so a newly waiting client gets the next turn.
             loop {
                 match rx.try_recv() {
                     Ok(msg) => self.intake(msg),
                     Err(mpsc::TryRecvError::Empty) => break,
-                    Err(mpsc::TryRecvError::Disconnected) => return Ok(()),
+                    Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             }
             let now = Instant::now();
@@ -305,7 +305,7 @@ impl<'e> EngineLoop<'e> {
             match rx.recv_timeout(self.driver.wait(Instant::now())) {
                 Ok(msg) => self.intake(msg),
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
         }
     }

@@ -37,6 +37,7 @@ use std::time::Duration;
 use jsonrpsee::server::{ServerConfig, stop_channel};
 
 use super::dispatcher::MAX_MESSAGE_BYTES;
+use crate::mcp::{McpServerError, TokenFileError};
 use crate::policy::PROFILES;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
@@ -71,7 +72,7 @@ pub(crate) struct ServerOptions {
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
-pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, String>> {
+pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, String>, TokenFileError> {
     let mut tokens = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -80,11 +81,10 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<Str
         }
         let mut parts = line.split_whitespace();
         let (Some(token), Some(profile), None) = (parts.next(), parts.next(), parts.next()) else {
-            anyhow::bail!("{file}:{}: expected `TOKEN PROFILE`", n + 1);
+            return Err(TokenFileError::Shape { file: file.to_string(), line: n + 1 });
         };
         if !PROFILES.iter().any(|(name, _)| *name == profile) {
-            let known: Vec<&str> = PROFILES.iter().map(|(name, _)| *name).collect();
-            anyhow::bail!("{file}:{}: unknown profile '{profile}' (known: {})", n + 1, known.join(", "));
+            return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
         }
         tokens.insert(token.to_string(), profile.to_string());
     }
@@ -92,10 +92,10 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<Str
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
-pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
+pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerError> {
     let tokens = match &options.tokens {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+            let text = std::fs::read_to_string(path).map_err(|source| McpServerError::ReadTokens { path: path.clone(), source })?;
             Some(Arc::new(parse_tokens(&text, &path.display().to_string())?))
         }
         None => None,
@@ -112,7 +112,12 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let workers = cores.saturating_sub(1).clamp(1, 8);
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(workers).thread_name("limina-net").enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .thread_name("limina-net")
+        .enable_all()
+        .build()
+        .map_err(McpServerError::Runtime)?;
     let shared =
         transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
     let admission = Arc::new(admission::Admission::default());
@@ -130,27 +135,16 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
         .build();
     let (stop, handle) = stop_channel();
     let local = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| match e.kind() {
-            std::io::ErrorKind::AddrInUse => {
-                anyhow::anyhow!(
-                    "{addr} is in use (another limina server, or another program, listens there); choose another port with --port"
-                )
-            }
-            std::io::ErrorKind::AddrNotAvailable => anyhow::anyhow!("{addr}: no such address on this machine (--bind)"),
-            std::io::ErrorKind::PermissionDenied => {
-                anyhow::anyhow!("{addr}: permission denied (ports below 1024 need privileges; use --port)")
-            }
-            _ => anyhow::anyhow!("cannot listen on {addr}: {e}"),
-        })?;
-        let local = listener.local_addr()?;
+        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| McpServerError::listen(&addr, e))?;
+        let local = listener.local_addr().map_err(|e| McpServerError::listen(&addr, e))?;
         tokio::spawn(Arc::clone(&http).expire_sessions());
         tokio::spawn(transport::accept(listener, config, module.into(), shared, http, origins, stop));
-        anyhow::Ok(local)
+        Ok::<_, McpServerError>(local)
     })?;
     eprintln!("limina mcp: listening on ws://{local} and http://{local}{}", http::MCP_PATH);
-    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
+    engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
     let _ = handle.stop();
-    result
+    Ok(())
 }
 
 #[cfg(test)]
