@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use super::{CliError, CliResult};
 use crate::mcp::ToolsMode;
 use crate::mcp::server::{self, ServerOptions};
 use crate::mcp::stdio::{self, StdioOptions};
@@ -75,17 +75,15 @@ impl ToolsArg {
     }
 }
 
-pub fn run(args: &McpArgs) -> i32 {
+pub fn run(args: &McpArgs) -> CliResult {
     if !args.stdio && !args.ws && !args.http {
-        report_error("choose a transport: limina mcp --stdio, --ws or --http", None);
-        return EXIT_USAGE;
+        return Err(CliError::usage("choose a transport: limina mcp --stdio, --ws or --http"));
     }
     if !(args.call_budget_ms.is_finite() && (0.0..=1000.0).contains(&args.call_budget_ms)) {
-        report_error(&format!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms), None);
-        return EXIT_USAGE;
+        return Err(CliError::usage(format_args!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms)));
     }
     let call_budget = std::time::Duration::from_secs_f64(args.call_budget_ms / 1e3);
-    let result = if args.stdio {
+    if args.stdio {
         stdio::serve(&StdioOptions {
             project: super::project_root(),
             profile: args.profile.name(),
@@ -94,7 +92,7 @@ pub fn run(args: &McpArgs) -> i32 {
             call_budget,
             tools: args.tools.mode(),
             log: args.log.config(),
-        })
+        })?;
     } else {
         server::serve_blocking(&ServerOptions {
             project: super::project_root(),
@@ -109,13 +107,7 @@ pub fn run(args: &McpArgs) -> i32 {
             allow_origins: args.allow_origin.clone(),
             tools: args.tools.mode(),
             log: args.log.config(),
-        })
-    };
-    match result {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            report_error(&format!("{e:#}"), None);
-            EXIT_FAILURE
-        }
+        })?;
     }
+    Ok(())
 }
