@@ -26,7 +26,7 @@ pub(crate) struct McpArgs {
     pub allow_origin: Vec<String>,
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
-    pub profile: super::ProfileArg,
+    pub profile: crate::policy::Profile,
     /// Which tools a standard client's tools/list starts with: `core` (the core tier plus the
     /// discovery meta-tools skills.search/browse/enable/disable) or `all`. Every tool stays
     /// callable by name either way, and no client is shown a tool its profile cannot call.
@@ -86,7 +86,7 @@ pub fn run(args: &McpArgs) -> CliResult {
     if args.stdio {
         stdio::serve(&StdioOptions {
             project: super::project_root(),
-            profile: args.profile.name(),
+            profile: args.profile,
             scene: args.scene.clone(),
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
@@ -98,7 +98,7 @@ pub fn run(args: &McpArgs) -> CliResult {
             project: super::project_root(),
             bind: args.bind.clone(),
             port: args.port,
-            profile: args.profile.name(),
+            profile: args.profile,
             tokens: args.tokens.clone(),
             scene: args.scene.clone(),
             publish_deltas: !args.no_deltas,

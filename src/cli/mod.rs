@@ -185,33 +185,16 @@ pub(crate) fn report_error(message: &str, traceback: Option<&str>) {
     }
 }
 
-/// `--profile`: one of the reference's profiles. A typo is a usage error that lists the names,
-/// never a silent grant of nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ProfileArg {
-    #[value(name = "builder.readWrite")]
-    BuilderReadWrite,
-    #[value(name = "player.limited")]
-    PlayerLimited,
-    #[value(name = "social.actor")]
-    SocialActor,
-    #[value(name = "system.readonly")]
-    SystemReadonly,
-}
-
-impl ProfileArg {
-    pub fn profile(self) -> crate::policy::Profile {
-        use crate::policy::Profile;
-        match self {
-            ProfileArg::BuilderReadWrite => Profile::BuilderReadWrite,
-            ProfileArg::PlayerLimited => Profile::PlayerLimited,
-            ProfileArg::SocialActor => Profile::SocialActor,
-            ProfileArg::SystemReadonly => Profile::SystemReadonly,
-        }
+/// `--profile`: one of the catalog's profiles, parsed straight into `policy::Profile` and kept
+/// typed down to the caller it makes. A typo is a usage error that lists the names, never a
+/// silent grant of nothing.
+impl clap::ValueEnum for crate::policy::Profile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::policy::Profile::ALL
     }
 
-    pub fn name(self) -> String {
-        self.profile().as_str().to_string()
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }
 
@@ -252,4 +235,20 @@ pub(crate) fn scripts_root(given: Option<&std::path::Path>) -> Option<std::path:
         None => Some(project_root().join("scripts")).filter(|p| p.is_dir())?,
     };
     Some(std::path::absolute(&root).unwrap_or(root))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use crate::policy::Profile;
+
+    #[test]
+    fn profile_flags_parse_straight_into_catalog_profiles() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::from_str(p.as_str(), false), Ok(p));
+        }
+        assert!(Profile::from_str("builder.readwrite", false).is_err(), "a name is exact: no grant for a typo");
+        assert_eq!(Profile::value_variants().len(), Profile::ALL.len());
+    }
 }

@@ -16,7 +16,6 @@ use crate::host::EngineConfig;
 use crate::packages::manifest::{Limits, Trust};
 use crate::packages::trust::{ATTESTATION_MEANS, Grants};
 use crate::packages::{InstalledPackage, Status, admission, set_enabled, survey};
-use crate::policy::profile_permissions;
 
 #[derive(Debug, Args)]
 pub(crate) struct PackagesArgs {
@@ -121,7 +120,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             return Ok(());
         }
         Some(PackagesCommand::Untrust { name }) => {
-            let packages = survey(&root, &EngineConfig::new(super::project_root()).profile);
+            let packages = survey(&root, EngineConfig::new(super::project_root()).profile.as_str());
             let pkg = find(&root, &packages, name)?;
             let mut grants = Grants::read(&root);
             let Some(grant) = grants.revoke(&pkg.source.path) else {
@@ -141,7 +140,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
         _ => {}
     }
     let profile = EngineConfig::new(super::project_root()).profile;
-    let packages = survey(&root, &profile);
+    let packages = survey(&root, profile.as_str());
     match &args.command {
         None | Some(PackagesCommand::List) => {
             for p in &packages {
@@ -159,14 +158,14 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             let names = |m: Option<&crate::packages::manifest::Manifest>| -> Vec<&str> {
                 m.map(|m| m.capabilities.iter().map(|c| c.as_str()).collect()).unwrap_or_default()
             };
-            let granted_by_profile = profile_permissions(&profile);
+            let granted_by_profile = profile.permissions();
             let granted: Vec<&str> = p
                 .effective
                 .as_ref()
                 .map(|m| m.capabilities.iter().filter(|c| granted_by_profile.contains(**c)).map(|c| c.as_str()).collect())
                 .unwrap_or_default();
             let m = p.manifest.as_ref();
-            let limits = p.effective.as_ref().map(|m| match admission(m, &p.trust, &p.source.path, granted_by_profile, &profile) {
+            let limits = p.effective.as_ref().map(|m| match admission(m, &p.trust, &p.source.path, granted_by_profile, profile.as_str()) {
                 Ok(l) => limits_json(&l),
                 Err(r) => json!({"refused": r.rule.as_str(), "reason": r.message}),
             });
@@ -188,7 +187,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 "declaredCapabilities": names(m),
                 "resolvedCapabilities": names(p.effective.as_ref()),
                 "grantedCapabilities": granted,
-                "profile": profile,
+                "profile": profile.as_str(),
                 "limits": limits,
                 "contentHash": p.source.content_hash,
                 "manifestHash": p.source.manifest_hash(),

@@ -21,7 +21,7 @@ pub(crate) struct RunArgs {
     pub frames: Option<u64>,
     /// Permission profile the script acts under.
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
-    pub profile: super::ProfileArg,
+    pub profile: crate::policy::Profile,
     /// Seed for math.random and limina.seed().
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -88,7 +88,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, CliError> {
         args.file.parent().map(|p| vec![if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }]).unwrap_or_default();
     let config = EngineConfig {
         seed: args.seed,
-        profile: args.profile.name(),
+        profile: args.profile,
         extra_roots,
         trace_append: args.trace.clone(),
         scripts: super::scripts_root(args.scripts.as_deref()),

@@ -21,7 +21,7 @@ pub use tool_view::ToolsMode;
 /// scene file, `host::FileRun`).
 fn server_engine(
     project: &std::path::Path,
-    profile: &str,
+    profile: crate::policy::Profile,
     scripts: Option<&std::path::Path>,
     scene: Option<&std::path::Path>,
     log: Option<crate::durable::LogConfig>,
@@ -29,7 +29,7 @@ fn server_engine(
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
-        profile: profile.to_string(),
+        profile,
         scripts: scripts.map(std::path::Path::to_path_buf),
         watch_scripts: true,
         log,

@@ -32,7 +32,7 @@ const OUTPUT_QUEUE: usize = 64;
 pub struct StdioOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
-    pub profile: String,
+    pub profile: crate::policy::Profile,
     /// A script to build the world before serving (e.g. a scene).
     pub scene: Option<PathBuf>,
     /// Mods root (hot-reloaded).
@@ -160,13 +160,8 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
 }
 
 pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
-    let engine = super::server_engine(
-        &options.project,
-        &options.profile,
-        options.scripts.as_deref(),
-        options.scene.as_deref(),
-        options.log.clone(),
-    )?;
+    let engine =
+        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     std::thread::Builder::new()
         .name("limina-stdin".into())
@@ -193,7 +188,7 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
         })
         .map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
-    let mut session = McpSession::new(1, &options.profile, &engine).with_tools(options.tools);
+    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools);
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
     if end == End::InputClosed {
         // What the last calls set off (a list change, a subscribed event) still goes out.

@@ -55,6 +55,13 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// A caller under one of the catalog's profiles, with exactly its permissions.
+    pub fn with_profile(agent_id: &str, session_id: &str, profile: crate::policy::Profile) -> Self {
+        Self { permissions: profile.permissions(), ..Self::new(agent_id, session_id, profile.as_str()) }
+    }
+
+    /// A caller labelled `profile` as recorded (a catalog name, a narrowed `a∩b`, or a replayed
+    /// log's), with that name's permissions; an unknown name grants nothing.
     pub fn new(agent_id: &str, session_id: &str, profile: &str) -> Self {
         Self {
             agent_id: agent_id.into(),

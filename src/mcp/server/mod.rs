@@ -38,7 +38,7 @@ use jsonrpsee::server::{ServerConfig, stop_channel};
 
 use super::dispatcher::MAX_MESSAGE_BYTES;
 use crate::mcp::{McpServerError, TokenFileError};
-use crate::policy::PROFILES;
+use crate::policy::Profile;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 pub use outgoing::MAX_OWED_BYTES;
@@ -54,7 +54,7 @@ pub(crate) struct ServerOptions {
     pub bind: String,
     pub port: u16,
     /// Profile for connections when there is no tokens file.
-    pub profile: String,
+    pub profile: Profile,
     pub tokens: Option<PathBuf>,
     pub scene: Option<PathBuf>,
     /// Off only in tests that prove the sync tests can fail.
@@ -72,7 +72,7 @@ pub(crate) struct ServerOptions {
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
-pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, String>, TokenFileError> {
+pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Profile>, TokenFileError> {
     let mut tokens = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -83,10 +83,10 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Str
         let (Some(token), Some(profile), None) = (parts.next(), parts.next(), parts.next()) else {
             return Err(TokenFileError::Shape { file: file.to_string(), line: n + 1 });
         };
-        if !PROFILES.iter().any(|(name, _)| *name == profile) {
+        let Some(profile) = Profile::parse(profile) else {
             return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
-        }
-        tokens.insert(token.to_string(), profile.to_string());
+        };
+        tokens.insert(token.to_string(), profile);
     }
     Ok(tokens)
 }
@@ -100,13 +100,8 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         }
         None => None,
     };
-    let engine = super::server_engine(
-        &options.project,
-        &options.profile,
-        options.scripts.as_deref(),
-        options.scene.as_deref(),
-        options.log.clone(),
-    )?;
+    let engine =
+        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
     // One core is the engine thread's; the sockets get the others (at least one). On two cores a
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).
@@ -118,8 +113,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         .enable_all()
         .build()
         .map_err(McpServerError::Runtime)?;
-    let shared =
-        transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
+    let shared = transport::Shared { tokens, default_profile: options.profile, engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
     let admission = Arc::new(admission::Admission::default());
     let module = transport::build_module(tx, Arc::clone(&admission))?;
     let http = http::HttpState::new(shared.clone(), admission);
@@ -154,7 +148,7 @@ mod tests {
     #[test]
     fn token_files_name_bad_lines() {
         let ok = parse_tokens("# comment\nabc builder.readWrite\n\nxyz system.readonly\n", "t").unwrap();
-        assert_eq!(ok.get("xyz").map(String::as_str), Some("system.readonly"));
+        assert_eq!(ok.get("xyz").map(|p| p.as_str()), Some("system.readonly"));
         assert!(parse_tokens("abc root", "t").unwrap_err().to_string().contains("t:1: unknown profile 'root'"));
         assert!(parse_tokens("onlytoken", "t").unwrap_err().to_string().contains("t:1: expected"));
     }

@@ -28,7 +28,7 @@ use super::outgoing::{Metered, Owed};
 use crate::mcp::McpServerError;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
-use crate::policy::{Permission, profile_permissions};
+use crate::policy::{Permission, Profile};
 
 /// Methods served over WebSocket (state sync has its own subscription).
 const METHODS: [&str; 9] =
@@ -86,7 +86,7 @@ impl Drop for Cutoff {
 /// in-flight calls are gone, which tells the engine to forget its session.
 struct ConnectionInner {
     id: u64,
-    profile: String,
+    profile: Profile,
     engine: mpsc::Sender<EngineMsg>,
     load: Arc<Load>,
     cutoff: Arc<Cutoff>,
@@ -178,8 +178,8 @@ impl Connection {
 /// Everything a connection's service needs, shared by all connections.
 #[derive(Clone)]
 pub(super) struct Shared {
-    pub tokens: Option<Arc<std::collections::HashMap<String, String>>>,
-    pub default_profile: String,
+    pub tokens: Option<Arc<std::collections::HashMap<String, Profile>>>,
+    pub default_profile: Profile,
     pub engine: mpsc::Sender<EngineMsg>,
     pub next: Arc<AtomicU64>,
 }
@@ -207,8 +207,8 @@ where
 
     fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
         let profile = match &self.shared.tokens {
-            None => Some(self.shared.default_profile.clone()),
-            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).cloned()),
+            None => Some(self.shared.default_profile),
+            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).copied()),
         };
         let Some(profile) = profile else {
             let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
@@ -580,7 +580,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
                 };
                 let (reply, answer) = tokio::sync::oneshot::channel();
                 let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
-                if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work }).is_err() {
+                if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
                     return ResponsePayload::error(internal("the engine has stopped"));
                 }
                 let result = answer.await.map_or_else(
@@ -597,8 +597,8 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
                 pending.reject(internal("connection has no session")).await;
                 return Ok(());
             };
-            if !profile_permissions(&conn.0.profile).contains(Permission::SceneRead) {
-                let why = crate::policy::missing_permission(Permission::SceneRead, &conn.0.profile, None);
+            if !conn.0.profile.permissions().contains(Permission::SceneRead) {
+                let why = crate::policy::missing_permission(Permission::SceneRead, conn.0.profile.as_str(), None);
                 pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
                 return Ok(());
             }
@@ -613,9 +613,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             let closed = sink.clone();
             let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
             let work = Work::Subscribe { sink: subscriber, permit };
-            ctx.engine
-                .send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work })
-                .map_err(|_| "the engine has stopped")?;
+            ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
             // Keep the subscription (and the connection's session) alive until the client leaves.
             closed.closed().await;
             Ok(())
