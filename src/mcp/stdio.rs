@@ -163,30 +163,26 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
     let engine =
         super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
-    std::thread::Builder::new()
-        .name("limina-stdin".into())
-        .spawn(move || {
-            let stdin = io::stdin();
-            let mut reader = io::BufReader::with_capacity(64 * 1024, stdin.lock());
-            while let Ok(Some(line)) = read_line_bounded(&mut reader, MAX_MESSAGE_BYTES) {
-                if tx.send(line).is_err() {
-                    break;
-                }
+    let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
+        let stdin = io::stdin();
+        let mut reader = io::BufReader::with_capacity(64 * 1024, stdin.lock());
+        while let Ok(Some(line)) = read_line_bounded(&mut reader, MAX_MESSAGE_BYTES) {
+            if tx.send(line).is_err() {
+                break;
             }
-        })
-        .map_err(|source| super::McpServerError::Thread { name: "limina-stdin", source })?;
+        }
+    });
+    reader.map_err(|source| super::McpServerError::Thread { name: "limina-stdin", source })?;
     let (out_tx, out_rx) = mpsc::sync_channel::<Vec<Value>>(OUTPUT_QUEUE);
-    let writer = std::thread::Builder::new()
-        .name("limina-stdout".into())
-        .spawn(move || {
-            let stdout = io::stdout();
-            for messages in out_rx {
-                if write_messages(&mut stdout.lock(), &messages).is_err() {
-                    break;
-                }
+    let writer = std::thread::Builder::new().name("limina-stdout".into()).spawn(move || {
+        let stdout = io::stdout();
+        for messages in out_rx {
+            if write_messages(&mut stdout.lock(), &messages).is_err() {
+                break;
             }
-        })
-        .map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
+        }
+    });
+    let writer = writer.map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
     let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools);
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);

@@ -561,64 +561,67 @@ impl DeltaSink for WsSubscriber {
     }
 }
 
+/// Registering a method fails only for a name registered twice (a bug); the cause is boxed so
+/// no jsonrpsee type leaves `mcp`.
+impl From<jsonrpsee::core::RegisterMethodError> for McpServerError {
+    fn from(e: jsonrpsee::core::RegisterMethodError) -> Self {
+        McpServerError::Register(Box::new(e))
+    }
+}
+
 pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admission>) -> Result<RpcModule<()>, McpServerError> {
-    let register = |e: jsonrpsee::core::RegisterMethodError| McpServerError::Register(Box::new(e));
     let mut module = RpcModule::new(Ctx { engine, admission });
     for method in METHODS {
-        module
-            .register_async_method(method, move |params, ctx, ext| async move {
-                let Some(conn) = ext.get::<Connection>().cloned() else {
-                    return ResponsePayload::<Answer>::error(internal("connection has no session"));
-                };
-                let permit = match ctx.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
-                    Ok(permit) => permit,
-                    Err(busy) => return conn.refuse(busy.to_rpc_error()),
-                };
-                let params = match parse_params(&params) {
-                    Ok(p) => p,
-                    Err(e) => return ResponsePayload::error(e),
-                };
-                let (reply, answer) = tokio::sync::oneshot::channel();
-                let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
-                if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
-                    return ResponsePayload::error(internal("the engine has stopped"));
-                }
-                let result = answer.await.map_or_else(
-                    |_| Err(RpcError { code: protocol::INTERNAL_ERROR, message: "the engine dropped the call".into(), data: None }),
-                    |a| a.result,
-                );
-                conn.deliver(result, permit).await
-            })
-            .map_err(register)?;
-    }
-    module
-        .register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, ctx, ext| async move {
+        module.register_async_method(method, move |params, ctx, ext| async move {
             let Some(conn) = ext.get::<Connection>().cloned() else {
-                pending.reject(internal("connection has no session")).await;
-                return Ok(());
+                return ResponsePayload::<Answer>::error(internal("connection has no session"));
             };
-            if !conn.0.profile.permissions().contains(Permission::SceneRead) {
-                let why = crate::policy::missing_permission(Permission::SceneRead, conn.0.profile.as_str(), None);
-                pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
+            let permit = match ctx.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
+                Ok(permit) => permit,
+                Err(busy) => return conn.refuse(busy.to_rpc_error()),
+            };
+            let params = match parse_params(&params) {
+                Ok(p) => p,
+                Err(e) => return ResponsePayload::error(e),
+            };
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
+            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
+                return ResponsePayload::error(internal("the engine has stopped"));
+            }
+            let result = answer.await.map_or_else(
+                |_| Err(RpcError { code: protocol::INTERNAL_ERROR, message: "the engine dropped the call".into(), data: None }),
+                |a| a.result,
+            );
+            conn.deliver(result, permit).await
+        })?;
+    }
+    module.register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, ctx, ext| async move {
+        let Some(conn) = ext.get::<Connection>().cloned() else {
+            pending.reject(internal("connection has no session")).await;
+            return Ok(());
+        };
+        if !conn.0.profile.permissions().contains(Permission::SceneRead) {
+            let why = crate::policy::missing_permission(Permission::SceneRead, conn.0.profile.as_str(), None);
+            pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
+            return Ok(());
+        }
+        let permit = match ctx.admission.admit(&conn.0.load, 0) {
+            Ok(permit) => permit,
+            Err(busy) => {
+                pending.reject(to_error_object(busy.to_rpc_error())).await;
                 return Ok(());
             }
-            let permit = match ctx.admission.admit(&conn.0.load, 0) {
-                Ok(permit) => permit,
-                Err(busy) => {
-                    pending.reject(to_error_object(busy.to_rpc_error())).await;
-                    return Ok(());
-                }
-            };
-            let sink = pending.accept().await?;
-            let closed = sink.clone();
-            let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
-            let work = Work::Subscribe { sink: subscriber, permit };
-            ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
-            // Keep the subscription (and the connection's session) alive until the client leaves.
-            closed.closed().await;
-            Ok(())
-        })
-        .map_err(register)?;
+        };
+        let sink = pending.accept().await?;
+        let closed = sink.clone();
+        let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
+        let work = Work::Subscribe { sink: subscriber, permit };
+        ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
+        // Keep the subscription (and the connection's session) alive until the client leaves.
+        closed.closed().await;
+        Ok(())
+    })?;
     // The context is captured by the handlers; the module's own is not needed past here.
     Ok(module.remove_context())
 }
