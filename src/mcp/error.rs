@@ -20,12 +20,9 @@ pub enum McpServerError {
     ReadTokens { path: PathBuf, source: io::Error },
     #[error(transparent)]
     Tokens(#[from] TokenFileError),
-    /// The engine, or the `--scene` it was to build, failed.
+    /// The engine, or the `--scene` it was to build (and log), failed.
     #[error(transparent)]
     Engine(#[from] crate::host::EngineError),
-    /// The command log (`--log`) could not be made durable after the scene was built.
-    #[error("{reason}")]
-    Log { reason: String },
     #[error("cannot start the network threads: {0}")]
     Runtime(#[source] io::Error),
     #[error("cannot start the {name} thread: {source}")]

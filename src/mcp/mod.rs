@@ -38,7 +38,7 @@ fn server_engine(
     if let Some(scene) = scene {
         engine.run_or_load_file(scene)?;
     }
-    engine.make_durable().map_err(|reason| McpServerError::Log { reason })?;
+    engine.make_durable().map_err(crate::host::EngineError::from)?;
     Ok(engine)
 }
 
@@ -46,13 +46,13 @@ fn server_engine(
 /// was told succeeded survives a crash. If the log cannot be written, the answer says so (the
 /// call was applied, but it is not durable).
 pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), NotDurable> {
-    engine.make_durable().map_err(|reason| NotDurable { reason })
+    engine.make_durable().map_err(|source| NotDurable { source })
 }
 
 /// A call was applied but what it recorded could not be made durable (`--log`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the call was applied but is not durable: {reason}")]
+#[derive(Debug, thiserror::Error)]
+#[error("the call was applied but is not durable: {source}")]
 pub(crate) struct NotDurable {
-    /// Why the command log could not be synced (the log's own words).
-    pub reason: String,
+    /// Why the command log could not be synced.
+    pub source: crate::durable::LogFailure,
 }
