@@ -52,6 +52,12 @@ impl rodio::Source for QueueSource {
     }
 }
 
+/// Why the default output device could not be opened (rodio's reason; its cause is the
+/// source).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct DeviceError(#[source] rodio::DeviceSinkError);
+
 /// The open device; dropping it stops playback.
 pub(super) struct Device {
     _sink: rodio::MixerDeviceSink,
@@ -60,8 +66,8 @@ pub(super) struct Device {
 
 impl Device {
     /// Opens the default output device, or says why there is none.
-    pub fn open() -> Result<Device, String> {
-        let sink = rodio::DeviceSinkBuilder::open_default_sink().map_err(|e| e.to_string())?;
+    pub fn open() -> Result<Device, DeviceError> {
+        let sink = rodio::DeviceSinkBuilder::open_default_sink().map_err(DeviceError)?;
         let queue: Queue = Arc::new(Mutex::new(VecDeque::with_capacity(MAX_QUEUED)));
         sink.mixer().add(QueueSource { queue: Arc::clone(&queue), local: VecDeque::new() });
         Ok(Device { _sink: sink, queue })

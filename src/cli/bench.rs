@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{EXIT_FAILURE, EXIT_OK, report_error};
+use super::{CliError, CliResult};
 use crate::host::{Engine, EngineConfig, Output};
 use crate::script::ScriptError;
 
@@ -61,18 +61,12 @@ pub(crate) struct BenchArgs {
     pub only: Option<Section>,
 }
 
-pub fn run(args: &BenchArgs) -> i32 {
-    let result = match args.only {
+pub fn run(args: &BenchArgs) -> CliResult {
+    match args.only {
         Some(section) => run_section(section, args),
         None => run_all(args),
-    };
-    match result {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            report_error(&e.to_string(), None);
-            EXIT_FAILURE
-        }
     }
+    .map_err(CliError::failed)
 }
 
 fn run_all(args: &BenchArgs) -> anyhow::Result<()> {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use super::{CliError, CliResult};
 use crate::durable::{FlushPolicy, LogConfig};
 use crate::host::ReplayOptions;
 
@@ -55,19 +55,13 @@ pub(crate) struct ReplayArgs {
     pub from: Option<PathBuf>,
 }
 
-pub fn replay(args: &ReplayArgs) -> i32 {
+pub fn replay(args: &ReplayArgs) -> CliResult {
     let options = ReplayOptions { verify: args.verify, until: args.until, project: super::project_root() };
-    let result = match &args.from {
+    let (engine, report) = match &args.from {
         Some(snapshot) => crate::host::replay_from(&args.log, snapshot, &options),
         None => crate::host::replay(&args.log, &options),
-    };
-    let (engine, report) = match result {
-        Ok(done) => done,
-        Err(e) => {
-            report_error(&e.to_string(), None);
-            return EXIT_FAILURE;
-        }
-    };
+    }
+    .map_err(CliError::failed)?;
     if report.torn_tail {
         eprintln!("replay: the log's last line was cut short (a killed run); it was left out");
     }
@@ -82,11 +76,8 @@ pub fn replay(args: &ReplayArgs) -> i32 {
         per_second
     );
     match &report.divergence {
-        Some(d) => {
-            report_error(&d.to_string(), None);
-            EXIT_FAILURE
-        }
-        None => EXIT_OK,
+        Some(d) => Err(CliError::failed(d)),
+        None => Ok(()),
     }
 }
 
@@ -99,18 +90,11 @@ pub(crate) struct RecoverArgs {
     pub snapshot: Option<PathBuf>,
 }
 
-pub fn recover(args: &RecoverArgs) -> i32 {
+pub fn recover(args: &RecoverArgs) -> CliResult {
     if !args.dir.is_dir() {
-        report_error(&format!("{}: no such folder", args.dir.display()), None);
-        return EXIT_USAGE;
+        return Err(CliError::usage(format_args!("{}: no such folder", args.dir.display())));
     }
-    let recovered = match crate::host::recover(&args.dir, &super::project_root()) {
-        Ok(r) => r,
-        Err(e) => {
-            report_error(&e.to_string(), None);
-            return EXIT_FAILURE;
-        }
-    };
+    let recovered = crate::host::recover(&args.dir, &super::project_root()).map_err(CliError::failed)?;
     let from = match &recovered.snapshot {
         Some((file, tick)) => format!("snapshot {} (tick {tick})", crate::clip::shown(file)),
         None => "the beginning of the log".into(),
@@ -129,17 +113,11 @@ pub fn recover(args: &RecoverArgs) -> i32 {
     for left_out in &recovered.left_out {
         eprintln!("recover: {left_out}");
     }
-    if let Some(out) = &args.snapshot
-        && let Err(e) = recovered.engine.write_snapshot(out)
-    {
-        report_error(&format!("{}: {e}", out.display()), None);
-        return EXIT_FAILURE;
+    if let Some(out) = &args.snapshot {
+        recovered.engine.write_snapshot(out).map_err(|e| CliError::failed(format_args!("{}: {e}", out.display())))?;
     }
     match &recovered.report.divergence {
-        Some(d) => {
-            report_error(&d.to_string(), None);
-            EXIT_FAILURE
-        }
-        None => EXIT_OK,
+        Some(d) => Err(CliError::failed(d)),
+        None => Ok(()),
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use super::{CliError, CliResult};
 use crate::mcp::ToolsMode;
 use crate::mcp::server::{self, ServerOptions};
 use crate::mcp::stdio::{self, StdioOptions};
@@ -26,7 +26,7 @@ pub(crate) struct McpArgs {
     pub allow_origin: Vec<String>,
     /// Profile granted to clients (stdio, and WebSocket clients without tokens).
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
-    pub profile: super::ProfileArg,
+    pub profile: crate::policy::Profile,
     /// Which tools a standard client's tools/list starts with: `core` (the core tier plus the
     /// discovery meta-tools skills.search/browse/enable/disable) or `all`. Every tool stays
     /// callable by name either way, and no client is shown a tool its profile cannot call.
@@ -75,32 +75,30 @@ impl ToolsArg {
     }
 }
 
-pub fn run(args: &McpArgs) -> i32 {
+pub fn run(args: &McpArgs) -> CliResult {
     if !args.stdio && !args.ws && !args.http {
-        report_error("choose a transport: limina mcp --stdio, --ws or --http", None);
-        return EXIT_USAGE;
+        return Err(CliError::usage("choose a transport: limina mcp --stdio, --ws or --http"));
     }
     if !(args.call_budget_ms.is_finite() && (0.0..=1000.0).contains(&args.call_budget_ms)) {
-        report_error(&format!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms), None);
-        return EXIT_USAGE;
+        return Err(CliError::usage(format_args!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms)));
     }
     let call_budget = std::time::Duration::from_secs_f64(args.call_budget_ms / 1e3);
-    let result = if args.stdio {
+    if args.stdio {
         stdio::serve(&StdioOptions {
             project: super::project_root(),
-            profile: args.profile.name(),
+            profile: args.profile,
             scene: args.scene.clone(),
             scripts: super::scripts_root(args.scripts.as_deref()),
             call_budget,
             tools: args.tools.mode(),
             log: args.log.config(),
-        })
+        })?;
     } else {
         server::serve_blocking(&ServerOptions {
             project: super::project_root(),
             bind: args.bind.clone(),
             port: args.port,
-            profile: args.profile.name(),
+            profile: args.profile,
             tokens: args.tokens.clone(),
             scene: args.scene.clone(),
             publish_deltas: !args.no_deltas,
@@ -109,13 +107,7 @@ pub fn run(args: &McpArgs) -> i32 {
             allow_origins: args.allow_origin.clone(),
             tools: args.tools.mode(),
             log: args.log.config(),
-        })
-    };
-    match result {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            report_error(&format!("{e:#}"), None);
-            EXIT_FAILURE
-        }
+        })?;
     }
+    Ok(())
 }

@@ -1,5 +1,6 @@
-//! The command line: one file per subcommand. Errors become one clear line on stderr and an
-//! exit code: 0 ok, 1 failure, 2 usage.
+//! The command line: one file per subcommand, each returning a `CliResult`. `main_with` prints
+//! an error as one clear line on stderr and maps it to the exit code (`error.rs`): 0 ok,
+//! 1 failure, 2 usage.
 
 /// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
 macro_rules! outln {
@@ -23,6 +24,7 @@ mod bench_spatial;
 #[cfg(feature = "render")]
 mod bench_ui;
 mod durable;
+mod error;
 mod mcp;
 mod packages;
 mod run;
@@ -34,10 +36,7 @@ mod types;
 use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
-
-pub(crate) const EXIT_OK: i32 = 0;
-pub(crate) const EXIT_FAILURE: i32 = 1;
-pub(crate) const EXIT_USAGE: i32 = 2;
+pub(crate) use error::{CliError, CliResult};
 
 #[derive(Debug, Parser)]
 #[command(name = "limina", version = VERSION, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
@@ -100,12 +99,19 @@ pub fn main() -> i32 {
 }
 
 pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let result = run_command(args);
+    if let Err(e) = &result {
+        e.report();
+    }
+    error::exit_code(&result)
+}
+
+fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             init_logging(LogLevel::Default);
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            return Err(CliError::Args(e));
         }
     };
     init_logging(match (cli.quiet, cli.verbose) {
@@ -115,8 +121,7 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
     });
     if let Some(dir) = &cli.project {
         if !dir.is_dir() {
-            report_error(&format!("--project {}: no such folder", dir.display()), None);
-            return EXIT_USAGE;
+            return Err(CliError::usage(format_args!("--project {}: no such folder", dir.display())));
         }
         let _ = PROJECT.set(std::path::absolute(dir).unwrap_or_else(|_| dir.clone()));
     }
@@ -134,7 +139,7 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "limina", &mut std::io::stdout());
-            EXIT_OK
+            Ok(())
         }
     }
 }
@@ -180,33 +185,16 @@ pub(crate) fn report_error(message: &str, traceback: Option<&str>) {
     }
 }
 
-/// `--profile`: one of the reference's profiles. A typo is a usage error that lists the names,
-/// never a silent grant of nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ProfileArg {
-    #[value(name = "builder.readWrite")]
-    BuilderReadWrite,
-    #[value(name = "player.limited")]
-    PlayerLimited,
-    #[value(name = "social.actor")]
-    SocialActor,
-    #[value(name = "system.readonly")]
-    SystemReadonly,
-}
-
-impl ProfileArg {
-    pub fn profile(self) -> crate::policy::Profile {
-        use crate::policy::Profile;
-        match self {
-            ProfileArg::BuilderReadWrite => Profile::BuilderReadWrite,
-            ProfileArg::PlayerLimited => Profile::PlayerLimited,
-            ProfileArg::SocialActor => Profile::SocialActor,
-            ProfileArg::SystemReadonly => Profile::SystemReadonly,
-        }
+/// `--profile`: one of the catalog's profiles, parsed straight into `policy::Profile` and kept
+/// typed down to the caller it makes. A typo is a usage error that lists the names, never a
+/// silent grant of nothing.
+impl clap::ValueEnum for crate::policy::Profile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::policy::Profile::ALL
     }
 
-    pub fn name(self) -> String {
-        self.profile().as_str().to_string()
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }
 
@@ -247,4 +235,20 @@ pub(crate) fn scripts_root(given: Option<&std::path::Path>) -> Option<std::path:
         None => Some(project_root().join("scripts")).filter(|p| p.is_dir())?,
     };
     Some(std::path::absolute(&root).unwrap_or(root))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use crate::policy::Profile;
+
+    #[test]
+    fn profile_flags_parse_straight_into_catalog_profiles() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::from_str(p.as_str(), false), Ok(p));
+        }
+        assert!(Profile::from_str("builder.readwrite", false).is_err(), "a name is exact: no grant for a typo");
+        assert_eq!(Profile::value_variants().len(), Profile::ALL.len());
+    }
 }

@@ -11,12 +11,11 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use super::{CliError, CliResult};
 use crate::host::EngineConfig;
 use crate::packages::manifest::{Limits, Trust};
 use crate::packages::trust::{ATTESTATION_MEANS, Grants};
 use crate::packages::{InstalledPackage, Status, admission, set_enabled, survey};
-use crate::policy::profile_permissions;
 
 #[derive(Debug, Args)]
 pub(crate) struct PackagesArgs {
@@ -79,19 +78,31 @@ fn shown(root: &std::path::Path, p: &InstalledPackage) -> String {
     p.source.path.strip_prefix(root).unwrap_or(&p.source.path).display().to_string()
 }
 
+/// Why a name does not designate exactly one installed package.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum FindError {
+    #[error("no package named '{name}' under {} (limina packages list shows them)", root.display())]
+    None { name: String, root: PathBuf },
+    #[error("{} packages are named '{name}' ({}): name one by its path", paths.len(), paths.join(", "))]
+    Many { name: String, paths: Vec<String> },
+}
+
+impl From<FindError> for CliError {
+    fn from(e: FindError) -> Self {
+        CliError::usage(e)
+    }
+}
+
 /// The one package `name` designates (a name, a ref, or a path under the root).
-fn find<'a>(root: &std::path::Path, packages: &'a [InstalledPackage], name: &str) -> Result<&'a InstalledPackage, String> {
+fn find<'a>(root: &std::path::Path, packages: &'a [InstalledPackage], name: &str) -> Result<&'a InstalledPackage, FindError> {
     let matches: Vec<&InstalledPackage> = packages
         .iter()
         .filter(|p| (p.manifest.is_some() && (p.name() == name || p.reference() == name)) || shown(root, p) == name)
         .collect();
     match matches.as_slice() {
         [one] => Ok(one),
-        [] => Err(format!("no package named '{name}' under {} (limina packages list shows them)", root.display())),
-        many => {
-            let paths: Vec<String> = many.iter().map(|p| shown(root, p)).collect();
-            Err(format!("{} packages are named '{name}' ({}): name one by its path", many.len(), paths.join(", ")))
-        }
+        [] => Err(FindError::None { name: name.to_string(), root: root.to_path_buf() }),
+        many => Err(FindError::Many { name: name.to_string(), paths: many.iter().map(|p| shown(root, p)).collect() }),
     }
 }
 
@@ -99,52 +110,37 @@ fn limits_json(l: &Limits) -> Value {
     json!({"memoryBytes": l.memory_bytes, "cpuMs": l.cpu_ms, "valueBytes": l.value_bytes, "valueNodes": l.value_nodes, "valueDepth": l.value_depth})
 }
 
-pub fn run(args: &PackagesArgs) -> i32 {
+pub fn run(args: &PackagesArgs) -> CliResult {
     let root = super::scripts_root(args.scripts.as_deref()).unwrap_or_else(|| super::project_root().join("scripts"));
-    let fail = |message: &str, code: i32| {
-        report_error(message, None);
-        code
-    };
     match &args.command {
         Some(PackagesCommand::Enable { name } | PackagesCommand::Disable { name }) => {
             let enable = matches!(args.command, Some(PackagesCommand::Enable { .. }));
-            return match set_enabled(&root, name, enable) {
-                Ok(()) => {
-                    outln!("{name}: {}", if enable { "enabled" } else { "disabled" });
-                    EXIT_OK
-                }
-                Err(e) => fail(&e.to_string(), EXIT_FAILURE),
-            };
+            set_enabled(&root, name, enable).map_err(CliError::failed)?;
+            outln!("{name}: {}", if enable { "enabled" } else { "disabled" });
+            return Ok(());
         }
         Some(PackagesCommand::Untrust { name }) => {
-            let packages = survey(&root, &EngineConfig::new(super::project_root()).profile);
-            let pkg = match find(&root, &packages, name) {
-                Ok(p) => p,
-                Err(e) => return fail(&e, EXIT_USAGE),
-            };
+            let packages = survey(&root, EngineConfig::new(super::project_root()).profile.as_str());
+            let pkg = find(&root, &packages, name)?;
             let mut grants = Grants::read(&root);
             let Some(grant) = grants.revoke(&pkg.source.path) else {
                 outln!("{} ({}): had no trust grant", pkg.reference(), shown(&root, pkg));
-                return EXIT_OK;
+                return Ok(());
             };
-            return match grants.save(&root) {
-                Ok(file) => {
-                    outln!(
-                        "{} ({}): {} trust withdrawn in {}; it runs untrusted from the next start (or its next reload)",
-                        pkg.reference(),
-                        shown(&root, pkg),
-                        grant.tier,
-                        file.display()
-                    );
-                    EXIT_OK
-                }
-                Err(e) => fail(&e.to_string(), EXIT_FAILURE),
-            };
+            let file = grants.save(&root).map_err(CliError::failed)?;
+            outln!(
+                "{} ({}): {} trust withdrawn in {}; it runs untrusted from the next start (or its next reload)",
+                pkg.reference(),
+                shown(&root, pkg),
+                grant.tier,
+                file.display()
+            );
+            return Ok(());
         }
         _ => {}
     }
     let profile = EngineConfig::new(super::project_root()).profile;
-    let packages = survey(&root, &profile);
+    let packages = survey(&root, profile.as_str());
     match &args.command {
         None | Some(PackagesCommand::List) => {
             for p in &packages {
@@ -155,24 +151,21 @@ pub fn run(args: &PackagesArgs) -> i32 {
                 let trust = if p.manifest.is_some() { trust } else { "-".into() };
                 outln!("{:<24} {:<11} {:<22} {}", p.reference(), p.source.kind.as_str(), trust, status_text(&p.status));
             }
-            EXIT_OK
+            Ok(())
         }
         Some(PackagesCommand::Inspect { name }) => {
-            let p = match find(&root, &packages, name) {
-                Ok(p) => p,
-                Err(e) => return fail(&e, EXIT_USAGE),
-            };
+            let p = find(&root, &packages, name)?;
             let names = |m: Option<&crate::packages::manifest::Manifest>| -> Vec<&str> {
                 m.map(|m| m.capabilities.iter().map(|c| c.as_str()).collect()).unwrap_or_default()
             };
-            let granted_by_profile = profile_permissions(&profile);
+            let granted_by_profile = profile.permissions();
             let granted: Vec<&str> = p
                 .effective
                 .as_ref()
                 .map(|m| m.capabilities.iter().filter(|c| granted_by_profile.contains(**c)).map(|c| c.as_str()).collect())
                 .unwrap_or_default();
             let m = p.manifest.as_ref();
-            let limits = p.effective.as_ref().map(|m| match admission(m, &p.trust, &p.source.path, granted_by_profile, &profile) {
+            let limits = p.effective.as_ref().map(|m| match admission(m, &p.trust, &p.source.path, granted_by_profile, profile.as_str()) {
                 Ok(l) => limits_json(&l),
                 Err(r) => json!({"refused": r.rule.as_str(), "reason": r.message}),
             });
@@ -194,7 +187,7 @@ pub fn run(args: &PackagesArgs) -> i32 {
                 "declaredCapabilities": names(m),
                 "resolvedCapabilities": names(p.effective.as_ref()),
                 "grantedCapabilities": granted,
-                "profile": profile,
+                "profile": profile.as_str(),
                 "limits": limits,
                 "contentHash": p.source.content_hash,
                 "manifestHash": p.source.manifest_hash(),
@@ -202,54 +195,43 @@ pub fn run(args: &PackagesArgs) -> i32 {
                 "status": status_text(&p.status),
             });
             outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-            EXIT_OK
+            Ok(())
         }
         Some(PackagesCommand::Trust { name, tier }) => {
-            let p = match find(&root, &packages, name) {
-                Ok(p) => p,
-                Err(e) => return fail(&e, EXIT_USAGE),
-            };
+            let p = find(&root, &packages, name)?;
             let Some(manifest) = &p.manifest else {
                 let why = match &p.status {
                     Status::Refused { reason, .. } => reason.clone(),
                     _ => "no manifest".into(),
                 };
-                return fail(&format!("{}: cannot be trusted: {why}", shown(&root, p)), EXIT_FAILURE);
+                return Err(CliError::failed(format_args!("{}: cannot be trusted: {why}", shown(&root, p))));
             };
             if manifest.requested_trust == Trust::Untrusted {
-                let message = format!(
+                return Err(CliError::failed(format_args!(
                     "{} ({}) asks for no trust (its manifest's `trust` is untrusted or absent): there is nothing to grant",
                     manifest.reference(),
                     shown(&root, p)
-                );
-                return fail(&message, EXIT_FAILURE);
+                )));
             }
             let mut grants = Grants::read(&root);
-            let granted = match grants.grant(&p.source, manifest, tier.map(TierArg::trust)) {
-                Ok(g) => g,
-                Err(e) => return fail(&e.to_string(), EXIT_FAILURE),
-            };
-            match grants.save(&root) {
-                Ok(file) => {
-                    let caps: Vec<&str> = manifest.capabilities.iter().map(|c| c.as_str()).collect();
-                    outln!(
-                        "{} ({}): granted {} for content {}{}; recorded in {}",
-                        manifest.reference(),
-                        shown(&root, p),
-                        granted.tier,
-                        granted.content_hash,
-                        granted.manifest_hash.as_deref().map(|h| format!(" and manifest {h}")).unwrap_or_default(),
-                        file.display()
-                    );
-                    outln!(
-                        "  it declares capabilities: {}; any edit to its files drops it to untrusted until granted again",
-                        if caps.is_empty() { "none".to_string() } else { caps.join(", ") }
-                    );
-                    EXIT_OK
-                }
-                Err(e) => fail(&e.to_string(), EXIT_FAILURE),
-            }
+            let granted = grants.grant(&p.source, manifest, tier.map(TierArg::trust)).map_err(CliError::failed)?;
+            let file = grants.save(&root).map_err(CliError::failed)?;
+            let caps: Vec<&str> = manifest.capabilities.iter().map(|c| c.as_str()).collect();
+            outln!(
+                "{} ({}): granted {} for content {}{}; recorded in {}",
+                manifest.reference(),
+                shown(&root, p),
+                granted.tier,
+                granted.content_hash,
+                granted.manifest_hash.as_deref().map(|h| format!(" and manifest {h}")).unwrap_or_default(),
+                file.display()
+            );
+            outln!(
+                "  it declares capabilities: {}; any edit to its files drops it to untrusted until granted again",
+                if caps.is_empty() { "none".to_string() } else { caps.join(", ") }
+            );
+            Ok(())
         }
-        Some(PackagesCommand::Enable { .. } | PackagesCommand::Disable { .. } | PackagesCommand::Untrust { .. }) => EXIT_OK,
+        Some(PackagesCommand::Enable { .. } | PackagesCommand::Disable { .. } | PackagesCommand::Untrust { .. }) => Ok(()),
     }
 }

@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use mlua::Value as LuaValue;
 
-use super::{EXIT_FAILURE, EXIT_OK, report_error};
+use super::{CliError, CliResult};
 use crate::host::{Engine, EngineConfig, EngineError, FileRun};
-use crate::script::ScriptError;
 
 /// Frames a headless run takes when the script registered callbacks but set no count.
 pub(crate) const DEFAULT_HEADLESS_FRAMES: u64 = 600;
@@ -22,7 +21,7 @@ pub(crate) struct RunArgs {
     pub frames: Option<u64>,
     /// Permission profile the script acts under.
     #[arg(long, value_name = "P", value_enum, default_value = "builder.readWrite")]
-    pub profile: super::ProfileArg,
+    pub profile: crate::policy::Profile,
     /// Seed for math.random and limina.seed().
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -60,34 +59,36 @@ pub(crate) struct RunArgs {
     pub log: super::durable::LogArgs,
 }
 
-pub fn run(args: &RunArgs) -> i32 {
-    match run_headless(args) {
-        Ok(summary) => {
-            outln!(
-                "summary: ticks={} entities={} bodies={} world_hash={}",
-                summary.ticks,
-                summary.entities,
-                summary.bodies,
-                summary.world_hash
-            );
-            EXIT_OK
-        }
-        Err(e) => {
-            match &e {
-                EngineError::Script(ScriptError { message, traceback }) => report_error(message, traceback.as_deref()),
-                other => report_error(&other.to_string(), None),
-            }
-            EXIT_FAILURE
-        }
-    }
+pub fn run(args: &RunArgs) -> CliResult {
+    let summary = run_headless(args)?;
+    outln!("summary: ticks={} entities={} bodies={} world_hash={}", summary.ticks, summary.entities, summary.bodies, summary.world_hash);
+    Ok(())
 }
 
-fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> {
+/// Why `--window` or `--screenshot` could not produce its output.
+#[derive(Debug, thiserror::Error)]
+enum OutputError {
+    #[cfg(not(feature = "render"))]
+    #[error("{flag} needs a limina built with the `render` feature")]
+    NoRender { flag: &'static str },
+    /// The window's own reason (`host::window::run`).
+    #[cfg(feature = "render")]
+    #[error("{0}")]
+    Window(String),
+    #[cfg(feature = "render")]
+    #[error(transparent)]
+    Render(#[from] crate::render::RenderError),
+    #[cfg(feature = "render")]
+    #[error("cannot write: {0}")]
+    Write(#[source] std::io::Error),
+}
+
+fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, CliError> {
     let extra_roots =
         args.file.parent().map(|p| vec![if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }]).unwrap_or_default();
     let config = EngineConfig {
         seed: args.seed,
-        profile: args.profile.name(),
+        profile: args.profile,
         extra_roots,
         trace_append: args.trace.clone(),
         scripts: super::scripts_root(args.scripts.as_deref()),
@@ -114,7 +115,7 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
     };
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {
-        run_window(&engine, args.frames.or(script_frames), args).map_err(|message| EngineError::File { path: display.clone(), message })?;
+        run_window(&engine, args.frames.or(script_frames), args).map_err(|e| CliError::failed(format_args!("{display}: {e}")))?;
         finish_audio(&engine, args)?;
         return Ok(engine.summary());
     }
@@ -125,15 +126,15 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, EngineError> 
         engine.step(1)?;
     }
     if let Some(out) = &args.screenshot {
-        screenshot(&engine, out, args).map_err(|message| EngineError::File { path: out.display().to_string(), message })?;
+        screenshot(&engine, out, args).map_err(|e| CliError::failed(format_args!("{}: {e}", out.display())))?;
     }
     finish_audio(&engine, args)?;
-    engine.make_durable()?;
+    engine.make_durable().map_err(EngineError::from)?;
     Ok(engine.summary())
 }
 
 /// Writes the `--audio-out` file and says what it holds (and any line the voice could not say).
-fn finish_audio(engine: &Engine, args: &RunArgs) -> Result<(), EngineError> {
+fn finish_audio(engine: &Engine, args: &RunArgs) -> CliResult {
     let Some(report) = engine.finish_audio() else { return Ok(()) };
     let Some(out) = &args.audio_out else {
         if let Some(error) = report.error {
@@ -145,7 +146,7 @@ fn finish_audio(engine: &Engine, args: &RunArgs) -> Result<(), EngineError> {
         eprintln!("audio: a spoken line was not synthesized: {failure}");
     }
     if let Some(error) = report.error {
-        return Err(EngineError::File { path: out.display().to_string(), message: error });
+        return Err(CliError::failed(format_args!("{}: {error}", out.display())));
     }
     eprintln!(
         "audio: {} ({:.2} s, 44.1 kHz stereo, peak {:.2})",
@@ -157,26 +158,26 @@ fn finish_audio(engine: &Engine, args: &RunArgs) -> Result<(), EngineError> {
 }
 
 #[cfg(feature = "render")]
-fn run_window(engine: &Engine, frames: Option<u64>, args: &RunArgs) -> Result<(), String> {
-    crate::host::window::run(engine, frames, args.width, args.height, args.fullscreen)
+fn run_window(engine: &Engine, frames: Option<u64>, args: &RunArgs) -> Result<(), OutputError> {
+    crate::host::window::run(engine, frames, args.width, args.height, args.fullscreen).map_err(OutputError::Window)
 }
 
 #[cfg(feature = "render")]
-fn screenshot(engine: &Engine, out: &std::path::Path, args: &RunArgs) -> Result<(), String> {
-    let png = engine.capture_png(args.width, args.height).map_err(|e| e.to_string())?;
-    std::fs::write(out, png).map_err(|e| format!("cannot write: {e}"))?;
+fn screenshot(engine: &Engine, out: &std::path::Path, args: &RunArgs) -> Result<(), OutputError> {
+    let png = engine.capture_png(args.width, args.height)?;
+    std::fs::write(out, png).map_err(OutputError::Write)?;
     eprintln!("screenshot: {} ({}x{}, {} draw calls)", out.display(), args.width, args.height, engine.render_stats().draw_calls);
     Ok(())
 }
 
 #[cfg(not(feature = "render"))]
-fn run_window(_: &Engine, _: Option<u64>, _: &RunArgs) -> Result<(), String> {
-    Err("--window needs a limina built with the `render` feature".into())
+fn run_window(_: &Engine, _: Option<u64>, _: &RunArgs) -> Result<(), OutputError> {
+    Err(OutputError::NoRender { flag: "--window" })
 }
 
 #[cfg(not(feature = "render"))]
-fn screenshot(_: &Engine, _: &std::path::Path, _: &RunArgs) -> Result<(), String> {
-    Err("--screenshot needs a limina built with the `render` feature".into())
+fn screenshot(_: &Engine, _: &std::path::Path, _: &RunArgs) -> Result<(), OutputError> {
+    Err(OutputError::NoRender { flag: "--screenshot" })
 }
 
 /// A script returns nothing, or a config table `{ frames = N }`.

@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, report_error};
+use super::{CliError, CliResult};
 use crate::host::{Engine, EngineConfig, Output};
 
 #[derive(Debug, Args)]
@@ -23,24 +23,16 @@ pub(crate) enum SkillsCommand {
     Schema { name: Option<String> },
 }
 
-pub fn run(args: &SkillsArgs) -> i32 {
-    let engine = match Engine::new(EngineConfig {
+pub fn run(args: &SkillsArgs) -> CliResult {
+    let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
         scripts: super::scripts_root(None),
         ..EngineConfig::new(super::project_root())
-    }) {
-        Ok(e) => e,
-        Err(e) => {
-            report_error(&e.to_string(), None);
-            return EXIT_FAILURE;
-        }
-    };
+    })
+    .map_err(CliError::failed)?;
     let registry = engine.registry();
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    let unknown = |name: &str| {
-        report_error(&format!("no skill named '{name}' (limina skills list shows them all)"), None);
-        EXIT_USAGE
-    };
+    let unknown = |name: &str| Err(CliError::usage(format_args!("no skill named '{name}' (limina skills list shows them all)")));
     match args.command.as_ref().unwrap_or(&SkillsCommand::List) {
         SkillsCommand::List => {
             let width = registry.list().map(|s| s.name.len()).max().unwrap_or(0);
@@ -49,7 +41,7 @@ pub fn run(args: &SkillsArgs) -> i32 {
                 let perms = if perms.is_empty() { "-".to_string() } else { perms.join(",") };
                 outln!("{:width$}  {:<14}  {}", s.name, perms, s.description);
             }
-            EXIT_OK
+            Ok(())
         }
         SkillsCommand::Describe { name } => match registry.get(name) {
             Some(s) => {
@@ -59,21 +51,21 @@ pub fn run(args: &SkillsArgs) -> i32 {
                     "input_schema": s.input_schema, "output_schema": s.output_schema,
                 });
                 outln!("{}", pretty(&v));
-                EXIT_OK
+                Ok(())
             }
             None => unknown(name),
         },
         SkillsCommand::Schema { name: Some(name) } => match registry.get(name) {
             Some(s) => {
                 outln!("{}", pretty(&s.input_schema));
-                EXIT_OK
+                Ok(())
             }
             None => unknown(name),
         },
         SkillsCommand::Schema { name: None } => {
             let all: Map<String, Value> = registry.list().map(|s| (s.name.clone(), s.input_schema.clone())).collect();
             outln!("{}", pretty(&Value::Object(all)));
-            EXIT_OK
+            Ok(())
         }
     }
 }

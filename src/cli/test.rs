@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{EXIT_FAILURE, EXIT_OK};
+use super::{CliError, CliResult};
 use crate::host::{Engine, EngineConfig, TestStatus};
 
 #[derive(Debug, Args)]
@@ -35,12 +35,13 @@ impl TestReport {
     }
 }
 
-pub fn run(args: &TestArgs) -> i32 {
+pub(crate) fn run(args: &TestArgs) -> CliResult {
     let project = super::project_root();
     let paths = if args.paths.is_empty() { vec![project.join("tests/lua")] } else { args.paths.clone() };
     let mut out = std::io::stdout().lock();
     let report = run_tests(&project, super::scripts_root(None).as_deref(), &paths, args.filter.as_deref(), &mut out);
-    if report.failed > 0 { EXIT_FAILURE } else { EXIT_OK }
+    // Each failure is on stdout already, with the summary line.
+    if report.failed > 0 { Err(CliError::Reported) } else { Ok(()) }
 }
 
 /// Discovers `*.lua`/`*.luau` files under `paths` (sorted) and runs each in a fresh engine for

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use super::{EXIT_FAILURE, EXIT_OK, report_error};
+use super::{CliError, CliResult};
 use crate::trace::{Anchor, VerifyReason, require_seal};
 
 #[derive(Debug, Args)]
@@ -37,21 +37,15 @@ pub(crate) enum TraceCommand {
     },
 }
 
-pub fn run(args: &TraceArgs) -> i32 {
+pub fn run(args: &TraceArgs) -> CliResult {
     match &args.command {
         TraceCommand::Verify { file, anchor, live } => verify(file, anchor.as_ref(), *live),
     }
 }
 
-fn verify(file: &Path, anchor: Option<&Anchor>, live: bool) -> i32 {
+fn verify(file: &Path, anchor: Option<&Anchor>, live: bool) -> CliResult {
     // Read a line at a time (a trace can be larger than memory); a regular file only.
-    let chained = match crate::trace::verify_file(file) {
-        Ok(chained) => chained,
-        Err(e) => {
-            report_error(&format!("{}: cannot read: {e}", file.display()), None);
-            return EXIT_FAILURE;
-        }
-    };
+    let chained = crate::trace::verify_file(file).map_err(|e| CliError::failed(format_args!("{}: cannot read: {e}", file.display())))?;
     let verified = if live { chained } else { chained.and_then(|v| require_seal(v, anchor)) };
     match verified {
         Ok(v) => {
@@ -60,14 +54,14 @@ fn verify(file: &Path, anchor: Option<&Anchor>, live: bool) -> i32 {
                 (Some(seal), None) => outln!("ok: {} events, sealed (anchor {seal})", v.events),
                 (None, _) => outln!("ok: {} events, unsealed (possibly truncated or still being written)", v.events),
             }
-            EXIT_OK
+            Ok(())
         }
         Err(f) => {
             outln!("{}:{}: {} ({})", file.display(), f.line, f.reason.as_str(), f.detail);
             if f.reason == VerifyReason::Truncated {
                 outln!("hint: a live --trace log is sealed when its engine exits; pass --live to check one that is still open");
             }
-            EXIT_FAILURE
+            Err(CliError::Reported)
         }
     }
 }

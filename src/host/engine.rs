@@ -50,7 +50,7 @@ impl CapturedOutput {
 pub struct EngineConfig {
     pub seed: u64,
     /// Profile of the script's own session (`limina.call`).
-    pub profile: String,
+    pub profile: crate::policy::Profile,
     /// The host script is the operator: it also holds `policy.govern` (governance skills and
     /// `limina.policy`). Off, the script is just another caller under its profile.
     pub operator: bool,
@@ -107,7 +107,7 @@ impl EngineConfig {
     pub fn new(project_root: impl Into<PathBuf>) -> Self {
         Self {
             seed: 0,
-            profile: "builder.readWrite".into(),
+            profile: crate::policy::Profile::BuilderReadWrite,
             operator: true,
             agent_id: "agt_script".into(),
             session_id: "ses_script".into(),
@@ -291,7 +291,7 @@ impl Engine {
         let responses = super::limina_api::LuaResponses::new(&lua).map_err(startup("responses"))?;
 
         let operator_caller = {
-            let mut caller = Caller::new(&config.agent_id, &config.session_id, &config.profile);
+            let mut caller = Caller::with_profile(&config.agent_id, &config.session_id, config.profile);
             if config.operator {
                 caller.permissions.insert(crate::policy::Permission::PolicyGovern);
             }
@@ -310,7 +310,7 @@ impl Engine {
                 registry: Rc::clone(&registry),
                 policy: Rc::new(RefCell::new(PolicyEngine::new())),
                 policy_enabled: config.policy,
-                mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), &config.profile))),
+                mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), config.profile))),
                 host: RefCell::new(None),
             },
             journal: Journal {

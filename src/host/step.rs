@@ -50,7 +50,7 @@ pub(crate) fn step(lua: &Lua, p: &Parts) -> mlua::Result<()> {
         return Err(crate::script::located_error(lua, "limina.step cannot be called from inside a step callback"));
     }
     let tick = p.sim.tick.get();
-    let result = crate::isolate::catch(|| stages(lua, p)).unwrap_or_else(|message| Err(step_panicked(&p.journal, tick, &message, false)));
+    let result = crate::isolate::catch(|| stages(lua, p)).unwrap_or_else(|e| Err(step_panicked(&p.journal, tick, e.as_str(), false)));
     p.journal.phase.set(Phase::Between);
     p.sim.stepping.set(false);
     log_step(p, tick, result.is_ok());

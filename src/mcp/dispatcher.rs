@@ -21,7 +21,7 @@ use crate::host::Engine;
 use std::rc::Rc;
 
 use crate::agents::claims::{self, SessionClaim};
-use crate::policy::{PermissionSet, profile_permissions};
+use crate::policy::{PermissionSet, Profile};
 use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, discovery};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
@@ -61,7 +61,7 @@ pub struct McpSession {
     /// Set by `initialize` (or on the first stateless request).
     pub caller: Option<Caller>,
     /// The profile the transport grants (`--profile`, or the client's token).
-    pub granted_profile: String,
+    pub granted_profile: Profile,
     /// Connection number, used in default agent/session ids.
     pub connection: u64,
     /// Registry generation the client last saw, for `notifications/tools/list_changed`.
@@ -87,11 +87,11 @@ struct Listener {
 }
 
 impl McpSession {
-    pub fn new(connection: u64, granted_profile: &str, engine: &Engine) -> Self {
+    pub fn new(connection: u64, granted_profile: Profile, engine: &Engine) -> Self {
         Self {
             mode: Mode::Fresh,
             caller: None,
-            granted_profile: granted_profile.to_string(),
+            granted_profile,
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
@@ -111,7 +111,7 @@ impl McpSession {
     /// The permissions this client's calls run under: its caller's once initialized, else the
     /// transport's grant (what a stateless request would get).
     pub(crate) fn permissions(&self) -> PermissionSet {
-        self.caller.as_ref().map_or_else(|| profile_permissions(&self.granted_profile), |c| c.permissions)
+        self.caller.as_ref().map_or_else(|| self.granted_profile.permissions(), |c| c.permissions)
     }
 
     /// The skills a standard `tools/list` shows this client, in registration order: those its
@@ -157,14 +157,14 @@ impl McpSession {
     /// may narrow its grant, never widen it; the profile recorded with its calls is what it
     /// effectively holds: the claimed name when that is within the grant, the granted name when
     /// the claim covers the grant, else both joined by `∩`.
-    fn caller(&self, agent_id: &str, session_id: &str, profile: &str) -> Caller {
-        let granted = profile_permissions(&self.granted_profile);
-        let claimed = profile_permissions(profile);
+    fn caller(&self, agent_id: &str, session_id: &str, profile: Profile) -> Caller {
+        let granted = self.granted_profile.permissions();
+        let claimed = profile.permissions();
         let effective = claimed.intersect(granted);
         let name = if effective == claimed {
-            profile.to_string()
+            profile.as_str().to_string()
         } else if effective == granted {
-            self.granted_profile.clone()
+            self.granted_profile.as_str().to_string()
         } else {
             format!("{profile}∩{}", self.granted_profile)
         };
@@ -174,7 +174,7 @@ impl McpSession {
     }
 
     fn default_caller(&self) -> Caller {
-        self.caller(&format!("agt_mcp{}", self.connection), &format!("ses_mcp{}", self.connection), &self.granted_profile)
+        self.caller(&format!("agt_mcp{}", self.connection), &format!("ses_mcp{}", self.connection), self.granted_profile)
     }
 }
 
@@ -442,17 +442,15 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         let n = session.connection;
         let agent = optional_string(p, "agentId")?.map(str::to_string).unwrap_or_else(|| format!("agt_mcp{n}"));
         let sess = optional_string(p, "sessionId")?.map(str::to_string).unwrap_or_else(|| format!("ses_mcp{n}"));
-        let profile = optional_string(p, "profile")?.map(str::to_string).unwrap_or_else(|| session.granted_profile.clone());
         // One of the profiles, by name: the name is the caller's label in every decision it
         // is traced under, so free text (3 MiB of it, copied into each denial) is refused.
-        if crate::policy::Profile::parse(&profile).is_none() {
-            let names: Vec<&str> = crate::policy::Profile::ALL.iter().map(|p| p.as_str()).collect();
-            return Err(invalid_params(format!(
-                "profile '{}' is not a profile; use one of {}",
-                crate::clip::shown(&profile),
-                names.join(", ")
-            )));
-        }
+        let profile = match optional_string(p, "profile")? {
+            None => session.granted_profile,
+            Some(name) => Profile::parse(name).ok_or_else(|| {
+                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+                invalid_params(format!("profile '{}' is not a profile; use one of {}", crate::clip::shown(name), names.join(", ")))
+            })?,
+        };
         for (field, id) in [("agentId", &agent), ("sessionId", &sess)] {
             check_identity(field, id)?;
         }
@@ -482,7 +480,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         };
         session.agent_claim = Some(agent_claim);
         session.claim = Some(claim);
-        let caller = session.caller(&agent, &sess, &profile);
+        let caller = session.caller(&agent, &sess, profile);
         let result = json!({
             "protocolVersion": HANDSHAKE_VERSIONS[0],
             "session": {"agentId": agent, "sessionId": sess, "profile": &*caller.profile, "permissions": caller.permissions.names()},

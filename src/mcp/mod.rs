@@ -4,6 +4,7 @@
 //! goes through the skill registry, never around it.
 
 pub mod dispatcher;
+mod error;
 pub mod protocol;
 pub mod server;
 pub mod stdio;
@@ -12,6 +13,7 @@ pub(crate) mod tool_view;
 pub mod tools;
 
 pub use dispatcher::{McpSession, handle_message, handle_text};
+pub use error::{McpServerError, TokenFileError};
 pub use tool_view::ToolsMode;
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
@@ -19,15 +21,15 @@ pub use tool_view::ToolsMode;
 /// scene file, `host::FileRun`).
 fn server_engine(
     project: &std::path::Path,
-    profile: &str,
+    profile: crate::policy::Profile,
     scripts: Option<&std::path::Path>,
     scene: Option<&std::path::Path>,
     log: Option<crate::durable::LogConfig>,
-) -> anyhow::Result<crate::host::Engine> {
+) -> Result<crate::host::Engine, McpServerError> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
-        profile: profile.to_string(),
+        profile,
         scripts: scripts.map(std::path::Path::to_path_buf),
         watch_scripts: true,
         log,
@@ -36,13 +38,21 @@ fn server_engine(
     if let Some(scene) = scene {
         engine.run_or_load_file(scene)?;
     }
-    engine.make_durable().map_err(anyhow::Error::msg)?;
+    engine.make_durable().map_err(crate::host::EngineError::from)?;
     Ok(engine)
 }
 
 /// Holds a client's answer until what its call recorded is on disk (`--log`): a call a client
 /// was told succeeded survives a crash. If the log cannot be written, the answer says so (the
 /// call was applied, but it is not durable).
-pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), String> {
-    engine.make_durable().map_err(|e| format!("the call was applied but is not durable: {e}"))
+pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), NotDurable> {
+    engine.make_durable().map_err(|source| NotDurable { source })
+}
+
+/// A call was applied but what it recorded could not be made durable (`--log`).
+#[derive(Debug, thiserror::Error)]
+#[error("the call was applied but is not durable: {source}")]
+pub(crate) struct NotDurable {
+    /// Why the command log could not be synced.
+    pub source: crate::durable::LogFailure,
 }

@@ -32,7 +32,7 @@ const OUTPUT_QUEUE: usize = 64;
 pub struct StdioOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
-    pub profile: String,
+    pub profile: crate::policy::Profile,
     /// A script to build the world before serving (e.g. a scene).
     pub scene: Option<PathBuf>,
     /// Mods root (hot-reloaded).
@@ -159,16 +159,11 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
     }
 }
 
-pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
-    let engine = super::server_engine(
-        &options.project,
-        &options.profile,
-        options.scripts.as_deref(),
-        options.scene.as_deref(),
-        options.log.clone(),
-    )?;
+pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
+    let engine =
+        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
-    std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
+    let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();
         let mut reader = io::BufReader::with_capacity(64 * 1024, stdin.lock());
         while let Ok(Some(line)) = read_line_bounded(&mut reader, MAX_MESSAGE_BYTES) {
@@ -176,7 +171,8 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
                 break;
             }
         }
-    })?;
+    });
+    reader.map_err(|source| super::McpServerError::Thread { name: "limina-stdin", source })?;
     let (out_tx, out_rx) = mpsc::sync_channel::<Vec<Value>>(OUTPUT_QUEUE);
     let writer = std::thread::Builder::new().name("limina-stdout".into()).spawn(move || {
         let stdout = io::stdout();
@@ -185,9 +181,10 @@ pub fn serve(options: &StdioOptions) -> anyhow::Result<()> {
                 break;
             }
         }
-    })?;
+    });
+    let writer = writer.map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
-    let mut session = McpSession::new(1, &options.profile, &engine).with_tools(options.tools);
+    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools);
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
     if end == End::InputClosed {
         // What the last calls set off (a list change, a subscribed event) still goes out.
@@ -248,10 +245,10 @@ fn serve_lines(
             };
             if let Some(line) = line {
                 let mut messages = answer(engine, session, line);
-                if let Err(message) = super::durable_answer(engine) {
+                if let Err(e) = super::durable_answer(engine) {
                     for m in &mut messages {
                         if m.get("result").is_some() {
-                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, message.clone(), None);
+                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, e.to_string(), None);
                         }
                     }
                 }

@@ -35,12 +35,28 @@ pub enum LoadError {
     Script(String),
     /// The code ran but returned something that is not a set of skill definitions.
     #[error("{file}: {problem}")]
-    Shape { file: String, problem: String },
+    Shape {
+        file: String,
+        #[source]
+        problem: ShapeError,
+    },
     /// A value (a skill's schema, a manifest) is larger or deeper than its budget, or not JSON.
     #[error("{file}: {what}: {problem}")]
     Value { file: String, what: String, problem: String },
     #[error(transparent)]
     Definition(#[from] crate::skills::DefinitionError),
+}
+
+/// What is wrong with the shape of what a mod returned (`LoadError::Shape`).
+#[derive(Debug, thiserror::Error)]
+pub enum ShapeError {
+    /// `got` is the Luau type name of the value returned.
+    #[error("a mod must return a table of skills, got {got}")]
+    NotATable { got: &'static str },
+    #[error("`skills` must be a list of skill definitions")]
+    SkillsNotAList,
+    #[error("`skills` must hold skill definition tables ({0})")]
+    NotADefinition(#[source] mlua::Error),
 }
 
 /// Why a package's manifest (`package.luau`, or a single-file mod's `package` header) could not

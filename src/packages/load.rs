@@ -108,16 +108,10 @@ pub fn load_all(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, h
     let (root, granted, profile) = {
         let m = mods.borrow();
         let Some(root) = m.root.clone() else { return };
-        (root, m.granted, m.granted_profile.clone())
+        (root, m.granted, m.granted_profile.as_str())
     };
-    let rules = ScanRules {
-        granted,
-        profile: &profile,
-        previous: &[],
-        incumbents: &BTreeMap::new(),
-        overrides: &[],
-        loaded_profiles: &BTreeMap::new(),
-    };
+    let rules =
+        ScanRules { granted, profile, previous: &[], incumbents: &BTreeMap::new(), overrides: &[], loaded_profiles: &BTreeMap::new() };
     let found = scan(&root, &rules);
     for p in &found.packages {
         if let Status::Refused { rule, reason } = &p.status {
@@ -127,7 +121,7 @@ pub fn load_all(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, h
     let order: Vec<InstalledPackage> = found.order.iter().map(|&i| found.packages[i].clone()).collect();
     mods.borrow_mut().packages = found.packages;
     for pkg in order {
-        let status = load_one(mods, &pkg, granted, &profile, registry, host, &[]);
+        let status = load_one(mods, &pkg, granted, profile, registry, host, &[]);
         set_status(mods, &pkg.source.path, status);
     }
 }

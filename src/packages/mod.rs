@@ -37,7 +37,7 @@ use serde_json::{Value, json};
 
 use discover::{Kind, Source};
 pub use door::Packages;
-pub use error::{LoadError, ManifestReadError, Refused, StateError};
+pub use error::{LoadError, ManifestReadError, Refused, ShapeError, StateError};
 use load::Built;
 pub use load::{LoadOutcome, load_all, load_ref};
 use manifest::{Limits, Manifest, Trust};
@@ -46,7 +46,7 @@ pub use runtime::{Host, PackageRuntime};
 pub use scan::survey;
 use trust::TrustDecision;
 
-use crate::policy::{PermissionSet, profile_permissions};
+use crate::policy::PermissionSet;
 use crate::skills::{SkillRegistry, Tier};
 use crate::trace::EventKind;
 
@@ -168,7 +168,7 @@ pub(crate) struct Admitted {
 
 pub struct ModManager {
     root: Option<PathBuf>,
-    granted_profile: String,
+    granted_profile: crate::policy::Profile,
     granted: PermissionSet,
     pub packages: Vec<InstalledPackage>,
     /// By package path (a package's identity).
@@ -235,11 +235,11 @@ pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), StateEr
 impl ModManager {
     /// A manager for the mods under `root`. A relative root is made absolute here, once: the
     /// watcher reports absolute paths, and a package's path is its identity.
-    pub fn new(root: Option<PathBuf>, granted_profile: &str) -> Self {
+    pub fn new(root: Option<PathBuf>, granted_profile: crate::policy::Profile) -> Self {
         Self {
             root: root.map(|r| std::path::absolute(&r).unwrap_or(r)),
-            granted_profile: granted_profile.into(),
-            granted: profile_permissions(granted_profile),
+            granted_profile,
+            granted: granted_profile.permissions(),
             packages: Vec::new(),
             runtimes: HashMap::new(),
             watcher: None,

@@ -86,20 +86,14 @@ pub(super) fn apply(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry
     let (root, granted, profile, previous) = {
         let m = mods.borrow();
         let Some(root) = m.root.clone() else { return };
-        (root, m.granted, m.granted_profile.clone(), m.packages.clone())
+        (root, m.granted, m.granted_profile.as_str(), m.packages.clone())
     };
     let before = |path: &PathBuf| previous.iter().find(|p| p.source.path == *path);
     let incumbents: BTreeMap<String, PathBuf> = previous.iter().filter(|p| loaded(p)).map(|p| (p.name(), p.source.path.clone())).collect();
     let loaded_profiles: BTreeMap<PathBuf, String> =
         previous.iter().filter(|p| loaded(p)).filter_map(|p| Some((p.source.path.clone(), p.profile.clone()?))).collect();
-    let mut rules = ScanRules {
-        granted,
-        profile: &profile,
-        previous: &previous,
-        incumbents: &incumbents,
-        overrides: &[],
-        loaded_profiles: &loaded_profiles,
-    };
+    let mut rules =
+        ScanRules { granted, profile, previous: &previous, incumbents: &incumbents, overrides: &[], loaded_profiles: &loaded_profiles };
     let first = scan(&root, &rules);
     // Edits the rules refuse, to packages that are running: keep the running version.
     let refused_edits: Vec<(InstalledPackage, String, String)> = first
@@ -175,7 +169,7 @@ pub(super) fn apply(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry
         let old = before(path);
         let (granted, profile) = match &pkg.profile {
             Some(p) => (profile_permissions(p), p.clone()),
-            None => (granted, profile.clone()),
+            None => (granted, profile.to_string()),
         };
         match load_one(mods, pkg, granted, &profile, registry, host, &replaces) {
             Status::Loaded { skills } => {

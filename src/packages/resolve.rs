@@ -92,9 +92,20 @@ fn claim_names<'a>(cands: &'a [Candidate], incumbents: &BTreeMap<String, PathBuf
     names
 }
 
+/// Why a package's `extends` chain cannot be followed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ExtendsError {
+    #[error("extends cycle: {}", path.join(" -> "))]
+    Cycle { path: Vec<String> },
+    #[error("extends chain {} is deeper than {MAX_EXTENDS_DEPTH} levels", path.join(" -> "))]
+    TooDeep { path: Vec<String> },
+    #[error("extends '{parent}', which is not installed")]
+    NotInstalled { parent: String },
+}
+
 /// Applies `extends`: capabilities, dependencies and conflicts are unioned from the parents
 /// (nearest parent last, so later entries win), the package's own fields win over all.
-fn effective(cands: &[Candidate], names: &BTreeMap<&str, usize>, i: usize) -> Result<Manifest, String> {
+fn effective(cands: &[Candidate], names: &BTreeMap<&str, usize>, i: usize) -> Result<Manifest, ExtendsError> {
     fn chain(
         cands: &[Candidate],
         names: &BTreeMap<&str, usize>,
@@ -102,18 +113,18 @@ fn effective(cands: &[Candidate], names: &BTreeMap<&str, usize>, i: usize) -> Re
         path: &mut Vec<String>,
         depth: usize,
         out: &mut Vec<usize>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ExtendsError> {
         let m = &cands[i].manifest;
         if path.contains(&m.name) {
             path.push(m.name.clone());
-            return Err(format!("extends cycle: {}", path.join(" -> ")));
+            return Err(ExtendsError::Cycle { path: path.clone() });
         }
         if depth > MAX_EXTENDS_DEPTH {
-            return Err(format!("extends chain {} is deeper than {MAX_EXTENDS_DEPTH} levels", path.join(" -> ")));
+            return Err(ExtendsError::TooDeep { path: path.clone() });
         }
         path.push(m.name.clone());
         for parent in &m.extends {
-            let Some(&p) = names.get(parent.as_str()) else { return Err(format!("extends '{parent}', which is not installed")) };
+            let Some(&p) = names.get(parent.as_str()) else { return Err(ExtendsError::NotInstalled { parent: parent.clone() }) };
             chain(cands, names, p, path, depth + 1, out)?;
         }
         path.pop();
@@ -230,7 +241,7 @@ pub(crate) fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<
                 plan.effective.insert(i, m);
             }
             Err(e) => {
-                refused.insert(i, (Refusal::Resolve, e));
+                refused.insert(i, (Refusal::Resolve, e.to_string()));
             }
         }
     }

@@ -37,9 +37,9 @@ use serde_json::{Value, json};
 use super::discover::Source;
 use super::manifest::{Limits, Manifest, Trust};
 use super::sandbox::{Meter, Overrun, SandboxSpec, restricted_vm};
-use super::{LoadError, ManifestReadError};
+use super::{LoadError, ManifestReadError, ShapeError};
 use crate::policy::PermissionSet;
-use crate::script::convert::{Budget, BudgetLimit, ConvertError, ConvertErrorKind, json_to_lua_within, lua_to_json_within};
+use crate::script::convert::{Budget, BudgetLimit, ConvertError, ConvertErrorKind, Interrupt, json_to_lua_within, lua_to_json_within};
 use crate::script::error_message_and_traceback;
 use crate::skills::{CallInfo, Caller, ErrorCode, ExternalHandler, Handler, HandlerFailure, Skill, SkillFailure, SkillResponse};
 
@@ -333,7 +333,7 @@ impl PackageRuntime {
                     )
                 })?;
                 meter.check().map_err(overrun_error)?;
-                let check = &mut || meter.check().map_err(|o| o.to_string());
+                let check = &mut || meter.check().map_err(Interrupt::from);
                 let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
                     Ok(input) => host.invoke(&caller, &name, input),
                     Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
@@ -405,17 +405,17 @@ impl PackageRuntime {
 
 /// A mod returns `{ package = {...}, skills = {...} }`, `{ skills = {...} }`, or a list of skill
 /// definitions. The error is the problem with the shape, for `LoadError::Shape`.
-fn skill_defs(returned: &LuaValue) -> Result<Vec<Table>, String> {
+fn skill_defs(returned: &LuaValue) -> Result<Vec<Table>, ShapeError> {
     let LuaValue::Table(t) = returned else {
-        return Err(format!("a mod must return a table of skills, got {}", crate::script::lua_type_name(returned)));
+        return Err(ShapeError::NotATable { got: crate::script::lua_type_name(returned) });
     };
     let list = match t.raw_get::<LuaValue>("skills") {
         Ok(LuaValue::Table(s)) => s,
         Ok(LuaValue::Nil) if t.raw_len() > 0 => t.clone(),
         Ok(LuaValue::Nil) => return Ok(Vec::new()),
-        _ => return Err("`skills` must be a list of skill definitions".into()),
+        _ => return Err(ShapeError::SkillsNotAList),
     };
-    list.sequence_values::<Table>().collect::<Result<Vec<_>, _>>().map_err(|e| format!("`skills` must hold skill definition tables ({e})"))
+    list.sequence_values::<Table>().collect::<Result<Vec<_>, _>>().map_err(ShapeError::NotADefinition)
 }
 
 /// Memory of the throwaway VMs that read manifests and headers.
@@ -442,7 +442,7 @@ fn read_manifest_value(
     meter.arm(MANIFEST_CPU);
     let picked = lua.load(text).set_name(format!("@{chunk}")).eval::<LuaValue>().and_then(pick).map_err(sealed_err);
     let converted = match picked {
-        Ok(Some(value)) => lua_to_json_within(&lua, &value, "package", &MANIFEST_BUDGET, &mut || meter.check().map_err(|o| o.to_string()))
+        Ok(Some(value)) => lua_to_json_within(&lua, &value, "package", &MANIFEST_BUDGET, &mut || meter.check().map_err(Interrupt::from))
             .map(Some)
             .map_err(|e| LoadError::Value { file: chunk.to_string(), what: "package".into(), problem: e.to_string() }),
         Ok(None) => Ok(None),
@@ -495,7 +495,7 @@ impl ExternalHandler for PackageRuntime {
         self.frames.borrow_mut().push(caller.clone());
         let budget = self.limits.value_budget();
         let meter = Rc::clone(&self.meter);
-        let check = &mut || meter.check().map_err(|o| o.to_string());
+        let check = &mut || meter.check().map_err(Interrupt::from);
         let result = (|| -> Result<Value, CallError> {
             let input = json_to_lua_within(&lua, input, "input", &budget, check).map_err(CallError::Input)?;
             let ctx = Self::make_ctx(&lua, &caller, call, &self.reference).map_err(CallError::Lua)?;

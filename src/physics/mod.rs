@@ -325,9 +325,9 @@ impl PhysicsWorld {
             self.world.step_with_events(&(), &self.events);
         });
         self.changed.clear();
-        outcome.map_err(|message| {
-            self.fault = Some(message.clone());
-            PhysicsFault::Panicked(message)
+        outcome.map_err(|p| {
+            self.fault = Some(p.message.clone());
+            PhysicsFault::Panicked(p.message)
         })
     }
 

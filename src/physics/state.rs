@@ -374,7 +374,7 @@ impl PhysicsWorld {
         let mut copy = self.duplicate(|user| user);
         copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it"))?;
         let mut copy = self.duplicate(|user| user);
-        crate::isolate::catch(|| copy.world.wake_up_all(true)).map_err(panicked("waking its bodies"))?;
+        crate::isolate::catch(|| copy.world.wake_up_all(true)).map_err(|p| p.message).map_err(panicked("waking its bodies"))?;
         copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it with every body awake"))?;
         let mut copy = self.duplicate(|user| user);
         let handles: Vec<RigidBodyHandle> = copy.world.bodies.iter().map(|(h, _)| h).collect();
@@ -383,6 +383,7 @@ impl PhysicsWorld {
                 copy.world.remove_body(handle);
             }
         })
+        .map_err(|p| p.message)
         .map_err(panicked("removing its bodies"))?;
         copy.step().map_err(|super::PhysicsFault::Panicked(m)| m).map_err(panicked("a step of it with its bodies removed"))
     }

@@ -302,6 +302,30 @@ fn revoked_reason(r: &CapRevocation) -> String {
     format!("capability {} was revoked for {scope}", r.cap)
 }
 
+/// Why a planned batch of calls would be refused (`PolicyEngine::preview`): the reason the first
+/// refused call would get, or the room a quota or budget lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PreviewRefusal {
+    #[error("session {session} was revoked")]
+    SessionRevoked { session: String },
+    #[error("agent {agent} was revoked")]
+    AgentRevoked { agent: String },
+    /// One planned skill is refused by `rule` (a revocation or the profile).
+    #[error("{skill}: {reason}")]
+    Skill { skill: String, rule: Rule, reason: String },
+    /// `session` is set when the quota is that of someone the caller acts for.
+    #[error(
+        "this needs {needed} calls under {}the quota of {limit} calls per {window_ticks} ticks for {}, which has {left} left now",
+        session.as_ref().map(|s| format!("session {s}'s ")).unwrap_or_default(),
+        cap.as_deref().unwrap_or("all calls")
+    )]
+    Quota { needed: u64, session: Option<String>, limit: u32, window_ticks: u64, cap: Option<String>, left: u64 },
+    #[error("this needs {needed} calls and the call budget of session {session} has {left} left")]
+    CallBudget { needed: u64, session: String, left: u64 },
+    #[error("the cpu or memory budget of session {session} is spent")]
+    BudgetSpent { session: String },
+}
+
 /// Calls of one skill a caller means to make (`PolicyEngine::preview`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PlannedCalls<'a> {
@@ -505,24 +529,26 @@ impl PolicyEngine {
     /// this only lets a caller that makes many calls (`scene.load`) refuse before the first
     /// rather than stop halfway. `base` gives the caller; its skill and permissions are ignored.
     /// Err is the reason the first refused call would get, or the room a quota lacks.
-    pub(crate) fn preview<'a>(&self, base: &DecisionContext<'a>, plan: &[PlannedCalls<'a>]) -> Result<(), String> {
+    pub(crate) fn preview<'a>(&self, base: &DecisionContext<'a>, plan: &[PlannedCalls<'a>]) -> Result<(), PreviewRefusal> {
         if self.revoked_sessions.contains(base.session_id) {
-            return Err(format!("session {} was revoked", base.session_id));
+            return Err(PreviewRefusal::SessionRevoked { session: base.session_id.to_string() });
         }
         if self.revoked_agents.contains(base.agent_id) {
-            return Err(format!("agent {} was revoked", base.agent_id));
+            return Err(PreviewRefusal::AgentRevoked { agent: base.agent_id.to_string() });
         }
         let context = |p: &PlannedCalls<'a>| DecisionContext { skill: p.skill, required: p.required, ..*base };
         for p in plan.iter().filter(|p| p.count > 0) {
             let ctx = context(p);
+            let skill = || p.skill.to_string();
             if let Some(r) = self.revocation(&ctx) {
-                return Err(format!("{}: {}", p.skill, revoked_reason(r)));
+                return Err(PreviewRefusal::Skill { skill: skill(), rule: Rule::Revoked, reason: revoked_reason(r) });
             }
-            if let Some((_, reason, _)) = self.delegated_refusal(&ctx) {
-                return Err(format!("{}: {reason}", p.skill));
+            if let Some((rule, reason, _)) = self.delegated_refusal(&ctx) {
+                return Err(PreviewRefusal::Skill { skill: skill(), rule, reason });
             }
             if let Some(missing) = ctx.granted.first_missing(ctx.required) {
-                return Err(format!("{}: {}", p.skill, super::missing_permission(missing, ctx.profile, ctx.package)));
+                let reason = super::missing_permission(missing, ctx.profile, ctx.package);
+                return Err(PreviewRefusal::Skill { skill: skill(), rule: Rule::ProfileDenied, reason });
             }
         }
         // The caller's windows and budget, and those of everyone it acts for.
@@ -536,12 +562,14 @@ impl PolicyEngine {
                 let used = q.used.get(session).map_or(0, |ticks| ticks.iter().filter(|t| **t >= start).count() as u64);
                 let left = u64::from(q.rule.limit).saturating_sub(used);
                 if needed > left {
-                    let what = q.rule.cap.clone().unwrap_or_else(|| "all calls".into());
-                    let whose = if session == base.session_id { String::new() } else { format!("session {session}'s ") };
-                    return Err(format!(
-                        "this needs {needed} calls under {whose}the quota of {} calls per {} ticks for {what}, which has {left} left now",
-                        q.rule.limit, q.rule.window_ticks
-                    ));
+                    return Err(PreviewRefusal::Quota {
+                        needed,
+                        session: (session != base.session_id).then(|| session.to_string()),
+                        limit: q.rule.limit,
+                        window_ticks: q.rule.window_ticks,
+                        cap: q.rule.cap.clone(),
+                        left,
+                    });
                 }
             }
             if let Some(b) = self.budgets.get(session) {
@@ -549,13 +577,10 @@ impl PolicyEngine {
                 if let Some(limit) = b.limits.calls
                     && b.calls.saturating_add(needed) > limit
                 {
-                    return Err(format!(
-                        "this needs {needed} calls and the call budget of session {session} has {} left",
-                        limit.saturating_sub(b.calls)
-                    ));
+                    return Err(PreviewRefusal::CallBudget { needed, session: session.to_string(), left: limit.saturating_sub(b.calls) });
                 }
                 if b.limits.cpu_ms.is_some_and(|l| b.cpu_ms >= l) || b.limits.memory_bytes.is_some_and(|l| b.memory_bytes >= l) {
-                    return Err(format!("the cpu or memory budget of session {session} is spent"));
+                    return Err(PreviewRefusal::BudgetSpent { session: session.to_string() });
                 }
             }
         }
@@ -754,7 +779,7 @@ mod tests {
             ]
         };
         assert_eq!(p.preview(&ctx(10), &plan(5)), Ok(()), "5 more fit in the 8");
-        let refused = p.preview(&ctx(10), &plan(6)).unwrap_err();
+        let refused = p.preview(&ctx(10), &plan(6)).unwrap_err().to_string();
         assert_eq!(refused, "this needs 6 calls under the quota of 8 calls per 60 ticks for scene.write, which has 5 left now");
         assert_eq!(p.preview(&ctx(70), &plan(8)), Ok(()), "the window has passed");
         for _ in 0..5 {
@@ -763,9 +788,11 @@ mod tests {
         let mut reader = ctx(10);
         reader.granted = profile_permissions("player.limited");
         let refused = p.preview(&reader, &plan(0)).unwrap_err();
+        assert!(matches!(&refused, PreviewRefusal::Skill { rule: Rule::ProfileDenied, .. }), "{refused}");
+        let refused = refused.to_string();
         assert!(refused.starts_with("ecs.updateComponent: missing permission: ecs.modify"), "{refused}");
         p.set_budget("ses_a", BudgetLimits { calls: Some(50), ..BudgetLimits::default() });
-        assert!(p.preview(&ctx(70), &plan(1)).unwrap_err().contains("call budget of session ses_a has 50 left"));
+        assert!(p.preview(&ctx(70), &plan(1)).unwrap_err().to_string().contains("call budget of session ses_a has 50 left"));
     }
 
     #[test]

@@ -85,6 +85,10 @@ pub(crate) struct ConvertError {
     pub kind: ConvertErrorKind,
 }
 
+/// Why a conversion's `check` stopped it (a package's CPU deadline, say); its text becomes the
+/// `Interrupted` error's message.
+pub(crate) type Interrupt = Box<dyn std::error::Error + Send + Sync>;
+
 fn fail(path: &str, message: impl Into<String>) -> ConvertError {
     ConvertError { path: path.to_string(), message: message.into(), kind: ConvertErrorKind::NotJson }
 }
@@ -144,7 +148,7 @@ pub(crate) fn lua_to_json_within(
     value: &LuaValue,
     root: &str,
     budget: &Budget,
-    check: &mut dyn FnMut() -> Result<(), String>,
+    check: &mut dyn FnMut() -> Result<(), Interrupt>,
 ) -> Result<Value, ConvertError> {
     let mut walk = Walk::new(root, budget, check);
     walk.convert_lua(value, 0, &lua.array_metatable())
@@ -157,7 +161,7 @@ pub(crate) fn json_to_lua_within(
     value: &Value,
     root: &str,
     budget: &Budget,
-    check: &mut dyn FnMut() -> Result<(), String>,
+    check: &mut dyn FnMut() -> Result<(), Interrupt>,
 ) -> mlua::Result<LuaValue> {
     let mut walk = Walk::new(root, budget, check);
     walk.convert_json(lua, value, 0)
@@ -176,11 +180,11 @@ struct Walk<'a> {
     bytes: usize,
     nodes: usize,
     path: Vec<Segment>,
-    check: &'a mut dyn FnMut() -> Result<(), String>,
+    check: &'a mut dyn FnMut() -> Result<(), Interrupt>,
 }
 
 impl<'a> Walk<'a> {
-    fn new(root: &'a str, budget: &Budget, check: &'a mut dyn FnMut() -> Result<(), String>) -> Self {
+    fn new(root: &'a str, budget: &Budget, check: &'a mut dyn FnMut() -> Result<(), Interrupt>) -> Self {
         Walk { root, budget: *budget, bytes: 0, nodes: 0, path: Vec::new(), check }
     }
 
@@ -217,9 +221,9 @@ impl<'a> Walk<'a> {
             return Err(self.over(BudgetLimit::Nodes));
         }
         if self.nodes.is_multiple_of(CHECK_EVERY)
-            && let Err(message) = (self.check)()
+            && let Err(why) = (self.check)()
         {
-            return Err(ConvertError { path: self.path(), message, kind: ConvertErrorKind::Interrupted });
+            return Err(ConvertError { path: self.path(), message: why.to_string(), kind: ConvertErrorKind::Interrupted });
         }
         Ok(())
     }
@@ -247,7 +251,7 @@ impl<'a> Walk<'a> {
             LuaValue::Nil => Ok(Value::Null),
             LuaValue::Boolean(b) => Ok(Value::Bool(*b)),
             LuaValue::Integer(i) => Ok(Value::Number(Number::from(*i))),
-            LuaValue::Number(n) => number(*n).map_err(|message| self.fail(message)),
+            LuaValue::Number(n) => number(*n).map_err(|e| self.fail(e.to_string())),
             LuaValue::String(s) => {
                 let bytes = s.as_bytes();
                 self.charge_bytes(bytes.len())?;
@@ -426,17 +430,26 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// Why a Lua number has no JSON form.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub(crate) enum NumberError {
+    #[error("{0} is not a finite number (JSON cannot carry NaN or infinity)")]
+    NotFinite(f64),
+    #[error("{0} is not representable in JSON")]
+    NotRepresentable(f64),
+}
+
 /// A Lua number as JSON, or why it has none (the caller adds the path: building it for every
 /// number would cost an allocation per number on the hot path).
-pub(crate) fn number(n: f64) -> Result<Value, String> {
+pub(crate) fn number(n: f64) -> Result<Value, NumberError> {
     if !n.is_finite() {
-        return Err(format!("{n} is not a finite number (JSON cannot carry NaN or infinity)"));
+        return Err(NumberError::NotFinite(n));
     }
     // Whole numbers that fit exactly become integers, so `color = 0xffffff` satisfies "integer".
     if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
         return Ok(Value::Number(Number::from(n as i64)));
     }
-    Number::from_f64(n).map(Value::Number).ok_or_else(|| format!("{n} is not representable in JSON"))
+    Number::from_f64(n).map(Value::Number).ok_or(NumberError::NotRepresentable(n))
 }
 
 pub(crate) fn number_to_lua(n: &Number) -> LuaValue {

@@ -62,38 +62,57 @@ struct ModuleCache {
     loading: Vec<PathBuf>,
 }
 
+/// Why a `require` name does not resolve to a module file.
+#[derive(Debug, thiserror::Error)]
+enum RequireError {
+    #[error("the module name is empty")]
+    Empty,
+    #[error("use '/' to separate folders, not '\\'")]
+    Backslash,
+    #[error("absolute paths are not allowed; name a module relative to the project (e.g. 'demos/lib/rack') or to this file ('./rack')")]
+    Absolute,
+    #[error("'..' is not allowed: modules resolve only inside the script roots")]
+    ParentDir,
+    #[error("the module path has an empty or '.' segment")]
+    EmptySegment,
+    #[error("a './' name needs a calling file")]
+    NoCallingFile,
+    /// `tried` are the candidate files, as chunk names.
+    #[error("module not found (tried {})", tried.join(", "))]
+    NotFound { tried: Vec<String> },
+    #[error("cannot open {}: {source}", path.display())]
+    Open { path: PathBuf, source: std::io::Error },
+    #[error("{} is outside the script roots ({roots})", path.display())]
+    Outside { path: PathBuf, roots: String },
+}
+
 /// Checks a module name's shape; the error says what is wrong with it.
-fn check_name(name: &str) -> Result<(), String> {
+fn check_name(name: &str) -> Result<(), RequireError> {
     if name.is_empty() {
-        return Err("the module name is empty".into());
+        return Err(RequireError::Empty);
     }
     if name.contains('\\') {
-        return Err("use '/' to separate folders, not '\\'".into());
+        return Err(RequireError::Backslash);
     }
     if name.starts_with('/') || Path::new(name).is_absolute() {
-        return Err(
-            "absolute paths are not allowed; name a module relative to the project (e.g. 'demos/lib/rack') or to this file ('./rack')"
-                .into(),
-        );
+        return Err(RequireError::Absolute);
     }
     let rest = name.strip_prefix("./").unwrap_or(name);
     for part in rest.split('/') {
         match part {
-            ".." => {
-                return Err("'..' is not allowed: modules resolve only inside the script roots".into());
-            }
-            "" | "." => return Err("the module path has an empty or '.' segment".into()),
+            ".." => return Err(RequireError::ParentDir),
+            "" | "." => return Err(RequireError::EmptySegment),
             _ => {}
         }
     }
     Ok(())
 }
 
-fn resolve(lua: &Lua, roots: &ScriptRoots, name: &str) -> Result<PathBuf, String> {
+fn resolve(lua: &Lua, roots: &ScriptRoots, name: &str) -> Result<PathBuf, RequireError> {
     check_name(name)?;
     let base = match name.strip_prefix("./") {
         Some(_) => {
-            let source = super::caller_location(lua).map(|(file, _)| file).ok_or("a './' name needs a calling file")?;
+            let source = super::caller_location(lua).map(|(file, _)| file).ok_or(RequireError::NoCallingFile)?;
             let file = roots.project.join(source);
             file.parent().map(Path::to_path_buf).unwrap_or_else(|| roots.project.clone())
         }
@@ -102,13 +121,13 @@ fn resolve(lua: &Lua, roots: &ScriptRoots, name: &str) -> Result<PathBuf, String
     let rel = name.strip_prefix("./").unwrap_or(name);
     let stem = base.join(rel);
     let candidates = [stem.with_extension("luau"), stem.with_extension("lua"), stem.join("init.luau"), stem.join("init.lua")];
-    let found = candidates.iter().find(|c| c.is_file()).ok_or_else(|| {
-        let tried: Vec<String> = candidates.iter().map(|c| roots.display(c)).collect();
-        format!("module not found (tried {})", tried.join(", "))
-    })?;
-    let canonical = found.canonicalize().map_err(|e| format!("cannot open {}: {e}", found.display()))?;
+    let found = candidates
+        .iter()
+        .find(|c| c.is_file())
+        .ok_or_else(|| RequireError::NotFound { tried: candidates.iter().map(|c| roots.display(c)).collect() })?;
+    let canonical = found.canonicalize().map_err(|source| RequireError::Open { path: found.clone(), source })?;
     if canonical.components().any(|c| matches!(c, Component::ParentDir)) || !roots.contains(&canonical) {
-        return Err(format!("{} is outside the script roots ({})", canonical.display(), roots.describe_roots()));
+        return Err(RequireError::Outside { path: canonical, roots: roots.describe_roots() });
     }
     Ok(canonical)
 }

@@ -55,6 +55,13 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// A caller under one of the catalog's profiles, with exactly its permissions.
+    pub fn with_profile(agent_id: &str, session_id: &str, profile: crate::policy::Profile) -> Self {
+        Self { permissions: profile.permissions(), ..Self::new(agent_id, session_id, profile.as_str()) }
+    }
+
+    /// A caller labelled `profile` as recorded (a catalog name, a narrowed `a∩b`, or a replayed
+    /// log's), with that name's permissions; an unknown name grants nothing.
     pub fn new(agent_id: &str, session_id: &str, profile: &str) -> Self {
         Self {
             agent_id: agent_id.into(),
@@ -187,7 +194,7 @@ pub(crate) fn invoke_call(
     // before the handler writes, and the ops check before they write), so the caller is told
     // the call may have partly applied.
     let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id, &mut authorized))
-        .unwrap_or_else(|message| Err(panicked(env, caller, name, &message)));
+        .unwrap_or_else(|p| Err(panicked(env, caller, name, p.as_str())));
     let clock = env.clock;
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let (success, result, error, lua_copy) = match outcome {

@@ -39,6 +39,17 @@ fn iso8601<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
+/// Why a canonical event line (the spill file's) does not read back as an event.
+#[derive(Debug, thiserror::Error)]
+pub enum EventLineError {
+    #[error("not an event line: {0}")]
+    NotAnEvent(#[source] serde_json::Error),
+    #[error("timestamp {timestamp:?} is not one the log writes")]
+    Timestamp { timestamp: String },
+    #[error("id {id} is not the one its seq, type and actor give ({expected})")]
+    ForgedId { id: String, expected: String },
+}
+
 /// An event's fields as its canonical line spells them (see [`Event::from_canonical`]).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -170,13 +181,13 @@ impl Event {
     /// Reads an event back from its canonical line (what serializing it wrote): the payload
     /// comes back as the exact JSON text it was written as (`Payload::Json`), and the id must
     /// be the one its seq, type and actor give, or the line is refused.
-    pub(super) fn from_canonical(line: &[u8]) -> Result<Event, String> {
-        let stored: StoredEvent = serde_json::from_slice(line).map_err(|e| format!("not an event line: {e}"))?;
-        let timestamp = super::time::parse_unix_millis(&stored.timestamp)
-            .ok_or_else(|| format!("timestamp {:?} is not one the log writes", stored.timestamp))?;
+    pub(super) fn from_canonical(line: &[u8]) -> Result<Event, EventLineError> {
+        let stored: StoredEvent = serde_json::from_slice(line).map_err(EventLineError::NotAnEvent)?;
+        let timestamp =
+            super::time::parse_unix_millis(&stored.timestamp).ok_or(EventLineError::Timestamp { timestamp: stored.timestamp })?;
         let expected = event_id(&stored.actor_id, stored.seq, discriminator(stored.seq, &stored.event_type, &stored.actor_id));
         if stored.id != expected {
-            return Err(format!("id {} is not the one its seq, type and actor give ({expected})", stored.id));
+            return Err(EventLineError::ForgedId { id: stored.id, expected });
         }
         Ok(Event {
             actor_id: stored.actor_id.into(),
@@ -464,7 +475,8 @@ mod tests {
 
         // A line whose id no longer matches its header is refused, not believed.
         let forged = String::from_utf8(line).unwrap().replace("\"seq\":7", "\"seq\":8");
-        assert!(Event::from_canonical(forged.as_bytes()).unwrap_err().contains("is not the one"));
+        assert!(matches!(Event::from_canonical(forged.as_bytes()), Err(EventLineError::ForgedId { .. })));
+        assert!(Event::from_canonical(forged.as_bytes()).unwrap_err().to_string().contains("is not the one"));
         assert!(Event::from_canonical(b"{}").is_err());
     }
 

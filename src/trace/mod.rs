@@ -29,7 +29,7 @@ mod verify;
 
 pub use append::AppendWriter;
 pub use chain::{Anchor, AnchorParseError, ChainWriter, chain_hash};
-pub use event::{DeferredPayload, Event, EventDraft, Payload, fnv1a64, seq_of};
+pub use event::{DeferredPayload, Event, EventDraft, EventLineError, Payload, fnv1a64, seq_of};
 pub use kind::EventKind;
 pub use spill::HistoryError;
 pub use verify::{

@@ -64,6 +64,8 @@ pub enum HistoryError {
     Tampered { path: PathBuf, first: u64, last: u64, offset: u64, end: u64 },
     #[error("event {seq} in the trace spill file {path} does not read back: {detail}")]
     Corrupt { path: PathBuf, seq: u64, detail: String },
+    #[error("event {seq} in the trace spill file {path} does not read back: {source}")]
+    Unreadable { path: PathBuf, seq: u64, source: super::event::EventLineError },
 }
 
 impl From<HistoryError> for io::Error {
@@ -272,7 +274,7 @@ impl Spill {
 
     fn decode(&self, seq: u64, line: &[u8]) -> Result<Event, HistoryError> {
         let corrupt = |detail| HistoryError::Corrupt { path: self.path(), seq, detail };
-        let event = Event::from_canonical(line).map_err(corrupt)?;
+        let event = Event::from_canonical(line).map_err(|source| HistoryError::Unreadable { path: self.path(), seq, source })?;
         if event.seq != seq {
             return Err(corrupt(format!("the line at seq {seq} holds event {}", event.seq)));
         }

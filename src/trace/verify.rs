@@ -252,7 +252,7 @@ impl Chain {
         if let Some(object) = value.as_object()
             && object.get("type").and_then(Value::as_str) == Some(SEAL_TYPE)
         {
-            check_seal(object, events, previous.as_deref()).map_err(|detail| fail(VerifyReason::SealMismatch, detail))?;
+            check_seal(object, events, previous.as_deref()).map_err(|e| fail(VerifyReason::SealMismatch, e.to_string()))?;
             self.seal = Some((line, Anchor::from_digest(digest)));
         } else {
             self.events += 1;
@@ -262,32 +262,41 @@ impl Chain {
     }
 }
 
+/// Why a seal line does not close the file it ends: the detail of a `seal_mismatch`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum SealError {
+    #[error("the seal has a field {field:?}; a seal holds only {}", SEAL_FIELDS.join(", "))]
+    ExtraField { field: String },
+    #[error("the seal counts {claimed} events, the file holds {events} before it")]
+    Count { claimed: String, events: usize },
+    #[error("the seal's lastHash must be a hash or null, got {got}")]
+    LastHashType { got: String },
+    #[error("the seal names {} as the last hash, the line before hashes to {}", named.as_deref().unwrap_or("null"), previous.as_deref().unwrap_or("null"))]
+    LastHash { named: Option<String>, previous: Option<String> },
+    #[error("the seal's sealedAt must be a timestamp")]
+    SealedAt,
+}
+
 /// A seal holds exactly its fields, counts the events before it and names the last one's hash.
-fn check_seal(seal: &Map<String, Value>, events: usize, previous: Option<&str>) -> Result<(), String> {
+fn check_seal(seal: &Map<String, Value>, events: usize, previous: Option<&str>) -> Result<(), SealError> {
     if let Some(field) = seal.keys().find(|k| !SEAL_FIELDS.contains(&k.as_str())) {
-        return Err(format!("the seal has a field {field:?}; a seal holds only {}", SEAL_FIELDS.join(", ")));
+        return Err(SealError::ExtraField { field: field.clone() });
     }
     let counted = seal.get("events").and_then(Value::as_u64);
     if counted != Some(events as u64) {
         let claimed = seal.get("events").map_or_else(|| "no count".to_string(), Value::to_string);
-        return Err(format!("the seal counts {claimed} events, the file holds {events} before it"));
+        return Err(SealError::Count { claimed, events });
     }
     let last = match seal.get("lastHash") {
         Some(Value::String(h)) => Some(h.as_str()),
         Some(Value::Null) => None,
-        other => {
-            return Err(format!("the seal's lastHash must be a hash or null, got {}", other.map_or("nothing".into(), Value::to_string)));
-        }
+        other => return Err(SealError::LastHashType { got: other.map_or("nothing".into(), Value::to_string) }),
     };
     if last != previous {
-        return Err(format!(
-            "the seal names {} as the last hash, the line before hashes to {}",
-            last.unwrap_or("null"),
-            previous.unwrap_or("null")
-        ));
+        return Err(SealError::LastHash { named: last.map(str::to_string), previous: previous.map(str::to_string) });
     }
     if !seal.get("sealedAt").is_some_and(Value::is_string) {
-        return Err("the seal's sealedAt must be a timestamp".into());
+        return Err(SealError::SealedAt);
     }
     Ok(())
 }

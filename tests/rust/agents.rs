@@ -3,6 +3,7 @@
 //! the agent's own session and profile, the causal chain, scheduler caps, determinism.
 
 use limina::host::{Engine, EngineConfig, Output};
+use limina::policy::Profile;
 use limina::skills::Caller;
 use serde_json::{Value, json};
 
@@ -559,7 +560,7 @@ fn the_player_demo_is_deterministic_and_matches_its_golden_hash() {
 fn a_builder_over_mcp_puts_a_player_into_the_world_within_its_own_grants() {
     use limina::mcp::{McpSession, handle_message};
     let e = engine();
-    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    let mut s = McpSession::new(1, Profile::BuilderReadWrite, &e);
     let mut rpc = |id: u64, method: &str, params: Value| {
         handle_message(&e, &mut s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).expect("an answer")
     };
@@ -854,7 +855,7 @@ fn a_native_mcp_client_cannot_take_an_agents_name_or_session() {
     policy(&e, "idle", "return {}");
     spawn(&e, json!({"llm": {"model": "idle"}}));
     for (n, params) in [json!({"agentId": "agt_0001"}), json!({"agentId": "agt_x", "sessionId": "ses_agt_0001"})].into_iter().enumerate() {
-        let mut s = McpSession::new(n as u64 + 1, "builder.readWrite", &e);
+        let mut s = McpSession::new(n as u64 + 1, Profile::BuilderReadWrite, &e);
         let r = handle_message(&e, &mut s, &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})).unwrap();
         assert!(r["error"]["message"].as_str().is_some_and(|m| m.contains("agt_0001") || m.contains("ses_agt_0001")), "{params}: {r}");
     }

@@ -5,6 +5,7 @@
 
 use limina::host::{Engine, EngineConfig, Output};
 use limina::mcp::{McpSession, handle_message};
+use limina::policy::Profile;
 use serde_json::{Value, json};
 
 fn engine() -> Engine {
@@ -13,7 +14,7 @@ fn engine() -> Engine {
 
 /// An initialized standard MCP session under `profile`, calling in process.
 fn client(e: &Engine, profile: &str) -> McpSession {
-    let mut s = McpSession::new(1, profile, e);
+    let mut s = McpSession::new(1, Profile::parse(profile).expect("a catalog profile"), e);
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
     handle_message(e, &mut s, &init).unwrap();
     s

@@ -3,6 +3,7 @@
 
 use limina::host::{Engine, EngineConfig, Output};
 use limina::mcp::{McpSession, handle_message};
+use limina::policy::Profile;
 use serde_json::{Value, json};
 
 fn engine() -> Engine {
@@ -32,7 +33,7 @@ fn no_profile_and_no_client_may_govern() {
         "{r:?}"
     );
     // Nor can a builder over MCP.
-    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    let mut s = McpSession::new(1, Profile::BuilderReadWrite, &e);
     rpc(
         &e,
         &mut s,
@@ -93,7 +94,7 @@ fn reading_the_world_log_needs_trace_read() {
 #[test]
 fn a_native_client_that_claims_a_wider_profile_is_recorded_and_checked_as_what_it_holds() {
     let e = engine();
-    let mut s = McpSession::new(7, "player.limited", &e);
+    let mut s = McpSession::new(7, Profile::PlayerLimited, &e);
     let init = rpc(&e, &mut s, 1, "initialize", json!({"agentId": "agt_claim", "sessionId": "ses_claim", "profile": "builder.readWrite"}));
     assert_eq!(init["result"]["session"]["profile"], "player.limited", "{init}");
     // package.load checks what the caller holds, not the profile name it claimed.
@@ -122,8 +123,8 @@ fn a_native_client_that_claims_a_wider_profile_is_recorded_and_checked_as_what_i
 #[test]
 fn a_client_cannot_take_over_a_live_session_id() {
     let e = engine();
-    let mut a = McpSession::new(1, "builder.readWrite", &e);
-    let mut b = McpSession::new(2, "builder.readWrite", &e);
+    let mut a = McpSession::new(1, Profile::BuilderReadWrite, &e);
+    let mut b = McpSession::new(2, Profile::BuilderReadWrite, &e);
     let ok = rpc(&e, &mut a, 1, "initialize", json!({"agentId": "agt_a", "sessionId": "ses_shared"}));
     assert!(ok.get("result").is_some(), "{ok}");
     let stolen = rpc(&e, &mut b, 1, "initialize", json!({"agentId": "agt_b", "sessionId": "ses_shared"}));
@@ -189,7 +190,7 @@ fn a_package_cannot_register_skills_in_a_core_namespace() {
 #[test]
 fn a_client_cannot_take_another_connections_default_identity() {
     let e = engine();
-    let mut reader = McpSession::new(2, "system.readonly", &e);
+    let mut reader = McpSession::new(2, Profile::SystemReadonly, &e);
     for (agent, session) in [("agt_mcp1", "ses_mine"), ("agt_mine", "ses_mcp1"), ("agt_mcp01", "ses_mine2")] {
         let r = rpc(&e, &mut reader, 1, "initialize", json!({"agentId": agent, "sessionId": session}));
         assert_eq!(r["error"]["code"], -32001, "{agent}/{session}: {r}");
@@ -206,7 +207,7 @@ fn a_client_cannot_take_another_connections_default_identity() {
 #[test]
 fn a_client_names_a_real_profile_and_none_of_the_engine_s_identities() {
     let e = engine();
-    let mut client = McpSession::new(6, "system.readonly", &e);
+    let mut client = McpSession::new(6, Profile::SystemReadonly, &e);
     for profile in ["P".repeat(3 << 20), "policy.govern".into(), "builder.readwrite".into()] {
         let r = rpc(&e, &mut client, 1, "initialize", json!({"agentId": "agt_a", "profile": profile}));
         assert_eq!(r["error"]["code"], -32602, "{r:.300}");
@@ -240,7 +241,7 @@ fn a_client_names_a_real_profile_and_none_of_the_engine_s_identities() {
 fn a_client_cannot_pre_claim_an_agents_identity() {
     let e = engine();
     e.run_source("limina.scripted_policy('idle', function() return {} end)", "setup").unwrap();
-    let mut client = McpSession::new(3, "social.actor", &e);
+    let mut client = McpSession::new(3, Profile::SocialActor, &e);
     let r = rpc(&e, &mut client, 1, "initialize", json!({"agentId": "agt_0001", "sessionId": "ses_x"}));
     assert!(r["error"]["message"].as_str().unwrap().contains("form of generated agent ids"), "{r}");
     let r = rpc(&e, &mut client, 2, "initialize", json!({"agentId": "agt_hero", "sessionId": "ses_x"}));
@@ -254,14 +255,14 @@ fn a_client_cannot_pre_claim_an_agents_identity() {
     let spawned = e.call(e.script_caller(), "agent.spawn", json!({"profile": "social.actor", "llm": {"model": "idle"}}));
     assert!(spawned.success, "{spawned:?}");
     for bad in ["", "agt_\u{200b}x", &"a".repeat(100_000)] {
-        let r = rpc(&e, &mut McpSession::new(4, "social.actor", &e), 3, "initialize", json!({"agentId": bad, "sessionId": "ses_y"}));
+        let r = rpc(&e, &mut McpSession::new(4, Profile::SocialActor, &e), 3, "initialize", json!({"agentId": bad, "sessionId": "ses_y"}));
         assert_eq!(r["error"]["code"], -32602, "{bad:.20}: {r:.300}");
         assert!(r.to_string().len() < 1000, "the refusal does not echo a huge id");
     }
     // Nor may it hold an in-world agent's session id (ses_<agent id>).
     let r = rpc(
         &e,
-        &mut McpSession::new(5, "social.actor", &e),
+        &mut McpSession::new(5, Profile::SocialActor, &e),
         4,
         "initialize",
         json!({"agentId": "agt_other", "sessionId": "ses_agt_hero2"}),
@@ -278,14 +279,14 @@ fn a_client_cannot_pre_claim_an_agents_identity() {
 #[test]
 fn a_refused_reinitialize_keeps_the_identity_the_client_had() {
     let e = engine();
-    let mut one = McpSession::new(11, "social.actor", &e);
-    let mut two = McpSession::new(12, "social.actor", &e);
+    let mut one = McpSession::new(11, Profile::SocialActor, &e);
+    let mut two = McpSession::new(12, Profile::SocialActor, &e);
     assert!(rpc(&e, &mut one, 1, "initialize", json!({"agentId": "agt_alice", "sessionId": "ses_one"}))["result"].is_object());
     assert!(rpc(&e, &mut two, 1, "initialize", json!({"agentId": "agt_carol", "sessionId": "ses_two"}))["result"].is_object());
     let r = rpc(&e, &mut one, 2, "initialize", json!({"agentId": "agt_bob", "sessionId": "ses_two"}));
     assert_eq!(r["error"]["code"], -32001, "{r}");
     // alice is still one's: nobody else may take it; bob was never one's: anybody may.
-    let mut three = McpSession::new(13, "social.actor", &e);
+    let mut three = McpSession::new(13, Profile::SocialActor, &e);
     let r = rpc(&e, &mut three, 1, "initialize", json!({"agentId": "agt_alice", "sessionId": "ses_three"}));
     assert!(r["error"]["message"].as_str().unwrap().contains("in use by another client"), "{r}");
     let r = rpc(&e, &mut three, 2, "initialize", json!({"agentId": "agt_bob", "sessionId": "ses_three"}));
@@ -309,10 +310,10 @@ fn no_client_borrows_a_live_identity_in_any_case() {
     let spawned =
         e.call(e.script_caller(), "agent.spawn", json!({"id": "agt_walker", "profile": "social.actor", "llm": {"model": "idle"}}));
     assert!(spawned.success, "{spawned:?}");
-    let mut owner = McpSession::new(7, "social.actor", &e);
+    let mut owner = McpSession::new(7, Profile::SocialActor, &e);
     assert!(rpc(&e, &mut owner, 1, "initialize", json!({"agentId": "agt_owner", "sessionId": "ses_owner"}))["result"].is_object());
 
-    let mut thief = McpSession::new(8, "social.actor", &e);
+    let mut thief = McpSession::new(8, Profile::SocialActor, &e);
     for (agent, session) in [
         ("agt_x", "ses_script"),
         ("agt_x", "SES_Script"),

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use limina::host::{Engine, EngineConfig, Output};
 use limina::mcp::{McpSession, ToolsMode, handle_text};
+use limina::policy::Profile;
 use limina::policy::profile_permissions;
 use limina::skills::Tier;
 use serde_json::{Value, json};
@@ -27,7 +28,11 @@ struct Client<'e> {
 
 impl<'e> Client<'e> {
     fn new(engine: &'e Engine, profile: &str, tools: ToolsMode) -> Self {
-        let mut c = Self { engine, session: McpSession::new(1, profile, engine).with_tools(tools), next_id: 0 };
+        let mut c = Self {
+            engine,
+            session: McpSession::new(1, Profile::parse(profile).expect("a catalog profile"), engine).with_tools(tools),
+            next_id: 0,
+        };
         c.request("initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
         c
     }
@@ -158,7 +163,7 @@ fn a_readonly_client_never_sees_a_tool_it_cannot_call_in_any_mode() {
         assert_eq!(refused["isError"], true, "{refused}");
     }
     // Native mode keeps the full list, filtered by permission too.
-    let mut native = McpSession::new(2, "system.readonly", &e);
+    let mut native = McpSession::new(2, Profile::SystemReadonly, &e);
     let text = |id: u64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
     handle_text(&e, &mut native, &text(1, "initialize", json!({"agentId": "agt_v", "sessionId": "ses_v", "profile": "system.readonly"})));
     let listed = handle_text(&e, &mut native, &text(2, "listTools", json!({})));
@@ -414,7 +419,7 @@ fn a_tier_is_core_or_standard_and_standard_by_default() {
 fn stateless_clients_hear_of_a_changed_list_only_on_a_listen_stream() {
     let e = engine();
     let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
-    let mut s = McpSession::new(1, "builder.readWrite", &e);
+    let mut s = McpSession::new(1, Profile::BuilderReadWrite, &e);
     let send = |s: &mut McpSession, id: u64, method: &str, mut params: Value| {
         params["_meta"] = meta.clone();
         handle_text(&e, s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
@@ -433,7 +438,7 @@ fn stateless_clients_hear_of_a_changed_list_only_on_a_listen_stream() {
     let out = send(&mut s, 5, "tools/call", json!({"name": "skills.disable", "arguments": {"categories": ["ui"]}}));
     assert_eq!(out.len(), 1, "{out:?}");
 
-    let mut legacy = McpSession::new(2, "builder.readWrite", &e);
+    let mut legacy = McpSession::new(2, Profile::BuilderReadWrite, &e);
     handle_text(
         &e,
         &mut legacy,

@@ -4,6 +4,7 @@
 
 use limina::host::{Engine, EngineConfig, Output};
 use limina::mcp::{McpSession, handle_message};
+use limina::policy::Profile;
 use serde_json::{Value, json};
 
 fn engine() -> Engine {
@@ -11,7 +12,7 @@ fn engine() -> Engine {
 }
 
 fn client(engine: &Engine, profile: &str) -> McpSession {
-    let mut session = McpSession::new(7, profile, engine);
+    let mut session = McpSession::new(7, Profile::parse(profile).expect("a catalog profile"), engine);
     let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
     handle_message(engine, &mut session, &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})).unwrap();
     session

@@ -37,6 +37,7 @@ use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline, Sent};
+use crate::policy::Profile;
 
 /// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
 pub(crate) const STALL_TICKS: u64 = 180;
@@ -51,7 +52,7 @@ const PUBLISH_BUDGET: Duration = Duration::from_millis(4);
 
 /// What the tokio side hands the engine thread.
 pub(super) enum EngineMsg {
-    Work { conn: u64, profile: String, work: Work },
+    Work { conn: u64, profile: Profile, work: Work },
     Closed { conn: u64 },
 }
 
@@ -233,7 +234,7 @@ impl Conn {
 pub(super) struct EngineLoop<'e> {
     engine: &'e Engine,
     conns: HashMap<u64, Conn>,
-    queue: CallQueues<(String, Work)>,
+    queue: CallQueues<(Profile, Work)>,
     driver: RealTimeDriver,
     publish_deltas: bool,
     /// Calls ran since the last publish.
@@ -270,14 +271,14 @@ impl<'e> EngineLoop<'e> {
     }
 
     /// Serves until every sender of `rx` is gone.
-    pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) -> anyhow::Result<()> {
+    pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) {
         loop {
             // Take in whatever has arrived, so a newly waiting client gets the next turn.
             loop {
                 match rx.try_recv() {
                     Ok(msg) => self.intake(msg),
                     Err(mpsc::TryRecvError::Empty) => break,
-                    Err(mpsc::TryRecvError::Disconnected) => return Ok(()),
+                    Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             }
             let now = Instant::now();
@@ -288,7 +289,7 @@ impl<'e> EngineLoop<'e> {
             if self.driver.may_call(now)
                 && let Some((conn, (profile, work))) = self.queue.pop_where(|(_, work)| work.ready())
             {
-                self.serve(conn, &profile, work);
+                self.serve(conn, profile, work);
                 self.driver.called(now.elapsed());
                 continue;
             }
@@ -305,7 +306,7 @@ impl<'e> EngineLoop<'e> {
             match rx.recv_timeout(self.driver.wait(Instant::now())) {
                 Ok(msg) => self.intake(msg),
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
         }
     }
@@ -347,7 +348,7 @@ impl<'e> EngineLoop<'e> {
         }
     }
 
-    fn serve(&mut self, conn: u64, profile: &str, work: Work) {
+    fn serve(&mut self, conn: u64, profile: Profile, work: Work) {
         let engine = self.engine;
         match work {
             Work::Call { method, params, reply, gate: _ } => {
@@ -526,7 +527,7 @@ fn aoi_key(aoi: Option<Aoi>) -> AoiKey {
     aoi.map(|a| [a.center[0].to_bits(), a.center[1].to_bits(), a.center[2].to_bits(), a.radius.to_bits()])
 }
 
-fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: &str, tools: ToolsMode) -> &'a mut Conn {
+fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: Profile, tools: ToolsMode) -> &'a mut Conn {
     conns.entry(conn).or_insert_with(|| Conn {
         session: McpSession::new(conn, profile, engine).with_tools(tools),
         aoi: None,
@@ -544,7 +545,7 @@ fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Answere
     c.prune();
     let notes = dispatcher::pending_notifications(engine, &mut c.session);
     let result = match (result, crate::mcp::durable_answer(engine)) {
-        (Ok(_), Err(message)) => Err(RpcError { code: crate::mcp::protocol::INTERNAL_ERROR, message, data: None }),
+        (Ok(_), Err(e)) => Err(RpcError { code: crate::mcp::protocol::INTERNAL_ERROR, message: e.to_string(), data: None }),
         (result, _) => result,
     };
     Answered { result, notes: c.deliver(notes) }
@@ -632,7 +633,7 @@ mod tests {
     fn subscribe(l: &mut EngineLoop<'_>, conn: u64, sink: &FakeSink) {
         let permit =
             Arc::new(super::super::admission::Admission::default()).admit(&Arc::new(super::super::admission::Load::default()), 0).unwrap();
-        l.serve(conn, "builder.readWrite", Work::Subscribe { sink: Box::new(sink.clone()), permit });
+        l.serve(conn, Profile::BuilderReadWrite, Work::Subscribe { sink: Box::new(sink.clone()), permit });
     }
 
     fn tick(l: &mut EngineLoop<'_>) {
@@ -769,7 +770,7 @@ mod tests {
         let sink = FakeSink::default();
         sink.room.store(true, Ordering::SeqCst);
         let permit = admission.admit(&load, 0).unwrap();
-        l.serve(1, "builder.readWrite", Work::Subscribe { sink: Box::new(sink.clone()), permit });
+        l.serve(1, Profile::BuilderReadWrite, Work::Subscribe { sink: Box::new(sink.clone()), permit });
         tick(&mut l);
         assert!(admission.admit(&load, 0).is_err(), "the open stream holds its place");
         sink.cut_off("the client left");
@@ -786,11 +787,11 @@ mod tests {
         let params = json!({"name": "scene.createEntity", "arguments": {}});
         l.intake(EngineMsg::Work {
             conn: 1,
-            profile: "builder.readWrite".into(),
+            profile: Profile::BuilderReadWrite,
             work: Work::Call { method: "tools/call".into(), params, reply, gate: None },
         });
         let (conn, (profile, work)) = l.queue.pop().unwrap();
-        l.serve(conn, &profile, work);
+        l.serve(conn, profile, work);
         assert_eq!(engine.world().entity_count(), 0);
     }
 
@@ -804,7 +805,7 @@ mod tests {
             answers.push(answer);
             l.intake(EngineMsg::Work {
                 conn: 9,
-                profile: "builder.readWrite".into(),
+                profile: Profile::BuilderReadWrite,
                 work: Work::Call { method: "ping".into(), params: json!({}), reply, gate: None },
             });
         }

@@ -33,7 +33,7 @@ use super::sse::{self, SseBody};
 use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
-use crate::policy::{Permission, profile_permissions};
+use crate::policy::{Permission, Profile};
 
 /// The endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -93,7 +93,7 @@ pub(super) struct HttpState {
 /// Who is asking: the profile their token maps to, and the credential itself (the key of their
 /// stateless state and the owner of their sessions).
 struct Identity {
-    profile: String,
+    profile: Profile,
     credential: String,
 }
 
@@ -150,11 +150,11 @@ impl HttpState {
 
     fn identify(&self, headers: &HeaderMap) -> Result<Identity, Box<HttpResponse>> {
         match &self.shared.tokens {
-            None => Ok(Identity { profile: self.shared.default_profile.clone(), credential: String::new() }),
+            None => Ok(Identity { profile: self.shared.default_profile, credential: String::new() }),
             Some(tokens) => {
                 let token = super::transport::bearer_token(headers).unwrap_or_default();
                 match tokens.get(token) {
-                    Some(profile) => Ok(Identity { profile: profile.clone(), credential: token.to_string() }),
+                    Some(profile) => Ok(Identity { profile: *profile, credential: token.to_string() }),
                     None => {
                         let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
                         refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
@@ -244,8 +244,8 @@ impl HttpState {
             .clone()
     }
 
-    fn send(&self, conn: u64, profile: &str, work: Work) -> Result<(), RpcError> {
-        self.shared.engine.send(EngineMsg::Work { conn, profile: profile.to_string(), work }).map_err(|_| RpcError {
+    fn send(&self, conn: u64, profile: Profile, work: Work) -> Result<(), RpcError> {
+        self.shared.engine.send(EngineMsg::Work { conn, profile, work }).map_err(|_| RpcError {
             code: protocol::INTERNAL_ERROR,
             message: "the engine has stopped".into(),
             data: None,
@@ -255,7 +255,7 @@ impl HttpState {
     /// `send` for a handshake session's work. The session may have ended (DELETE, expiry)
     /// between its lookup and this send: then the engine, which would bring its connection back
     /// for the work, is told again that it closed (after the work, so it ends for good).
-    fn send_for(&self, session: Option<&str>, conn: u64, profile: &str, work: Work) -> Result<(), RpcError> {
+    fn send_for(&self, session: Option<&str>, conn: u64, profile: Profile, work: Work) -> Result<(), RpcError> {
         self.send(conn, profile, work)?;
         if let Some(id) = session
             && !self.sessions.lock().unwrap_or_else(|p| p.into_inner()).contains_key(id)
@@ -443,7 +443,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             // The stream keeps the permit for its whole life: a credential's streams count
             // against its admission limit until they end.
             let work = Work::Listen { id: id.clone(), params, sink: Box::new(sink), permit, reply };
-            match state.send_for(sid, conn, &who.profile, work) {
+            match state.send_for(sid, conn, who.profile, work) {
                 Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 Ok(()) => match answer.await {
                     Ok(Ok(())) => stream_response(body, guard),
@@ -453,7 +453,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             }
         }
         "state/subscribe" => {
-            if !profile_permissions(&who.profile).contains(Permission::SceneRead) {
+            if !who.profile.permissions().contains(Permission::SceneRead) {
                 let e = RpcError { code: protocol::FORBIDDEN, message: "missing permission: scene.read".into(), data: None };
                 rpc_answer(id, Err(e), stateless, accepts, Vec::new())
             } else {
@@ -461,7 +461,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
                 // A stateless client's state stream gets a connection of its own, so clients that
                 // share a credential do not replace each other's.
                 let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
-                match state.send_for(sid, conn, &who.profile, Work::Subscribe { sink: Box::new(sink), permit }) {
+                match state.send_for(sid, conn, who.profile, Work::Subscribe { sink: Box::new(sink), permit }) {
                     Ok(()) => stream_response(body, guard),
                     Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 }
@@ -470,7 +470,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         _ => {
             let (reply, answer) = oneshot::channel();
             let work = Work::Call { method: method.clone(), params, reply, gate: None };
-            let answered = match state.send_for(sid, conn, &who.profile, work) {
+            let answered = match state.send_for(sid, conn, who.profile, work) {
                 Err(e) => Answered { result: Err(e), notes: Vec::new() },
                 Ok(()) => answer.await.unwrap_or(Answered { result: Err(engine_gone()), notes: Vec::new() }),
             };
@@ -519,7 +519,7 @@ async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who:
         );
     };
     let (sink, body) = sse::stream(Some(Arc::clone(connection)));
-    match state.send_for(Some(sid), conn, &who.profile, Work::Notifications { sink: Box::new(sink) }) {
+    match state.send_for(Some(sid), conn, who.profile, Work::Notifications { sink: Box::new(sink) }) {
         Ok(()) => stream_response(body, Some(guard)),
         Err(e) => rpc_failure(StatusCode::SERVICE_UNAVAILABLE, Value::Null, e.code, &e.message),
     }

@@ -37,7 +37,8 @@ use std::time::Duration;
 use jsonrpsee::server::{ServerConfig, stop_channel};
 
 use super::dispatcher::MAX_MESSAGE_BYTES;
-use crate::policy::PROFILES;
+use crate::mcp::{McpServerError, TokenFileError};
+use crate::policy::Profile;
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 pub use outgoing::MAX_OWED_BYTES;
@@ -53,7 +54,7 @@ pub(crate) struct ServerOptions {
     pub bind: String,
     pub port: u16,
     /// Profile for connections when there is no tokens file.
-    pub profile: String,
+    pub profile: Profile,
     pub tokens: Option<PathBuf>,
     pub scene: Option<PathBuf>,
     /// Off only in tests that prove the sync tests can fail.
@@ -71,7 +72,7 @@ pub(crate) struct ServerOptions {
 }
 
 /// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
-pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<String, String>> {
+pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Profile>, TokenFileError> {
     let mut tokens = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -80,41 +81,39 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> anyhow::Result<HashMap<Str
         }
         let mut parts = line.split_whitespace();
         let (Some(token), Some(profile), None) = (parts.next(), parts.next(), parts.next()) else {
-            anyhow::bail!("{file}:{}: expected `TOKEN PROFILE`", n + 1);
+            return Err(TokenFileError::Shape { file: file.to_string(), line: n + 1 });
         };
-        if !PROFILES.iter().any(|(name, _)| *name == profile) {
-            let known: Vec<&str> = PROFILES.iter().map(|(name, _)| *name).collect();
-            anyhow::bail!("{file}:{}: unknown profile '{profile}' (known: {})", n + 1, known.join(", "));
-        }
-        tokens.insert(token.to_string(), profile.to_string());
+        let Some(profile) = Profile::parse(profile) else {
+            return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
+        };
+        tokens.insert(token.to_string(), profile);
     }
     Ok(tokens)
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
-pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
+pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerError> {
     let tokens = match &options.tokens {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+            let text = std::fs::read_to_string(path).map_err(|source| McpServerError::ReadTokens { path: path.clone(), source })?;
             Some(Arc::new(parse_tokens(&text, &path.display().to_string())?))
         }
         None => None,
     };
-    let engine = super::server_engine(
-        &options.project,
-        &options.profile,
-        options.scripts.as_deref(),
-        options.scene.as_deref(),
-        options.log.clone(),
-    )?;
+    let engine =
+        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
     // One core is the engine thread's; the sockets get the others (at least one). On two cores a
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let workers = cores.saturating_sub(1).clamp(1, 8);
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(workers).thread_name("limina-net").enable_all().build()?;
-    let shared =
-        transport::Shared { tokens, default_profile: options.profile.clone(), engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .thread_name("limina-net")
+        .enable_all()
+        .build()
+        .map_err(McpServerError::Runtime)?;
+    let shared = transport::Shared { tokens, default_profile: options.profile, engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
     let admission = Arc::new(admission::Admission::default());
     let module = transport::build_module(tx, Arc::clone(&admission))?;
     let http = http::HttpState::new(shared.clone(), admission);
@@ -130,27 +129,16 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> anyhow::Result<()> {
         .build();
     let (stop, handle) = stop_channel();
     let local = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| match e.kind() {
-            std::io::ErrorKind::AddrInUse => {
-                anyhow::anyhow!(
-                    "{addr} is in use (another limina server, or another program, listens there); choose another port with --port"
-                )
-            }
-            std::io::ErrorKind::AddrNotAvailable => anyhow::anyhow!("{addr}: no such address on this machine (--bind)"),
-            std::io::ErrorKind::PermissionDenied => {
-                anyhow::anyhow!("{addr}: permission denied (ports below 1024 need privileges; use --port)")
-            }
-            _ => anyhow::anyhow!("cannot listen on {addr}: {e}"),
-        })?;
-        let local = listener.local_addr()?;
+        let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| McpServerError::listen(&addr, e))?;
+        let local = listener.local_addr().map_err(|e| McpServerError::listen(&addr, e))?;
         tokio::spawn(Arc::clone(&http).expire_sessions());
         tokio::spawn(transport::accept(listener, config, module.into(), shared, http, origins, stop));
-        anyhow::Ok(local)
+        Ok::<_, McpServerError>(local)
     })?;
     eprintln!("limina mcp: listening on ws://{local} and http://{local}{}", http::MCP_PATH);
-    let result = engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
+    engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
     let _ = handle.stop();
-    result
+    Ok(())
 }
 
 #[cfg(test)]
@@ -160,7 +148,7 @@ mod tests {
     #[test]
     fn token_files_name_bad_lines() {
         let ok = parse_tokens("# comment\nabc builder.readWrite\n\nxyz system.readonly\n", "t").unwrap();
-        assert_eq!(ok.get("xyz").map(String::as_str), Some("system.readonly"));
+        assert_eq!(ok.get("xyz").map(|p| p.as_str()), Some("system.readonly"));
         assert!(parse_tokens("abc root", "t").unwrap_err().to_string().contains("t:1: unknown profile 'root'"));
         assert!(parse_tokens("onlytoken", "t").unwrap_err().to_string().contains("t:1: expected"));
     }

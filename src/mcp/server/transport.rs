@@ -25,9 +25,10 @@ use serde_json::{Map, Value};
 use super::admission::{Admission, CallPermit, Load, request_bytes};
 use super::engine_loop::{DeltaSink, Encoded, EngineMsg, Undelivered, Work};
 use super::outgoing::{Metered, Owed};
+use crate::mcp::McpServerError;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
-use crate::policy::{Permission, profile_permissions};
+use crate::policy::{Permission, Profile};
 
 /// Methods served over WebSocket (state sync has its own subscription).
 const METHODS: [&str; 9] =
@@ -85,7 +86,7 @@ impl Drop for Cutoff {
 /// in-flight calls are gone, which tells the engine to forget its session.
 struct ConnectionInner {
     id: u64,
-    profile: String,
+    profile: Profile,
     engine: mpsc::Sender<EngineMsg>,
     load: Arc<Load>,
     cutoff: Arc<Cutoff>,
@@ -177,8 +178,8 @@ impl Connection {
 /// Everything a connection's service needs, shared by all connections.
 #[derive(Clone)]
 pub(super) struct Shared {
-    pub tokens: Option<Arc<std::collections::HashMap<String, String>>>,
-    pub default_profile: String,
+    pub tokens: Option<Arc<std::collections::HashMap<String, Profile>>>,
+    pub default_profile: Profile,
     pub engine: mpsc::Sender<EngineMsg>,
     pub next: Arc<AtomicU64>,
 }
@@ -206,8 +207,8 @@ where
 
     fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
         let profile = match &self.shared.tokens {
-            None => Some(self.shared.default_profile.clone()),
-            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).cloned()),
+            None => Some(self.shared.default_profile),
+            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).copied()),
         };
         let Some(profile) = profile else {
             let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
@@ -236,6 +237,17 @@ pub(super) fn bearer_token(headers: &http::HeaderMap) -> Option<&str> {
     let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Why `OriginPolicy` turned a request away (the body of its 403).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum OriginRefusal {
+    #[error("forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)")]
+    Origin { origin: String },
+    #[error("forbidden: a request must name its Host (the server listens on loopback)")]
+    NoHost,
+    #[error("forbidden: Host '{host}' does not name this machine (the server listens on loopback)")]
+    ForeignHost { host: String },
 }
 
 /// Which browser origins may reach the server. Browsers send `Origin` on cross-site requests
@@ -269,16 +281,14 @@ impl OriginPolicy {
     }
 
     /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
-    pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), String> {
+    pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), OriginRefusal> {
         let headers = req.headers();
         if let Some(origin) = headers.get(http::header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
             let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
             let allowed = self.allowed.iter().any(|a| a == origin) || (!authority.is_empty() && Self::is_loopback_host(authority));
             if !allowed {
-                return Err(format!(
-                    "forbidden: requests from origin '{origin}' are not allowed (loopback origins are; add others with --allow-origin)"
-                ));
+                return Err(OriginRefusal::Origin { origin: origin.to_string() });
             }
         }
         if self.loopback {
@@ -288,10 +298,10 @@ impl OriginPolicy {
                 None => req.uri().authority().map(|a| a.as_str().to_string()).unwrap_or_default(),
             };
             if host.is_empty() {
-                return Err("forbidden: a request must name its Host (the server listens on loopback)".to_string());
+                return Err(OriginRefusal::NoHost);
             }
             if !Self::is_loopback_host(&host) {
-                return Err(format!("forbidden: Host '{host}' does not name this machine (the server listens on loopback)"));
+                return Err(OriginRefusal::ForeignHost { host });
             }
         }
         Ok(())
@@ -323,7 +333,7 @@ where
 
     fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
         if let Err(why) = self.origins.check(&req) {
-            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why))));
+            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why.to_string()))));
         }
         // A browser page from an allowed origin may read the answers (CORS); its preflight is
         // answered before the token check, as browsers send no credentials with it.
@@ -551,7 +561,15 @@ impl DeltaSink for WsSubscriber {
     }
 }
 
-pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admission>) -> anyhow::Result<RpcModule<()>> {
+/// Registering a method fails only for a name registered twice (a bug); the cause is boxed so
+/// no jsonrpsee type leaves `mcp`.
+impl From<jsonrpsee::core::RegisterMethodError> for McpServerError {
+    fn from(e: jsonrpsee::core::RegisterMethodError) -> Self {
+        McpServerError::Register(Box::new(e))
+    }
+}
+
+pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admission>) -> Result<RpcModule<()>, McpServerError> {
     let mut module = RpcModule::new(Ctx { engine, admission });
     for method in METHODS {
         module.register_async_method(method, move |params, ctx, ext| async move {
@@ -568,7 +586,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             };
             let (reply, answer) = tokio::sync::oneshot::channel();
             let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
-            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work }).is_err() {
+            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
                 return ResponsePayload::error(internal("the engine has stopped"));
             }
             let result = answer.await.map_or_else(
@@ -583,8 +601,8 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             pending.reject(internal("connection has no session")).await;
             return Ok(());
         };
-        if !profile_permissions(&conn.0.profile).contains(Permission::SceneRead) {
-            let why = crate::policy::missing_permission(Permission::SceneRead, &conn.0.profile, None);
+        if !conn.0.profile.permissions().contains(Permission::SceneRead) {
+            let why = crate::policy::missing_permission(Permission::SceneRead, conn.0.profile.as_str(), None);
             pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
             return Ok(());
         }
@@ -599,9 +617,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
         let closed = sink.clone();
         let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
         let work = Work::Subscribe { sink: subscriber, permit };
-        ctx.engine
-            .send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile.clone(), work })
-            .map_err(|_| "the engine has stopped")?;
+        ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
         // Keep the subscription (and the connection's session) alive until the client leaves.
         closed.closed().await;
         Ok(())

@@ -269,12 +269,22 @@ pub(crate) fn apply(target: &SceneTarget<'_>, scene: &Scene) -> Result<SceneLoad
     Ok(SceneLoaded { created: progress.created, destroyed: progress.destroyed, renumbered, calls: progress.calls })
 }
 
+/// Why a scene's model cannot be placed.
+#[derive(Debug, thiserror::Error)]
+enum ModelError {
+    #[error("'{asset}' cannot be placed: this limina was built without the `render` feature, which loads models")]
+    NoRender { asset: String },
+    #[error(transparent)]
+    Asset(#[from] crate::paths::PathError),
+}
+
 /// A model's asset must be there before the load starts (it would stop halfway otherwise).
-fn check_model(project: &Path, asset: &str) -> Result<(), String> {
+fn check_model(project: &Path, asset: &str) -> Result<(), ModelError> {
     if !cfg!(feature = "render") {
-        return Err(format!("'{asset}' cannot be placed: this limina was built without the `render` feature, which loads models"));
+        return Err(ModelError::NoRender { asset: asset.to_string() });
     }
-    crate::paths::resolve_under(&project.join("assets"), asset, &[".glb", ".gltf"]).map(|_| ()).map_err(|e| e.to_string())
+    crate::paths::resolve_under(&project.join("assets"), asset, &[".glb", ".gltf"])?;
+    Ok(())
 }
 
 /// Every planned call against the caller's permissions and the live policy, all at once.
@@ -314,7 +324,7 @@ fn preview(target: &SceneTarget<'_>, counts: &BTreeMap<&'static str, u64>) -> Re
     };
     let plan: Vec<PlannedCalls<'_>> =
         needs.iter().map(|(skill, required, count)| PlannedCalls { skill, required, count: *count }).collect();
-    policy.borrow().preview(&base, &plan).map_err(before)
+    policy.borrow().preview(&base, &plan).map_err(|r| before(r.to_string()))
 }
 
 /// How far a load got.

@@ -36,23 +36,36 @@ pub struct Playtest {
     pub timeout: Duration,
 }
 
+/// Why a playtest's `path` names no test file it may run; each names the path as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TestPathError {
+    #[error("path '{0}' must be relative to the project, without '..'")]
+    NotRelative(String),
+    #[error("path '{0}' is not a .lua or .luau test file")]
+    NotLua(String),
+    #[error("no test file at '{0}'")]
+    Missing(String),
+    #[error("path '{0}' leads outside the project")]
+    Outside(String),
+}
+
 /// Resolves a test file named by a caller: relative to the project, inside it, a `.lua` or
 /// `.luau` file that exists. Errors name the path and the rule.
-pub(crate) fn resolve_path(project: &Path, requested: &str) -> Result<PathBuf, String> {
+pub(crate) fn resolve_path(project: &Path, requested: &str) -> Result<PathBuf, TestPathError> {
     let candidate = Path::new(requested);
     if candidate.is_absolute() || candidate.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-        return Err(format!("path '{requested}' must be relative to the project, without '..'"));
+        return Err(TestPathError::NotRelative(requested.to_string()));
     }
     if !candidate.extension().is_some_and(|e| e == "lua" || e == "luau") {
-        return Err(format!("path '{requested}' is not a .lua or .luau test file"));
+        return Err(TestPathError::NotLua(requested.to_string()));
     }
     let full = project.join(candidate);
     let (Ok(real), Ok(root)) = (full.canonicalize(), project.canonicalize()) else {
-        return Err(format!("no test file at '{requested}'"));
+        return Err(TestPathError::Missing(requested.to_string()));
     };
     // A symlink inside the project may not lead out of it.
     if !real.starts_with(&root) || !real.is_file() {
-        return Err(format!("path '{requested}' leads outside the project"));
+        return Err(TestPathError::Outside(requested.to_string()));
     }
     Ok(real)
 }
@@ -111,9 +124,9 @@ mod tests {
     fn paths_stay_inside_the_project() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         assert!(resolve_path(root, "tests/lua/ui_test.lua").is_ok());
-        assert!(resolve_path(root, "../etc/passwd.lua").unwrap_err().contains("without '..'"));
-        assert!(resolve_path(root, "/etc/passwd").unwrap_err().contains("relative"));
-        assert!(resolve_path(root, "Cargo.toml").unwrap_err().contains("not a .lua"));
-        assert!(resolve_path(root, "tests/lua/nope.lua").unwrap_err().contains("no test file"));
+        assert!(resolve_path(root, "../etc/passwd.lua").unwrap_err().to_string().contains("without '..'"));
+        assert!(resolve_path(root, "/etc/passwd").unwrap_err().to_string().contains("relative"));
+        assert!(resolve_path(root, "Cargo.toml").unwrap_err().to_string().contains("not a .lua"));
+        assert!(resolve_path(root, "tests/lua/nope.lua").unwrap_err().to_string().contains("no test file"));
     }
 }

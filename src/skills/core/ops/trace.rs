@@ -31,17 +31,26 @@ fn unreadable(e: HistoryError) -> mlua::Error {
     HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua()
 }
 
+/// Why a name cannot be an export file's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ExportNameError {
+    #[error("name: '{name}' must be 1 to 100 characters")]
+    Length { name: String },
+    #[error("name: '{name}' is not a plain file name (letters, digits, '_', '-', '.'; no '/', '..' or leading '.')")]
+    NotPlain { name: String },
+}
+
 /// Checks an export name: one plain file name, nothing that could leave the traces folder.
-pub(crate) fn check_export_name(name: &str) -> Result<String, String> {
+pub(crate) fn check_export_name(name: &str) -> Result<String, ExportNameError> {
     let stem = name.strip_suffix(".jsonl").unwrap_or(name);
     if stem.is_empty() || stem.len() > 100 {
-        return Err(format!("name: '{name}' must be 1 to 100 characters"));
+        return Err(ExportNameError::Length { name: name.to_string() });
     }
     if stem.contains("..")
         || !stem.starts_with(|c: char| c.is_ascii_alphanumeric())
         || !stem.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
     {
-        return Err(format!("name: '{name}' is not a plain file name (letters, digits, '_', '-', '.'; no '/', '..' or leading '.')"));
+        return Err(ExportNameError::NotPlain { name: name.to_string() });
     }
     Ok(stem.to_string())
 }
@@ -265,7 +274,7 @@ pub(crate) fn create(lua: &Lua, trace: Rc<RefCell<TraceLog>>, traces_dir: PathBu
     ops.set(
         "export",
         lua.create_function(move |lua, name: String| {
-            let stem = check_export_name(&name).map_err(invalid)?;
+            let stem = check_export_name(&name).map_err(|e| invalid(e.to_string()))?;
             let stats = exports.borrow_mut().write(&t.borrow(), &traces_dir, &stem).map_err(|e| e.into_lua())?;
             blob(lua, json!({"name": stem, "events": stats.events, "bytes": stats.bytes, "anchor": stats.anchor.to_string()}))
         })?,
