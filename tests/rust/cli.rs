@@ -104,13 +104,16 @@ fn started_from_another_folder_with_project_the_engine_behaves_the_same() {
     assert!(here.status.success() && there.status.success(), "{}{}", stderr(&here), stderr(&there));
     let summary = |o: &Output| stdout(o).lines().find(|l| l.starts_with("summary:")).map(str::to_string);
     assert_eq!(summary(&here), summary(&there));
-    // A Luau test file that needs the project's mods passes from elsewhere too — given the
-    // project; without it, the current folder is the project and has no mods.
+    // A Luau test file that needs the project's mods passes from elsewhere too, given the
+    // project or not: the project is the folder with the limina.toml above the file.
     let test = root.join("tests/lua/mods_test.lua");
     let out = limina(&["--project", root.to_str().unwrap(), "test", test.to_str().unwrap()], elsewhere.path());
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let lost = limina(&["test", test.to_str().unwrap()], elsewhere.path());
-    assert!(!lost.status.success(), "without --project the mods are not this folder's");
+    let found = limina(&["test", test.to_str().unwrap()], elsewhere.path());
+    assert!(found.status.success(), "the file's project is found: {}{}", stdout(&found), stderr(&found));
+    // Given a project without the mods, the mods are not there: --project wins.
+    let lost = limina(&["--project", elsewhere.path().to_str().unwrap(), "test", test.to_str().unwrap()], elsewhere.path());
+    assert!(!lost.status.success(), "--project names the project");
     // A typo in --profile is a usage error naming the valid profiles, not a silent empty grant.
     let typo = limina(&["run", billiards.to_str().unwrap(), "--profile", "builder.readwrite"], &root);
     assert_eq!(typo.status.code(), Some(2));
@@ -183,4 +186,60 @@ fn version_names_the_commit_it_was_built_from() {
     assert!(out.starts_with(&format!("limina {} (", env!("CARGO_PKG_VERSION"))), "{out}");
     let hash = commit.as_str();
     assert!(hash == "unknown" || (hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit())), "{out}");
+}
+
+#[test]
+fn a_script_run_from_anywhere_works_on_its_own_project() {
+    // Like cargo and Cargo.toml: the nearest folder with a limina.toml above the script.
+    let root = crate::root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let billiards = root.join("demos/billiards.lua");
+    let here = limina(&["run", "demos/billiards.lua", "--frames", "60"], &root);
+    let there = limina(&["run", billiards.to_str().unwrap(), "--frames", "60"], elsewhere.path());
+    assert!(here.status.success() && there.status.success(), "{}{}", stderr(&here), stderr(&there));
+    let summary = |o: &Output| stdout(o).lines().find(|l| l.starts_with("summary:")).map(str::to_string);
+    assert_eq!(summary(&here), summary(&there));
+    // The project's mods came along (`limina types` lists their skills only when loaded).
+    let script = elsewhere.path().join("greet.lua");
+    std::fs::write(&script, "print(limina.call('mods.greet', { name = 'x' }).success)").unwrap();
+    let inside = root.join("tests/lua");
+    let o = limina(&["--project", root.to_str().unwrap(), "run", script.to_str().unwrap()], &inside);
+    assert_eq!(stdout(&o).lines().next(), Some("true"), "{}", stderr(&o));
+    let o = limina(&["run", script.to_str().unwrap()], &inside);
+    assert_eq!(stdout(&o).lines().next(), Some("true"), "a loose script takes the current folder's project: {}", stderr(&o));
+}
+
+#[test]
+fn a_writer_started_from_the_filesystem_root_without_a_project_says_how_to_name_one() {
+    for args in [&["mcp", "--stdio"][..], &["test"]] {
+        let o = limina(args, Path::new("/"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: no limina project: no limina.toml in / or any folder above it"), "{err}");
+        assert!(err.contains("--project DIR") && err.contains("limina new NAME"), "{err}");
+    }
+    // A command that writes nothing still runs there.
+    let o = limina(&["skills", "list"], Path::new("/"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn mcp_scene_paths_resolve_in_the_project_from_any_folder() {
+    let root = crate::root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let args = ["--project", root.to_str().unwrap(), "mcp", "--stdio", "--scene", "scenes/courtyard.lua"];
+    let mut client = crate::mcp::StdioServer::start_in(&args, elsewhere.path());
+    let init = client.request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "limina", "{init}");
+    let found = client.request(2, "tools/call", serde_json::json!({"name": "scene.queryEntities", "arguments": {"tag": "crate"}}));
+    let crates = found["result"]["structuredContent"]["entities"].as_array().map_or(0, Vec::len);
+    assert!(crates > 0, "the courtyard was loaded from the project: {found}");
+    // A scene that is nowhere is a usage error naming where it was looked for.
+    let o = limina(&["--project", root.to_str().unwrap(), "mcp", "--stdio", "--scene", "scenes/nope.lua"], elsewhere.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("scenes/nope.lua: no such file (relative paths resolve in the project"), "{}", stderr(&o));
 }
