@@ -24,6 +24,7 @@ mod bench_spatial;
 mod bench_ui;
 mod durable;
 mod mcp;
+mod new;
 mod packages;
 mod project;
 mod run;
@@ -81,6 +82,9 @@ enum Command {
     Skills(skills::SkillsArgs),
     /// Print Luau type definitions for the script API and every skill (limina.d.luau).
     Types(types::TypesArgs),
+    /// Make a new project: limina.toml, scripts/, scenes/, assets/, tests/lua/, Luau types and
+    /// an MCP client config.
+    New(new::NewArgs),
     /// Measure skill-call and step speed, memory at 65536 entities, batched radius queries.
     Bench(bench::BenchArgs),
     /// Re-apply a command log (`--log`) to a fresh engine; `--verify` checks every checkpoint.
@@ -139,6 +143,7 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Trace(args) => trace::run(&args),
         Command::Skills(args) => skills::run(&args),
         Command::Types(args) => types::run(&args),
+        Command::New(args) => new::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
@@ -155,7 +160,7 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// commands that need none.
 fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectError> {
     let file = match &cli.command {
-        Command::Completions { .. } => return Ok(None),
+        Command::Completions { .. } | Command::New(_) => return Ok(None),
         Command::Run(args) => Some(args.file.as_path()),
         Command::Test(args) => args.paths.first().map(std::path::PathBuf::as_path),
         Command::Mcp(args) => args.scene.as_deref().filter(|s| s.is_absolute()),

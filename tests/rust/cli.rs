@@ -243,3 +243,55 @@ fn mcp_scene_paths_resolve_in_the_project_from_any_folder() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("scenes/nope.lua: no such file (relative paths resolve in the project"), "{}", stderr(&o));
 }
+
+#[test]
+fn limina_new_makes_a_project_that_runs_tests_and_serves_from_anywhere() {
+    let parent = tempfile::tempdir().unwrap();
+    let o = limina(&["new", "demo"], parent.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let project = parent.path().join("demo").canonicalize().unwrap();
+    for file in ["limina.toml", "main.lua", "scripts/hello.luau", "scenes/start.lua", "assets", "tests/lua/world_test.lua", "limina.d.luau"]
+    {
+        assert!(project.join(file).exists(), "{file} is made");
+    }
+    // The definitions hold the mod globals and the project's own mod skill.
+    let defs = std::fs::read_to_string(project.join("limina.d.luau")).unwrap();
+    for needle in ["declare s: SchemaDsl", "declare host: { invoke: SkillCall }", "schema: SchemaDsl", "type ModsHelloInput"] {
+        assert!(defs.contains(needle), "{needle} in limina.d.luau");
+    }
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".vscode/settings.json")).unwrap()).unwrap();
+    assert_eq!(settings["luau-lsp.types.definitionFiles"][0], "limina.d.luau");
+    // Making it again is refused, as is a name that is not one.
+    assert_eq!(limina(&["new", "demo"], parent.path()).status.code(), Some(1));
+    assert!(stderr(&limina(&["new", "a b"], parent.path())).contains("letters, digits"));
+
+    // Its script runs from another folder, with its mods; its tests pass inside it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let run = limina(&["run", project.join("main.lua").to_str().unwrap()], elsewhere.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains("hello, main.lua: 7 entities"), "{}", stdout(&run));
+    let test = limina(&["test"], &project.join("scripts"));
+    assert_eq!(stdout(&test).lines().last(), Some("2 passed, 0 failed"), "{}{}", stdout(&test), stderr(&test));
+
+    // The MCP config names this binary and the project, and serves it from `/`; what the
+    // server writes lands in the project.
+    let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(project.join(".mcp.json")).unwrap()).unwrap();
+    let server = &config["mcpServers"]["limina"];
+    let exe = Path::new(server["command"].as_str().unwrap());
+    assert_eq!(exe.canonicalize().unwrap(), Path::new(env!("CARGO_BIN_EXE_limina")).canonicalize().unwrap());
+    let args: Vec<String> = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    assert_eq!(args, ["--project", project.to_str().unwrap(), "mcp", "--stdio"]);
+    let mut client = crate::mcp::StdioServer::start_in(&args, Path::new("/"));
+    client.request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    let hello = client.request(2, "tools/call", serde_json::json!({"name": "mods.hello", "arguments": {"name": "mcp"}}));
+    assert_eq!(hello["result"]["isError"], false, "{hello}");
+    let export = client.request(3, "tools/call", serde_json::json!({"name": "trace.export", "arguments": {"name": "from_root"}}));
+    assert_eq!(export["result"]["isError"], false, "{export}");
+    assert!(project.join("traces/from_root.jsonl").is_file(), "the export is in the project");
+    assert!(!Path::new("/traces/from_root.jsonl").exists(), "nothing is written where the client started the server");
+}
