@@ -295,3 +295,27 @@ fn limina_new_makes_a_project_that_runs_tests_and_serves_from_anywhere() {
     assert!(project.join("traces/from_root.jsonl").is_file(), "the export is in the project");
     assert!(!Path::new("/traces/from_root.jsonl").exists(), "nothing is written where the client started the server");
 }
+
+#[test]
+fn a_render_that_succeeds_prints_no_native_library_noise() {
+    // libwayland's `error: XDG_RUNTIME_DIR is invalid or not set` came from Mesa's Vulkan
+    // device-select layer probing for Wayland; it is unset here on purpose.
+    let out = tempfile::tempdir().unwrap();
+    let png = out.path().join("shot.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["run", "demos/first_world.lua", "--screenshot", png.to_str().unwrap(), "--width", "64", "--height", "48"])
+        .current_dir(crate::root())
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("LIMINA_LOG")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    if err.contains("no GPU adapter") {
+        eprintln!("skipped: no Vulkan adapter");
+        return;
+    }
+    assert!(o.status.success(), "{err}");
+    assert!(png.is_file());
+    assert!(!err.contains("XDG_RUNTIME_DIR") && !err.lines().any(|l| l.starts_with("error:") || l.starts_with("ALSA lib")), "{err}");
+    assert!(err.lines().any(|l| l.starts_with("screenshot: ")), "{err}");
+}
