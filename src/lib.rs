@@ -17,6 +17,7 @@ pub mod durable;
 pub mod host;
 pub(crate) mod isolate;
 pub mod mcp;
+pub(crate) mod native_noise;
 pub mod packages;
 pub mod paths;
 pub mod physics;

@@ -224,7 +224,7 @@ fn wav_header(data_len: u32) -> Vec<u8> {
 fn play_on_device(rx: Receiver<Msg>) -> AudioReport {
     let mut report = AudioReport::default();
     #[cfg(feature = "audio-device")]
-    let device = match device::Device::open() {
+    let device = match crate::native_noise::quiet("opening the sound card", device::Device::open) {
         Ok(d) => Some(d),
         Err(e) => {
             tracing::warn!("no audio device ({e}); playing silently");

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::project::in_project;
 use super::{CliError, CliResult};
 use crate::mcp::ToolsMode;
 use crate::mcp::server::{self, ServerOptions};
@@ -33,7 +34,7 @@ pub(crate) struct McpArgs {
     #[arg(long, value_name = "SET", value_enum, default_value = "core")]
     pub tools: ToolsArg,
     /// A script (e.g. demos/billiards.lua) or a scene file (scenes/courtyard.lua) to build the
-    /// world before serving.
+    /// world before serving; a relative path resolves in the project.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
     /// Port of the WebSocket / HTTP server.
@@ -45,7 +46,7 @@ pub(crate) struct McpArgs {
     /// File of `TOKEN PROFILE` lines; WebSocket and HTTP clients must present a known bearer token.
     #[arg(long, value_name = "FILE")]
     pub tokens: Option<PathBuf>,
-    /// Mods and packages root (default: ./scripts); changes are hot-reloaded.
+    /// Mods and packages root (default: the project's scripts/); changes are hot-reloaded.
     #[arg(long, value_name = "DIR")]
     pub scripts: Option<PathBuf>,
     /// Milliseconds of each 16.7 ms fixed step that clients' calls may use; calls past it wait for
@@ -83,30 +84,44 @@ pub fn run(args: &McpArgs) -> CliResult {
         return Err(CliError::usage(format_args!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms)));
     }
     let call_budget = std::time::Duration::from_secs_f64(args.call_budget_ms / 1e3);
+    // A client's configuration names these once, whatever folder it starts the server from:
+    // relative paths resolve in the project, and the log (the one file written) never leaves it.
+    let project = super::project_root();
+    let read = |path: &Option<PathBuf>| path.as_deref().map(|p| in_project(&project, p, true));
+    let scene = read(&args.scene);
+    if let Some(scene) = scene.as_ref().filter(|s| !s.is_file()) {
+        return Err(CliError::usage(format_args!(
+            "--scene {}: no such file (relative paths resolve in the project {})",
+            scene.display(),
+            project.display()
+        )));
+    }
+    let scripts = super::scripts_root(read(&args.scripts).as_deref());
+    let log = super::durable::LogArgs { log: args.log.log.as_deref().map(|p| in_project(&project, p, false)), ..args.log.clone() };
     if args.stdio {
         stdio::serve(&StdioOptions {
-            project: super::project_root(),
+            project,
             profile: args.profile,
-            scene: args.scene.clone(),
-            scripts: super::scripts_root(args.scripts.as_deref()),
+            scene,
+            scripts,
             call_budget,
             tools: args.tools.mode(),
-            log: args.log.config(),
+            log: log.config(),
         })?;
     } else {
         server::serve_blocking(&ServerOptions {
-            project: super::project_root(),
+            tokens: read(&args.tokens),
+            project,
             bind: args.bind.clone(),
             port: args.port,
             profile: args.profile,
-            tokens: args.tokens.clone(),
-            scene: args.scene.clone(),
+            scene,
             publish_deltas: !args.no_deltas,
-            scripts: super::scripts_root(args.scripts.as_deref()),
+            scripts,
             call_budget,
             allow_origins: args.allow_origin.clone(),
             tools: args.tools.mode(),
-            log: args.log.config(),
+            log: log.config(),
         })?;
     }
     Ok(())

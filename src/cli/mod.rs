@@ -26,7 +26,9 @@ mod bench_ui;
 mod durable;
 mod error;
 mod mcp;
+mod new;
 mod packages;
+mod project;
 mod run;
 mod skills;
 pub mod test;
@@ -42,7 +44,7 @@ pub(crate) use error::{CliError, CliResult};
 #[command(name = "limina", version = VERSION, about = "An agent-native real-time 3D engine, scripted in Luau.", propagate_version = true)]
 struct Cli {
     /// The project folder (`require`, `scripts/`, `assets/`, `traces/` resolve in it); default:
-    /// the current folder.
+    /// the nearest folder with a limina.toml above the given file or the current folder.
     #[arg(long, global = true, value_name = "DIR")]
     project: Option<std::path::PathBuf>,
     /// Log less: errors only (the log goes to stderr; LIMINA_LOG, a tracing filter such as
@@ -59,7 +61,7 @@ struct Cli {
 /// `limina --version`: the crate version and the commit it was built from (see `build.rs`).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("LIMINA_COMMIT"), ")");
 
-/// `--project`, set once by `main_with` before any subcommand runs.
+/// The command's project (`project::find`), set once by `main_with` before it runs.
 static PROJECT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
 #[derive(Debug, Subcommand)]
@@ -79,6 +81,9 @@ enum Command {
     Skills(skills::SkillsArgs),
     /// Print Luau type definitions for the script API and every skill (limina.d.luau).
     Types(types::TypesArgs),
+    /// Make a new project: limina.toml, scripts/, scenes/, assets/, tests/lua/, Luau types and
+    /// an MCP client config.
+    New(new::NewArgs),
     /// Measure skill-call and step speed, memory at 65536 entities, batched radius queries.
     Bench(bench::BenchArgs),
     /// Re-apply a command log (`--log`) to a fresh engine; `--verify` checks every checkpoint.
@@ -119,11 +124,21 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
         (false, 0) => LogLevel::Default,
         (false, n) => LogLevel::Verbose(n),
     });
-    if let Some(dir) = &cli.project {
-        if !dir.is_dir() {
-            return Err(CliError::usage(format_args!("--project {}: no such folder", dir.display())));
+    match find_project(&cli) {
+        Ok(Some(found)) => {
+            if found.chosen == project::Chosen::Assumed {
+                tracing::info!(
+                    "no {} here or above: the current folder {} is the project (`limina new` makes one)",
+                    project::MARKER,
+                    found.root.display()
+                );
+            }
+            let _ = PROJECT.set(found.root);
         }
-        let _ = PROJECT.set(std::path::absolute(dir).unwrap_or_else(|_| dir.clone()));
+        Ok(None) => {}
+        Err(e) => {
+            return Err(CliError::usage(e));
+        }
     }
     match cli.command {
         Command::Run(args) => run::run(&args),
@@ -133,6 +148,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
         Command::Trace(args) => trace::run(&args),
         Command::Skills(args) => skills::run(&args),
         Command::Types(args) => types::run(&args),
+        Command::New(args) => new::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
@@ -142,6 +158,27 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
             Ok(())
         }
     }
+}
+
+/// The project a command works on (`project::find`): searched from the file it was given, and
+/// never the filesystem root or home folder for a command that may write there. `None` for the
+/// commands that need none.
+fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectError> {
+    let file = match &cli.command {
+        Command::Completions { .. } | Command::New(_) => return Ok(None),
+        Command::Run(args) => Some(args.file.as_path()),
+        Command::Test(args) => args.paths.first().map(std::path::PathBuf::as_path),
+        Command::Mcp(args) => args.scene.as_deref().filter(|s| s.is_absolute()),
+        Command::Replay(args) => Some(args.log.as_path()),
+        Command::Recover(args) => Some(args.dir.as_path()),
+        Command::Packages(_) | Command::Trace(_) | Command::Skills(_) | Command::Types(_) | Command::Bench(_) => None,
+    };
+    let writes = !matches!(cli.command, Command::Trace(_) | Command::Skills(_) | Command::Types(_));
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(std::path::PathBuf::from);
+    let start = file.and_then(project::start_of);
+    project::find(&project::Search { given: cli.project.as_deref(), start: start.as_deref(), cwd: &cwd, home: home.as_deref(), writes })
+        .map(Some)
 }
 
 /// How much the log says when LIMINA_LOG does not say otherwise (`-q`, default, `-v`…).
@@ -218,8 +255,8 @@ impl ProviderArg {
     }
 }
 
-/// The project the CLI works on: `--project`, else the current folder. Only the CLI reads it;
-/// everything below is handed the root explicitly.
+/// The project the CLI works on (`find_project`; the current folder before one is found). Only
+/// the CLI reads it; everything below is handed the root explicitly.
 pub(crate) fn project_root() -> std::path::PathBuf {
     match PROJECT.get() {
         Some(dir) => dir.clone(),

@@ -83,7 +83,8 @@ pub(super) fn load_one(
     if let Some(why) = unmet_dependency(mods, pkg) {
         return rejected(host, pkg, Refusal::Resolve, why);
     }
-    let built = PackageRuntime::load(&pkg.source, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host));
+    let shown = mods.borrow().shown(&pkg.source.path);
+    let built = PackageRuntime::load(&pkg.source, shown, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host));
     let (runtime, skills) = match built {
         Ok(r) => r,
         Err(e) => return rejected(host, pkg, Refusal::LoadFailed, e.to_string()),

@@ -69,6 +69,9 @@ pub struct PackageRuntime {
     /// What `host.invoke` may use: declared capabilities ∩ what the loading profile grants.
     pub capabilities: PermissionSet,
     source: Source,
+    /// The package's path as clients see it (relative to the scripts root): in chunk names, so a
+    /// mod's error never shows a remote client where the host keeps its files.
+    shown: String,
     entry: String,
     host: Rc<dyn Host>,
     vm: RefCell<Option<Vm>>,
@@ -136,6 +139,7 @@ impl PackageRuntime {
     /// the caller registers the skills all at once, or not at all.
     pub fn load(
         source: &Source,
+        shown: String,
         manifest: &Manifest,
         tier: Trust,
         limits: Limits,
@@ -152,7 +156,7 @@ impl PackageRuntime {
                 .unwrap_or_else(|| "init.luau".into()),
         };
         if source.file(&entry).is_none() {
-            return Err(LoadError::EntryMissing { package: source.path.display().to_string(), entry });
+            return Err(LoadError::EntryMissing { package: shown, entry });
         }
         let mut capabilities = PermissionSet::EMPTY;
         for c in &manifest.capabilities {
@@ -164,6 +168,7 @@ impl PackageRuntime {
             limits,
             capabilities: capabilities.intersect(granted),
             source: source.clone(),
+            shown,
             entry,
             host,
             vm: RefCell::new(None),
@@ -185,16 +190,18 @@ impl PackageRuntime {
     }
 
     fn display_path(&self) -> String {
-        match self.source.kind {
-            super::discover::Kind::SingleFile => self.source.path.display().to_string(),
-            super::discover::Kind::Folder => self.source.path.join(&self.entry).display().to_string(),
-        }
+        self.shown_file(&self.entry)
     }
 
     fn chunk_name(&self, file: &str) -> String {
+        format!("@{}", self.shown_file(file))
+    }
+
+    /// One of the package's files as clients see it.
+    fn shown_file(&self, file: &str) -> String {
         match self.source.kind {
-            super::discover::Kind::SingleFile => format!("@{}", self.source.path.display()),
-            super::discover::Kind::Folder => format!("@{}", self.source.path.join(file).display()),
+            super::discover::Kind::SingleFile => self.shown.clone(),
+            super::discover::Kind::Folder => format!("{}/{file}", self.shown),
         }
     }
 
@@ -279,7 +286,7 @@ impl PackageRuntime {
         let cache: Rc<RefCell<HashMap<String, LuaValue>>> = Rc::new(RefCell::new(HashMap::new()));
         let base = match self.source.kind {
             super::discover::Kind::SingleFile => None,
-            super::discover::Kind::Folder => Some(self.source.path.clone()),
+            super::discover::Kind::Folder => Some(self.shown.clone()),
         };
         lua.create_function(move |lua, name: String| {
             let refuse = |why: String| crate::script::located_error(lua, format!("require('{name}'): {why}"));
@@ -300,8 +307,7 @@ impl PackageRuntime {
             let meta = lua.create_table()?;
             meta.raw_set("__index", lua.globals())?;
             env.set_metatable(Some(meta))?;
-            let value: LuaValue =
-                lua.load(source.as_str()).set_name(format!("@{}", base.join(file).display())).set_environment(env).call(())?;
+            let value: LuaValue = lua.load(source.as_str()).set_name(format!("@{base}/{file}")).set_environment(env).call(())?;
             let value = if value.is_nil() { LuaValue::Boolean(true) } else { value };
             cache.borrow_mut().insert(file.clone(), value.clone());
             Ok(value)

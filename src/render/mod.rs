@@ -35,6 +35,10 @@ impl std::fmt::Debug for WindowRenderer {
 
 impl WindowRenderer {
     pub fn new(window: std::sync::Arc<winit::window::Window>) -> Result<Self, RenderError> {
+        crate::native_noise::quiet("opening the GPU", || Self::open(window))
+    }
+
+    fn open(window: std::sync::Arc<winit::window::Window>) -> Result<Self, RenderError> {
         let instance = gpu::instance();
         let size = window.inner_size();
         let surface = instance.create_surface(window).map_err(|e| RenderError::Device(format!("cannot create a window surface: {e}")))?;
@@ -105,8 +109,8 @@ pub(crate) struct Renderer {
 
 impl Renderer {
     pub fn headless() -> Result<Self, RenderError> {
-        let instance = gpu::instance();
-        Ok(Self { gpu: gpu::Gpu::new(&instance, None, gpu::COLOR_FORMAT)?, last: RenderStats::default() })
+        let gpu = crate::native_noise::quiet("opening the GPU", || gpu::Gpu::new(&gpu::instance(), None, gpu::COLOR_FORMAT))?;
+        Ok(Self { gpu, last: RenderStats::default() })
     }
 
     /// What the UI text holds on the GPU and uploaded on the last frame.

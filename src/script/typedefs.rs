@@ -42,6 +42,44 @@ type SessionInfo = { agentId: string, sessionId: string, profile: string, permis
 type PolicyTarget = { sessionId: string?, agentId: string?, cap: string? }
 type QuotaOptions = { sessionId: string?, cap: string?, limit: number, windowTicks: number }
 type BudgetOptions = { sessionId: string, calls: number?, cpuMs: number?, memoryBytes: number? }
+-- The schema DSL (`s` in mods, `limina.schema` in scripts): immutable nodes, each modifier a copy.
+type SchemaNode = {
+	optional: (self: SchemaNode) -> SchemaNode,
+	default: (self: SchemaNode, value: any) -> SchemaNode,
+	describe: (self: SchemaNode, text: string) -> SchemaNode,
+	nullable: (self: SchemaNode) -> SchemaNode,
+	min: (self: SchemaNode, n: number) -> SchemaNode,
+	max: (self: SchemaNode, n: number) -> SchemaNode,
+	gt: (self: SchemaNode, n: number) -> SchemaNode,
+	lt: (self: SchemaNode, n: number) -> SchemaNode,
+	int: (self: SchemaNode) -> SchemaNode,
+	pattern: (self: SchemaNode, p: string) -> SchemaNode,
+}
+type SchemaDsl = {
+	string: () -> SchemaNode,
+	number: () -> SchemaNode,
+	integer: () -> SchemaNode,
+	boolean: () -> SchemaNode,
+	any: () -> SchemaNode,
+	enum: (values: { string }) -> SchemaNode,
+	array: (items: SchemaNode) -> SchemaNode,
+	tuple: (n: number) -> SchemaNode,
+	vec3: () -> SchemaNode,
+	quat: () -> SchemaNode,
+	object: (fields: { [string]: SchemaNode }?) -> SchemaNode,
+	record: (values: SchemaNode?) -> SchemaNode,
+	union: (options: { SchemaNode }) -> SchemaNode,
+}
+-- What a skill handler gets as `ctx` (`package` in a mod's handlers).
+type SkillContext = {
+	agentId: string,
+	sessionId: string,
+	profile: string,
+	tick: number,
+	package: string?,
+	decisionId: string?,
+	fail: (code: SkillErrorCode, message: string) -> (),
+}
 "#;
 
 fn type_name(skill: &str, suffix: &str) -> String {
@@ -102,9 +140,14 @@ declare limina: {{
 		clearQuotas: () -> (),
 		snapshot: () -> {{ [string]: any }},
 	}},
-	schema: {{ [string]: any }},
+	schema: SchemaDsl,
 	FIXED_DT: number,
 }}
+
+-- Mod globals: a skill file under scripts/ runs in its own sandboxed VM, with these (and
+-- `require` over its own files) instead of `limina`.
+declare s: SchemaDsl
+declare host: {{ invoke: SkillCall }}
 
 -- `limina test` globals
 type Expectation = {{ [string]: (...any) -> (), never: {{ [string]: (...any) -> () }} }}
@@ -205,5 +248,20 @@ mod tests {
         );
         assert_eq!(luau_type(&json!({"type": "object", "additionalProperties": {"type": "integer"}}), 0), "{ [string]: number }");
         assert_eq!(type_name("scene.createEntity", "Input"), "SceneCreateEntityInput");
+    }
+
+    #[test]
+    fn the_mod_globals_are_declared_with_the_schema_dsl_and_skill_calls() {
+        let defs = luau_definitions([]);
+        assert!(defs.contains("declare s: SchemaDsl\n"), "{defs}");
+        assert!(defs.contains("declare host: { invoke: SkillCall }\n"), "{defs}");
+        assert!(defs.contains("\tschema: SchemaDsl,\n"), "{defs}");
+        // Every builder of src/skills/schema.luau has a type.
+        for builder in
+            ["string", "number", "integer", "boolean", "any", "enum", "array", "tuple", "vec3", "quat", "object", "record", "union"]
+        {
+            assert!(crate::skills::SCHEMA_DSL.contains(&format!("function s.{builder}(")), "{builder} is a builder");
+            assert!(defs.contains(&format!("\t{builder}: (")), "{builder} is typed");
+        }
     }
 }

@@ -104,13 +104,16 @@ fn started_from_another_folder_with_project_the_engine_behaves_the_same() {
     assert!(here.status.success() && there.status.success(), "{}{}", stderr(&here), stderr(&there));
     let summary = |o: &Output| stdout(o).lines().find(|l| l.starts_with("summary:")).map(str::to_string);
     assert_eq!(summary(&here), summary(&there));
-    // A Luau test file that needs the project's mods passes from elsewhere too — given the
-    // project; without it, the current folder is the project and has no mods.
+    // A Luau test file that needs the project's mods passes from elsewhere too, given the
+    // project or not: the project is the folder with the limina.toml above the file.
     let test = root.join("tests/lua/mods_test.lua");
     let out = limina(&["--project", root.to_str().unwrap(), "test", test.to_str().unwrap()], elsewhere.path());
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let lost = limina(&["test", test.to_str().unwrap()], elsewhere.path());
-    assert!(!lost.status.success(), "without --project the mods are not this folder's");
+    let found = limina(&["test", test.to_str().unwrap()], elsewhere.path());
+    assert!(found.status.success(), "the file's project is found: {}{}", stdout(&found), stderr(&found));
+    // Given a project without the mods, the mods are not there: --project wins.
+    let lost = limina(&["--project", elsewhere.path().to_str().unwrap(), "test", test.to_str().unwrap()], elsewhere.path());
+    assert!(!lost.status.success(), "--project names the project");
     // A typo in --profile is a usage error naming the valid profiles, not a silent empty grant.
     let typo = limina(&["run", billiards.to_str().unwrap(), "--profile", "builder.readwrite"], &root);
     assert_eq!(typo.status.code(), Some(2));
@@ -183,4 +186,136 @@ fn version_names_the_commit_it_was_built_from() {
     assert!(out.starts_with(&format!("limina {} (", env!("CARGO_PKG_VERSION"))), "{out}");
     let hash = commit.as_str();
     assert!(hash == "unknown" || (hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit())), "{out}");
+}
+
+#[test]
+fn a_script_run_from_anywhere_works_on_its_own_project() {
+    // Like cargo and Cargo.toml: the nearest folder with a limina.toml above the script.
+    let root = crate::root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let billiards = root.join("demos/billiards.lua");
+    let here = limina(&["run", "demos/billiards.lua", "--frames", "60"], &root);
+    let there = limina(&["run", billiards.to_str().unwrap(), "--frames", "60"], elsewhere.path());
+    assert!(here.status.success() && there.status.success(), "{}{}", stderr(&here), stderr(&there));
+    let summary = |o: &Output| stdout(o).lines().find(|l| l.starts_with("summary:")).map(str::to_string);
+    assert_eq!(summary(&here), summary(&there));
+    // The project's mods came along (`limina types` lists their skills only when loaded).
+    let script = elsewhere.path().join("greet.lua");
+    std::fs::write(&script, "print(limina.call('mods.greet', { name = 'x' }).success)").unwrap();
+    let inside = root.join("tests/lua");
+    let o = limina(&["--project", root.to_str().unwrap(), "run", script.to_str().unwrap()], &inside);
+    assert_eq!(stdout(&o).lines().next(), Some("true"), "{}", stderr(&o));
+    let o = limina(&["run", script.to_str().unwrap()], &inside);
+    assert_eq!(stdout(&o).lines().next(), Some("true"), "a loose script takes the current folder's project: {}", stderr(&o));
+}
+
+#[test]
+fn a_writer_started_from_the_filesystem_root_without_a_project_says_how_to_name_one() {
+    for args in [&["mcp", "--stdio"][..], &["test"]] {
+        let o = limina(args, Path::new("/"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: no limina project: no limina.toml in / or any folder above it"), "{err}");
+        assert!(err.contains("--project DIR") && err.contains("limina new NAME"), "{err}");
+    }
+    // A command that writes nothing still runs there.
+    let o = limina(&["skills", "list"], Path::new("/"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn mcp_scene_paths_resolve_in_the_project_from_any_folder() {
+    let root = crate::root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let args = ["--project", root.to_str().unwrap(), "mcp", "--stdio", "--scene", "scenes/courtyard.lua"];
+    let mut client = crate::mcp::StdioServer::start_in(&args, elsewhere.path());
+    let init = client.request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "limina", "{init}");
+    let found = client.request(2, "tools/call", serde_json::json!({"name": "scene.queryEntities", "arguments": {"tag": "crate"}}));
+    let crates = found["result"]["structuredContent"]["entities"].as_array().map_or(0, Vec::len);
+    assert!(crates > 0, "the courtyard was loaded from the project: {found}");
+    // A scene that is nowhere is a usage error naming where it was looked for.
+    let o = limina(&["--project", root.to_str().unwrap(), "mcp", "--stdio", "--scene", "scenes/nope.lua"], elsewhere.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("scenes/nope.lua: no such file (relative paths resolve in the project"), "{}", stderr(&o));
+}
+
+#[test]
+fn limina_new_makes_a_project_that_runs_tests_and_serves_from_anywhere() {
+    let parent = tempfile::tempdir().unwrap();
+    let o = limina(&["new", "demo"], parent.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let project = parent.path().join("demo").canonicalize().unwrap();
+    for file in ["limina.toml", "main.lua", "scripts/hello.luau", "scenes/start.lua", "assets", "tests/lua/world_test.lua", "limina.d.luau"]
+    {
+        assert!(project.join(file).exists(), "{file} is made");
+    }
+    // The definitions hold the mod globals and the project's own mod skill.
+    let defs = std::fs::read_to_string(project.join("limina.d.luau")).unwrap();
+    for needle in ["declare s: SchemaDsl", "declare host: { invoke: SkillCall }", "schema: SchemaDsl", "type ModsHelloInput"] {
+        assert!(defs.contains(needle), "{needle} in limina.d.luau");
+    }
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".vscode/settings.json")).unwrap()).unwrap();
+    assert_eq!(settings["luau-lsp.types.definitionFiles"][0], "limina.d.luau");
+    // Making it again is refused, as is a name that is not one.
+    assert_eq!(limina(&["new", "demo"], parent.path()).status.code(), Some(1));
+    assert!(stderr(&limina(&["new", "a b"], parent.path())).contains("letters, digits"));
+
+    // Its script runs from another folder, with its mods; its tests pass inside it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let run = limina(&["run", project.join("main.lua").to_str().unwrap()], elsewhere.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains("hello, main.lua: 7 entities"), "{}", stdout(&run));
+    let test = limina(&["test"], &project.join("scripts"));
+    assert_eq!(stdout(&test).lines().last(), Some("2 passed, 0 failed"), "{}{}", stdout(&test), stderr(&test));
+
+    // The MCP config names this binary and the project, and serves it from `/`; what the
+    // server writes lands in the project.
+    let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(project.join(".mcp.json")).unwrap()).unwrap();
+    let server = &config["mcpServers"]["limina"];
+    let exe = Path::new(server["command"].as_str().unwrap());
+    assert_eq!(exe.canonicalize().unwrap(), Path::new(env!("CARGO_BIN_EXE_limina")).canonicalize().unwrap());
+    let args: Vec<String> = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    assert_eq!(args, ["--project", project.to_str().unwrap(), "mcp", "--stdio"]);
+    let mut client = crate::mcp::StdioServer::start_in(&args, Path::new("/"));
+    client.request(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    let hello = client.request(2, "tools/call", serde_json::json!({"name": "mods.hello", "arguments": {"name": "mcp"}}));
+    assert_eq!(hello["result"]["isError"], false, "{hello}");
+    let export = client.request(3, "tools/call", serde_json::json!({"name": "trace.export", "arguments": {"name": "from_root"}}));
+    assert_eq!(export["result"]["isError"], false, "{export}");
+    assert!(project.join("traces/from_root.jsonl").is_file(), "the export is in the project");
+    assert!(!Path::new("/traces/from_root.jsonl").exists(), "nothing is written where the client started the server");
+}
+
+#[test]
+fn a_render_that_succeeds_prints_no_native_library_noise() {
+    // libwayland's `error: XDG_RUNTIME_DIR is invalid or not set` came from Mesa's Vulkan
+    // device-select layer probing for Wayland; it is unset here on purpose.
+    let out = tempfile::tempdir().unwrap();
+    let png = out.path().join("shot.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["run", "demos/first_world.lua", "--screenshot", png.to_str().unwrap(), "--width", "64", "--height", "48"])
+        .current_dir(crate::root())
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("LIMINA_LOG")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    if err.contains("no GPU adapter") {
+        eprintln!("skipped: no Vulkan adapter");
+        return;
+    }
+    assert!(o.status.success(), "{err}");
+    assert!(png.is_file());
+    assert!(!err.contains("XDG_RUNTIME_DIR") && !err.lines().any(|l| l.starts_with("error:") || l.starts_with("ALSA lib")), "{err}");
+    assert!(err.lines().any(|l| l.starts_with("screenshot: ")), "{err}");
 }

@@ -189,3 +189,33 @@ fn huge_names_are_cut_short_in_error_messages() {
         assert!(text.contains("4194304"), "the size is named instead: {text:.300}");
     }
 }
+
+#[test]
+fn handler_errors_never_show_the_servers_absolute_paths() {
+    // A remote client learns the project's layout (`traces/`, a mod's file), never where the
+    // server keeps it.
+    let project = tempfile::tempdir().unwrap();
+    let scripts = project.path().join("scripts");
+    std::fs::create_dir(&scripts).unwrap();
+    std::fs::write(
+        scripts.join("broken.luau"),
+        "return { skills = { { name = 'mods.broken', version = '1.0.0', category = 'mods', description = 'fails',\n\
+         permissions = {}, input = s.object({}), output = s.object({}),\n\
+         handler = function() error('boom') end } } }\n",
+    )
+    .unwrap();
+    // `traces` is a file, so an export cannot go there.
+    std::fs::write(project.path().join("traces"), "").unwrap();
+    let config = EngineConfig { output: Output::Silent, scripts: Some(scripts.clone()), ..EngineConfig::new(project.path()) };
+    let e = Engine::new(config).unwrap();
+    let mut s = client(&e, "builder.readWrite");
+    let secret = project.path().canonicalize().unwrap().display().to_string();
+    let secret_as_given = project.path().display().to_string();
+    let calls = [("mods.broken", json!({}), "broken.luau:3: boom"), ("trace.export", json!({"name": "x"}), "cannot export into traces/")];
+    for (tool, arguments, expected) in calls {
+        let reply = tools_call(&e, &mut s, tool, arguments);
+        let text = error_text(&reply);
+        assert!(text.contains(expected), "{tool}: {text}");
+        assert!(!text.contains(&secret) && !text.contains(&secret_as_given), "{tool} shows the server's path: {text}");
+    }
+}

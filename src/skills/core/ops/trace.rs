@@ -109,7 +109,9 @@ impl Exports {
         let file = format!("{stem}.jsonl");
         let failed = |why: String| HandlerFailure::new(ErrorCode::HandlerError, why);
         let mine = self.files.get(&file).copied();
-        crate::atomic_file::real_folder(dir).map_err(|e| failed(format!("cannot export into {}: {e}", dir.display())))?;
+        // Named as the project's `traces/` (the folder's own name), never the server's path.
+        let folder = dir.file_name().map_or_else(|| "traces".into(), |n| n.to_string_lossy().into_owned());
+        crate::atomic_file::real_folder(dir).map_err(|e| failed(format!("cannot export into {folder}/: {e}")))?;
         let mut list = listed(dir);
         let path = dir.join(&file);
         let live = trace.append_path().and_then(|p| p.canonicalize().ok());
@@ -165,7 +167,7 @@ impl Exports {
                 ErrorCode::InvalidInput,
                 format!("name: {e}; trace.export replaces only files this engine exported, choose another name"),
             )),
-            Err(e) => Err(failed(format!("cannot write {}: {e}", path.display()))),
+            Err(e) => Err(failed(format!("cannot write {folder}/{file}: {e}"))),
         }
     }
 }
