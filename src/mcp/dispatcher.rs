@@ -173,6 +173,12 @@ impl McpSession {
         caller
     }
 
+    /// Who this client reads as: its caller once initialized, else the transport's default
+    /// identity (a client may subscribe to state before or without `initialize`).
+    pub(crate) fn reader(&self) -> Caller {
+        self.caller.clone().unwrap_or_else(|| self.default_caller())
+    }
+
     fn default_caller(&self) -> Caller {
         self.caller(&format!("agt_mcp{}", self.connection), &format!("ses_mcp{}", self.connection), self.granted_profile)
     }

@@ -155,6 +155,7 @@ pub fn query(trace: &TraceLog, f: &DecisionFilter) -> Result<Value, HistoryError
         if decisions.len() < f.limit {
             decisions.push(json!({
                 "eventId": e.id,
+                "skill": field(&p, "skill"),
                 "allow": allow,
                 "rule": rule,
                 "reason": field(&p, "reason"),

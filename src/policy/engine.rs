@@ -399,22 +399,7 @@ impl PolicyEngine {
         };
         let budget_snapshot = self.budgets.get(ctx.session_id).map(Budget::snapshot);
 
-        if self.revoked_sessions.contains(ctx.session_id) {
-            let mut d = deny(Rule::SessionRevoked, format!("session {} was revoked", ctx.session_id), ctx.cap());
-            d.budget = budget_snapshot;
-            return d;
-        }
-        if self.revoked_agents.contains(ctx.agent_id) {
-            let mut d = deny(Rule::Revoked, format!("agent {} was revoked", ctx.agent_id), ctx.cap());
-            d.budget = budget_snapshot;
-            return d;
-        }
-        if let Some(r) = self.revocation(ctx) {
-            let mut d = deny(Rule::Revoked, revoked_reason(r), Cow::Owned(r.cap.clone()));
-            d.budget = budget_snapshot;
-            return d;
-        }
-        if let Some((rule, reason, cap)) = self.delegated_refusal(ctx) {
+        if let Some((rule, reason, cap)) = self.revoked(ctx) {
             let mut d = deny(rule, reason, cap);
             d.budget = budget_snapshot;
             return d;
@@ -585,6 +570,24 @@ impl PolicyEngine {
             }
         }
         Ok(())
+    }
+
+    /// The refusal a revocation makes of the call `ctx` describes, if one does: the caller's
+    /// session or agent, a capability the call touches, or any of those of whom it acts for —
+    /// `evaluate`'s first checks, in its order. An open stream, allowed once, asks this before
+    /// each delta (quotas and budgets counted its opening; a revocation ends it). Commits
+    /// nothing.
+    pub(crate) fn revoked(&self, ctx: &DecisionContext<'_>) -> Option<(Rule, String, Cow<'static, str>)> {
+        if self.revoked_sessions.contains(ctx.session_id) {
+            return Some((Rule::SessionRevoked, format!("session {} was revoked", ctx.session_id), ctx.cap()));
+        }
+        if self.revoked_agents.contains(ctx.agent_id) {
+            return Some((Rule::Revoked, format!("agent {} was revoked", ctx.agent_id), ctx.cap()));
+        }
+        if let Some(r) = self.revocation(ctx) {
+            return Some((Rule::Revoked, revoked_reason(r), Cow::Owned(r.cap.clone())));
+        }
+        self.delegated_refusal(ctx)
     }
 
     /// A revocation covering someone `ctx`'s caller acts for: the rule, the reason and the
@@ -820,6 +823,29 @@ mod tests {
         p.set_budget("ses_a", BudgetLimits { cpu_ms: Some(1.0), ..BudgetLimits::default() });
         p.record_usage("ses_a", 1.5, 0);
         assert_eq!(p.evaluate(&ctx(0)).rule, "budget.cpu");
+    }
+
+    #[test]
+    fn revoked_names_what_evaluate_would_refuse_for_and_commits_nothing() {
+        let mut p = PolicyEngine::new();
+        p.add_quota(QuotaRule { session_id: None, cap: None, limit: 1, window_ticks: 100 });
+        assert_eq!(p.revoked(&ctx(0)), None);
+        assert_eq!(p.revoked(&ctx(0)), None, "asking twice uses no quota");
+        assert!(p.evaluate(&ctx(0)).allow, "the one call the quota allows is still there");
+        p.revoke_cap(CapRevocation { session_id: Some("ses_a".into()), agent_id: None, package: None, cap: "scene.write".into() });
+        let (rule, reason, cap) = p.revoked(&ctx(0)).unwrap();
+        assert_eq!((rule, reason.as_str(), &*cap), (Rule::Revoked, "capability scene.write was revoked for session ses_a", "scene.write"));
+        p.revoke_session("ses_a");
+        let (rule, reason, _) = p.revoked(&ctx(0)).unwrap();
+        assert_eq!((rule, reason.as_str()), (Rule::SessionRevoked, "session ses_a was revoked"));
+        let d = p.evaluate(&ctx(0));
+        assert_eq!((d.rule, &*d.reason), (rule, reason.as_str()), "evaluate refuses for the same rule and reason");
+        // Someone the caller acts for.
+        let mut p = PolicyEngine::new();
+        p.revoke_session("ses_boss");
+        let boss = [Principal { agent_id: "agt_boss".into(), session_id: "ses_boss".into() }];
+        let delegate = DecisionContext { acting_for: &boss, ..ctx(0) };
+        assert_eq!(p.revoked(&delegate).map(|r| r.0), Some(Rule::SessionRevoked));
     }
 
     #[test]

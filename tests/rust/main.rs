@@ -18,6 +18,7 @@ mod mcp;
 mod mcp_discovery;
 mod mcp_http;
 mod mcp_load;
+mod mcp_reads;
 mod mcp_ws;
 mod package_loading;
 mod package_paths;

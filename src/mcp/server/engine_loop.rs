@@ -37,7 +37,8 @@ use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline, Sent};
-use crate::policy::Profile;
+use crate::policy::{DecisionContext, PermissionSet, Profile};
+use crate::skills::Caller;
 
 /// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
 pub(crate) const STALL_TICKS: u64 = 180;
@@ -65,8 +66,12 @@ pub(super) enum Work {
         /// The connection its answer goes out on, when that connection counts what it owes.
         gate: Option<std::sync::Arc<super::transport::Cutoff>>,
     },
-    /// State sync: a snapshot, then deltas (WebSocket subscriptions, HTTP `state/subscribe`).
-    Subscribe { sink: Box<dyn DeltaSink>, permit: CallPermit },
+    /// Asks the read door whether the client may open a state stream (`read_door`); `reply`
+    /// carries the grant a `Subscribe` needs, or the refusal to answer the client with.
+    Authorize { reply: tokio::sync::oneshot::Sender<Result<StreamGrant, RpcError>> },
+    /// State sync on a stream the read door allowed: a snapshot, then deltas (WebSocket
+    /// subscriptions, HTTP `state/subscribe`).
+    Subscribe { sink: Box<dyn DeltaSink>, permit: CallPermit, grant: StreamGrant },
     /// A `subscriptions/listen` stream (stateless revision over HTTP): the acknowledgement and
     /// the session's notifications go to `sink`; `reply` says whether it was accepted.
     Listen {
@@ -143,6 +148,9 @@ pub(super) trait DeltaSink: Send {
     fn send(&mut self, message: &Encoded) -> Result<(), Undelivered>;
     /// Closes the client's connection.
     fn cut_off(&self, why: &str);
+    /// Ends this stream alone (not its connection), telling the client why: the stream's last
+    /// message. The engine drops the sink right after.
+    fn end(&mut self, why: &RpcError);
 }
 
 /// Counts of the publishing work, for tests and diagnostics.
@@ -160,6 +168,8 @@ pub(super) struct PublishStats {
 
 struct Subscriber {
     sink: Box<dyn DeltaSink>,
+    /// Whom the read door allowed the stream to: a revocation of them ends it.
+    reader: Caller,
     baseline: Baseline,
     /// The tick at which its queue was first seen full, while it stays full.
     full_since: Option<u64>,
@@ -324,6 +334,9 @@ impl<'e> EngineLoop<'e> {
                         Work::Listen { reply, .. } => {
                             let _ = reply.send(Err(busy));
                         }
+                        Work::Authorize { reply } => {
+                            let _ = reply.send(Err(busy));
+                        }
                         // Dropped: the stream ends at once, which its client sees.
                         Work::Subscribe { .. } | Work::Notifications { .. } => {}
                     }
@@ -392,7 +405,16 @@ impl<'e> EngineLoop<'e> {
                 }
                 c.streams.push(sink);
             }
-            Work::Subscribe { mut sink, permit } => {
+            Work::Authorize { reply } => {
+                // The client left while it waited: nobody would open the stream.
+                if reply.is_closed() {
+                    return;
+                }
+                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let reader = c.session.reader();
+                let _ = reply.send(read_door(engine, &reader).map(|()| StreamGrant::new(&reader)));
+            }
+            Work::Subscribe { mut sink, permit, grant } => {
                 let tick = engine.tick();
                 let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
@@ -400,7 +422,8 @@ impl<'e> EngineLoop<'e> {
                 if sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
                     baseline.delivered(snapshot);
                 }
-                c.sub = Some(Subscriber { sink, baseline, full_since: None, _permit: permit });
+                // A revocation since the door allowed it ends it at the next publish.
+                c.sub = Some(Subscriber { sink, reader: grant.reader(), baseline, full_since: None, _permit: permit });
             }
         }
     }
@@ -419,14 +442,16 @@ impl<'e> EngineLoop<'e> {
                 c.deliver(notes);
             }
         }
+        // Connections that only carried a state stream (a stateless HTTP `state/subscribe`
+        // gets one of its own) end with it.
+        let mut ended = Vec::new();
+        self.end_revoked_streams(&mut ended);
         if !self.publish_deltas {
+            self.forget_stream_conns(ended);
             return;
         }
         let tick = self.engine.tick();
         let world = self.engine.world();
-        // Connections that only carried a state stream (a stateless HTTP `state/subscribe`
-        // gets one of its own) end with it.
-        let mut ended = Vec::new();
         // Whose delta is computed first turns with each publish, so when the budget runs out it
         // is never the same subscribers who wait.
         let mut order: Vec<u64> = self.conns.iter().filter(|(_, c)| c.sub.is_some()).map(|(id, _)| *id).collect();
@@ -503,6 +528,13 @@ impl<'e> EngineLoop<'e> {
                 }
             }
         }
+        drop(world);
+        self.forget_stream_conns(ended);
+    }
+
+    /// Forgets the connections among `ended` (their state stream ended) that carried nothing
+    /// else.
+    fn forget_stream_conns(&mut self, ended: Vec<u64>) {
         for id in ended {
             if self
                 .conns
@@ -512,6 +544,103 @@ impl<'e> EngineLoop<'e> {
                 self.conns.remove(&id);
             }
         }
+    }
+
+    /// Ends the state streams whose reader was revoked (its session, its agent, or a capability
+    /// the read door needs) since the door allowed them, before they are sent another delta.
+    /// The check is the policy engine's own (`PolicyEngine::revoked`: a few set lookups per
+    /// stream, nothing committed); a stream it flags passes the door once more, which records
+    /// the refusal in the trace and words it for the client. Quotas and budgets counted the
+    /// stream's opening and do not end it.
+    fn end_revoked_streams(&mut self, ended: &mut Vec<u64>) {
+        if self.conns.values().all(|c| c.sub.is_none()) {
+            return;
+        }
+        // A door a mod unregistered opens no new stream (`not_found`); open ones carry on.
+        let Some(door) = self.engine.registry().get(STATE_DOOR) else { return };
+        let tick = self.engine.tick();
+        let revoked: Vec<(u64, Option<String>)> = {
+            let policy = self.engine.policy();
+            self.conns
+                .iter()
+                .filter_map(|(id, c)| {
+                    let r = &c.sub.as_ref()?.reader;
+                    let ctx = DecisionContext {
+                        agent_id: &r.agent_id,
+                        session_id: &r.session_id,
+                        profile: &r.profile,
+                        skill: &door.name,
+                        required: &door.permissions,
+                        granted: r.permissions,
+                        tick,
+                        package: None,
+                        acting_for: &[],
+                    };
+                    policy.revoked(&ctx).map(|(_, reason, _)| (*id, Some(reason)))
+                })
+                .collect()
+        };
+        for (id, reason) in revoked {
+            let Some(mut sub) = self.conns.get_mut(&id).and_then(|c| c.sub.take()) else { continue };
+            // The door refuses for the same rule; were the policy engine off (static profiles,
+            // which no server runs with), the stream still ends: fail closed.
+            let refusal = read_door(self.engine, &sub.reader).err().map(|e| e.message).or(reason).unwrap_or_default();
+            let message = refusal.strip_prefix(REFUSED).unwrap_or(&refusal);
+            tracing::debug!("state stream of connection {id} ended: {message}");
+            sub.sink.end(&RpcError { code: protocol::FORBIDDEN, message: format!("state stream ended: {message}"), data: None });
+            ended.push(id);
+        }
+    }
+}
+
+/// The skill every state stream passes (`skills/core/state.luau`).
+pub(crate) const STATE_DOOR: &str = "state.subscribe";
+
+/// How a refusal by the read door begins.
+const REFUSED: &str = "state/subscribe refused: ";
+
+/// The read door, the one place both transports' state streams are decided: `state.subscribe`
+/// called as the stream's client, through the skill pipeline like any call. So the policy
+/// engine decides it (revocations, the profile's `scene.read`, quotas, budgets), the trace
+/// records the decision (`policy.decision` / `policy.denied`) and the call, and `audit.explain`
+/// can say why. Err is the refusal as the client is told it.
+fn read_door(engine: &Engine, reader: &Caller) -> Result<(), RpcError> {
+    let response = engine.call(reader, STATE_DOOR, json!({}));
+    match response.error {
+        None => Ok(()),
+        Some(e) => Err(RpcError {
+            code: protocol::skill_error_code(e.code),
+            message: format!("{REFUSED}{}", e.message),
+            data: Some(json!({"skill": STATE_DOOR, "code": e.code.as_str()})),
+        }),
+    }
+}
+
+/// What the read door allowed: whom a state stream reads as. Only the door makes one (its
+/// fields are private to this module), so no transport can open a stream the door did not
+/// allow. Plain data, as it crosses to the transport's thread and back.
+#[derive(Debug)]
+pub(super) struct StreamGrant {
+    agent_id: String,
+    session_id: String,
+    profile: String,
+    permissions: PermissionSet,
+}
+
+impl StreamGrant {
+    fn new(reader: &Caller) -> Self {
+        Self {
+            agent_id: reader.agent_id.to_string(),
+            session_id: reader.session_id.to_string(),
+            profile: reader.profile.to_string(),
+            permissions: reader.permissions,
+        }
+    }
+
+    fn reader(&self) -> Caller {
+        let mut reader = Caller::new(&self.agent_id, &self.session_id, &self.profile);
+        reader.permissions = self.permissions;
+        reader
     }
 }
 
@@ -590,6 +719,7 @@ mod tests {
         room: Arc<AtomicBool>,
         sent: Arc<AtomicUsize>,
         cut: Arc<Mutex<Option<String>>>,
+        ended: Arc<Mutex<Option<RpcError>>>,
     }
 
     impl DeltaSink for FakeSink {
@@ -608,6 +738,9 @@ mod tests {
         }
         fn cut_off(&self, why: &str) {
             *self.cut.lock().unwrap() = Some(why.to_string());
+        }
+        fn end(&mut self, why: &RpcError) {
+            *self.ended.lock().unwrap() = Some(why.clone());
         }
     }
 
@@ -631,9 +764,22 @@ mod tests {
     }
 
     fn subscribe(l: &mut EngineLoop<'_>, conn: u64, sink: &FakeSink) {
+        open_stream(l, conn, Profile::BuilderReadWrite, sink).unwrap();
+    }
+
+    /// Asks the read door for `conn`, as a transport does; if it allows, subscribes `sink`.
+    fn open_stream(l: &mut EngineLoop<'_>, conn: u64, profile: Profile, sink: &FakeSink) -> Result<(), RpcError> {
         let permit =
             Arc::new(super::super::admission::Admission::default()).admit(&Arc::new(super::super::admission::Load::default()), 0).unwrap();
-        l.serve(conn, Profile::BuilderReadWrite, Work::Subscribe { sink: Box::new(sink.clone()), permit });
+        let grant = authorize(l, conn, profile)?;
+        l.serve(conn, profile, Work::Subscribe { sink: Box::new(sink.clone()), permit, grant });
+        Ok(())
+    }
+
+    fn authorize(l: &mut EngineLoop<'_>, conn: u64, profile: Profile) -> Result<StreamGrant, RpcError> {
+        let (reply, mut answer) = tokio::sync::oneshot::channel();
+        l.serve(conn, profile, Work::Authorize { reply });
+        answer.try_recv().expect("the door answers at once")
     }
 
     fn tick(l: &mut EngineLoop<'_>) {
@@ -770,12 +916,116 @@ mod tests {
         let sink = FakeSink::default();
         sink.room.store(true, Ordering::SeqCst);
         let permit = admission.admit(&load, 0).unwrap();
-        l.serve(1, Profile::BuilderReadWrite, Work::Subscribe { sink: Box::new(sink.clone()), permit });
+        let grant = authorize(&mut l, 1, Profile::BuilderReadWrite).unwrap();
+        l.serve(1, Profile::BuilderReadWrite, Work::Subscribe { sink: Box::new(sink.clone()), permit, grant });
         tick(&mut l);
         assert!(admission.admit(&load, 0).is_err(), "the open stream holds its place");
         sink.cut_off("the client left");
         tick(&mut l);
         assert!(admission.admit(&load, 0).is_ok(), "given back when the stream ends");
+    }
+
+    /// The policy events of `session`'s `state.subscribe` calls, in order: (type, rule, reason).
+    fn door_decisions(engine: &Engine, session: &str) -> Vec<(String, String, String)> {
+        engine
+            .trace()
+            .tail()
+            .filter(|e| &*e.thread_id == session && e.event_type.starts_with("policy."))
+            .map(|e| (e.event_type.to_string(), serde_json::from_str::<Value>(e.payload.json().get()).unwrap()))
+            .filter(|(_, p)| p["skill"] == STATE_DOOR)
+            .map(|(kind, p)| (kind, p["rule"].as_str().unwrap().to_string(), p["reason"].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    fn govern(engine: &Engine, skill: &str, input: Value) {
+        let r = engine.call(&engine.script_caller().clone(), skill, input);
+        assert!(r.success, "{skill}: {:?}", r.error);
+    }
+
+    #[test]
+    fn a_revoked_session_cannot_open_a_state_stream_and_the_refusal_is_traced() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        // Connection 1 reads as ses_mcp1 before it initializes.
+        govern(&engine, "policy.revoke", json!({"sessionId": "ses_mcp1"}));
+        let sink = FakeSink::default();
+        sink.room.store(true, Ordering::SeqCst);
+        let refused = open_stream(&mut l, 1, Profile::BuilderReadWrite, &sink).unwrap_err();
+        assert_eq!(refused.code, protocol::FORBIDDEN);
+        assert_eq!(refused.message, "state/subscribe refused: session ses_mcp1 was revoked");
+        tick(&mut l);
+        assert_eq!(sink.sent.load(Ordering::SeqCst), 0, "no snapshot, no delta");
+        assert_eq!(
+            door_decisions(&engine, "ses_mcp1"),
+            [("policy.denied".to_string(), "session.revoked".to_string(), "session ses_mcp1 was revoked".to_string())]
+        );
+        // Another session is not affected, and its allow is traced too.
+        open_stream(&mut l, 2, Profile::BuilderReadWrite, &sink).unwrap();
+        assert_eq!(door_decisions(&engine, "ses_mcp2")[0].0, "policy.decision");
+        // A revoked capability the door needs refuses too, naming it.
+        govern(&engine, "policy.revoke", json!({"sessionId": "ses_mcp3", "cap": "scene.read"}));
+        let refused = open_stream(&mut l, 3, Profile::SystemReadonly, &sink).unwrap_err();
+        assert_eq!(refused.message, "state/subscribe refused: capability scene.read was revoked for session ses_mcp3");
+    }
+
+    #[test]
+    fn a_stream_whose_session_is_revoked_later_ends_at_the_next_delta_naming_why() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = unbudgeted(&engine);
+        let (victim, bystander) = (FakeSink::default(), FakeSink::default());
+        victim.room.store(true, Ordering::SeqCst);
+        bystander.room.store(true, Ordering::SeqCst);
+        subscribe(&mut l, 1, &victim);
+        subscribe(&mut l, 2, &bystander);
+        tick(&mut l);
+        assert_eq!(victim.sent.load(Ordering::SeqCst), 2, "snapshot and a delta");
+        govern(&engine, "policy.revoke", json!({"sessionId": "ses_mcp1"}));
+        tick(&mut l);
+        let ended = victim.ended.lock().unwrap().clone().expect("the stream ended");
+        assert_eq!((ended.code, ended.message.as_str()), (protocol::FORBIDDEN, "state stream ended: session ses_mcp1 was revoked"));
+        assert_eq!(victim.sent.load(Ordering::SeqCst), 2, "no delta after the revocation");
+        assert!(victim.cut.lock().unwrap().is_none(), "the stream ends, not the connection");
+        for _ in 0..3 {
+            tick(&mut l);
+        }
+        assert_eq!(victim.sent.load(Ordering::SeqCst), 2);
+        assert_eq!(bystander.sent.load(Ordering::SeqCst), 6, "the other stream carries on");
+        // The end is a traced refusal of the door, after the allow that opened it.
+        let kinds: Vec<String> = door_decisions(&engine, "ses_mcp1").into_iter().map(|d| d.0).collect();
+        assert_eq!(kinds, ["policy.decision", "policy.denied"]);
+    }
+
+    #[test]
+    fn a_read_only_client_may_open_a_stream() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        let sink = FakeSink::default();
+        sink.room.store(true, Ordering::SeqCst);
+        open_stream(&mut l, 1, Profile::SystemReadonly, &sink).unwrap();
+        assert_eq!(sink.sent.load(Ordering::SeqCst), 1, "its snapshot");
+        let decisions = door_decisions(&engine, "ses_mcp1");
+        assert_eq!((decisions[0].0.as_str(), decisions[0].1.as_str()), ("policy.decision", "profile.grant"));
+    }
+
+    #[test]
+    fn opening_a_stream_counts_against_the_sessions_quota_and_an_open_one_is_not_ended_by_it() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = unbudgeted(&engine);
+        govern(&engine, "policy.quota", json!({"sessionId": "ses_mcp1", "cap": STATE_DOOR, "limit": 1, "windowTicks": 1000}));
+        let (first, second) = (FakeSink::default(), FakeSink::default());
+        first.room.store(true, Ordering::SeqCst);
+        second.room.store(true, Ordering::SeqCst);
+        open_stream(&mut l, 1, Profile::BuilderReadWrite, &first).unwrap();
+        let refused = open_stream(&mut l, 1, Profile::BuilderReadWrite, &second).unwrap_err();
+        assert!(refused.message.starts_with("state/subscribe refused: quota of 1 calls per 1000 ticks"), "{}", refused.message);
+        assert_eq!(second.sent.load(Ordering::SeqCst), 0);
+        tick(&mut l);
+        tick(&mut l);
+        assert_eq!(first.sent.load(Ordering::SeqCst), 3, "the open stream carries on");
+        assert!(first.ended.lock().unwrap().is_none());
+        assert_eq!(door_decisions(&engine, "ses_mcp1")[1].1, "quota.exceeded");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use super::sse::{self, SseBody};
 use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
-use crate::policy::{Permission, Profile};
+use crate::policy::Profile;
 
 /// The endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -453,17 +453,27 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             }
         }
         "state/subscribe" => {
-            if !who.profile.permissions().contains(Permission::SceneRead) {
-                let e = RpcError { code: protocol::FORBIDDEN, message: "missing permission: scene.read".into(), data: None };
-                rpc_answer(id, Err(e), stateless, accepts, Vec::new())
-            } else {
-                let (sink, body) = sse::stream(Some(Arc::clone(connection)));
-                // A stateless client's state stream gets a connection of its own, so clients that
-                // share a credential do not replace each other's.
-                let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
-                match state.send_for(sid, conn, who.profile, Work::Subscribe { sink: Box::new(sink), permit }) {
-                    Ok(()) => stream_response(body, guard),
-                    Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
+            // The read door decides as the session's (or the credential's) caller; a refusal is
+            // the request's JSON-RPC error, naming the reason.
+            let (reply, answer) = oneshot::channel();
+            let decided = match state.send_for(sid, conn, who.profile, Work::Authorize { reply }) {
+                Err(e) => Err(e),
+                Ok(()) => answer.await.unwrap_or_else(|_| Err(engine_gone())),
+            };
+            match decided {
+                Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
+                Ok(grant) => {
+                    let (sink, body) = sse::stream(Some(Arc::clone(connection)));
+                    // Ended by the engine (a revocation), the stream's last event answers this
+                    // request with the reason.
+                    let sink = sink.answering(id.clone());
+                    // A stateless client's state stream gets a connection of its own, so clients
+                    // that share a credential do not replace each other's.
+                    let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
+                    match state.send_for(sid, conn, who.profile, Work::Subscribe { sink: Box::new(sink), permit, grant }) {
+                        Ok(()) => stream_response(body, guard),
+                        Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
+                    }
                 }
             }
         }

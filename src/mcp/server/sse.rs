@@ -25,6 +25,7 @@ use tokio::sync::mpsc;
 use super::engine_loop::{DeltaSink, Encoded, Undelivered};
 use super::outgoing::MAX_OWED_BYTES;
 use super::transport::Cutoff;
+use crate::mcp::dispatcher::RpcError;
 
 /// Messages queued per stream before the client counts as not reading.
 pub(super) const SSE_QUEUE: usize = 64;
@@ -46,7 +47,7 @@ pub(super) fn notification(method: &str, params: &RawValue) -> Bytes {
 pub(super) fn stream(connection: Option<Arc<Cutoff>>) -> (SseSink, SseBody) {
     let (tx, rx) = mpsc::channel(SSE_QUEUE);
     let queued = Arc::new(AtomicUsize::new(0));
-    (SseSink { tx, queued: Arc::clone(&queued), connection, wrote: false }, SseBody::new(rx, queued))
+    (SseSink { tx, queued: Arc::clone(&queued), connection, wrote: false, answers: None, ended: false }, SseBody::new(rx, queued))
 }
 
 /// A streaming response body: events from the channel, pings while it is quiet, and the end of
@@ -105,11 +106,25 @@ pub(super) struct SseSink {
     queued: Arc<AtomicUsize>,
     connection: Option<Arc<Cutoff>>,
     wrote: bool,
+    /// The id of the request the stream answers (a POST's stream): `end` answers it.
+    answers: Option<Value>,
+    /// Ended by the engine with a last event queued: the body ends once it is sent, and the
+    /// connection stays.
+    ended: bool,
+}
+
+impl SseSink {
+    /// A stream that answers the request `id` when the engine ends it.
+    pub fn answering(mut self, id: Value) -> Self {
+        self.answers = Some(id);
+        self
+    }
 }
 
 impl Drop for SseSink {
     fn drop(&mut self) {
         if self.wrote
+            && !self.ended
             && let Some(connection) = &self.connection
         {
             connection.cut("the server ended its event stream");
@@ -148,6 +163,26 @@ impl DeltaSink for SseSink {
     fn cut_off(&self, why: &str) {
         // The engine drops this sink right after, which ends the stream.
         tracing::warn!("HTTP event stream cut off: {why}");
+    }
+
+    fn end(&mut self, why: &RpcError) {
+        let last = match &self.answers {
+            Some(id) => crate::mcp::protocol::error(id.clone(), why.code, why.message.clone(), why.data.clone()),
+            None => crate::mcp::protocol::notification(
+                "notifications/message",
+                Some(serde_json::json!({"level": "error", "data": why.message})),
+            ),
+        };
+        let frame = event(&last);
+        let len = frame.len();
+        // Counted first, as in `send`. A client with no room for it is not reading: it goes
+        // unsaid, and the connection is shut as for any stream the engine lets go of.
+        self.queued.fetch_add(len, Ordering::AcqRel);
+        if self.tx.try_send(frame).is_ok() {
+            self.ended = true;
+        } else {
+            let _ = self.queued.fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| Some(q.saturating_sub(len)));
+        }
     }
 }
 

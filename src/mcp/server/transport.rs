@@ -20,7 +20,7 @@ use jsonrpsee::core::BoxError;
 use jsonrpsee::server::{HttpBody, HttpResponse, Methods, RpcModule, ServerConfig, StopHandle};
 use jsonrpsee::types::ErrorObjectOwned;
 use jsonrpsee::{ResponsePayload, SubscriptionMessage, SubscriptionSink};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::admission::{Admission, CallPermit, Load, request_bytes};
 use super::engine_loop::{DeltaSink, Encoded, EngineMsg, Undelivered, Work};
@@ -28,7 +28,7 @@ use super::outgoing::{Metered, Owed};
 use crate::mcp::McpServerError;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
-use crate::policy::{Permission, Profile};
+use crate::policy::Profile;
 
 /// Methods served over WebSocket (state sync has its own subscription).
 const METHODS: [&str; 9] =
@@ -533,6 +533,8 @@ fn parse_params(params: &jsonrpsee::types::Params<'_>) -> Result<Value, ErrorObj
 struct WsSubscriber {
     sink: SubscriptionSink,
     cutoff: Arc<Cutoff>,
+    /// Tells the subscription's task to end it, and why.
+    end: Option<tokio::sync::oneshot::Sender<RpcError>>,
 }
 
 impl DeltaSink for WsSubscriber {
@@ -558,6 +560,12 @@ impl DeltaSink for WsSubscriber {
 
     fn cut_off(&self, why: &str) {
         self.cutoff.cut(why);
+    }
+
+    fn end(&mut self, why: &RpcError) {
+        if let Some(end) = self.end.take() {
+            let _ = end.send(why.clone());
+        }
     }
 }
 
@@ -601,11 +609,6 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             pending.reject(internal("connection has no session")).await;
             return Ok(());
         };
-        if !conn.0.profile.permissions().contains(Permission::SceneRead) {
-            let why = crate::policy::missing_permission(Permission::SceneRead, conn.0.profile.as_str(), None);
-            pending.reject(ErrorObjectOwned::owned(protocol::FORBIDDEN as i32, why, None::<()>)).await;
-            return Ok(());
-        }
         let permit = match ctx.admission.admit(&conn.0.load, 0) {
             Ok(permit) => permit,
             Err(busy) => {
@@ -613,14 +616,42 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
                 return Ok(());
             }
         };
+        // The read door decides on the engine thread before anything is accepted: a refusal is
+        // the subscription's JSON-RPC error, naming the reason.
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let work = Work::Authorize { reply };
+        if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
+            pending.reject(internal("the engine has stopped")).await;
+            return Ok(());
+        }
+        let grant = match answer.await {
+            Ok(Ok(grant)) => grant,
+            Ok(Err(refused)) => {
+                pending.reject(to_error_object(refused)).await;
+                return Ok(());
+            }
+            Err(_) => {
+                pending.reject(internal("the engine dropped the subscription")).await;
+                return Ok(());
+            }
+        };
         let sink = pending.accept().await?;
         let closed = sink.clone();
-        let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff) });
-        let work = Work::Subscribe { sink: subscriber, permit };
+        let (end, ended) = tokio::sync::oneshot::channel();
+        let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff), end: Some(end) });
+        let work = Work::Subscribe { sink: subscriber, permit, grant };
         ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
-        // Keep the subscription (and the connection's session) alive until the client leaves.
-        closed.closed().await;
-        Ok(())
+        // Keep the subscription (and the connection's session) alive until the client leaves,
+        // or until the engine ends it (its reader was revoked): then its last notification
+        // carries the error, and jsonrpsee clients see the subscription close.
+        tokio::select! {
+            () = closed.closed() => Ok(()),
+            Ok(why) = ended => {
+                let error = serde_json::value::to_raw_value(&json!({"code": why.code, "message": why.message}))
+                    .map_err(|e| e.to_string())?;
+                Err(jsonrpsee::core::SubscriptionError::from_json(error))
+            }
+        }
     })?;
     // The context is captured by the handlers; the module's own is not needed past here.
     Ok(module.remove_context())

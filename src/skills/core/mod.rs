@@ -31,7 +31,7 @@ pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
 /// Core skill files shipped in the binary, in registration order.
-pub const CORE_SKILL_FILES: [(&str, &str); 15] = [
+pub const CORE_SKILL_FILES: [(&str, &str); 16] = [
     ("core/scene.luau", include_str!("scene.luau")),
     ("core/ecs.luau", include_str!("ecs.luau")),
     ("core/three.luau", include_str!("three.luau")),
@@ -47,6 +47,7 @@ pub const CORE_SKILL_FILES: [(&str, &str); 15] = [
     ("core/audio.luau", include_str!("audio.luau")),
     ("core/test.luau", include_str!("test.luau")),
     ("core/world.luau", include_str!("world.luau")),
+    ("core/state.luau", include_str!("state.luau")),
 ];
 
 /// What the core skills act on.
