@@ -187,13 +187,15 @@ impl HeavyWork {
 
     /// Sends a parked job to the worker (started on first use); the call waits in flight until
     /// `finished` hands it back. A refusal gives the call back.
-    pub(crate) fn submit(&self, call: PendingCall, job: Job) -> Result<Ticket, (SkillFailure, PendingCall)> {
+    pub(crate) fn submit(&self, call: PendingCall, job: Job) -> Result<Ticket, Box<(SkillFailure, PendingCall)>> {
         let name = call.skill.name.clone();
         let failed = |code, message: String| SkillFailure { code, message: format!("{name}: {message}") };
         if self.worker.borrow().is_none() {
             match self.spawn() {
                 Ok(worker) => *self.worker.borrow_mut() = Some(worker),
-                Err(e) => return Err((failed(ErrorCode::HandlerError, format!("the heavy-work thread could not start: {e}")), call)),
+                Err(e) => {
+                    return Err(Box::new((failed(ErrorCode::HandlerError, format!("the heavy-work thread could not start: {e}")), call)));
+                }
             }
         }
         let ticket = self.next.get() + 1;
@@ -201,18 +203,21 @@ impl HeavyWork {
         let queued = Queued { ticket, skill: name.clone(), cancelled: Arc::clone(&cancelled), job };
         let sent = match &*self.worker.borrow() {
             Some(worker) => worker.jobs.try_send(queued),
-            None => return Err((failed(ErrorCode::HandlerError, "the heavy-work thread is gone".into()), call)),
+            None => return Err(Box::new((failed(ErrorCode::HandlerError, "the heavy-work thread is gone".into()), call))),
         };
         match sent {
             Ok(()) => {}
             // `may_defer` keeps the calls in flight within the queue's size: a bug if reached.
             Err(mpsc::TrySendError::Full(_)) => {
-                return Err((failed(ErrorCode::CapacityExceeded, format!("the heavy-work queue is full ({MAX_IN_FLIGHT})")), call));
+                return Err(Box::new((
+                    failed(ErrorCode::CapacityExceeded, format!("the heavy-work queue is full ({MAX_IN_FLIGHT})")),
+                    call,
+                )));
             }
             Err(mpsc::TrySendError::Disconnected(_)) => {
                 // It catches its jobs' panics, so this is a bug too: the next call starts another.
                 *self.worker.borrow_mut() = None;
-                return Err((failed(ErrorCode::HandlerError, "the heavy-work thread stopped".into()), call));
+                return Err(Box::new((failed(ErrorCode::HandlerError, "the heavy-work thread stopped".into()), call)));
             }
         }
         self.next.set(ticket);
@@ -371,7 +376,7 @@ mod tests {
     #[test]
     fn a_disarmed_lane_runs_work_inline_and_parks_nothing() {
         let heavy = HeavyWork::default();
-        assert_eq!(heavy.may_defer("t.heavy").unwrap(), false);
+        assert!(!heavy.may_defer("t.heavy").unwrap());
         heavy.park(Box::new(|| Ok(Value::Null)));
         let armed = heavy.arm(None);
         assert!(armed.take_parked().is_none());

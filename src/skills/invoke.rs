@@ -271,7 +271,10 @@ fn defer_call(
     };
     let events = emitted_since(env, &skill.name, first_seq);
     let call = PendingCall { caller: caller.clone(), skill, input, causes, started, events };
-    heavy.submit(call, job).map_err(|(failure, call)| (failure, call.input))
+    heavy.submit(call, job).map_err(|refused| {
+        let (failure, call) = *refused;
+        (failure, call.input)
+    })
 }
 
 /// The pipeline's last stage: traces the outcome (`skill.executed` or `skill.failed`) and builds
