@@ -1,8 +1,9 @@
 //! `limina bench --only mcp`: the MCP transports measured end to end against a real server
 //! process (the current executable): stdio round trips, server memory per WebSocket client,
 //! cross-client propagation of a change, and the clock under load — ticks/s, the longest gap
-//! between ticks and call latency with 64 clients calling as fast as they are answered, and with
-//! a subscriber that stops reading, each against a no-load baseline measured in the same run.
+//! between ticks and call latency with 64 clients calling as fast as they are answered, with a
+//! client looping 1024² `render.capture`s (drawn off the engine thread), and with a subscriber
+//! that stops reading, each against a no-load baseline measured in the same run.
 //!
 //! `LIMINA_BENCH_SERVER=/path/to/limina` runs the servers from another build (to compare one
 //! build's server with another's under the same client).
@@ -576,6 +577,8 @@ async fn load_scenarios(url: &str, pid: u32, cut_offs: &CutOffs) -> anyhow::Resu
         cpu_used(pid, cpu, took),
     );
 
+    heavy_captures(url, pid, &ticks, &prober, &base_clock, &base).await?;
+
     // A subscriber to the whole world that never reads, while a writer edits the statics. It runs
     // until the server has cut the stalled client off and 2 s more, or 30 s.
     let mut stalled = raw_subscriber(url)?;
@@ -633,6 +636,77 @@ async fn load_scenarios(url: &str, pid: u32, cut_offs: &CutOffs) -> anyhow::Resu
         ratio(stall.p99, base.p99),
         stall_cpu,
         verdict
+    );
+    Ok(())
+}
+
+/// Seconds a client loops captures while the probe and the observer measure.
+const CAPTURE_SECONDS: u64 = 6;
+
+/// One client loops 1024² `render.capture`s (each answered before the next) while the probe
+/// calls and the observer watches the clock: a capture's drawing must not hold the steps or the
+/// probe's calls.
+async fn heavy_captures(
+    url: &str,
+    pid: u32,
+    ticks: &Ticks,
+    prober: &WsClient,
+    base_clock: &ClockSeen,
+    base: &Latency,
+) -> anyhow::Result<()> {
+    let capturer = WsClientBuilder::default().build(url).await?;
+    let _: Value = capturer.request("initialize", object(json!({"protocolVersion": "2025-11-25"}))).await?;
+    let args = object(json!({"name": "render.capture", "arguments": {"width": 1024, "height": 1024}}));
+    // One first, outside the figures: it makes the renderer (a GPU device) and says whether
+    // this machine can draw at all.
+    let first: Value = capturer.request("tools/call", args.clone()).await?;
+    if first["isError"] == json!(true) {
+        outln!("mcp load     1024² captures: skipped, this server cannot draw ({})", first["content"][0]["text"]);
+        return Ok(());
+    }
+    let stop = AtomicBool::new(false);
+    let from = Instant::now();
+    let cpu = cpu_seconds(pid);
+    let (probed, captured, ()) = tokio::join!(
+        probe(prober, &stop),
+        async {
+            let mut times = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let answer: Value = capturer.request("tools/call", args.clone()).await?;
+                anyhow::ensure!(answer["isError"] == json!(false), "a capture failed: {}", answer["content"][0]["text"]);
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            anyhow::Ok(times)
+        },
+        async {
+            tokio::time::sleep(Duration::from_secs(CAPTURE_SECONDS)).await;
+            stop.store(true, Ordering::Relaxed);
+        }
+    );
+    let took = from.elapsed();
+    let clock = clock_seen(ticks, from, Instant::now());
+    let probe = latency(&probed?);
+    let mut captured = captured?;
+    captured.sort_by(f64::total_cmp);
+    outln!(
+        "mcp load     a client looping 1024² render.capture ({} in {:.1} s, each answered in p50 {:.0} ms, max {:.0} ms): {:.1} ticks/s (×{:.2} of baseline), longest gap {:.0} ms (×{:.1}, most steps at once {}); the probe's p50 {:.0} µs (×{:.1}), p95 {:.0} µs (×{:.1}), p99 {:.0} µs (×{:.1}); {}",
+        captured.len(),
+        took.as_secs_f64(),
+        percentile(&captured, 0.5),
+        captured.last().copied().unwrap_or(0.0),
+        clock.ticks_per_s,
+        ratio(clock.ticks_per_s, base_clock.ticks_per_s),
+        clock.max_gap_ms,
+        ratio(clock.max_gap_ms, base_clock.max_gap_ms),
+        clock.max_jump,
+        probe.p50,
+        ratio(probe.p50, base.p50),
+        probe.p95,
+        ratio(probe.p95, base.p95),
+        probe.p99,
+        ratio(probe.p99, base.p99),
+        cpu_used(pid, cpu, took),
     );
     Ok(())
 }

@@ -346,6 +346,7 @@ impl Engine {
             },
             agents: AgentSystems::new(config.providers.clone()),
             timings: Cell::new(StepTimings::default()),
+            heavy: Rc::default(),
         });
 
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
@@ -362,7 +363,7 @@ impl Engine {
             render: Rc::clone(&shared.outputs.render),
             packages,
             snapshots: engine_host,
-            playtests: Rc::new(super::playtest::ScratchPlaytests),
+            playtests: std::sync::Arc::new(super::playtest::ScratchPlaytests),
             policy: Rc::clone(&shared.rules.policy),
             agents: Rc::clone(&shared.sim.agents),
             project: config.project_root.clone(),
@@ -374,6 +375,7 @@ impl Engine {
                 Rc::new(move |caller: &Caller, skill: &str, input: Value| host.invoke(caller, skill, input))
             },
             policy_enabled: config.policy,
+            heavy: Rc::clone(&shared.heavy),
         };
         register_core_skills(&lua, &dsl, &core)?;
         limina_api::install(&lua, &shared, &dsl).map_err(startup("limina API"))?;
@@ -606,6 +608,22 @@ impl Engine {
     /// Calls a skill from Rust through the same pipeline scripts and clients use.
     pub fn call(&self, caller: &Caller, name: &str, input: Value) -> SkillResponse {
         self.parts.invoke(&self.lua, caller, name, input)
+    }
+
+    /// `call` for a front end that answers later: a heavy call's second half may come back as a
+    /// ticket that `complete_deferred` answers (see `skills::deferred`).
+    pub(crate) fn call_deferrable(&self, caller: &Caller, name: &str, input: Value) -> skills::Invoked {
+        skills::invoke_deferrable(&self.parts.invoke_env(&self.lua), caller, name, input)
+    }
+
+    /// The deferred calls whose heavy half is done, completed at this tick. Never waits.
+    pub(crate) fn complete_deferred(&self) -> Vec<(skills::deferred::Ticket, SkillResponse)> {
+        skills::complete_deferred(&self.parts.invoke_env(&self.lua))
+    }
+
+    /// The heavy-work lane (cancel a call whose client left; tests hold its worker).
+    pub(crate) fn heavy_work(&self) -> &skills::HeavyWork {
+        &self.parts.heavy
     }
 
     /// Replaces the scene with `scene` as the script's caller: every change a skill call through

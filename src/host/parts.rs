@@ -132,6 +132,9 @@ pub(crate) struct Parts {
     pub agents: AgentSystems,
     /// How long the last step's stages took (the density bench prints them).
     pub timings: Cell<super::step::StepTimings>,
+    /// Heavy calls' second halves, run off this thread for front ends that answer later
+    /// (`skills::deferred`).
+    pub heavy: Rc<crate::skills::HeavyWork>,
 }
 
 impl Parts {
@@ -153,7 +156,7 @@ impl Parts {
         crate::skills::invoke_call(&self.invoke_env(lua), caller, name, input, true)
     }
 
-    fn invoke_env<'a>(&'a self, lua: &'a mlua::Lua) -> crate::skills::InvokeEnv<'a> {
+    pub(crate) fn invoke_env<'a>(&'a self, lua: &'a mlua::Lua) -> crate::skills::InvokeEnv<'a> {
         crate::skills::InvokeEnv {
             lua,
             registry: &self.rules.registry,
@@ -164,6 +167,7 @@ impl Parts {
             clock: self.journal.stage_clock.as_ref(),
             log: Some(&self.journal.log),
             phase: self.journal.phase.get(),
+            heavy: Some(&self.heavy),
         }
     }
 }

@@ -6,7 +6,10 @@
 //! an exact duplicate of the live one at the live tick (`World::duplicate`), so the test sees
 //! the world as it is and nothing it does reaches the live world. Test code is untrusted here: it
 //! runs under a deadline (the VM's interrupt, which `pcall` cannot swallow) and a memory limit.
-//! A playtest runs on the engine thread, so the world waits for it: `timeoutMs` bounds that.
+//! `run` needs nothing of the live engine but the copy and two paths, so it runs on whichever
+//! thread calls it: the heavy-work thread for a call that can wait (`skills::deferred`; the
+//! scratch engine is made and dropped there), else the engine thread, where the world waits for
+//! it (`timeoutMs` bounds that).
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};

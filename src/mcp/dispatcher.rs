@@ -77,6 +77,19 @@ pub struct McpSession {
     /// Open `subscriptions/listen` streams (stateless revision): their request ids, and whether
     /// each asked for `toolsListChanged`. Only these hear of a changed tool list there.
     listeners: Vec<Listener>,
+    /// The transport answers a heavy call when its worker is done (`skills::deferred`), so the
+    /// loop keeps stepping meanwhile: the network server's sessions.
+    pub(crate) defer_heavy: bool,
+    /// Set by a `tools/call` that was deferred: its answer comes from `finish_deferred`.
+    pub(crate) deferred: Option<DeferredCall>,
+}
+
+/// A `tools/call` whose answer waits for its heavy half (`Engine::complete_deferred`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DeferredCall {
+    pub ticket: crate::skills::deferred::Ticket,
+    name: String,
+    native: bool,
 }
 
 /// One open `subscriptions/listen` stream.
@@ -99,7 +112,15 @@ impl McpSession {
             tools: ToolView::default(),
             view_changed: false,
             listeners: Vec::new(),
+            defer_heavy: false,
+            deferred: None,
         }
+    }
+
+    /// Lets heavy calls be answered once their worker is done (a transport that keeps stepping).
+    pub(crate) fn deferring_heavy(mut self) -> Self {
+        self.defer_heavy = true;
+        self
     }
 
     /// Starts the session's tool list in `mode` (`limina mcp --tools`; core by default).
@@ -349,7 +370,11 @@ pub(crate) fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming
     }
     check_version(&req.params)?;
     let answer = answer(engine, session, req, method);
-    // The stateless revision puts `resultType` on every result.
+    stamp_stateless(session, answer)
+}
+
+/// The stateless revision puts `resultType` on every result.
+fn stamp_stateless(session: &McpSession, answer: Result<Value, RpcError>) -> Result<Value, RpcError> {
     match answer {
         Ok(Value::Object(mut result)) if session.is_stateless() => {
             result.entry("resultType").or_insert_with(|| json!("complete"));
@@ -357,6 +382,18 @@ pub(crate) fn dispatch(engine: &Engine, session: &mut McpSession, req: &Incoming
         }
         other => other,
     }
+}
+
+/// The answer to a deferred `tools/call`, from its completed response: what `dispatch` would
+/// have answered had the call run inline.
+pub(crate) fn finish_deferred(
+    engine: &Engine,
+    session: &mut McpSession,
+    call: DeferredCall,
+    response: &SkillResponse,
+) -> Result<Value, RpcError> {
+    let answer = call_answer(engine, session, &call.name, call.native, response);
+    stamp_stateless(session, answer)
 }
 
 /// Refuses a request whose `_meta` names a protocol version we do not serve, saying which we do.
@@ -597,18 +634,34 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         let name = crate::clip::shown(&name);
         return Err(invalid_params(format!("unknown tool: {name} ({hint}skills.search finds tools by name or purpose)")));
     }
-    let response = engine.call(&caller, &name, arguments);
-    if let Some(change) = ViewChange::from_call(&name, &response) {
+    let response = if session.defer_heavy {
+        match engine.call_deferrable(&caller, &name, arguments) {
+            crate::skills::Invoked::Done(response, _) => response,
+            crate::skills::Invoked::Deferred(ticket) => {
+                // Answered by `finish_deferred` once the heavy half is done; nothing to send now.
+                session.deferred = Some(DeferredCall { ticket, name, native });
+                return Ok(Value::Null);
+            }
+        }
+    } else {
+        engine.call(&caller, &name, arguments)
+    };
+    call_answer(engine, session, &name, native, &response)
+}
+
+/// A completed call's answer, in the session's mode.
+fn call_answer(engine: &Engine, session: &mut McpSession, name: &str, native: bool, response: &SkillResponse) -> Result<Value, RpcError> {
+    if let Some(change) = ViewChange::from_call(name, response) {
         session.apply_view(&engine.registry(), &change);
     }
     if native {
-        let data = serde_json::to_value(&response).unwrap_or(Value::Null);
+        let data = serde_json::to_value(response).unwrap_or(Value::Null);
         return match &response.error {
             None => Ok(data),
             Some(e) => Err(RpcError { code: protocol::skill_error_code(e.code), message: e.message.clone(), data: Some(data) }),
         };
     }
-    Ok(stamp_result(standard_call_result(&response), false))
+    Ok(stamp_result(standard_call_result(response), false))
 }
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.

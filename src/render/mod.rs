@@ -16,7 +16,7 @@ mod sync;
 
 pub use gpu::{RenderError, encode_png};
 pub use scene::{Camera, Instance, Lighting, MeshKey, RenderList, RenderStats, UiAt, UiItem, linear_rgb};
-pub(crate) use sync::CaptureRequest;
+pub(crate) use sync::{Capture, CaptureRequest};
 pub use sync::{ModelCache, RenderState, fill_render_list};
 
 /// A renderer presenting to a window.

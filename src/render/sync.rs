@@ -4,7 +4,7 @@
 //! or allocations once the list has grown.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::asset::LoadedAsset;
 use super::capture;
@@ -102,29 +102,65 @@ pub(crate) struct Capture {
     pub labels_omitted: usize,
 }
 
+/// The offscreen renderer, made on first capture. Shared with the heavy-work thread, which
+/// renders the captures whose callers can wait (`skills::deferred`); the engine thread renders
+/// a script's capture itself, after any capture the worker is drawing.
+pub(crate) type SharedRenderer = Arc<Mutex<Option<Renderer>>>;
+
 /// The engine's render state: the offscreen renderer (made on first capture, so worlds that
 /// never draw never need a GPU), a reused instance list, and the loaded models.
 #[derive(Default)]
 pub struct RenderState {
-    renderer: Option<Renderer>,
+    renderer: SharedRenderer,
     list: RenderList,
     pub models: ModelCache,
 }
 
 impl std::fmt::Debug for RenderState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RenderState").field("ready", &self.renderer.is_some()).field("models", &self.models.len()).finish()
+        let ready = self.renderer.try_lock().map(|r| r.is_some()).ok();
+        f.debug_struct("RenderState").field("ready", &ready).field("models", &self.models.len()).finish()
+    }
+}
+
+/// A capture as the engine thread prepares it: everything the picture needs, read from the
+/// world at one tick (instances, UI and labels, the view). Rendering it needs no world, so it
+/// may happen on another thread while the world steps on.
+#[derive(Debug)]
+pub(crate) struct PreparedCapture {
+    list: RenderList,
+    width: u32,
+    height: u32,
+    camera: Camera,
+    labels: Vec<capture::EntityLabel>,
+    labels_omitted: usize,
+}
+
+impl PreparedCapture {
+    /// Renders it with the shared renderer (made here on first use) and encodes the PNG.
+    pub(crate) fn render(&mut self, renderer: &SharedRenderer) -> Result<Capture, RenderError> {
+        let mut slot = match renderer.lock() {
+            Ok(slot) => slot,
+            // A render panicked while it held the renderer: drop it (its GPU state is unknown)
+            // and make another.
+            Err(poisoned) => {
+                let mut slot = poisoned.into_inner();
+                *slot = None;
+                renderer.clear_poison();
+                slot
+            }
+        };
+        let r = match &mut *slot {
+            Some(r) => r,
+            empty => empty.insert(Renderer::headless()?),
+        };
+        let png = r.render_png(&self.list, self.width, self.height)?;
+        let labels = std::mem::take(&mut self.labels);
+        Ok(Capture { png, stats: r.stats(), camera: self.camera, labels, labels_omitted: self.labels_omitted })
     }
 }
 
 impl RenderState {
-    fn renderer(&mut self) -> Result<&mut Renderer, RenderError> {
-        match &mut self.renderer {
-            Some(r) => Ok(r),
-            slot => Ok(slot.insert(Renderer::headless()?)),
-        }
-    }
-
     /// Fills `list` from the world with this state's models.
     pub(crate) fn fill(&self, world: &World, alpha: f32, list: &mut RenderList) {
         fill_render_list(world, &self.models, alpha, list);
@@ -142,11 +178,20 @@ impl RenderState {
         Ok((c.png, c.stats))
     }
 
-    /// Renders the world as it is (alpha = 1) to a PNG as `request` asks: from its camera (else
-    /// the world's), with id labels over the nearest visible entities when asked. Reads the
-    /// world, never writes it.
+    /// Renders the world as it is (alpha = 1) to a PNG as `request` asks, on this thread: see
+    /// `prepare_capture`.
     pub(crate) fn capture_view(&mut self, world: &World, request: &CaptureRequest) -> Result<Capture, RenderError> {
-        let mut list = std::mem::take(&mut self.list);
+        let list = std::mem::take(&mut self.list);
+        let mut prepared = self.prepare_capture(world, request, list);
+        let result = prepared.render(&self.renderer);
+        self.list = prepared.list;
+        result
+    }
+
+    /// Reads what a capture of the world as it is (alpha = 1) needs into `list`, as `request`
+    /// asks: from its camera (else the world's), with id labels over the nearest visible
+    /// entities when asked. Reads the world, never writes it.
+    pub(crate) fn prepare_capture(&self, world: &World, request: &CaptureRequest, mut list: RenderList) -> PreparedCapture {
         fill_render_list(world, &self.models, 1.0, &mut list);
         if let Some(c) = request.camera {
             list.camera = c;
@@ -158,12 +203,12 @@ impl RenderState {
         };
         list.ui.extend(capture::label_items(&labels, request.height, world.ui.tick));
         let camera = list.camera;
-        let result = self.renderer().and_then(|r| {
-            let png = r.render_png(&list, request.width, request.height)?;
-            Ok(Capture { png, stats: r.stats(), camera, labels, labels_omitted })
-        });
-        self.list = list;
-        result
+        PreparedCapture { list, width: request.width, height: request.height, camera, labels, labels_omitted }
+    }
+
+    /// The renderer, for a prepared capture rendered elsewhere.
+    pub(crate) fn shared_renderer(&self) -> SharedRenderer {
+        Arc::clone(&self.renderer)
     }
 
     /// A camera framing entity `id` (see `capture::frame_sphere`) from `view`'s direction, for a
@@ -173,8 +218,8 @@ impl RenderState {
         Some(capture::frame_sphere(view, centre, radius, aspect))
     }
 
-    /// Counts of the last captured frame.
+    /// Counts of the last captured frame (waits for a capture the worker is drawing).
     pub fn stats(&self) -> RenderStats {
-        self.renderer.as_ref().map(Renderer::stats).unwrap_or_default()
+        self.renderer.lock().ok().and_then(|r| r.as_ref().map(Renderer::stats)).unwrap_or_default()
     }
 }

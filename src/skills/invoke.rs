@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::ctx::CallContexts;
+use super::deferred::{Finished, HeavyWork, Job, PendingCall, Ticket};
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, apply_defaults_if_any};
 use super::stages::{Stage, StageClock, lap};
@@ -159,6 +160,8 @@ pub struct InvokeEnv<'a> {
     /// The command log, when the run keeps one, and where in the tick this call happens.
     pub(crate) log: Option<&'a dyn super::record::CallRecorder>,
     pub(crate) phase: super::record::Phase,
+    /// Where a deferrable call's heavy half goes (`deferred`); without it every call is inline.
+    pub(crate) heavy: Option<&'a HeavyWork>,
 }
 
 /// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
@@ -181,9 +184,56 @@ pub(crate) fn invoke_call(
     env: &InvokeEnv<'_>,
     caller: &Caller,
     name: &str,
-    mut input: CallInput,
+    input: CallInput,
     lua_result: bool,
 ) -> (SkillResponse, Option<LuaValue>) {
+    match call(env, caller, name, input, lua_result, false) {
+        Invoked::Done(response, copy) => (response, copy),
+        // Only `invoke_deferrable` arms the lane, so nothing else is ever deferred.
+        Invoked::Deferred(ticket) => {
+            (SkillResponse::failure(ErrorCode::HandlerError, format!("{name} was deferred (ticket {ticket}) by a caller that waits")), None)
+        }
+    }
+}
+
+/// What a call that may be deferred came to.
+#[derive(Debug)]
+pub(crate) enum Invoked {
+    Done(SkillResponse, Option<LuaValue>),
+    /// Its heavy half runs off the engine thread; `complete_deferred` answers it.
+    Deferred(Ticket),
+}
+
+/// `invoke` for a front end that can answer later (the MCP network server): a heavy, read-only
+/// skill whose op splits its work comes back `Deferred` (see `deferred`); every other call is
+/// answered now, as `invoke` would.
+pub(crate) fn invoke_deferrable(env: &InvokeEnv<'_>, caller: &Caller, name: &str, input: Value) -> Invoked {
+    call(env, caller, name, CallInput { json: input, lua: None }, false, true)
+}
+
+/// Completes the deferred calls whose heavy half is done, at this tick: output validated and
+/// `skill.executed` (or `skill.failed`) traced as for any call. Never waits.
+pub(crate) fn complete_deferred(env: &InvokeEnv<'_>) -> Vec<(Ticket, SkillResponse)> {
+    let Some(heavy) = env.heavy else { return Vec::new() };
+    let mut out = Vec::new();
+    for Finished { ticket, call, outcome, worked } in heavy.finished() {
+        let PendingCall { caller, skill, input, causes, started, events } = call;
+        charge(env, &caller, worked.as_secs_f64() * 1000.0, 0);
+        let first_seq = env.trace.borrow().last_seq();
+        let outcome = outcome.and_then(|mut output| {
+            check_output(&skill, &mut output)?;
+            Ok((Rc::clone(&skill), output, None))
+        });
+        let (mut response, _) = conclude(env, &caller, &skill.name, &input, causes, true, outcome, first_seq, started);
+        response.metadata.events_emitted.splice(0..0, events);
+        out.push((ticket, response));
+    }
+    out
+}
+
+/// The pipeline up to its outcome: a response, or (with `defer`) a ticket for a call whose
+/// heavy half went to the worker.
+fn call(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: CallInput, lua_result: bool, defer: bool) -> Invoked {
     let started = Instant::now();
     let first_seq = env.trace.borrow().last_seq();
     let mut decision_id = None;
@@ -193,13 +243,65 @@ pub(crate) fn invoke_call(
     // by the unwind; the world keeps whatever the call changed before it panicked (no stage
     // before the handler writes, and the ops check before they write), so the caller is told
     // the call may have partly applied.
-    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, &mut decision_id, &mut authorized))
+    let outcome = crate::isolate::catch(|| run(env, caller, name, &mut input, lua_result, defer, &mut decision_id, &mut authorized))
         .unwrap_or_else(|p| Err(panicked(env, caller, name, p.as_str())));
-    let clock = env.clock;
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
+    let outcome = match outcome {
+        Ok(Ran::Output(skill, result, copy)) => Ok((skill, result, copy)),
+        Ok(Ran::Deferred(skill, job)) => match defer_call(env, caller, skill, input.json, causes.clone(), started, first_seq, job) {
+            Ok(ticket) => return Invoked::Deferred(ticket),
+            Err((failure, json)) => {
+                input.json = json;
+                Err(failure)
+            }
+        },
+        Err(failure) => Err(failure),
+    };
+    let (response, copy) = conclude(env, caller, name, &input.json, causes, authorized, outcome, first_seq, started);
+    Invoked::Done(response, copy)
+}
+
+/// Hands a parked job to the worker; on failure, gives the input back for the failure's trace.
+#[allow(clippy::too_many_arguments, reason = "the pipeline's state at the point of deferral, each part kept by the pending call")]
+fn defer_call(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    skill: Rc<Skill>,
+    input: Value,
+    causes: Vec<String>,
+    started: Instant,
+    first_seq: u64,
+    job: Job,
+) -> Result<Ticket, (SkillFailure, Value)> {
+    let Some(heavy) = env.heavy else {
+        return Err((failure(ErrorCode::HandlerError, format!("{} parked work with no heavy-work lane to run it", skill.name)), input));
+    };
+    let events = emitted_since(env, &skill.name, first_seq);
+    let call = PendingCall { caller: caller.clone(), skill, input, causes, started, events };
+    heavy.submit(call, job).map_err(|refused| {
+        let (failure, call) = *refused;
+        (failure, call.input)
+    })
+}
+
+/// The pipeline's last stage: traces the outcome (`skill.executed` or `skill.failed`) and builds
+/// the response with the events the call emitted since `first_seq`.
+#[allow(clippy::too_many_arguments, reason = "the outcome and what the trace names it by, shared by inline and deferred calls")]
+fn conclude(
+    env: &InvokeEnv<'_>,
+    caller: &Caller,
+    name: &str,
+    input: &Value,
+    causes: Vec<String>,
+    authorized: bool,
+    outcome: Result<(Rc<Skill>, Value, Option<LuaValue>), SkillFailure>,
+    first_seq: u64,
+    started: Instant,
+) -> (SkillResponse, Option<LuaValue>) {
+    let clock = env.clock;
     let (success, result, error, lua_copy) = match outcome {
         Ok((skill, result, lua_copy)) => {
-            let record = ExecutedRecord { input: raw_json(&input.json), skill, tick: env.tick };
+            let record = ExecutedRecord { input: raw_json(input), skill, tick: env.tick };
             let draft = EventDraft::new(crate::trace::EventKind::SkillExecuted.as_str(), &caller.agent_id)
                 .thread(&caller.session_id)
                 .caused_by(causes);
@@ -216,9 +318,22 @@ pub(crate) fn invoke_call(
             (false, None, Some(failure), None)
         }
     };
+    let events_emitted = emitted_since(env, name, first_seq);
+    lap(clock, Stage::Outcome);
+    let response = SkillResponse {
+        success,
+        result,
+        error,
+        metadata: ResponseMetadata { execution_time_ms: started.elapsed().as_secs_f64() * 1000.0, events_emitted },
+    };
+    (response, lua_copy)
+}
+
+/// The types of the events emitted since `first_seq`: a call's events are the newest, in
+/// memory, unless the call emitted more than the trace's window (then the older ones are read
+/// back from its spill file).
+fn emitted_since(env: &InvokeEnv<'_>, name: &str, first_seq: u64) -> Vec<Rc<str>> {
     let mut events_emitted = Vec::new();
-    // The call's events are the newest, in memory, unless the call emitted more than the
-    // trace's window (then the older ones are read back from its spill file).
     for event in env.trace.borrow().since(first_seq) {
         match event {
             Ok(event) => events_emitted.push(Rc::clone(&event.event_type)),
@@ -228,14 +343,7 @@ pub(crate) fn invoke_call(
             }
         }
     }
-    lap(clock, Stage::Outcome);
-    let response = SkillResponse {
-        success,
-        result,
-        error,
-        metadata: ResponseMetadata { execution_time_ms: started.elapsed().as_secs_f64() * 1000.0, events_emitted },
-    };
-    (response, lua_copy)
+    events_emitted
 }
 
 // Event payloads of the pipeline. Fields are in sorted order so their JSON is canonical (the
@@ -405,16 +513,27 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<
     Err(failure(ErrorCode::Forbidden, reason.unwrap_or_default()))
 }
 
-/// A successful call: the skill, its validated output, and (when asked for and the handler ran
-/// in the VM) a private Lua copy of that output.
-type Ran = (Rc<Skill>, Value, Option<LuaValue>);
+/// A call whose handler succeeded: the skill and its validated output with (when asked for and
+/// the handler ran in the VM) a private Lua copy of it, or the heavy half its op parked.
+enum Ran {
+    Output(Rc<Skill>, Value, Option<LuaValue>),
+    Deferred(Rc<Skill>, Job),
+}
 
+/// What a handler came to: its output, or a job its op parked for the worker.
+enum Handled {
+    Output(Value, Option<LuaValue>),
+    Deferred(Job),
+}
+
+#[allow(clippy::too_many_arguments, reason = "the pipeline's inputs and the two facts its caller traces from")]
 fn run(
     env: &InvokeEnv<'_>,
     caller: &Caller,
     name: &str,
     input: &mut CallInput,
     lua_result: bool,
+    defer: bool,
     decision_id: &mut Option<String>,
     authorized: &mut bool,
 ) -> Result<Ran, SkillFailure> {
@@ -459,22 +578,36 @@ fn run(
     let metered = env.policy.filter(|p| p.borrow().has_budgets());
     let before = metered.map(|_| (lua.used_memory(), Instant::now()));
     let recording = recordable(env, &skill).map(Recording::begin);
-    let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref());
+    // Only this call's own handler may park work, and only when its caller can wait and the
+    // skill cannot change the world (its heavy half runs from a copy); calls it makes run
+    // disarmed.
+    let deferrable = defer && skill.heavy && skill.effects.read_only();
+    let armed = env.heavy.map(|h| h.arm(deferrable.then(|| Rc::clone(&caller.session_id))));
+    let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref(), armed.as_ref());
+    drop(armed);
     if let Some(recording) = recording {
         let outcome = result.as_ref().err().map_or(super::record::CallOutcome::Ok, |f| super::record::CallOutcome::Failed(f.code));
         recording.end(env, caller, &skill, &input.json, outcome);
     }
-    if let (Some(policy), Some((memory_before, handler_started))) = (metered, before) {
-        let cpu_ms = handler_started.elapsed().as_secs_f64() * 1000.0;
+    if let Some((memory_before, handler_started)) = before {
         let memory = lua.used_memory().saturating_sub(memory_before) as u64;
-        let mut policy = policy.borrow_mut();
-        policy.record_usage(&caller.session_id, cpu_ms, memory);
-        // An agent's usage is its spawners' too (their budgets bound what they delegate).
-        for p in caller.acting_for.iter().flat_map(|a| a.iter()).filter(|p| *p.session_id != *caller.session_id) {
-            policy.record_usage(&p.session_id, cpu_ms, memory);
-        }
+        charge(env, caller, handler_started.elapsed().as_secs_f64() * 1000.0, memory);
     }
-    result.map(|(output, copy)| (skill, output, copy))
+    result.map(|handled| match handled {
+        Handled::Output(output, copy) => Ran::Output(skill, output, copy),
+        Handled::Deferred(job) => Ran::Deferred(skill, job),
+    })
+}
+
+/// Charges a call's usage to its session's budget (and its spawners', whose budgets bound what
+/// they delegate), when some session has a budget.
+fn charge(env: &InvokeEnv<'_>, caller: &Caller, cpu_ms: f64, memory: u64) {
+    let Some(policy) = env.policy.filter(|p| p.borrow().has_budgets()) else { return };
+    let mut policy = policy.borrow_mut();
+    policy.record_usage(&caller.session_id, cpu_ms, memory);
+    for p in caller.acting_for.iter().flat_map(|a| a.iter()).filter(|p| *p.session_id != *caller.session_id) {
+        policy.record_usage(&p.session_id, cpu_ms, memory);
+    }
 }
 
 /// The recorder to account for a call of `skill` in, when there is one and it records the skill.
@@ -518,7 +651,8 @@ fn run_handler(
     input: &mut CallInput,
     lua_result: bool,
     decision_id: Option<&str>,
-) -> Result<(Value, Option<LuaValue>), SkillFailure> {
+    armed: Option<&super::deferred::Armed<'_>>,
+) -> Result<Handled, SkillFailure> {
     let name = skill.name.as_str();
     let (mut output, mut copy) = match &skill.handler {
         Handler::Vm { handler, before, after } => {
@@ -545,6 +679,10 @@ fn run_handler(
                 raw
             };
             lap(env.clock, Stage::Handler);
+            // The op parked the heavy half: the handler's value stands for nothing.
+            if let Some(job) = armed.and_then(|a| a.take_parked()) {
+                return Ok(Handled::Deferred(job));
+            }
             let not_json = |e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}"));
             if lua_result {
                 let (json, copy) = lua_to_json_with_copy(lua, &raw, "result").map_err(not_json)?;
@@ -556,21 +694,28 @@ fn run_handler(
         Handler::External(external) => (external.call(name, &input.json, &CallInfo { caller, tick: env.tick, decision_id })?, None),
     };
 
-    // validate output
+    if check_output(skill, &mut output)? {
+        copy = None;
+    }
+    lap(env.clock, Stage::Result);
+    Ok(Handled::Output(output, copy))
+}
+
+/// Validates a handler's output, its defaults applied; true when a default was filled in (a Lua
+/// copy of the output no longer matches it).
+fn check_output(skill: &Skill, output: &mut Value) -> Result<bool, SkillFailure> {
+    let name = skill.name.as_str();
     if output.is_null() {
         return Err(failure(ErrorCode::HandlerError, format!("{name} returned nothing; its handler must return a result table")));
     }
-    if apply_defaults_if_any(&skill.output_schema, skill.output_defaults, &mut output) {
-        copy = None;
-    }
-    if !skill.output_validator.is_valid(&output) {
+    let defaulted = apply_defaults_if_any(&skill.output_schema, skill.output_defaults, output);
+    if !skill.output_validator.is_valid(output) {
         return Err(failure(
             ErrorCode::HandlerError,
-            format!("{name} returned invalid output: {}", describe(&skill.output_validator, &skill.output_schema, &output, "result")),
+            format!("{name} returned invalid output: {}", describe(&skill.output_validator, &skill.output_schema, output, "result")),
         ));
     }
-    lap(env.clock, Stage::Result);
-    Ok((output, copy))
+    Ok(defaulted)
 }
 
 /// Applies a skill's input defaults and validates the result, as the pipeline's first stage

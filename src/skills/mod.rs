@@ -7,6 +7,7 @@
 
 pub mod core;
 mod ctx;
+pub(crate) mod deferred;
 mod definition;
 pub(crate) mod discovery;
 mod effects;
@@ -20,9 +21,10 @@ mod validation;
 
 pub use core::CORE_SKILL_FILES;
 pub(crate) use ctx::CallContexts;
+pub(crate) use deferred::HeavyWork;
 pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, Tier, is_valid_skill_name};
 pub use effects::{Effect, Effects, EffectsError};
-pub(crate) use invoke::{CallInput, invoke_call};
+pub(crate) use invoke::{CallInput, Invoked, complete_deferred, invoke_call, invoke_deferrable};
 pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
 pub use record::{CallOutcome, Phase};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};

@@ -18,7 +18,13 @@
 //! connection (a stateless credential) cannot open streams past its limit.
 //!
 //! However long steps and their deltas take, a client's call is served between two steps: a new
-//! client's `initialize` is never starved by a busy world. A WebSocket connection that owes its
+//! client's `initialize` is never starved by a busy world.
+//!
+//! Heavy calls (`render.capture`, `test.run`) do their cheap part here, at the call's tick, and
+//! hand the rest to the heavy-work thread (`skills::deferred`): the call is answered by a later
+//! turn of the loop, once the worker is done, while steps and other clients' calls go on. A
+//! client that leaves meanwhile has its call cancelled (not run if it has not started) and its
+//! result dropped. A WebSocket connection that owes its
 //! client `MAX_OWED_BYTES` it has not read has its calls held back (not run) until it reads, so
 //! a client that pipelines calls and never reads cannot make the server build answers it keeps.
 
@@ -241,9 +247,20 @@ impl Conn {
     }
 }
 
+/// A client's call whose heavy half is on the worker: where its answer goes when it is done.
+struct Waiting {
+    conn: u64,
+    reply: tokio::sync::oneshot::Sender<Answered>,
+    call: dispatcher::DeferredCall,
+    /// Notifications the call caused that no stream took (sent with the answer).
+    notes: Vec<Value>,
+}
+
 pub(super) struct EngineLoop<'e> {
     engine: &'e Engine,
     conns: HashMap<u64, Conn>,
+    /// Deferred calls by ticket (at most `skills::deferred::MAX_IN_FLIGHT`: the worker's bound).
+    waiting: HashMap<crate::skills::deferred::Ticket, Waiting>,
     queue: CallQueues<(Profile, Work)>,
     driver: RealTimeDriver,
     publish_deltas: bool,
@@ -263,6 +280,7 @@ impl<'e> EngineLoop<'e> {
         Self {
             engine,
             conns: HashMap::new(),
+            waiting: HashMap::new(),
             queue: CallQueues::new(QUEUE_LIMIT),
             driver: RealTimeDriver::new(Instant::now()).with_call_budget(call_budget),
             publish_deltas,
@@ -290,6 +308,13 @@ impl<'e> EngineLoop<'e> {
                     Err(mpsc::TryRecvError::Empty) => break,
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 }
+            }
+            // Heavy calls the worker is done with are answered first: their work is done. (Calls
+            // whose client left are collected too, so their places are given back.)
+            if !self.waiting.is_empty() || self.engine.heavy_work().in_flight() > 0 {
+                let start = Instant::now();
+                self.finish_heavy();
+                self.driver.charge(start.elapsed());
             }
             let now = Instant::now();
             // Calls are looked at before a due step: the driver lets one call run after each
@@ -344,6 +369,14 @@ impl<'e> EngineLoop<'e> {
             }
             EngineMsg::Closed { conn } => {
                 self.conns.remove(&conn);
+                // Its heavy calls are cancelled: not run if not started, their results dropped.
+                self.waiting.retain(|ticket, w| {
+                    let keep = w.conn != conn;
+                    if !keep {
+                        self.engine.heavy_work().cancel(*ticket);
+                    }
+                    keep
+                });
                 // Its waiting calls can no longer be answered; they have not run and will not.
                 self.queue.remove(conn);
             }
@@ -376,7 +409,14 @@ impl<'e> EngineLoop<'e> {
                 } else {
                     call(engine, c, method, params)
                 };
-                let _ = reply.send(answered);
+                match c.session.deferred.take() {
+                    Some(deferred) => {
+                        self.waiting.insert(deferred.ticket, Waiting { conn, reply, call: deferred, notes: answered.notes });
+                    }
+                    None => {
+                        let _ = reply.send(answered);
+                    }
+                }
                 self.dirty = true;
             }
             Work::Listen { id, params, mut sink, permit, reply } => {
@@ -425,6 +465,29 @@ impl<'e> EngineLoop<'e> {
                 // A revocation since the door allowed it ends it at the next publish.
                 c.sub = Some(Subscriber { sink, reader: grant.reader(), baseline, full_since: None, _permit: permit });
             }
+        }
+    }
+
+    /// Answers the deferred calls whose heavy half is done; cancels those whose client stopped
+    /// waiting (its request's answer can no longer be sent).
+    fn finish_heavy(&mut self) {
+        let engine = self.engine;
+        self.waiting.retain(|ticket, w| {
+            let open = !w.reply.is_closed();
+            if !open {
+                engine.heavy_work().cancel(*ticket);
+            }
+            open
+        });
+        for (ticket, response) in engine.complete_deferred() {
+            // Its client left: the call was traced; nobody hears the answer.
+            let Some(w) = self.waiting.remove(&ticket) else { continue };
+            let Some(c) = self.conns.get_mut(&w.conn) else { continue };
+            let result = dispatcher::finish_deferred(engine, &mut c.session, w.call, &response);
+            let mut answered = answered(engine, c, result);
+            answered.notes.splice(0..0, w.notes);
+            let _ = w.reply.send(answered);
+            self.dirty = true;
         }
     }
 
@@ -658,7 +721,7 @@ fn aoi_key(aoi: Option<Aoi>) -> AoiKey {
 
 fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: Profile, tools: ToolsMode) -> &'a mut Conn {
     conns.entry(conn).or_insert_with(|| Conn {
-        session: McpSession::new(conn, profile, engine).with_tools(tools),
+        session: McpSession::new(conn, profile, engine).with_tools(tools).deferring_heavy(),
         aoi: None,
         sub: None,
         listeners: Vec::new(),
@@ -669,6 +732,12 @@ fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64,
 fn call(engine: &Engine, c: &mut Conn, method: String, params: Value) -> Answered {
     let incoming = Incoming { id: Some(Value::Null), method, params };
     let result = dispatcher::dispatch(engine, &mut c.session, &incoming);
+    answered(engine, c, result)
+}
+
+/// A call's answer as it goes out: held back if what it recorded is not yet durable, with the
+/// notifications it caused that no open stream took.
+fn answered(engine: &Engine, c: &mut Conn, result: Result<Value, RpcError>) -> Answered {
     // A changed tool list reaches the client's open streams (listen, GET, or the WebSocket state
     // channel); what none took goes back with the answer.
     c.prune();
@@ -1062,5 +1131,174 @@ mod tests {
         assert_eq!(l.queue.len(), 3);
         l.intake(EngineMsg::Closed { conn: 9 });
         assert!(l.queue.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod heavy_tests {
+    //! Heavy calls in flight: the deterministic gate in front of the heavy-work thread holds a
+    //! call's second half while the test looks at the clock and the other clients.
+
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+    use tokio::sync::oneshot;
+
+    use super::{Answered, EngineLoop, EngineMsg, Work};
+    use crate::host::{Engine, EngineConfig, FramePlan, Output};
+
+    fn engine() -> Engine {
+        Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(env!("CARGO_MANIFEST_DIR")) }).unwrap()
+    }
+
+    /// Sends a request from `conn`, served at once; its answer arrives on the receiver.
+    fn ask(l: &mut EngineLoop<'_>, conn: u64, method: &str, params: Value) -> oneshot::Receiver<Answered> {
+        let (reply, answer) = oneshot::channel();
+        l.intake(EngineMsg::Work {
+            conn,
+            profile: crate::policy::Profile::BuilderReadWrite,
+            work: Work::Call { method: method.into(), params, reply, gate: None },
+        });
+        let (conn, (profile, work)) = l.queue.pop().expect("queued");
+        l.serve(conn, profile, work);
+        answer
+    }
+
+    fn initialize(l: &mut EngineLoop<'_>, conn: u64) {
+        let mut answer = ask(l, conn, "initialize", json!({"protocolVersion": "2025-11-25"}));
+        assert!(answer.try_recv().expect("answered").result.is_ok());
+    }
+
+    /// Waits (without a time limit that could fail a slow build) until the loop has answered.
+    fn answer_of(l: &mut EngineLoop<'_>, answer: &mut oneshot::Receiver<Answered>) -> Value {
+        for _ in 0..600 {
+            l.finish_heavy();
+            if let Ok(answered) = answer.try_recv() {
+                return answered.result.expect("an answer, not an error");
+            }
+            l.engine.heavy_work().wait_finished(Duration::from_millis(500));
+        }
+        panic!("the heavy call was never answered");
+    }
+
+    fn step(l: &mut EngineLoop<'_>) {
+        l.step(FramePlan { steps: 1, alpha: 0.0 });
+    }
+
+    fn events(engine: &Engine, kind: &str) -> Vec<Value> {
+        let trace = engine.trace();
+        trace.since(0).filter_map(Result::ok).filter(|e| &*e.event_type == kind).map(|e| e.payload_value()).collect()
+    }
+
+    #[test]
+    fn a_playtest_in_flight_holds_neither_the_clock_nor_another_clients_call() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        initialize(&mut l, 2);
+        let hold = engine.heavy_work().hold();
+        let called_at = engine.tick();
+        let source = "it('sees the live world', function() expect(#limina.call('scene.queryEntities', {}).result.entities).toBe(1) end)";
+        assert!(engine.call(engine.script_caller(), "scene.createEntity", json!({})).success);
+        let mut playtest = ask(&mut l, 1, "tools/call", json!({"name": "test.run", "arguments": {"source": source}}));
+        assert!(playtest.try_recv().is_err(), "the playtest is on the worker, not answered inline");
+        // The clock goes on, and another client's call (a write) is answered meanwhile.
+        for _ in 0..3 {
+            step(&mut l);
+        }
+        assert_eq!(engine.tick(), called_at + 3, "the world stepped while the playtest was in flight");
+        let mut other = ask(&mut l, 2, "tools/call", json!({"name": "scene.createEntity", "arguments": {}}));
+        let other = other.try_recv().expect("another client's call is answered while the playtest is held").result.unwrap();
+        assert_eq!(other["isError"], json!(false), "{other}");
+        l.finish_heavy();
+        assert!(playtest.try_recv().is_err(), "still held");
+        drop(hold);
+        let answer = answer_of(&mut l, &mut playtest);
+        assert_eq!(answer["isError"], json!(false), "{answer}");
+        let result = &answer["structuredContent"];
+        assert_eq!(
+            (result["success"].clone(), result["passed"].clone()),
+            (json!(true), json!(1)),
+            "it ran on the copy taken at the call: {result}"
+        );
+        // One traced call: decided at call time, executed at the tick it completed on.
+        let decided = engine
+            .trace()
+            .since(0)
+            .filter_map(Result::ok)
+            .filter(|e| &*e.event_type == "policy.decision")
+            .filter(|e| e.payload_value()["skill"] == "test.run")
+            .map(|e| e.tick)
+            .collect::<Vec<_>>();
+        let executed: Vec<Value> = events(&engine, "skill.executed").into_iter().filter(|p| p["skill"] == "test.run").collect();
+        assert_eq!(decided, vec![called_at], "decided once, at the call's tick");
+        assert_eq!(executed.len(), 1, "{executed:?}");
+        assert_eq!(executed[0]["tick"], json!(called_at + 3), "executed at the tick it completed on");
+        assert_eq!(engine.heavy_work().in_flight(), 0);
+    }
+
+    #[test]
+    fn a_client_that_leaves_while_its_heavy_call_waits_leaves_nothing_behind() {
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        initialize(&mut l, 2);
+        let hold = engine.heavy_work().hold();
+        let run = json!({"name": "test.run", "arguments": {"source": "it('x', function() end)"}});
+        let first = ask(&mut l, 1, "tools/call", run.clone());
+        let second = ask(&mut l, 1, "tools/call", run.clone());
+        // The third is past the per-session bound: refused at once, naming it.
+        let mut third = ask(&mut l, 1, "tools/call", run.clone());
+        let refused = third.try_recv().expect("refused at once").result.unwrap();
+        assert_eq!(refused["isError"], json!(true));
+        assert!(refused["content"][0]["text"].as_str().unwrap().contains("capacity_exceeded"), "{refused}");
+        assert_eq!(engine.heavy_work().in_flight(), 2);
+        l.intake(EngineMsg::Closed { conn: 1 });
+        drop((first, second));
+        drop(hold);
+        while engine.heavy_work().in_flight() > 0 {
+            engine.heavy_work().wait_finished(Duration::from_millis(500));
+            l.finish_heavy();
+        }
+        assert!(l.waiting.is_empty(), "no answer is kept for a client that left");
+        let failed: Vec<Value> = events(&engine, "skill.failed").into_iter().filter(|p| p["skill"] == "test.run").collect();
+        assert!(
+            failed.iter().filter(|p| p["message"].as_str().unwrap_or("").contains("cancelled before it ran")).count() >= 1,
+            "{failed:?}"
+        );
+        // The place is free again for another client.
+        let mut next = ask(&mut l, 2, "tools/call", run);
+        assert_eq!(answer_of(&mut l, &mut next)["isError"], json!(false));
+    }
+
+    #[cfg(feature = "render")]
+    #[test]
+    fn a_deferred_capture_shows_the_world_at_its_calls_tick() {
+        use base64::Engine as _;
+        let engine = engine();
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        let spec = json!({"shape": "sphere", "dynamic": true, "position": [0.0, 2.0, 0.0], "size": 1.0});
+        assert!(engine.call(engine.script_caller(), "scene.createEntity", spec).success);
+        let before = match engine.capture_png(64, 48) {
+            Ok(png) => png,
+            Err(e) if !std::path::Path::new("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json").exists() => {
+                eprintln!("skipping: {e}");
+                return;
+            }
+            Err(e) => panic!("rendering failed on a machine with a Vulkan driver: {e}"),
+        };
+        let hold = engine.heavy_work().hold();
+        let mut capture = ask(&mut l, 1, "tools/call", json!({"name": "render.capture", "arguments": {"width": 64, "height": 48}}));
+        assert!(capture.try_recv().is_err(), "drawn on the worker");
+        for _ in 0..30 {
+            step(&mut l);
+        }
+        drop(hold);
+        let answer = answer_of(&mut l, &mut capture);
+        assert_eq!(answer["content"][0]["type"], json!("image"), "{answer}");
+        let png = base64::engine::general_purpose::STANDARD.decode(answer["content"][0]["data"].as_str().unwrap()).unwrap();
+        assert!(png == before, "the picture is of the world when the call was made");
+        assert!(engine.capture_png(64, 48).unwrap() != before, "the sphere fell meanwhile");
     }
 }

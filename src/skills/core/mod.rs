@@ -61,7 +61,7 @@ pub(crate) struct CoreParts {
     /// The engine's snapshots (`world.snapshot`).
     pub snapshots: Rc<dyn SnapshotDoor>,
     /// How `test.run` builds its scratch engines (the host's).
-    pub playtests: Rc<dyn PlaytestDoor>,
+    pub playtests: std::sync::Arc<dyn PlaytestDoor>,
     /// The live policy engine the governance skills change.
     pub policy: Rc<RefCell<crate::policy::PolicyEngine>>,
     /// The live agents the `agent.*` skills change.
@@ -78,6 +78,8 @@ pub(crate) struct CoreParts {
     pub invoke: Invoke,
     /// Whether calls are decided by the live policy engine (else by the static profiles).
     pub policy_enabled: bool,
+    /// Where `render.capture` and `test.run` park their heavy half when their call may wait.
+    pub heavy: Rc<super::HeavyWork>,
 }
 
 impl std::fmt::Debug for CoreParts {
@@ -168,15 +170,23 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         ops::world::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents)).map_err(ops_err)?,
         ops::registry::create(lua, Rc::clone(&parts.registry), reloader).map_err(ops_err)?,
         ops::trace::create(lua, Rc::clone(&parts.trace), parts.traces_dir.clone()).map_err(ops_err)?,
-        ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone()).map_err(ops_err)?,
+        ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone(), Rc::clone(&parts.heavy))
+            .map_err(ops_err)?,
         ops::packages::create(lua, Rc::clone(&parts.packages)).map_err(ops_err)?,
         ops::policy::create(lua, Rc::clone(&parts.policy), Rc::clone(&parts.trace), Rc::clone(&parts.agents)).map_err(ops_err)?,
         ops::agents::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.policy)).map_err(ops_err)?,
         ops::ui::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
         ops::social::create(lua, Rc::clone(&parts.agents), Rc::clone(&parts.world), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::audio::create(lua, Rc::clone(&parts.world)).map_err(ops_err)?,
-        ops::testing::create(lua, Rc::clone(&parts.world), parts.project.clone(), parts.scripts.clone(), Rc::clone(&parts.playtests))
-            .map_err(ops_err)?,
+        ops::testing::create(
+            lua,
+            Rc::clone(&parts.world),
+            parts.project.clone(),
+            parts.scripts.clone(),
+            std::sync::Arc::clone(&parts.playtests),
+            Rc::clone(&parts.heavy),
+        )
+        .map_err(ops_err)?,
         ops::scenes::create(
             lua,
             ops::scenes::ScenesParts {

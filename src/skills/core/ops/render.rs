@@ -5,7 +5,10 @@
 //!
 //! `render.capture` reads its inputs here (a `SizePreset` or explicit pixels, never both; the
 //! entity to frame, resolved with an error naming the id) and leaves framing and id labels to
-//! `render::capture`; it never writes the world.
+//! `render::capture`; it never writes the world. It prepares the picture on the engine thread (a
+//! render list of the world at this tick) and, when its call may wait (`skills::deferred`), parks
+//! the drawing, the PNG and its base64 for the heavy-work thread; otherwise (scripts) it draws
+//! here, as before.
 //!
 //! Every number is checked against `world::bounds` before it is stored (a camera at 1e300 would
 //! be infinite as f32 and poison every matrix); a refused call leaves the camera, the lighting
@@ -160,16 +163,43 @@ fn camera_from(input: &Table, base: crate::world::Camera) -> mlua::Result<crate:
     Ok(camera)
 }
 
+/// `render.capture`'s result for a capture `width` x `height` (labels listed when asked).
+#[cfg(feature = "render")]
+fn capture_result(capture: &crate::render::Capture, width: u32, height: u32, labels: bool) -> serde_json::Value {
+    use base64::Engine as _;
+    use serde_json::json;
+    let c = capture.camera;
+    let mut out = json!({
+        "width": width,
+        "height": height,
+        "mimeType": "image/png",
+        "bytes": capture.png.len(),
+        "drawCalls": capture.stats.draw_calls,
+        "camera": {"position": c.position, "target": c.target, "fov": c.fov_deg},
+        "data": base64::engine::general_purpose::STANDARD.encode(&capture.png),
+    });
+    if labels {
+        out["labels"] = capture
+            .labels
+            .iter()
+            .map(|l| json!({"entity": l.entity.to_string(), "x": l.x.round() as i64, "y": l.y.round() as i64, "distance": round2(l.distance), "drawn": l.drawn}))
+            .collect();
+        out["labelsOmitted"] = json!(capture.labels_omitted);
+    }
+    out
+}
+
 pub(crate) fn create(
     lua: &Lua,
     world: Rc<RefCell<World>>,
     state: Rc<RefCell<RenderState>>,
     project: std::path::PathBuf,
+    heavy: Rc<crate::skills::HeavyWork>,
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
     #[cfg(not(feature = "render"))]
-    let _ = (&state, &project);
+    let _ = (&state, &project, &heavy);
     #[cfg(not(feature = "render"))]
     ops.set("load_gltf", lua.create_function(|_, _: Table| -> mlua::Result<()> { Err(no_renderer("three.loadGLTF")) })?)?;
     #[cfg(feature = "render")]
@@ -296,8 +326,6 @@ pub(crate) fn create(
         lua.create_function(move |lua, input: Table| {
             use crate::render::CaptureRequest;
             use crate::script::convert::blob;
-            use base64::Engine as _;
-            use serde_json::json;
             let (width, height) = capture_size(&input)?;
             let base = match input.get::<Option<Table>>("camera")? {
                 Some(c) => Some(camera_from(&c, world.borrow().camera)?),
@@ -309,10 +337,12 @@ pub(crate) fn create(
                     let id = framed_entity(&world, &text)?;
                     let view = base.unwrap_or(world.camera);
                     let framed = state.borrow().framing(&world, id, view, width as f32 / height as f32).ok_or_else(|| {
-                        HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)")).into_lua()
+                        HandlerFailure::new(ErrorCode::NotFound, format!("entity: no entity {text} (never created or destroyed)"))
+                            .into_lua()
                     })?;
                     framed.check().map_err(|e| {
-                        HandlerFailure::new(ErrorCode::InvalidInput, format!("entity: framing {text} needs a camera out of bounds ({e})")).into_lua()
+                        HandlerFailure::new(ErrorCode::InvalidInput, format!("entity: framing {text} needs a camera out of bounds ({e})"))
+                            .into_lua()
                     })?;
                     Some(framed)
                 }
@@ -320,29 +350,23 @@ pub(crate) fn create(
             };
             let labels = input.get::<Option<bool>>("labelEntities")?.unwrap_or(false);
             let request = CaptureRequest { width, height, camera, labels };
+            let failed =
+                |e: crate::render::RenderError| crate::skills::SkillFailure { code: ErrorCode::HandlerError, message: e.to_string() };
+            if heavy.may_defer("render.capture").map_err(HandlerFailure::into_lua)? {
+                // The world at this tick, read now; drawn and encoded off the engine thread.
+                let mut prepared = state.borrow().prepare_capture(&world, &request, crate::render::RenderList::default());
+                let renderer = state.borrow().shared_renderer();
+                heavy.park(Box::new(move || {
+                    let capture = prepared.render(&renderer).map_err(failed)?;
+                    Ok(capture_result(&capture, width, height, labels))
+                }));
+                return Ok(mlua::Value::Nil);
+            }
             let capture = state
                 .borrow_mut()
                 .capture_view(&world, &request)
                 .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua())?;
-            let c = capture.camera;
-            let mut out = json!({
-                "width": width,
-                "height": height,
-                "mimeType": "image/png",
-                "bytes": capture.png.len(),
-                "drawCalls": capture.stats.draw_calls,
-                "camera": {"position": c.position, "target": c.target, "fov": c.fov_deg},
-                "data": base64::engine::general_purpose::STANDARD.encode(&capture.png),
-            });
-            if labels {
-                out["labels"] = capture
-                    .labels
-                    .iter()
-                    .map(|l| json!({"entity": l.entity.to_string(), "x": l.x.round() as i64, "y": l.y.round() as i64, "distance": round2(l.distance), "drawn": l.drawn}))
-                    .collect();
-                out["labelsOmitted"] = json!(capture.labels_omitted);
-            }
-            blob(lua, out)
+            blob(lua, capture_result(&capture, width, height, labels)).map(mlua::Value::UserData)
         })?,
     )?;
 

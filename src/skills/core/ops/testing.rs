@@ -1,11 +1,18 @@
 //! The `testing` ops behind `test.run`: resolve what to run, then run it against a scratch copy
 //! of the world through `PlaytestDoor` (the host builds the scratch engine). One playtest at a
-//! time: a test file cannot start another from inside its scratch world (that would nest
-//! engines without bound).
+//! time per thread: a test file cannot start another from inside its scratch world (that would
+//! nest engines without bound).
+//!
+//! The copy is taken on the engine thread, at the call's tick; when the call may wait
+//! (`skills::deferred`), the playtest itself runs on the heavy-work thread: its scratch engine
+//! (a VM of its own, `!Send`) is built, run and dropped there, and only the world copy and the
+//! request cross (both plain data; the door is `Send + Sync`). Otherwise (scripts) it runs
+//! here, as before.
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mlua::{Lua, Table};
@@ -15,8 +22,9 @@ use crate::script::convert::blob;
 use crate::world::World;
 
 /// How `test.run` runs a playtest: the host builds a scratch engine on `world` (a copy of the
-/// live one) at `tick` and runs `test` in it; the answer is `test.run`'s result.
-pub trait PlaytestDoor {
+/// live one) at `tick` and runs `test` in it; the answer is `test.run`'s result. It runs on the
+/// heavy-work thread for calls that can wait, so it holds nothing of the live engine.
+pub trait PlaytestDoor: Send + Sync {
     fn run(&self, project: &Path, scripts: Option<&Path>, world: World, tick: u64, test: &Playtest) -> serde_json::Value;
 }
 
@@ -89,7 +97,8 @@ pub(crate) fn create(
     world: Rc<RefCell<World>>,
     project: PathBuf,
     scripts: Option<PathBuf>,
-    door: Rc<dyn PlaytestDoor>,
+    door: Arc<dyn PlaytestDoor>,
+    heavy: Rc<crate::skills::HeavyWork>,
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     ops.set(
@@ -102,18 +111,37 @@ pub(crate) fn create(
                     (Some(_), Some(_)) => return Err(invalid("give either path or source, not both")),
                     (None, None) => return Err(invalid("give path (a test file in the project) or source (test code)")),
                 };
-                if IN_PLAYTEST.with(|f| f.replace(true)) {
+                if IN_PLAYTEST.with(Cell::get) {
                     return Err(invalid("test.run cannot start a playtest from inside a playtest"));
                 }
-                let _running = Running;
                 let test = Playtest { file, filter, timeout: Duration::from_millis(timeout_ms) };
+                let defer = heavy.may_defer("test.run").map_err(crate::skills::HandlerFailure::into_lua)?;
                 // The live world is copied and released before any test code runs.
                 let copy = world.borrow().duplicate();
-                blob(lua, door.run(&project, scripts.as_deref(), copy, tick, &test))
+                if defer {
+                    let (door, project, scripts) = (Arc::clone(&door), project.clone(), scripts.clone());
+                    heavy.park(Box::new(move || Ok(run_guarded(&*door, &project, scripts.as_deref(), copy, tick, &test))));
+                    return Ok(mlua::Value::Nil);
+                }
+                blob(lua, run_guarded(&*door, &project, scripts.as_deref(), copy, tick, &test)).map(mlua::Value::UserData)
             },
         )?,
     )?;
     Ok(ops)
+}
+
+/// A playtest on this thread, marked as running so its test code cannot start another.
+fn run_guarded(
+    door: &dyn PlaytestDoor,
+    project: &Path,
+    scripts: Option<&Path>,
+    copy: World,
+    tick: u64,
+    test: &Playtest,
+) -> serde_json::Value {
+    IN_PLAYTEST.with(|f| f.set(true));
+    let _running = Running;
+    door.run(project, scripts, copy, tick, test)
 }
 
 #[cfg(test)]
