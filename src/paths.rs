@@ -77,3 +77,18 @@ mod tests {
         assert!(matches!(resolve_under(root.path(), "nope", &[]), Err(PathError::Missing(..))));
     }
 }
+
+/// `path` as a remote client may be shown it: relative to `project` when it is inside, else its
+/// folder's name and its own (`snapshots/x.snap`), never the server's absolute folders.
+pub fn shown_from(project: &Path, path: &Path) -> String {
+    if let Ok(relative) = path.strip_prefix(project)
+        && !relative.as_os_str().is_empty()
+    {
+        return relative.display().to_string();
+    }
+    match (path.parent().and_then(Path::file_name), path.file_name()) {
+        (Some(folder), Some(file)) => format!("{}/{}", folder.to_string_lossy(), file.to_string_lossy()),
+        (None, Some(file)) => file.to_string_lossy().into_owned(),
+        _ => "(a folder outside the project)".into(),
+    }
+}

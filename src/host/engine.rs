@@ -352,7 +352,7 @@ impl Engine {
         // The schema DSL is pure data builders: core skills get it as `s`, scripts as
         // `limina.schema` (for declaring their own skills).
         let dsl: Table = lua.load(skills::SCHEMA_DSL).set_name("@limina/schema.luau").eval().map_err(startup("schema DSL"))?;
-        let engine_host = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak() });
+        let engine_host = Rc::new(EngineHost { shared: Rc::downgrade(&shared), lua: lua.weak(), project: config.project_root.clone() });
         let host: Rc<dyn Host> = Rc::clone(&engine_host) as Rc<dyn Host>;
         shared.rules.host.replace(Some(Rc::clone(&host)));
         let packages = Rc::new(Packages { mods: Rc::clone(&shared.rules.mods), registry: Rc::clone(&registry), host: Rc::clone(&host) });
@@ -766,6 +766,8 @@ fn io_message(e: &std::io::Error) -> String {
 struct EngineHost {
     shared: std::rc::Weak<Parts>,
     lua: mlua::WeakLua,
+    /// The project: paths a client is shown are relative to it.
+    project: PathBuf,
 }
 
 impl Host for EngineHost {
@@ -789,9 +791,11 @@ impl crate::skills::core::SnapshotDoor for EngineHost {
         let Some(shared) = self.shared.upgrade() else {
             return Err(HandlerFailure::new(ErrorCode::HandlerError, "the engine has shut down"));
         };
-        match super::snapshots::write_named_snapshot(&shared, name) {
+        // A client is shown where the file is without the server's own folders: relative to the
+        // project, or the snapshots folder's name and the file.
+        match super::snapshots::write_named_snapshot(&shared, name).map_err(|e| e.shown_from(&self.project)) {
             Ok(w) => Ok(serde_json::json!({
-                "path": w.path.display().to_string(),
+                "path": crate::paths::shown_from(&self.project, &w.path),
                 "tick": w.tick,
                 "bytes": w.bytes,
                 "worldHash": w.world_hash,

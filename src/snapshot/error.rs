@@ -61,6 +61,18 @@ pub enum SnapshotError {
 }
 
 impl SnapshotError {
+    /// The same error with its paths as a client may see them (`paths::shown_from`).
+    pub(crate) fn shown_from(self, project: &std::path::Path) -> Self {
+        let show = |path: PathBuf| PathBuf::from(crate::paths::shown_from(project, &path));
+        match self {
+            SnapshotError::Symlink { path } => SnapshotError::Symlink { path: show(path) },
+            SnapshotError::NotASnapshot { path } => SnapshotError::NotASnapshot { path: show(path) },
+            SnapshotError::TooMany { dir, limit } => SnapshotError::TooMany { dir: show(dir), limit },
+            SnapshotError::Io { path, message } => SnapshotError::Io { path: show(path), message },
+            other => other,
+        }
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>, e: &std::io::Error) -> Self {
         SnapshotError::Io { path: path.into(), message: e.to_string() }
     }
