@@ -53,6 +53,21 @@ pub fn count_files_with_extension(dir: &Path, extension: &str, limit: usize) -> 
     entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == extension)).take(limit).count()
 }
 
+/// `path` as a remote client may be shown it: relative to `project` when it is inside, else its
+/// folder's name and its own (`snapshots/x.snap`), never the server's absolute folders.
+pub fn shown_from(project: &Path, path: &Path) -> String {
+    if let Ok(relative) = path.strip_prefix(project)
+        && !relative.as_os_str().is_empty()
+    {
+        return relative.display().to_string();
+    }
+    match (path.parent().and_then(Path::file_name), path.file_name()) {
+        (Some(folder), Some(file)) => format!("{}/{}", folder.to_string_lossy(), file.to_string_lossy()),
+        (None, Some(file)) => file.to_string_lossy().into_owned(),
+        _ => "(a folder outside the project)".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,20 +90,5 @@ mod tests {
         assert!(matches!(resolve_under(root.path(), "link", &[]), Err(PathError::Escapes(..))));
         assert!(resolve_under(root.path(), "ok", &[".txt"]).is_ok());
         assert!(matches!(resolve_under(root.path(), "nope", &[]), Err(PathError::Missing(..))));
-    }
-}
-
-/// `path` as a remote client may be shown it: relative to `project` when it is inside, else its
-/// folder's name and its own (`snapshots/x.snap`), never the server's absolute folders.
-pub fn shown_from(project: &Path, path: &Path) -> String {
-    if let Ok(relative) = path.strip_prefix(project)
-        && !relative.as_os_str().is_empty()
-    {
-        return relative.display().to_string();
-    }
-    match (path.parent().and_then(Path::file_name), path.file_name()) {
-        (Some(folder), Some(file)) => format!("{}/{}", folder.to_string_lossy(), file.to_string_lossy()),
-        (None, Some(file)) => file.to_string_lossy().into_owned(),
-        _ => "(a folder outside the project)".into(),
     }
 }

@@ -220,7 +220,7 @@ pub(crate) trait EngineDoor {
     fn offered_tools(&self, profile: Profile) -> Vec<ToolSpec>;
     fn lookup_tool(&self, tool: &str) -> ToolLookup;
     /// Applies the skill's defaults to `input` and validates it; Err says what is wrong.
-    fn check_input(&self, tool: &str, input: &mut Value) -> Result<(), String>;
+    fn check_input(&self, tool: &str, input: &mut Value) -> Result<(), Box<dyn std::error::Error>>;
     /// The command log's account: agent `agent` perceived and decided at `tick`.
     fn decided(&self, tick: u64, agent: &str);
     /// The command log's account: a validated call queued for `agent`.
@@ -754,7 +754,7 @@ impl AgentSystems {
         let returned = lua_to_json(lua, &returned, "decision")
             .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: clipped_detail(e.to_string()) })?;
         let mut decision = parse_scripted(&returned)
-            .map_err(|detail| DecisionFailure::Script { policy: policy_name.clone(), detail: clipped_detail(detail) })?;
+            .map_err(|e| DecisionFailure::Script { policy: policy_name.clone(), detail: clipped_detail(e.to_string()) })?;
         decision.dropped += dropped;
         Ok(decision)
     }
@@ -1061,14 +1061,19 @@ fn http_timeout(decision: Duration) -> Duration {
     decision + decision.clamp(Duration::from_secs(1), Duration::from_secs(60))
 }
 
+/// A scripted policy returned something other than a list of calls (what it returned, as JSON).
+#[derive(Debug, thiserror::Error)]
+#[error("a policy must return a list of {{tool, input}}, got {0}")]
+struct NotAList(String);
+
 /// Reads a scripted policy's answer: a list of `{tool, input}` (an empty list or nil is a
 /// decision to do nothing). An entry without a `tool` is reported as a rejected call.
-fn parse_scripted(value: &Value) -> Result<Decision, String> {
+fn parse_scripted(value: &Value) -> Result<Decision, NotAList> {
     let items = match value {
         Value::Null => return Ok(Decision::default()),
         Value::Array(items) => items,
         Value::Object(o) if o.is_empty() => return Ok(Decision::default()),
-        other => return Err(format!("a policy must return a list of {{tool, input}}, got {other}")),
+        other => return Err(NotAList(other.to_string())),
     };
     let mut decision = Decision { dropped: items.len().saturating_sub(MAX_KEPT_CALLS), ..Decision::default() };
     for item in items.iter().take(MAX_KEPT_CALLS) {

@@ -74,7 +74,7 @@ enum OutputError {
     /// The window's own reason (`host::window::run`).
     #[cfg(feature = "render")]
     #[error("{0}")]
-    Window(String),
+    Window(#[source] crate::host::window::WindowError),
     #[cfg(feature = "render")]
     #[error(transparent)]
     Render(#[from] crate::render::RenderError),

@@ -137,7 +137,7 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
             continue;
         }
         if let Err(e) = named.matches(&engine) {
-            skipped.push(e);
+            skipped.push(e.to_string());
             continue;
         }
         let left_out = scan.bound(&mut reader, named.line, Some((&file, named.tick)));
@@ -166,18 +166,30 @@ struct NamedSnapshot {
 impl NamedSnapshot {
     /// Whether the restored engine is the snapshot the log names (a file of another tick or
     /// another run with the same name is not).
-    fn matches(&self, engine: &Engine) -> Result<(), String> {
+    fn matches(&self, engine: &Engine) -> Result<(), NotThisRun> {
         let (tick, hash) = (engine.tick(), engine.world_hash());
         if tick != self.tick || hash != self.hash {
-            return Err(format!(
-                "{}: it holds tick {tick} (world {hash}), the log names tick {} (world {}): not this run's snapshot",
-                crate::clip::shown(&self.file),
-                self.tick,
-                crate::clip::shown(&self.hash)
-            ));
+            return Err(NotThisRun {
+                file: crate::clip::shown(&self.file),
+                tick,
+                hash,
+                named_tick: self.tick,
+                named_hash: crate::clip::shown(&self.hash),
+            });
         }
         Ok(())
     }
+}
+
+/// A snapshot file whose world is not the one the log's marker names.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{file}: it holds tick {tick} (world {hash}), the log names tick {named_tick} (world {named_hash}): not this run's snapshot")]
+struct NotThisRun {
+    file: String,
+    tick: u64,
+    hash: String,
+    named_tick: u64,
+    named_hash: String,
 }
 
 /// What one pass over a log found: the snapshots it names (oldest first) and its bad lines.
@@ -267,7 +279,7 @@ pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Resu
     reader.skip_bad_through = named.line;
     let engine = replay_engine(&reader.header, &options.project)?;
     engine.read_snapshot(snapshot).map_err(|e| refused(e.to_string()))?;
-    named.matches(&engine).map_err(refused)?;
+    named.matches(&engine).map_err(|e| refused(e.to_string()))?;
     let report = drive(&engine, &mut reader, options, Some((&file, named.line)))?;
     Ok((engine, report))
 }

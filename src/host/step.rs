@@ -292,9 +292,11 @@ impl EngineDoor for Door<'_> {
         }
     }
 
-    fn check_input(&self, tool: &str, input: &mut Value) -> Result<(), String> {
-        let skill = self.parts.rules.registry.borrow().get(tool).ok_or_else(|| format!("no skill {tool}"))?;
-        crate::skills::check_input(&skill, input)
+    fn check_input(&self, tool: &str, input: &mut Value) -> Result<(), Box<dyn std::error::Error>> {
+        let registry = self.parts.rules.registry.borrow();
+        let skill = registry.get(tool).ok_or_else(|| registry.unknown_skill(tool))?;
+        drop(registry);
+        Ok(crate::skills::check_input(&skill, input)?)
     }
 
     fn decided(&self, tick: u64, agent: &str) {

@@ -25,22 +25,22 @@ struct App<'e> {
     list: RenderList,
     driver: RealTimeDriver,
     drawn: u64,
-    error: Option<String>,
+    error: Option<WindowError>,
 }
 
 impl App<'_> {
-    fn fail(&mut self, event_loop: &ActiveEventLoop, message: String) {
-        self.error = Some(message);
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: WindowError) {
+        self.error = Some(error);
         event_loop.exit();
     }
 
     fn frame(&mut self, event_loop: &ActiveEventLoop) {
         let plan = self.driver.frame(Instant::now());
         if let Err(e) = self.engine.step(u64::from(plan.steps)) {
-            return self.fail(event_loop, e.message);
+            return self.fail(event_loop, WindowError::Script(e));
         }
         if let Err(e) = self.engine.frame(plan.alpha) {
-            return self.fail(event_loop, e.message);
+            return self.fail(event_loop, WindowError::Script(e));
         }
         self.engine.fill_render_list(plan.alpha as f32, &mut self.list);
         if let Some(r) = &mut self.renderer {
@@ -64,11 +64,11 @@ impl ApplicationHandler for App<'_> {
         }
         let window = match event_loop.create_window(attrs) {
             Ok(w) => Arc::new(w),
-            Err(e) => return self.fail(event_loop, format!("cannot open a window: {e}")),
+            Err(e) => return self.fail(event_loop, WindowError::Create(e)),
         };
         match WindowRenderer::new(Arc::clone(&window)) {
             Ok(r) => self.renderer = Some(r),
-            Err(e) => return self.fail(event_loop, e.to_string()),
+            Err(e) => return self.fail(event_loop, WindowError::Renderer(e)),
         }
         self.window = Some(window);
         self.driver = RealTimeDriver::new(Instant::now());
@@ -98,9 +98,24 @@ impl ApplicationHandler for App<'_> {
     }
 }
 
+/// Why the window could not run, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum WindowError {
+    #[error("cannot open a window ({0}); is a display available? (try xvfb-run)")]
+    NoDisplay(#[source] winit::error::EventLoopError),
+    #[error("cannot open a window: {0}")]
+    Create(#[source] winit::error::OsError),
+    #[error("{0}")]
+    Renderer(#[source] crate::render::RenderError),
+    #[error("the window loop failed: {0}")]
+    Loop(#[source] winit::error::EventLoopError),
+    #[error("{}", .0.message)]
+    Script(#[source] crate::script::ScriptError),
+}
+
 /// Opens the window and runs until it is closed (or `frames` frames were drawn).
-pub fn run(engine: &Engine, frames: Option<u64>, width: u32, height: u32, fullscreen: bool) -> Result<(), String> {
-    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window ({e}); is a display available? (try xvfb-run)"))?;
+pub fn run(engine: &Engine, frames: Option<u64>, width: u32, height: u32, fullscreen: bool) -> Result<(), WindowError> {
+    let event_loop = EventLoop::new().map_err(WindowError::NoDisplay)?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         engine,
@@ -114,7 +129,7 @@ pub fn run(engine: &Engine, frames: Option<u64>, width: u32, height: u32, fullsc
         drawn: 0,
         error: None,
     };
-    event_loop.run_app(&mut app).map_err(|e| format!("the window loop failed: {e}"))?;
+    event_loop.run_app(&mut app).map_err(WindowError::Loop)?;
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),

@@ -721,12 +721,25 @@ fn check_output(skill: &Skill, output: &mut Value) -> Result<bool, SkillFailure>
 /// Applies a skill's input defaults and validates the result, as the pipeline's first stage
 /// does: for callers that must check a call before queueing it (agent tool calls). The error
 /// names up to three problems.
-pub fn check_input(skill: &Skill, input: &mut Value) -> Result<(), String> {
+pub fn check_input(skill: &Skill, input: &mut Value) -> Result<(), InvalidInput> {
     if input.is_null() {
         *input = Value::Object(Default::default());
     }
     apply_defaults(&skill.input_schema, input);
-    if skill.input_validator.is_valid(input) { Ok(()) } else { Err(describe(&skill.input_validator, &skill.input_schema, input, "input")) }
+    if skill.input_validator.is_valid(input) {
+        Ok(())
+    } else {
+        Err(InvalidInput { skill: skill.name.clone(), problems: describe(&skill.input_validator, &skill.input_schema, input, "input") })
+    }
+}
+
+/// An input that does not match its skill's schema: up to three of its problems, each naming
+/// where in the input it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{problems}")]
+pub struct InvalidInput {
+    pub skill: String,
+    pub problems: String,
 }
 
 /// Maps a Lua error from a hook or handler to a failure: a `HandlerFailure` keeps its code;

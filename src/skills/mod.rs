@@ -25,7 +25,7 @@ pub(crate) use deferred::HeavyWork;
 pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, Tier, is_valid_skill_name};
 pub use effects::{Effect, Effects, EffectsError};
 pub(crate) use invoke::{CallInput, Invoked, complete_deferred, invoke_call, invoke_deferrable};
-pub use invoke::{Caller, HandlerFailure, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
+pub use invoke::{Caller, HandlerFailure, InvalidInput, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
 pub use record::{CallOutcome, Phase};
 pub use registry::{RegistryError, SkillRegistry, ToolSummary};
 pub(crate) use stages::{Stage, StageClock, lap};

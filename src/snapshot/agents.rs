@@ -164,28 +164,46 @@ fn record_state(r: &AgentRecord) -> Result<RecordState, SnapshotError> {
 /// The numbers a spawn's schema (and `social.approach`'s) bounds, checked again: a crafted
 /// snapshot is not a spawn call, and a NaN radius or weight, a zero interval or an infinite walk
 /// would otherwise reach the systems (and the world hash) as they are.
-fn check_numbers(r: &RecordState) -> Result<(), String> {
+fn check_numbers(r: &RecordState) -> Result<(), BadNumber> {
+    let out = |name: &'static str, value: f64, range: String| Err(BadNumber::OutOfRange { name, value: value.to_string(), range });
     if !(r.perception_radius > 0.0 && r.perception_radius <= MAX_PERCEPTION_RADIUS) {
-        return Err(format!("perceptionRadius {} is outside (0, {MAX_PERCEPTION_RADIUS}]", r.perception_radius));
+        return out("perceptionRadius", r.perception_radius, format!("(0, {MAX_PERCEPTION_RADIUS}]"));
     }
     if !(1..=MAX_DECISION_INTERVAL_TICKS).contains(&r.decision_interval_ticks) {
-        return Err(format!("decisionIntervalTicks {} is outside [1, {MAX_DECISION_INTERVAL_TICKS}]", r.decision_interval_ticks));
+        return Err(BadNumber::OutOfRange {
+            name: "decisionIntervalTicks",
+            value: r.decision_interval_ticks.to_string(),
+            range: format!("[1, {MAX_DECISION_INTERVAL_TICKS}]"),
+        });
     }
-    BudgetBounds::check(&r.budget).map_err(|e| format!("its budget: {e}"))?;
+    BudgetBounds::check(&r.budget)?;
     if !r.deficit.is_finite() {
-        return Err(format!("its scheduling credit {} is not a finite number", r.deficit));
+        return Err(BadNumber::Credit(r.deficit));
     }
     if let Some(a) = &r.approach {
         if !(a.talk_distance > 0.0 && a.talk_distance <= MAX_TALK_DISTANCE) {
-            return Err(format!("its walk's talk distance {} is outside (0, {MAX_TALK_DISTANCE}]", a.talk_distance));
+            return out("its walk's talk distance", a.talk_distance, format!("(0, {MAX_TALK_DISTANCE}]"));
         }
         if let TargetState::Point { point } = &a.target
             && !point.iter().all(|c| c.is_finite())
         {
-            return Err(format!("its walk's target point {point:?} is not finite"));
+            return Err(BadNumber::Target(*point));
         }
     }
     Ok(())
+}
+
+/// A number in a saved agent record that no spawn or walk could have set.
+#[derive(Debug, thiserror::Error)]
+enum BadNumber {
+    #[error("{name} {value} is outside {range}")]
+    OutOfRange { name: &'static str, value: String, range: String },
+    #[error("its budget: {0}")]
+    Budget(#[from] crate::agents::budget::BudgetError),
+    #[error("its scheduling credit {0} is not a finite number")]
+    Credit(f64),
+    #[error("its walk's target point {0:?} is not finite")]
+    Target([f64; 3]),
 }
 
 fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
