@@ -66,6 +66,13 @@ pub struct Source {
 }
 
 impl Source {
+    /// The package's path as anyone may be shown it (events, refusals, `package.list`): its
+    /// folder's name and its own (`scripts/greet.luau`, `packages/fence`), never the server's
+    /// absolute folders.
+    pub fn shown(&self) -> String {
+        shown(&self.path)
+    }
+
     pub fn file(&self, relative: &str) -> Option<&str> {
         self.files.iter().find(|(p, _)| p == relative).map(|(_, s)| s.as_str())
     }
@@ -250,7 +257,16 @@ pub fn read_package(root: &Path, path: &Path) -> Result<Source, DiscoverError> {
             let content_hash = content_hash(&files);
             Ok(Source { kind: Kind::SingleFile, path: path.to_path_buf(), files, content_hash })
         }
-        Entry::Skip => Err(DiscoverError::NotAFile { path: path.display().to_string() }),
+        Entry::Skip => Err(DiscoverError::NotAFile { path: shown(path) }),
+    }
+}
+
+/// A package path as anyone may be shown it: its folder's name and its own.
+pub(crate) fn shown(path: &Path) -> String {
+    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    match path.parent().and_then(Path::file_name) {
+        Some(folder) => format!("{}/{file}", folder.to_string_lossy()),
+        None => file,
     }
 }
 
@@ -266,7 +282,7 @@ pub fn discover(root: &Path) -> Vec<Result<Source, (PathBuf, DiscoverError)>> {
             let bytes: u64 = source.files.iter().map(|(_, text)| text.len() as u64).sum();
             if total + bytes > MAX_TOTAL_SCRIPT_BYTES {
                 let path = source.path.clone();
-                *result = Err((path.clone(), DiscoverError::TotalTooLarge { path: path.display().to_string(), before: total }));
+                *result = Err((path.clone(), DiscoverError::TotalTooLarge { path: shown(&path), before: total }));
                 continue;
             }
             total += bytes;

@@ -40,7 +40,7 @@ pub(super) fn rejected(host: &Rc<dyn Host>, pkg: &InstalledPackage, rule: Refusa
         PACKAGES_ACTOR,
         PACKAGES_ACTOR,
         EventKind::PackageRejected.as_str(),
-        json!({"ref": pkg.reference(), "path": pkg.source.path.display().to_string(), "rule": rule.as_str(), "reason": reason}),
+        json!({"ref": pkg.reference(), "path": pkg.source.shown(), "rule": rule.as_str(), "reason": reason}),
     );
     Status::Refused { rule, reason }
 }

@@ -189,7 +189,7 @@ pub(crate) fn engine_version() -> Version {
 /// Reads the manifest of a discovered package (single-file mods may have none: then the file
 /// name and version 0.0.0 are used).
 pub(crate) fn read_manifest(source: &Source) -> Result<Manifest, ManifestReadError> {
-    let path = source.path.display().to_string();
+    let path = source.shown();
     match source.kind {
         Kind::Folder => {
             let (file, text) = source
@@ -253,7 +253,7 @@ impl ModManager {
     /// Checks a package before its code runs: a manifest, and no capability beyond `granted`.
     fn admit(pkg: &InstalledPackage, granted: PermissionSet, profile: &str) -> Result<Admitted, Refused> {
         let Some(manifest) = pkg.effective.clone().or_else(|| pkg.manifest.clone()) else {
-            return Err(Refused::new(Refusal::ManifestInvalid, format!("{}: no manifest", pkg.source.path.display())));
+            return Err(Refused::new(Refusal::ManifestInvalid, format!("{}: no manifest", pkg.source.shown())));
         };
         let limits = admission(&manifest, &pkg.trust, &pkg.source.path, granted, profile)?;
         Ok(Admitted { manifest, limits })
@@ -400,13 +400,17 @@ pub(crate) fn admission(
     if !over.is_empty() {
         return Err(Refused::new(
             Refusal::ProfileDenied,
-            format!("over-claim: {reference} declares {}, which profile {profile} does not grant ({})", over.join(", "), path.display()),
+            format!(
+                "over-claim: {reference} declares {}, which profile {profile} does not grant ({})",
+                over.join(", "),
+                discover::shown(path)
+            ),
         ));
     }
     manifest.limits_for(trust.effective).map_err(|e| {
         // The manifest's limits were valid for the tier it asked for, so only a tier below the
         // request can refuse them.
         let rule = if trust.effective < trust.requested { Refusal::TrustDenied } else { Refusal::ManifestInvalid };
-        Refused::new(rule, format!("{reference} ({}) runs {}: it {}; {e}", path.display(), trust.effective.as_str(), trust.why))
+        Refused::new(rule, format!("{reference} ({}) runs {}: it {}; {e}", discover::shown(path), trust.effective.as_str(), trust.why))
     })
 }

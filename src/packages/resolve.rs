@@ -62,7 +62,7 @@ fn claim_names<'a>(cands: &'a [Candidate], incumbents: &BTreeMap<String, PathBuf
         if hs.len() == 1 {
             continue;
         }
-        let path = |i: usize| cands[i].source.path.display().to_string();
+        let path = |i: usize| cands[i].source.shown();
         let keeper = incumbents.get(name).and_then(|held| hs.iter().copied().find(|&i| cands[i].source.path == *held));
         match keeper {
             Some(keeper) => {
@@ -282,7 +282,7 @@ pub(crate) fn plan(cands: &[Candidate], engine: &Version, incumbents: &BTreeMap<
             let why = format!(
                 "declares conflicts_with '{declared}', and {} is installed at {}",
                 cands[j].manifest.reference(),
-                cands[j].source.path.display()
+                cands[j].source.shown()
             );
             refused.insert(i, (Refusal::Resolve, why));
         }

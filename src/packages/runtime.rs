@@ -460,9 +460,9 @@ fn read_manifest_value(
 
 /// Reads the `package` header of a single-file mod, evaluating it in a throwaway restricted VM.
 pub(crate) fn read_header(source: &Source) -> Result<Option<Value>, ManifestReadError> {
-    let (file, text) = source.files.first().ok_or_else(|| ManifestReadError::Empty { package: source.path.display().to_string() })?;
+    let (file, text) = source.files.first().ok_or_else(|| ManifestReadError::Empty { package: source.shown() })?;
     let name = match source.kind {
-        super::discover::Kind::SingleFile => source.path.display().to_string(),
+        super::discover::Kind::SingleFile => source.shown(),
         super::discover::Kind::Folder => source.path.join(file).display().to_string(),
     };
     let prepare = |lua: &Lua| -> mlua::Result<()> {
@@ -483,7 +483,7 @@ pub(crate) fn read_header(source: &Source) -> Result<Option<Value>, ManifestRead
 
 /// Evaluates a folder package's `package.luau` (pure data) in a throwaway restricted VM.
 pub(crate) fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<Value, LoadError> {
-    let value = read_manifest_value(&path.display().to_string(), text, |_| Ok(()), |v| Ok(Some(v)))?;
+    let value = read_manifest_value(&super::discover::shown(path), text, |_| Ok(()), |v| Ok(Some(v)))?;
     Ok(value.unwrap_or(Value::Null))
 }
 
