@@ -17,6 +17,7 @@ pub mod durable;
 pub mod host;
 pub(crate) mod isolate;
 pub mod mcp;
+#[cfg(any(feature = "render", feature = "audio-device"))]
 pub(crate) mod native_noise;
 pub mod packages;
 pub mod paths;
