@@ -374,6 +374,10 @@ impl Engine {
                 let host = Rc::clone(&host);
                 Rc::new(move |caller: &Caller, skill: &str, input: Value| host.invoke(caller, skill, input))
             },
+            now: {
+                let parts = Rc::downgrade(&shared);
+                Rc::new(move || parts.upgrade().map_or(0, |p| p.sim.tick.get()))
+            },
             policy_enabled: config.policy,
             heavy: Rc::clone(&shared.heavy),
         };

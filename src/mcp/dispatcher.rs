@@ -88,6 +88,11 @@ pub struct McpSession {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DeferredCall {
     pub ticket: crate::skills::deferred::Ticket,
+    /// The request's id (none for a notification): a transport that answers by id needs it.
+    pub id: Option<Value>,
+    /// The call has effects besides its answer (a scene load changes the world, a save writes a
+    /// file): the client's later calls wait for it, so they apply in the order it sent them.
+    pub ordered: bool,
     name: String,
     native: bool,
 }
@@ -225,7 +230,10 @@ pub fn handle_text(engine: &Engine, session: &mut McpSession, text: &str) -> Vec
             out.push(protocol::error(Value::Null, protocol::INVALID_REQUEST, "an empty batch is not a request", None))
         }
         Value::Array(batch) => {
+            // A batch is answered as one array, so its heavy calls run inline.
+            let defer_heavy = std::mem::replace(&mut session.defer_heavy, false);
             let responses: Vec<Value> = batch.iter().filter_map(|m| handle_message(engine, session, m)).collect();
+            session.defer_heavy = defer_heavy;
             if !responses.is_empty() {
                 out.push(Value::Array(responses));
             }
@@ -330,7 +338,9 @@ pub fn handle_message(engine: &Engine, session: &mut McpSession, message: &Value
         });
     }
     let outcome = dispatch(engine, session, &incoming);
-    if is_notification {
+    // A deferred call is answered later, by `finish_deferred` (the transport takes it from the
+    // session).
+    if is_notification || session.deferred.is_some() {
         return None;
     }
     Some(match outcome {
@@ -638,8 +648,9 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         match engine.call_deferrable(&caller, &name, arguments) {
             crate::skills::Invoked::Done(response, _) => response,
             crate::skills::Invoked::Deferred(ticket) => {
+                let ordered = engine.registry().get(&name).is_some_and(|skill| !skill.effects.read_only());
                 // Answered by `finish_deferred` once the heavy half is done; nothing to send now.
-                session.deferred = Some(DeferredCall { ticket, name, native });
+                session.deferred = Some(DeferredCall { ticket, id: req.id.clone(), ordered, name, native });
                 return Ok(Value::Null);
             }
         }

@@ -8,9 +8,13 @@
 //! engine through short bounded queues: a client that writes faster than it is served blocks on
 //! its own pipe, and a client that stops reading stdout stops being served (its answers wait,
 //! none is dropped) while the world keeps ticking. stdout carries only protocol messages;
-//! scripts' `print` and all logs go to stderr. End of input ends the server with exit code 0, but
-//! only after every line read has been answered and every answer has been written and flushed
-//! (the writer is joined): a client that pipes a file in and closes stdin gets all its answers.
+//! scripts' `print` and all logs go to stderr. Heavy calls (captures, playtests, scene saves and
+//! loads) run on the heavy-work thread (`skills::deferred`) and are answered when done, after
+//! answers to later lines; a scene load or save holds the client's later lines until it is done, so
+//! they apply in the order sent. End of input ends the server with exit code 0, but only after
+//! every line read has been answered (heavy calls included) and every answer has been written
+//! and flushed (the writer is joined): a client that pipes a file in and closes stdin gets all
+//! its answers.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -184,7 +188,9 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
     });
     let writer = writer.map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
-    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools);
+    // Heavy calls (captures, playtests, scene loads) run on a worker while the world steps;
+    // their answers follow when it is done (JSON-RPC answers by id, in any order).
+    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools).deferring_heavy();
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
     if end == End::InputClosed {
         // What the last calls set off (a list change, a subscribed event) still goes out.
@@ -208,7 +214,11 @@ enum End {
     OutputClosed,
 }
 
-/// Runs the world and answers lines until input ends or output is closed.
+/// Heavy calls whose answers wait for their worker (`skills::deferred`), by ticket.
+type Waiting = std::collections::BTreeMap<crate::skills::deferred::Ticket, dispatcher::DeferredCall>;
+
+/// Runs the world and answers lines until input ends (and every heavy call read has been
+/// answered) or output is closed.
 fn serve_lines(
     engine: &crate::host::Engine,
     session: &mut McpSession,
@@ -219,9 +229,17 @@ fn serve_lines(
     let mut driver = RealTimeDriver::new(Instant::now()).with_call_budget(call_budget);
     // A line taken off the queue while waiting, served in the next turn.
     let mut next: Option<Line> = None;
-    loop {
+    let mut waiting = Waiting::new();
+    let mut input_open = true;
+    let end = loop {
         if out.flush().is_err() {
-            return End::OutputClosed;
+            break End::OutputClosed;
+        }
+        if !waiting.is_empty() && out.push(finish_heavy(engine, session, &mut waiting)).is_err() {
+            break End::OutputClosed;
+        }
+        if !input_open && waiting.is_empty() {
+            break End::InputClosed;
         }
         let now = Instant::now();
         if let Some(plan) = driver.due(now) {
@@ -229,45 +247,85 @@ fn serve_lines(
                 tracing::warn!("a step callback failed: {}", e.message);
             }
             if out.push(dispatcher::pending_notifications(engine, session)).is_err() {
-                return End::OutputClosed;
+                break End::OutputClosed;
             }
             continue;
         }
-        if driver.may_call(now) && !out.blocked() {
+        // While heavy calls run, look for their answers at least this often.
+        let wait = if waiting.is_empty() { driver.wait(now) } else { driver.wait(now).min(Duration::from_millis(2)) };
+        // A call with effects on the worker (a scene load or save) holds the client's later lines:
+        // they apply in the order it sent them.
+        let held = waiting.values().any(|call| call.ordered);
+        if input_open && !held && driver.may_call(now) && !out.blocked() {
             let line = match next.take() {
                 Some(line) => Some(line),
                 None => match rx.try_recv() {
                     Ok(line) => Some(line),
                     Err(TryRecvError::Empty) => None,
                     // The reader hands over every line before it hangs up, so none is left.
-                    Err(TryRecvError::Disconnected) => return End::InputClosed,
+                    Err(TryRecvError::Disconnected) => {
+                        input_open = false;
+                        continue;
+                    }
                 },
             };
             if let Some(line) = line {
-                let mut messages = answer(engine, session, line);
-                if let Err(e) = super::durable_answer(engine) {
-                    for m in &mut messages {
-                        if m.get("result").is_some() {
-                            *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, e.to_string(), None);
-                        }
-                    }
+                let messages = answer(engine, session, line);
+                if let Some(deferred) = session.deferred.take() {
+                    waiting.insert(deferred.ticket, deferred);
                 }
                 driver.called(now.elapsed());
-                if out.push(messages).is_err() {
-                    return End::OutputClosed;
+                if out.push(durable(engine, messages)).is_err() {
+                    break End::OutputClosed;
                 }
                 continue;
             }
-            match rx.recv_timeout(driver.wait(now)) {
+            match rx.recv_timeout(wait) {
                 Ok(line) => next = Some(line),
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return End::InputClosed,
+                Err(RecvTimeoutError::Disconnected) => input_open = false,
             }
         } else {
-            // The budget is spent (or the client is not reading): nothing to do until the step.
-            std::thread::sleep(driver.wait(now).min(Duration::from_millis(5)));
+            // The budget is spent (or the client is not reading, or has no more to say): nothing
+            // to do until the step or a heavy call's answer.
+            std::thread::sleep(wait.min(Duration::from_millis(5)));
+        }
+    };
+    // Nobody hears these answers: calls not started are not run.
+    for ticket in waiting.keys() {
+        engine.heavy_work().cancel(*ticket);
+    }
+    end
+}
+
+/// Answers of calls that changed the world go out only once their records are on disk (with a
+/// command log): if they cannot be, the client is told so instead of a result.
+fn durable(engine: &crate::host::Engine, mut messages: Vec<Value>) -> Vec<Value> {
+    if let Err(e) = super::durable_answer(engine) {
+        for m in &mut messages {
+            if m.get("result").is_some() {
+                *m = protocol::error(m["id"].clone(), protocol::INTERNAL_ERROR, e.to_string(), None);
+            }
         }
     }
+    messages
+}
+
+/// The answers of the heavy calls whose worker is done (a notification's call has none).
+fn finish_heavy(engine: &crate::host::Engine, session: &mut McpSession, waiting: &mut Waiting) -> Vec<Value> {
+    let mut messages = Vec::new();
+    for (ticket, response) in engine.complete_deferred() {
+        let Some(call) = waiting.remove(&ticket) else { continue };
+        let id = call.id.clone();
+        let answer = dispatcher::finish_deferred(engine, session, call, &response);
+        if let Some(id) = id {
+            messages.push(match answer {
+                Ok(result) => protocol::result(id, result),
+                Err(e) => protocol::error(id, e.code, e.message, e.data),
+            });
+        }
+    }
+    durable(engine, messages)
 }
 
 #[cfg(test)]
@@ -285,5 +343,47 @@ mod tests {
         assert_eq!(read_line_bounded(&mut r, 10).unwrap(), None);
         let mut bad = io::BufReader::new(&[0xff, 0xfe, b'\n'][..]);
         assert_eq!(read_line_bounded(&mut bad, 10).unwrap(), Some(Line::NotUtf8));
+    }
+
+    #[test]
+    fn a_heavy_call_leaves_the_client_served_and_is_answered_before_input_ends() {
+        use serde_json::json;
+        let engine = crate::host::Engine::new(crate::host::EngineConfig {
+            output: crate::host::Output::Silent,
+            ..crate::host::EngineConfig::new(env!("CARGO_MANIFEST_DIR"))
+        })
+        .unwrap();
+        let mut session = McpSession::new(1, crate::policy::Profile::BuilderReadWrite, &engine).deferring_heavy();
+        let line = |id: u64, method: &str, params: Value| {
+            Line::Text(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+        };
+        let (tx, rx) = mpsc::sync_channel(8);
+        tx.send(line(0, "initialize", json!({"protocolVersion": "2025-11-25"}))).unwrap();
+        tx.send(line(1, "tools/call", json!({"name": "test.run", "arguments": {"source": "it('x', function() end)"}}))).unwrap();
+        tx.send(line(2, "tools/call", json!({"name": "scene.createEntity", "arguments": {}}))).unwrap();
+        drop(tx);
+        // The worker holds the playtest until the cheap call after it has been answered: only a
+        // server that keeps serving while the playtest is in flight gets that far.
+        let hold = engine.heavy_work().hold();
+        let (out_tx, out_rx) = mpsc::sync_channel::<Vec<Value>>(OUTPUT_QUEUE);
+        let reader = std::thread::spawn(move || {
+            let mut ids = Vec::new();
+            let mut hold = Some(hold);
+            for batch in out_rx {
+                for m in batch {
+                    ids.push(m["id"].as_u64());
+                    if m["id"] == json!(2) {
+                        hold.take();
+                    }
+                }
+            }
+            ids
+        });
+        let mut out = Output { tx: out_tx, backlog: Vec::new() };
+        assert_eq!(serve_lines(&engine, &mut session, &rx, &mut out, Duration::from_millis(4)), End::InputClosed);
+        out.close();
+        let ids = reader.join().unwrap();
+        assert_eq!(ids, vec![Some(0), Some(2), Some(1)], "the playtest's answer came once it was done, before the end");
+        assert_eq!(engine.heavy_work().in_flight(), 0);
     }
 }

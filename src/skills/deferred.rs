@@ -1,18 +1,24 @@
 //! Heavy work off the engine thread: the second half of a heavy skill call (a render, a
-//! playtest) runs on a worker thread, from a copy taken at the call's tick, while the world keeps
-//! stepping and other callers are served.
+//! playtest, a scene file printed or read) runs on a worker thread, from a copy taken at the
+//! call's tick, while the world keeps stepping and other callers are served.
 //!
 //! A call is deferred only when three things hold: its caller can be answered later (a front end
-//! that called `invoke_deferrable`: the MCP network server), the skill is `heavy` and read-only
-//! (the deferred half holds only a copy, so it cannot change the world), and its op chose to
-//! split. The pipeline arms `HeavyWork` for exactly that call's handler (every other call's
-//! handler, nested ones included, runs disarmed, so a call a handler makes is never deferred);
-//! the op does the cheap, consistent part on the engine thread (a render list, a world copy) and
-//! parks the rest as a `Job`; the pipeline hands it to the worker and returns a ticket instead of
-//! an answer. The worker's outcome comes back through `invoke::complete_deferred`, which the front
-//! end calls between steps: it validates the output and traces `skill.executed` (or
-//! `skill.failed`) with the tick the call completed on. The policy decision was traced at call
-//! time, so a deferred call is still one permission-checked, traced call.
+//! that called `invoke_deferrable`: the MCP servers, stdio and network), the skill is `heavy` and
+//! the command log does not record it as a call of its own (`Effects::deferrable`: it cannot
+//! change the world, or it changes it only through calls it makes), and its op chose to split.
+//! The pipeline arms `HeavyWork` for exactly that call's handler (every other call's handler,
+//! nested ones included, runs disarmed, so a call a handler makes is never deferred); the op does
+//! the cheap, consistent part on the engine thread (a render list, a world copy, a scene captured
+//! as data) and parks the rest: a `Job` for the worker and a `Finish` for the engine thread. The
+//! pipeline hands the job to the worker and returns a ticket instead of an answer. The worker's
+//! outcome comes back through `invoke::complete_deferred`, which the front end calls between
+//! steps: it runs the finish (for `scene.load`, the scene's changes, all made between two steps
+//! through traced calls of their own, so no one sees half a scene), validates the output and
+//! traces `skill.executed` (or `skill.failed`) with the tick the call completed on. The policy
+//! decision was traced at call time, so a deferred call is still one permission-checked, traced
+//! call. A front end holds a client's later calls while its call with effects (a file, the world) is
+//! deferred, so a
+//! client's calls apply in the order it sent them.
 //!
 //! Bounds: one worker thread (made on first use), at most `MAX_IN_FLIGHT` calls queued or
 //! running, and `MAX_PER_SESSION` of them for one session; past either, the op refuses the call
@@ -20,11 +26,12 @@
 //! worker comes back exactly once (run, refused as cancelled, or caught panicking), and its
 //! place is given back only then, so the bounds hold for work that is still running. A
 //! cancelled call (its client left) that has not started is not run; one that has started
-//! finishes and its result is dropped.
+//! finishes (a load is then still applied) and its answer is dropped.
 //!
 //! Scripts (`limina.call`) and agents never defer: a script is the operator's own code and waits
 //! for its answer (on the engine thread, as before), and agents are not offered heavy skills.
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -45,9 +52,22 @@ pub(crate) const MAX_PER_SESSION: usize = 2;
 /// Names a deferred call until it completes.
 pub type Ticket = u64;
 
-/// The heavy half of a call: runs on the worker, from what it captured, and returns the skill's
-/// output (validated on the engine thread at completion) or a failure.
-pub(crate) type Job = Box<dyn FnOnce() -> Result<Value, SkillFailure> + Send>;
+/// What the worker hands back for a call: what its `Finish` turns into the skill's output.
+pub(crate) type Worked = Box<dyn Any + Send>;
+
+/// The heavy half of a call: runs on the worker, from what it captured.
+pub(crate) type Job = Box<dyn FnOnce() -> Result<Worked, SkillFailure> + Send>;
+
+/// The call's last half, on the engine thread at completion, between steps: turns what the
+/// worker made into the skill's output (validated after it). For most calls it only unwraps the
+/// output the worker made; `scene.load` applies the scene the worker read and checked.
+pub(crate) type Finish = Box<dyn FnOnce(Worked) -> Result<Value, SkillFailure>>;
+
+/// A call's work as its op parked it: the worker's half and the engine's.
+pub(crate) struct Parked {
+    pub job: Job,
+    pub finish: Finish,
+}
 
 /// What the pipeline keeps of a deferred call until it completes: enough to validate its output
 /// and trace it as the call it is.
@@ -61,13 +81,15 @@ pub(crate) struct PendingCall {
     pub started: Instant,
     /// The event types the call emitted before it was deferred.
     pub events: Vec<Rc<str>>,
+    /// Its engine-thread half (`Parked::finish`).
+    pub finish: Finish,
 }
 
 /// A call the worker is done with.
 pub(crate) struct Finished {
     pub ticket: Ticket,
     pub call: PendingCall,
-    pub outcome: Result<Value, SkillFailure>,
+    pub outcome: Result<Worked, SkillFailure>,
     /// Time the worker spent on it (charged to the caller's budget).
     pub worked: Duration,
 }
@@ -81,7 +103,7 @@ struct Queued {
 
 struct Done {
     ticket: Ticket,
-    outcome: Result<Value, SkillFailure>,
+    outcome: Result<Worked, SkillFailure>,
     worked: Duration,
 }
 
@@ -101,8 +123,8 @@ struct InFlight {
 pub struct HeavyWork {
     /// The session of the call whose handler runs now, when that call may be deferred.
     armed: RefCell<Option<Rc<str>>>,
-    /// The job the running handler's op parked.
-    parked: RefCell<Option<Job>>,
+    /// The work the running handler's op parked.
+    parked: RefCell<Option<Parked>>,
     in_flight: RefCell<BTreeMap<Ticket, InFlight>>,
     next: Cell<Ticket>,
     worker: RefCell<Option<Worker>>,
@@ -126,12 +148,12 @@ impl std::fmt::Debug for HeavyWork {
 pub(crate) struct Armed<'a> {
     heavy: &'a HeavyWork,
     outer: Option<Rc<str>>,
-    outer_parked: Option<Job>,
+    outer_parked: Option<Parked>,
 }
 
 impl Armed<'_> {
-    /// The job this call's handler parked, if it parked one.
-    pub(crate) fn take_parked(&self) -> Option<Job> {
+    /// The work this call's handler parked, if it parked any.
+    pub(crate) fn take_parked(&self) -> Option<Parked> {
         self.heavy.parked.borrow_mut().take()
     }
 }
@@ -177,12 +199,30 @@ impl HeavyWork {
         Ok(true)
     }
 
-    /// For an op that `may_defer`: parks its heavy half for the pipeline to send to the worker.
-    /// Its handler's return value is then ignored.
-    pub fn park(&self, job: Job) {
-        if self.armed.borrow().is_some() {
-            *self.parked.borrow_mut() = Some(job);
+    /// For an op that `may_defer`: parks its heavy half, which makes the skill's output, for the
+    /// pipeline to send to the worker. Its handler's return value is then ignored.
+    pub fn park(&self, job: impl FnOnce() -> Result<Value, SkillFailure> + Send + 'static) {
+        self.park_then(job, Ok);
+    }
+
+    /// `park` for work in two halves: `work` runs on the worker, and `finish` takes what it made
+    /// on the engine thread when the call completes, between steps, and makes the output. A
+    /// failure of `work` fails the call without running `finish`.
+    pub fn park_then<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, SkillFailure> + Send + 'static,
+        finish: impl FnOnce(T) -> Result<Value, SkillFailure> + 'static,
+    ) {
+        if self.armed.borrow().is_none() {
+            return;
         }
+        let job: Job = Box::new(move || work().map(|made| Box::new(made) as Worked));
+        let finish: Finish = Box::new(move |worked: Worked| match worked.downcast::<T>() {
+            Ok(made) => finish(*made),
+            // Each job's result goes to its own call's finish: a bug if reached.
+            Err(_) => Err(SkillFailure { code: ErrorCode::HandlerError, message: "heavy work came back as another call's".into() }),
+        });
+        *self.parked.borrow_mut() = Some(Parked { job, finish });
     }
 
     /// Sends a parked job to the worker (started on first use); the call waits in flight until
@@ -359,7 +399,12 @@ mod tests {
             causes: Vec::new(),
             started: Instant::now(),
             events: Vec::new(),
+            finish: Box::new(|_| Ok(Value::Null)),
         }
+    }
+
+    fn job(work: impl FnOnce() -> Result<Value, SkillFailure> + Send + 'static) -> Job {
+        Box::new(move || work().map(|v| Box::new(v) as Worked))
     }
 
     fn test_skill() -> Rc<Skill> {
@@ -377,7 +422,7 @@ mod tests {
     fn a_disarmed_lane_runs_work_inline_and_parks_nothing() {
         let heavy = HeavyWork::default();
         assert!(!heavy.may_defer("t.heavy").unwrap());
-        heavy.park(Box::new(|| Ok(Value::Null)));
+        heavy.park(|| Ok(Value::Null));
         let armed = heavy.arm(None);
         assert!(armed.take_parked().is_none());
     }
@@ -387,14 +432,14 @@ mod tests {
         let heavy = HeavyWork::default();
         let outer = heavy.arm(Some("ses_a".into()));
         assert!(heavy.may_defer("t.heavy").unwrap());
-        heavy.park(Box::new(|| Ok(Value::Bool(true))));
+        heavy.park(|| Ok(Value::Bool(true)));
         {
             let inner = heavy.arm(None);
             assert!(!heavy.may_defer("t.heavy").unwrap(), "a call made by a handler is never deferred");
             assert!(inner.take_parked().is_none(), "the outer call's job is not the inner call's");
         }
-        let job = outer.take_parked().expect("the outer call's job is still parked");
-        assert_eq!(job().unwrap(), Value::Bool(true));
+        let Parked { job, finish } = outer.take_parked().expect("the outer call's job is still parked");
+        assert_eq!(finish(job().unwrap()).unwrap(), Value::Bool(true));
     }
 
     #[test]
@@ -405,7 +450,7 @@ mod tests {
         let mut tickets = Vec::new();
         for _ in 0..MAX_PER_SESSION {
             assert!(heavy.may_defer("t.heavy").unwrap());
-            tickets.push(heavy.submit(pending("ses_a"), Box::new(|| Ok(Value::Null))).ok().unwrap());
+            tickets.push(heavy.submit(pending("ses_a"), job(|| Ok(Value::Null))).ok().unwrap());
         }
         let refused = heavy.may_defer("t.heavy").unwrap_err();
         assert_eq!(refused.code, ErrorCode::CapacityExceeded);
@@ -414,7 +459,7 @@ mod tests {
         let _other = heavy.arm(Some("ses_b".into()));
         for _ in MAX_PER_SESSION..MAX_IN_FLIGHT {
             assert!(heavy.may_defer("t.heavy").unwrap());
-            tickets.push(heavy.submit(pending("ses_b"), Box::new(|| Ok(Value::Null))).ok().unwrap());
+            tickets.push(heavy.submit(pending("ses_b"), job(|| Ok(Value::Null))).ok().unwrap());
         }
         let _third = heavy.arm(Some("ses_c".into()));
         let refused = heavy.may_defer("t.heavy").unwrap_err();
@@ -438,8 +483,8 @@ mod tests {
     fn a_panicking_job_fails_its_call_only() {
         let heavy = HeavyWork::default();
         let _armed = heavy.arm(Some("ses_a".into()));
-        let bad = heavy.submit(pending("ses_a"), Box::new(|| panic!("boom"))).ok().unwrap();
-        let good = heavy.submit(pending("ses_a"), Box::new(|| Ok(Value::Bool(true)))).ok().unwrap();
+        let bad = heavy.submit(pending("ses_a"), job(|| panic!("boom"))).ok().unwrap();
+        let good = heavy.submit(pending("ses_a"), job(|| Ok(Value::Bool(true)))).ok().unwrap();
         let mut back = Vec::new();
         while back.len() < 2 {
             assert!(heavy.wait_finished(Duration::from_secs(60)));
@@ -447,6 +492,8 @@ mod tests {
         }
         assert_eq!(back[0].ticket, bad);
         assert!(back[0].outcome.as_ref().unwrap_err().message.contains("panicked on the heavy-work thread: boom"));
-        assert_eq!((back[1].ticket, back[1].outcome.clone().unwrap()), (good, Value::Bool(true)));
+        assert_eq!(back[1].ticket, good);
+        let made = back.pop().unwrap().outcome.unwrap();
+        assert_eq!(made.downcast::<Value>().ok().map(|v| *v), Some(Value::Bool(true)));
     }
 }

@@ -69,6 +69,14 @@ impl Effects {
         !(self.contains(Effect::Write) || self.contains(Effect::Destructive) || self.contains(Effect::Filesystem))
     }
 
+    /// Whether a heavy call of this skill may complete on a later tick than it was made
+    /// (`skills::deferred`): one that cannot change the world, or one that reads or writes
+    /// files, which changes the world (if at all) only through the calls it makes — the calls
+    /// a command log records, at the tick they run — never as a call of its own.
+    pub(crate) fn deferrable(self) -> bool {
+        !self.mutates_world() || self.contains(Effect::Filesystem)
+    }
+
     /// A command log must record calls of this skill to replay the world.
     pub fn mutates_world(self) -> bool {
         self.contains(Effect::Write) || self.contains(Effect::Destructive)

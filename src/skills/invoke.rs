@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::ctx::CallContexts;
-use super::deferred::{Finished, HeavyWork, Job, PendingCall, Ticket};
+use super::deferred::{Finished, HeavyWork, Parked, PendingCall, Ticket};
 use super::registry::SkillRegistry;
 use super::schema::{apply_defaults, apply_defaults_if_any};
 use super::stages::{Stage, StageClock, lap};
@@ -217,9 +217,15 @@ pub(crate) fn complete_deferred(env: &InvokeEnv<'_>) -> Vec<(Ticket, SkillRespon
     let Some(heavy) = env.heavy else { return Vec::new() };
     let mut out = Vec::new();
     for Finished { ticket, call, outcome, worked } in heavy.finished() {
-        let PendingCall { caller, skill, input, causes, started, events } = call;
-        charge(env, &caller, worked.as_secs_f64() * 1000.0, 0);
+        let PendingCall { caller, skill, input, causes, started, events, finish } = call;
         let first_seq = env.trace.borrow().last_seq();
+        let finishing = Instant::now();
+        // The engine's half runs with nothing borrowed: it may make calls of its own (a scene
+        // load's), each traced, and included in this call's events.
+        let outcome = outcome.and_then(|made| {
+            crate::isolate::catch(|| finish(made)).unwrap_or_else(|p| Err(panicked(env, &caller, &skill.name, p.as_str())))
+        });
+        charge(env, &caller, (worked + finishing.elapsed()).as_secs_f64() * 1000.0, 0);
         let outcome = outcome.and_then(|mut output| {
             check_output(&skill, &mut output)?;
             Ok((Rc::clone(&skill), output, None))
@@ -248,7 +254,7 @@ fn call(env: &InvokeEnv<'_>, caller: &Caller, name: &str, mut input: CallInput, 
     let causes: Vec<String> = decision_id.into_iter().chain(caller.cause.as_deref().map(str::to_string)).collect();
     let outcome = match outcome {
         Ok(Ran::Output(skill, result, copy)) => Ok((skill, result, copy)),
-        Ok(Ran::Deferred(skill, job)) => match defer_call(env, caller, skill, input.json, causes.clone(), started, first_seq, job) {
+        Ok(Ran::Deferred(skill, parked)) => match defer_call(env, caller, skill, input.json, causes.clone(), started, first_seq, parked) {
             Ok(ticket) => return Invoked::Deferred(ticket),
             Err((failure, json)) => {
                 input.json = json;
@@ -271,13 +277,13 @@ fn defer_call(
     causes: Vec<String>,
     started: Instant,
     first_seq: u64,
-    job: Job,
+    Parked { job, finish }: Parked,
 ) -> Result<Ticket, (SkillFailure, Value)> {
     let Some(heavy) = env.heavy else {
         return Err((failure(ErrorCode::HandlerError, format!("{} parked work with no heavy-work lane to run it", skill.name)), input));
     };
     let events = emitted_since(env, &skill.name, first_seq);
-    let call = PendingCall { caller: caller.clone(), skill, input, causes, started, events };
+    let call = PendingCall { caller: caller.clone(), skill, input, causes, started, events, finish };
     heavy.submit(call, job).map_err(|refused| {
         let (failure, call) = *refused;
         (failure, call.input)
@@ -517,13 +523,13 @@ fn authorize(env: &InvokeEnv<'_>, caller: &Caller, skill: &Rc<Skill>) -> Result<
 /// the handler ran in the VM) a private Lua copy of it, or the heavy half its op parked.
 enum Ran {
     Output(Rc<Skill>, Value, Option<LuaValue>),
-    Deferred(Rc<Skill>, Job),
+    Deferred(Rc<Skill>, Parked),
 }
 
 /// What a handler came to: its output, or a job its op parked for the worker.
 enum Handled {
     Output(Value, Option<LuaValue>),
-    Deferred(Job),
+    Deferred(Parked),
 }
 
 #[allow(clippy::too_many_arguments, reason = "the pipeline's inputs and the two facts its caller traces from")]
@@ -579,9 +585,10 @@ fn run(
     let before = metered.map(|_| (lua.used_memory(), Instant::now()));
     let recording = recordable(env, &skill).map(Recording::begin);
     // Only this call's own handler may park work, and only when its caller can wait and the
-    // skill cannot change the world (its heavy half runs from a copy); calls it makes run
-    // disarmed.
-    let deferrable = defer && skill.heavy && skill.effects.read_only();
+    // command log does not record the call itself (its heavy half runs from a copy; what its
+    // finish changes, it changes through calls of its own, which the log records when they
+    // run); calls it makes run disarmed.
+    let deferrable = defer && skill.heavy && skill.effects.deferrable();
     let armed = env.heavy.map(|h| h.arm(deferrable.then(|| Rc::clone(&caller.session_id))));
     let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref(), armed.as_ref());
     drop(armed);
@@ -595,7 +602,7 @@ fn run(
     }
     result.map(|handled| match handled {
         Handled::Output(output, copy) => Ran::Output(skill, output, copy),
-        Handled::Deferred(job) => Ran::Deferred(skill, job),
+        Handled::Deferred(parked) => Ran::Deferred(skill, parked),
     })
 }
 
@@ -680,8 +687,8 @@ fn run_handler(
             };
             lap(env.clock, Stage::Handler);
             // The op parked the heavy half: the handler's value stands for nothing.
-            if let Some(job) = armed.and_then(|a| a.take_parked()) {
-                return Ok(Handled::Deferred(job));
+            if let Some(parked) = armed.and_then(|a| a.take_parked()) {
+                return Ok(Handled::Deferred(parked));
             }
             let not_json = |e| failure(ErrorCode::HandlerError, format!("{name} returned a value that is not JSON: {e}"));
             if lua_result {

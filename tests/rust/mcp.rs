@@ -262,9 +262,15 @@ fn disconnecting_mid_call_ends_the_server_cleanly() {
 /// Pipes `input` into a fresh `limina mcp --stdio`, closes stdin and returns every stdout line
 /// and the exit code (None if the server had to be killed after going silent for a minute).
 fn pipe_through_stdio(input: String) -> (Vec<String>, Option<i32>) {
+    pipe_through_stdio_in(&crate::root(), &[], input)
+}
+
+/// `pipe_through_stdio` for `limina mcp --stdio ARGS` started in `dir`.
+fn pipe_through_stdio_in(dir: &std::path::Path, args: &[&str], input: String) -> (Vec<String>, Option<i32>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
         .args(["mcp", "--stdio"])
-        .current_dir(crate::root())
+        .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -341,4 +347,47 @@ fn every_piped_request_is_answered_before_exit() {
             &missing[..missing.len().min(10)]
         );
     }
+}
+
+#[test]
+fn heavy_piped_calls_are_answered_in_order_and_a_logged_load_replays() {
+    // Saves, playtests and loads run on the heavy-work thread over stdio too; end of input waits
+    // for them, a client's calls after a load apply after it, and the load's changes are logged
+    // as the calls that made them, at the tick they were made.
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(project.path().join("limina.toml"), "").unwrap();
+    let request =
+        |id: u64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string() + "\n";
+    let tool = |id: u64, name: &str, arguments: Value| request(id, "tools/call", json!({"name": name, "arguments": arguments}));
+    let mut input = request(0, "initialize", json!({"protocolVersion": "2025-11-25"}));
+    for id in 1..=20 {
+        input += &tool(id, "scene.createEntity", json!({"shape": "box", "position": [id as f64, 0.5, 0.0], "dynamic": id % 2 == 0}));
+    }
+    input += &tool(21, "scene.save", json!({"name": "twenty"}));
+    input += &tool(
+        22,
+        "test.run",
+        json!({"source": "it('sees twenty', function() expect(#limina.call('scene.queryEntities', {}).result.entities).toBe(20) end)"}),
+    );
+    input += &tool(23, "scene.createEntity", json!({"shape": "sphere"}));
+    input += &tool(24, "scene.load", json!({"name": "twenty"}));
+    input += &tool(25, "scene.createEntity", json!({"shape": "capsule"}));
+    input += &tool(26, "scene.queryEntities", json!({}));
+    let log = project.path().join("run.log");
+    let (lines, code) = pipe_through_stdio_in(project.path(), &["--log", log.to_str().unwrap()], input);
+    assert_eq!(code, Some(0));
+    let answers: std::collections::BTreeMap<u64, Value> =
+        lines.iter().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter_map(|v| v["id"].as_u64().map(|id| (id, v))).collect();
+    assert_eq!(answers.keys().copied().collect::<Vec<_>>(), (0..=26).collect::<Vec<_>>(), "every request answered once");
+    let ok = |id: u64| {
+        let result = &answers[&id]["result"];
+        assert_eq!(result["isError"], json!(false), "{id}: {}", answers[&id]);
+        result["structuredContent"].clone()
+    };
+    assert_eq!(ok(21)["entities"], json!(20));
+    assert_eq!(ok(22)["passed"], json!(1), "the playtest ran on a copy of the world at its call");
+    assert_eq!((ok(24)["entities"].clone(), ok(24)["destroyed"].clone()), (json!(20), json!(21)));
+    assert_eq!(ok(26)["entities"].as_array().map(Vec::len), Some(21), "the capsule came after the load, as sent");
+    let replay = Command::new(env!("CARGO_BIN_EXE_limina")).args(["replay", log.to_str().unwrap(), "--verify"]).output().unwrap();
+    assert!(replay.status.success(), "{}{}", String::from_utf8_lossy(&replay.stdout), String::from_utf8_lossy(&replay.stderr));
 }

@@ -61,10 +61,10 @@ impl<T> CallQueues<T> {
 
     /// The next item whose client's oldest is `ready`, in turn (a client whose oldest is not
     /// ready keeps it and waits for its next turn).
-    pub fn pop_where(&mut self, ready: impl Fn(&T) -> bool) -> Option<(u64, T)> {
+    pub fn pop_where(&mut self, ready: impl Fn(u64, &T) -> bool) -> Option<(u64, T)> {
         for _ in 0..self.ring.len() {
             let client = *self.ring.front()?;
-            if self.queues.get(&client).and_then(VecDeque::front).is_some_and(&ready) {
+            if self.queues.get(&client).and_then(VecDeque::front).is_some_and(|item| ready(client, item)) {
                 return self.pop();
             }
             self.ring.rotate_left(1);
@@ -150,8 +150,8 @@ mod tests {
         q.push(1, (1, 0)).unwrap();
         q.push(1, (1, 1)).unwrap();
         q.push(2, (2, 0)).unwrap();
-        assert_eq!(q.pop_where(|&(c, _)| c != 1), Some((2, (2, 0))));
-        assert_eq!(q.pop_where(|&(c, _)| c != 1), None, "nothing ready");
+        assert_eq!(q.pop_where(|_, &(c, _)| c != 1), Some((2, (2, 0))));
+        assert_eq!(q.pop_where(|_, &(c, _)| c != 1), None, "nothing ready");
         assert_eq!(q.len(), 2, "nothing lost");
         assert_eq!(drain(&mut q), vec![(1, 0), (1, 1)]);
     }

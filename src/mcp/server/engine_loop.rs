@@ -20,11 +20,13 @@
 //! However long steps and their deltas take, a client's call is served between two steps: a new
 //! client's `initialize` is never starved by a busy world.
 //!
-//! Heavy calls (`render.capture`, `test.run`) do their cheap part here, at the call's tick, and
-//! hand the rest to the heavy-work thread (`skills::deferred`): the call is answered by a later
-//! turn of the loop, once the worker is done, while steps and other clients' calls go on. A
-//! client that leaves meanwhile has its call cancelled (not run if it has not started) and its
-//! result dropped. A WebSocket connection that owes its
+//! Heavy calls (`render.capture`, `test.run`, `scene.save`, `scene.load`) do their cheap part
+//! here, at the call's tick, and hand the rest to the heavy-work thread (`skills::deferred`): the
+//! call is answered by a later turn of the loop, once the worker is done, while steps and other
+//! clients' calls go on. A scene load is applied in that later turn, whole; the client's own later
+//! calls wait for its loads and saves (`next_call`), so they apply in the order it sent them. A client
+//! that leaves meanwhile has its call cancelled (not run if it has not started) and its result
+//! dropped. A WebSocket connection that owes its
 //! client `MAX_OWED_BYTES` it has not read has its calls held back (not run) until it reads, so
 //! a client that pipelines calls and never reads cannot make the server build answers it keeps.
 
@@ -322,7 +324,7 @@ impl<'e> EngineLoop<'e> {
             // frame calls still get a turn per step (a busy world with a few viewers delayed a
             // new client's initialize by 12 s while steps ran back to back).
             if self.driver.may_call(now)
-                && let Some((conn, (profile, work))) = self.queue.pop_where(|(_, work)| work.ready())
+                && let Some((conn, (profile, work))) = self.next_call()
             {
                 self.serve(conn, profile, work);
                 self.driver.called(now.elapsed());
@@ -466,6 +468,14 @@ impl<'e> EngineLoop<'e> {
                 c.sub = Some(Subscriber { sink, reader: grant.reader(), baseline, full_since: None, _permit: permit });
             }
         }
+    }
+
+    /// The next call to serve, in the clients' turns: a client whose call with effects (a scene
+    /// load or save) is still on the worker waits for it, so its calls apply in the order it sent
+    /// them.
+    fn next_call(&mut self) -> Option<(u64, (Profile, Work))> {
+        let held: Vec<u64> = self.waiting.values().filter(|w| w.call.ordered).map(|w| w.conn).collect();
+        self.queue.pop_where(|conn, (_, work)| work.ready() && !held.contains(&conn))
     }
 
     /// Answers the deferred calls whose heavy half is done; cancels those whose client stopped
@@ -1269,6 +1279,145 @@ mod heavy_tests {
         // The place is free again for another client.
         let mut next = ask(&mut l, 2, "tools/call", run);
         assert_eq!(answer_of(&mut l, &mut next)["isError"], json!(false));
+    }
+
+    fn engine_in(project: &std::path::Path) -> Engine {
+        Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(project) }).unwrap()
+    }
+
+    fn call(engine: &Engine, skill: &str, input: Value) -> Value {
+        let response = engine.call(engine.script_caller(), skill, input);
+        assert!(response.success, "{skill}: {:?}", response.error);
+        response.result.unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn a_scene_save_in_flight_writes_the_world_of_its_calls_tick_while_the_clock_goes_on() {
+        let project = tempfile::tempdir().unwrap();
+        let engine = engine_in(project.path());
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        initialize(&mut l, 2);
+        for x in 0..3 {
+            call(&engine, "scene.createEntity", json!({"position": [f64::from(x) * 2.0, 0.5, 0.0]}));
+        }
+        let hold = engine.heavy_work().hold();
+        let mut save = ask(&mut l, 1, "tools/call", json!({"name": "scene.save", "arguments": {"name": "held"}}));
+        assert!(save.try_recv().is_err(), "printed and written on the worker");
+        let ticked = engine.tick();
+        step(&mut l);
+        assert_eq!(engine.tick(), ticked + 1, "the world steps while the save is in flight");
+        let mut other = ask(&mut l, 2, "tools/call", json!({"name": "scene.createEntity", "arguments": {}}));
+        assert_eq!(other.try_recv().expect("answered meanwhile").result.unwrap()["isError"], json!(false));
+        drop(hold);
+        let answer = answer_of(&mut l, &mut save);
+        assert_eq!(answer["isError"], json!(false), "{answer}");
+        assert_eq!(answer["structuredContent"]["entities"], json!(3), "the world of the call's tick, not the one after: {answer}");
+        let text = std::fs::read_to_string(project.path().join("scenes/held.lua")).unwrap();
+        assert_eq!(text.matches("shape = ").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn a_scene_load_is_read_on_the_worker_and_applied_whole_between_two_steps() {
+        let project = tempfile::tempdir().unwrap();
+        let engine = engine_in(project.path());
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        initialize(&mut l, 2);
+        for x in 0..4 {
+            call(&engine, "scene.createEntity", json!({"position": [f64::from(x) * 2.0, 0.5, 0.0], "color": 0x00ff00}));
+        }
+        call(&engine, "scene.save", json!({"name": "four"}));
+        call(&engine, "scene.load", json!({"name": "four"}));
+        call(&engine, "scene.createEntity", json!({}));
+        let before = engine.world().entity_count();
+        assert_eq!(before, 5);
+        let hold = engine.heavy_work().hold();
+        let called_at = engine.tick();
+        let mut load = ask(&mut l, 1, "tools/call", json!({"name": "scene.load", "arguments": {"name": "four"}}));
+        assert!(load.try_recv().is_err(), "read and checked on the worker");
+        for _ in 0..3 {
+            step(&mut l);
+        }
+        assert_eq!(engine.world().entity_count(), before, "nothing of the load shows before it is applied");
+        let mut other = ask(&mut l, 2, "tools/call", json!({"name": "scene.queryEntities", "arguments": {}}));
+        let seen = other.try_recv().expect("answered meanwhile").result.unwrap();
+        assert_eq!(seen["structuredContent"]["entities"].as_array().map(Vec::len), Some(before), "{seen}");
+        drop(hold);
+        let answer = answer_of(&mut l, &mut load);
+        assert_eq!(answer["isError"], json!(false), "{answer}");
+        assert_eq!(
+            (answer["structuredContent"]["entities"].clone(), answer["structuredContent"]["destroyed"].clone()),
+            (json!(4), json!(5))
+        );
+        assert_eq!(engine.world().entity_count(), 4);
+        // Every change was made at the tick the load completed on, through traced calls.
+        let applied_at = engine.tick();
+        assert_eq!(applied_at, called_at + 3);
+        let creates: Vec<Value> = events(&engine, "skill.executed")
+            .into_iter()
+            .filter(|p| p["skill"] == "scene.createEntity" && p["tick"] == json!(applied_at))
+            .collect();
+        assert_eq!(creates.len(), 4, "the scene's entities are created at the completion tick");
+    }
+
+    #[test]
+    fn a_clients_calls_after_its_scene_load_wait_for_it_and_others_do_not() {
+        let project = tempfile::tempdir().unwrap();
+        let engine = engine_in(project.path());
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        initialize(&mut l, 2);
+        call(&engine, "scene.createEntity", json!({}));
+        call(&engine, "scene.save", json!({"name": "one"}));
+        let hold = engine.heavy_work().hold();
+        let mut load = ask(&mut l, 1, "tools/call", json!({"name": "scene.load", "arguments": {"name": "one"}}));
+        let queue = |l: &mut EngineLoop<'_>, conn: u64| {
+            let (reply, answer) = oneshot::channel();
+            let params = json!({"name": "scene.createEntity", "arguments": {"position": [5.0, 0.5, 0.0]}});
+            l.intake(EngineMsg::Work {
+                conn,
+                profile: crate::policy::Profile::BuilderReadWrite,
+                work: Work::Call { method: "tools/call".into(), params, reply, gate: None },
+            });
+            answer
+        };
+        let mut after = queue(&mut l, 1);
+        let mut others = queue(&mut l, 2);
+        // Run the loop's own choice of what to serve, as `run` does, a few times over.
+        for _ in 0..4 {
+            if let Some((conn, (profile, work))) = l.next_call() {
+                l.serve(conn, profile, work);
+            }
+        }
+        assert!(others.try_recv().is_ok(), "another client is served while the load is on the worker");
+        assert!(after.try_recv().is_err(), "the loading client's next call waits for its load");
+        drop(hold);
+        answer_of(&mut l, &mut load);
+        let (conn, (profile, work)) = l.next_call().expect("its call is served now");
+        l.serve(conn, profile, work);
+        assert_eq!(after.try_recv().expect("answered after the load").result.unwrap()["isError"], json!(false));
+        // Applied after the load, in the order sent: the load's entity and this one are live.
+        assert_eq!(engine.world().entity_count(), 2);
+    }
+
+    #[test]
+    fn a_scene_that_does_not_check_out_fails_its_deferred_load_with_nothing_changed() {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(project.path().join("scenes")).unwrap();
+        std::fs::write(project.path().join("scenes/bad.lua"), "return { format = 1, entities = { { shape = 'box', size = -1 } } }")
+            .unwrap();
+        let engine = engine_in(project.path());
+        let mut l = EngineLoop::new(&engine, true, Duration::ZERO);
+        initialize(&mut l, 1);
+        call(&engine, "scene.createEntity", json!({}));
+        let mut load = ask(&mut l, 1, "tools/call", json!({"name": "scene.load", "arguments": {"name": "bad"}}));
+        let answer = answer_of(&mut l, &mut load);
+        assert_eq!(answer["isError"], json!(true), "{answer}");
+        let text = answer["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("invalid_input") && text.contains("scenes/bad.lua"), "{text}");
+        assert_eq!(engine.world().entity_count(), 1, "the world is as it was");
+        assert_eq!(engine.heavy_work().in_flight(), 0);
     }
 
     #[cfg(feature = "render")]

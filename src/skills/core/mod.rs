@@ -76,9 +76,12 @@ pub(crate) struct CoreParts {
     pub scripts: Option<PathBuf>,
     /// Runs a skill through the registry as a given caller (`scene.load`'s nested calls).
     pub invoke: Invoke,
+    /// The engine's tick now.
+    pub now: Rc<dyn Fn() -> u64>,
     /// Whether calls are decided by the live policy engine (else by the static profiles).
     pub policy_enabled: bool,
-    /// Where `render.capture` and `test.run` park their heavy half when their call may wait.
+    /// Where heavy skills (`render.capture`, `test.run`, `scene.save`, `scene.load`) park their
+    /// heavy half when their call may wait.
     pub heavy: Rc<super::HeavyWork>,
 }
 
@@ -198,6 +201,8 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
                 project: parts.project.clone(),
                 saves: parts.scene_saves.clone(),
                 invoke: Rc::clone(&parts.invoke),
+                now: Rc::clone(&parts.now),
+                heavy: Rc::clone(&parts.heavy),
             },
         )
         .map_err(ops_err)?,

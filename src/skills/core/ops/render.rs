@@ -356,10 +356,10 @@ pub(crate) fn create(
                 // The world at this tick, read now; drawn and encoded off the engine thread.
                 let mut prepared = state.borrow().prepare_capture(&world, &request, crate::render::RenderList::default());
                 let renderer = state.borrow().shared_renderer();
-                heavy.park(Box::new(move || {
+                heavy.park(move || {
                     let capture = prepared.render(&renderer).map_err(failed)?;
                     Ok(capture_result(&capture, width, height, labels))
-                }));
+                });
                 return Ok(mlua::Value::Nil);
             }
             let capture = state

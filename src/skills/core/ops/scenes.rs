@@ -42,7 +42,8 @@ use serde_json::{Map, Value, json};
 use crate::agents::table::Agents;
 use crate::policy::{DecisionContext, Permission, PermissionSet, PlannedCalls, PolicyEngine};
 use crate::scenes::{self, Look, Rotation, Scene, SceneEntity, SceneError, files};
-use crate::skills::{Caller, ErrorCode, HandlerFailure, SkillRegistry, SkillResponse};
+use crate::script::convert::blob;
+use crate::skills::{Caller, ErrorCode, HandlerFailure, SkillFailure, SkillRegistry, SkillResponse};
 use crate::world::{Camera, EntityId, Lighting, World};
 
 /// Runs a skill through the registry pipeline as a caller (the engine's `Host::invoke`).
@@ -376,18 +377,57 @@ pub(crate) struct ScenesParts {
     /// The folder whose `scenes/` saves go to: the project, or a playtest's private folder.
     pub saves: PathBuf,
     pub invoke: Invoke,
+    /// The engine's tick now (a deferred load applies at a later tick than it was called on).
+    pub now: Rc<dyn Fn() -> u64>,
+    /// Where saves and loads park their heavy half when their call may wait.
+    pub heavy: Rc<crate::skills::HeavyWork>,
 }
 
 /// A scene file problem as a skill failure: a missing file is `not_found`, an unreadable one a
 /// `handler_error`, anything about the name or the contents `invalid_input`.
-fn scene_failure(e: SceneError) -> mlua::Error {
+fn scene_failure(e: SceneError) -> SkillFailure {
     let code = match e {
         SceneError::Missing { .. } => ErrorCode::NotFound,
         SceneError::Io { .. } => ErrorCode::HandlerError,
         SceneError::TooMany { .. } => ErrorCode::CapacityExceeded,
         _ => ErrorCode::InvalidInput,
     };
-    HandlerFailure::new(code, e.to_string()).into_lua()
+    SkillFailure { code, message: e.to_string() }
+}
+
+fn into_lua(failure: SkillFailure) -> mlua::Error {
+    HandlerFailure::new(failure.code, failure.message).into_lua()
+}
+
+/// `scene.save`'s second half: prints the captured scene and writes it (on the heavy-work thread
+/// when the call may wait; no world is needed by then).
+fn write_scene(dir: &Path, path: &Path, name: &str, overwrite: bool, scene: &Scene) -> Result<Value, SkillFailure> {
+    let text = scenes::to_luau(scene);
+    files::write_atomic(dir, path, name, &text, overwrite).map_err(scene_failure)?;
+    Ok(json!({"name": name, "path": files::shown(name), "entities": scene.entities.len(), "bytes": text.len()}))
+}
+
+/// `scene.load`'s last half, on the engine thread: applies a read and checked scene as `caller`.
+fn load_scene(p: &ScenesParts, caller: &Caller, tick: u64, name: &str, scene: &Scene) -> Result<Value, SkillFailure> {
+    let invoke = |skill: &str, input: Value| (p.invoke)(caller, skill, input);
+    let target = SceneTarget {
+        world: &p.world,
+        registry: &p.registry,
+        policy: p.policy_enabled.then_some(&*p.policy),
+        agents: &p.agents,
+        project: &p.project,
+        caller,
+        tick,
+        invoke: &invoke,
+    };
+    let loaded = apply(&target, scene).map_err(|e| SkillFailure { code: e.code, message: e.message })?;
+    Ok(json!({
+        "name": name,
+        "entities": loaded.created.len(),
+        "destroyed": loaded.destroyed,
+        "renumbered": loaded.renumbered,
+        "calls": loaded.calls,
+    }))
 }
 
 /// The caller a handler's `ctx` describes (see the module doc), and the call's tick. An agent
@@ -413,7 +453,10 @@ fn caller_of(ctx: &Table, agents: &RefCell<Agents>) -> mlua::Result<(Caller, u64
     Ok((caller, ctx.get("tick")?))
 }
 
-/// Builds the `scenes` ops table.
+/// Builds the `scenes` ops table. A caller that can wait (`skills::deferred`) has a save's
+/// printing and writing, and a load's reading and checking, done on the heavy-work thread; a
+/// load's changes are still made on the engine thread, all between two steps, so no one sees a
+/// half-loaded scene.
 pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     let parts = Rc::new(parts);
@@ -422,16 +465,13 @@ pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
     ops.set(
         "save",
         lua.create_function(move |lua, (name, overwrite): (String, bool)| {
-            let (dir, path) = files::for_save(&p.saves, &name, overwrite).map_err(scene_failure)?;
+            let (dir, path) = files::for_save(&p.saves, &name, overwrite).map_err(|e| into_lua(scene_failure(e)))?;
             let scene = scenes::capture(&p.world.borrow());
-            let text = scenes::to_luau(&scene);
-            files::write_atomic(&dir, &path, &name, &text, overwrite).map_err(scene_failure)?;
-            let out = lua.create_table()?;
-            out.set("name", name.as_str())?;
-            out.set("path", files::shown(&name))?;
-            out.set("entities", scene.entities.len())?;
-            out.set("bytes", text.len())?;
-            Ok(out)
+            if p.heavy.may_defer("scene.save").map_err(HandlerFailure::into_lua)? {
+                p.heavy.park(move || write_scene(&dir, &path, &name, overwrite, &scene));
+                return Ok(mlua::Value::Nil);
+            }
+            blob(lua, write_scene(&dir, &path, &name, overwrite, &scene).map_err(into_lua)?).map(mlua::Value::UserData)
         })?,
     )?;
 
@@ -444,29 +484,21 @@ pub(crate) fn create(lua: &Lua, parts: ScenesParts) -> mlua::Result<Table> {
                 Err(SceneError::Missing { .. }) if p.saves != p.project => files::existing(&p.project, &name),
                 found => found,
             }
-            .map_err(scene_failure)?;
+            .map_err(|e| into_lua(scene_failure(e)))?;
             let capacity = p.world.borrow().capacity();
-            let scene = scenes::read_file(&path, &files::shown(&name), capacity).map_err(scene_failure)?;
             let (caller, tick) = caller_of(&ctx, &p.agents)?;
-            let invoke = |skill: &str, input: Value| (p.invoke)(&caller, skill, input);
-            let target = SceneTarget {
-                world: &p.world,
-                registry: &p.registry,
-                policy: p.policy_enabled.then_some(&*p.policy),
-                agents: &p.agents,
-                project: &p.project,
-                caller: &caller,
-                tick,
-                invoke: &invoke,
-            };
-            let loaded = apply(&target, &scene).map_err(|e| HandlerFailure::new(e.code, e.message).into_lua())?;
-            let out = lua.create_table()?;
-            out.set("name", name.as_str())?;
-            out.set("entities", loaded.created.len())?;
-            out.set("destroyed", loaded.destroyed)?;
-            out.set("renumbered", loaded.renumbered)?;
-            out.set("calls", loaded.calls)?;
-            Ok(out)
+            let shown = files::shown(&name);
+            if p.heavy.may_defer("scene.load").map_err(HandlerFailure::into_lua)? {
+                let finish = Rc::clone(&p);
+                p.heavy.park_then(
+                    move || scenes::read_file(&path, &shown, capacity).map_err(scene_failure),
+                    // Applied at the tick the read is done on: the policy's preview counts from it.
+                    move |scene| load_scene(&finish, &caller, (finish.now)(), &name, &scene),
+                );
+                return Ok(mlua::Value::Nil);
+            }
+            let scene = scenes::read_file(&path, &shown, capacity).map_err(|e| into_lua(scene_failure(e)))?;
+            blob(lua, load_scene(&p, &caller, tick, &name, &scene).map_err(into_lua)?).map(mlua::Value::UserData)
         })?,
     )?;
 

@@ -120,7 +120,7 @@ pub(crate) fn create(
                 let copy = world.borrow().duplicate();
                 if defer {
                     let (door, project, scripts) = (Arc::clone(&door), project.clone(), scripts.clone());
-                    heavy.park(Box::new(move || Ok(run_guarded(&*door, &project, scripts.as_deref(), copy, tick, &test))));
+                    heavy.park(move || Ok(run_guarded(&*door, &project, scripts.as_deref(), copy, tick, &test)));
                     return Ok(mlua::Value::Nil);
                 }
                 blob(lua, run_guarded(&*door, &project, scripts.as_deref(), copy, tick, &test)).map(mlua::Value::UserData)
