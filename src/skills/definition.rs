@@ -80,6 +80,9 @@ pub struct Skill {
     /// reconciling, so most calls skip `apply_defaults`' walk of the schema.
     pub(crate) input_defaults: bool,
     pub(crate) output_defaults: bool,
+    /// Whether the input schema has a colour (`s.color()`): only then is a call's input walked
+    /// for colour strings to turn into integers.
+    pub(crate) input_colors: bool,
     pub(crate) handler: Handler,
     /// Where the definition came from (`core/scene.luau`, a mod's path).
     pub source: String,
@@ -304,6 +307,7 @@ impl Skill {
         };
 
         let (input_defaults, output_defaults) = (schema::has_defaults(&input_schema), schema::has_defaults(&output_schema));
+        let input_colors = super::colour::has_colors(&input_schema);
         Ok(Skill {
             name,
             version,
@@ -316,6 +320,7 @@ impl Skill {
             output_schema,
             input_defaults,
             output_defaults,
+            input_colors,
             input_validator,
             output_validator,
             handler: Handler::Vm { handler, before, after },

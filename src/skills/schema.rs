@@ -52,7 +52,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         "record" => &["values"],
         "string" => &["minLength", "maxLength", "pattern"],
         "number" | "integer" => &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
-        "boolean" | "any" => &[],
+        "boolean" | "any" | "color" => &[],
         "enum" => &["values"],
         "array" => &["items", "minItems", "maxItems"],
         "union" => &["options"],
@@ -124,6 +124,14 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
             out.insert("type".into(), json!("boolean"));
         }
         "any" => {}
+        "color" => {
+            // One node for the three forms (no anyOf): `minimum`/`maximum` bind only the integer,
+            // `pattern` only the string (`skills::colour`).
+            out.insert("type".into(), json!(["integer", "string"]));
+            out.insert("minimum".into(), json!(0));
+            out.insert("maximum".into(), json!(super::colour::MAX_COLOR));
+            out.insert("pattern".into(), json!(super::colour::COLOR_PATTERN));
+        }
         "enum" => {
             let values = d.get("values").and_then(Value::as_array).filter(|v| !v.is_empty());
             let values = values.ok_or_else(|| err(path, "an enum needs a non-empty list of values"))?;
@@ -343,6 +351,8 @@ mod tests {
     fn typos_in_descriptors_are_errors() {
         let e = compile(&json!({"kind": "number", "maximun": 3})).unwrap_err();
         assert!(e.message.contains("maximun"), "{e}");
+        let e = compile(&json!({"kind": "color", "maximum": 3})).unwrap_err();
+        assert!(e.message.contains("maximum"), "{e}");
         let e = compile(&json!({"kind": "object", "fields": {"a": {"kind": "strng"}}})).unwrap_err();
         assert_eq!(e.path, "a");
         assert!(e.message.contains("strng"));

@@ -58,7 +58,7 @@ fn scene_create_entity_schema_matches_the_golden_file() {
     assert_eq!(p["size"]["maximum"], 50);
     assert_eq!(p["size"]["default"], 1);
     assert_eq!(p["color"]["maximum"], 0xffffff);
-    assert_eq!(p["color"]["type"], "integer");
+    assert_eq!(p["color"]["type"], serde_json::json!(["integer", "string"]));
     assert_eq!(p["friction"]["maximum"], 10);
     assert_eq!(p["restitution"]["maximum"], 2);
     assert_eq!(p["position"]["default"], serde_json::json!([0, 0, 0]));
