@@ -123,7 +123,10 @@ mod tests {
         assert!(!has_colors(&json!({"type": "object", "properties": {"name": {"type": "string"}}})));
         let mut v = json!({"color": "#ff0000", "name": "#ff0000", "runs": [{"color": "0x00ff00"}, {"color": {"r": 1}}], "byName": {"a": "#0000ff"}});
         assert!(normalize(&schema, &mut v));
-        assert_eq!(v, json!({"color": 0xff0000, "name": "#ff0000", "runs": [{"color": 0x00ff00}, {"color": {"r": 1}}], "byName": {"a": 0x0000ff}}));
+        assert_eq!(
+            v,
+            json!({"color": 0xff0000, "name": "#ff0000", "runs": [{"color": 0x00ff00}, {"color": {"r": 1}}], "byName": {"a": 0x0000ff}})
+        );
         assert!(!normalize(&schema, &mut v), "integers are left as they are");
         let mut bad = json!({"color": "#ff00zz"});
         assert!(!normalize(&schema, &mut bad));

@@ -459,7 +459,10 @@ mod tests {
         assert_eq!(check(desc.clone(), json!({"color": "#ff00zz"})), format!("color: '#ff00zz' {forms}"));
         assert_eq!(check(desc.clone(), json!({"color": "red"})), format!("color: 'red' {forms}"));
         assert_eq!(check(desc.clone(), json!({"ui": "#12"})), format!("ui: '#12' {forms}"));
-        assert_eq!(check(desc.clone(), json!({"color": 16777216})), "color: 16777216 is above the maximum of 16777215; allowed [0, 16777215]");
+        assert_eq!(
+            check(desc.clone(), json!({"color": 16777216})),
+            "color: 16777216 is above the maximum of 16777215; allowed [0, 16777215]"
+        );
         assert_eq!(
             check(desc, json!({"color": true})),
             "color: expected a colour (an integer 0xRRGGBB, or a string '#rrggbb' or '0xrrggbb'), got true"

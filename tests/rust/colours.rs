@@ -72,7 +72,11 @@ fn a_bad_colour_string_is_refused_naming_it() {
         ("scene.createEntity", json!({"color": "#ff88zz"}), "color: '#ff88zz' is not a colour"),
         ("scene.createEntity", json!({"color": "orange"}), "color: 'orange' is not a colour"),
         ("three.setLighting", json!({"ambientColor": "0x12345"}), "ambientColor: '0x12345' is not a colour"),
-        ("ui.label", json!({"anchor": {"kind": "screen"}, "style": {"text": {"color": "#abc"}}}), "style.text.color: '#abc' is not a colour"),
+        (
+            "ui.label",
+            json!({"anchor": {"kind": "screen"}, "style": {"text": {"color": "#abc"}}}),
+            "style.text.color: '#abc' is not a colour",
+        ),
     ] {
         let r = e.call(&caller, name, input.clone());
         let error = r.error.unwrap_or_else(|| panic!("{name} {input} was accepted"));

@@ -482,7 +482,10 @@ fn enable_applies_the_valid_names_and_says_why_each_other_was_refused() {
     let refused = c.call("skills.enable", json!({"categories": ["ui", "audio"]}));
     assert_eq!(refused["isError"], true);
     let message = refused["content"][0]["text"].as_str().unwrap();
-    assert!(message.contains("category 'ui' exists but is not permitted") && message.contains("category 'audio' exists but is not permitted"), "{message}");
+    assert!(
+        message.contains("category 'ui' exists but is not permitted") && message.contains("category 'audio' exists but is not permitted"),
+        "{message}"
+    );
     assert_eq!(c.listed_names(), after);
     // browse says the same of a category it may not see into.
     let browse = c.call("skills.browse", json!({"category": "ui"}));

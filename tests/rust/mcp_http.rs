@@ -490,15 +490,17 @@ async fn a_credentials_streams_count_against_its_limit_for_as_long_as_they_are_o
 async fn stateless_clients_that_name_themselves_each_have_their_own_tool_view() {
     let s = Http::start(&["--http"]);
     let names = |list: &Value| -> Vec<String> {
-        list["result"]["tools"].as_array().unwrap_or_else(|| panic!("{list}")).iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+        list["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
     };
     let (_, discovered) = body(s.stateless_as(Some("a"), 1, "server/discover", json!({})).send().await.unwrap()).await;
     assert_eq!(discovered["result"]["cacheScope"], "public", "{discovered}");
-    let mut a_listen = s
-        .stateless_as(Some("a"), 2, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}}))
-        .send()
-        .await
-        .unwrap();
+    let mut a_listen =
+        s.stateless_as(Some("a"), 2, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}})).send().await.unwrap();
     assert_eq!(events(&mut a_listen, 1, Duration::from_secs(10)).await[0]["method"], "notifications/subscriptions/acknowledged");
     let (_, enabled) = body(
         s.stateless_as(Some("a"), 3, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio"]}}))

@@ -101,9 +101,7 @@ fn every_core_skill_schema_matches_the_committed_golden_file() {
 /// named in the description of the nearest described object holding it (a group such as a ui
 /// style says its fields, with their units, in one line).
 fn undescribed(node: &Value, path: &str, group: Option<&str>, out: &mut Vec<String>) {
-    let named = |name: &str| {
-        group.is_some_and(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == name))
-    };
+    let named = |name: &str| group.is_some_and(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == name));
     for option in node["anyOf"].as_array().into_iter().flatten() {
         undescribed(option, path, group, out);
     }
