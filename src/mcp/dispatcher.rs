@@ -32,8 +32,8 @@ pub(crate) const STATELESS_VERSION: &str = "2026-07-28";
 pub(crate) const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Tools per `tools/list` page.
 pub(crate) const TOOLS_PAGE: usize = 100;
-/// `subscriptions/listen` streams one session may hold open (the stateless clients of one HTTP
-/// credential share a session).
+/// `subscriptions/listen` streams one session may hold open (stateless clients of one HTTP
+/// credential that do not name themselves with `clientInfo` share a session).
 pub(crate) const MAX_LISTENERS: usize = 32;
 /// The `_meta` key stamping every frame of a `subscriptions/listen` stream with the request's id.
 pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
@@ -256,8 +256,9 @@ pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -
     match &session.mode {
         // The stateless revision forbids unasked notifications: only listen streams hear them,
         // each frame stamped with its stream's id.
-        // Stateless clients of one credential share a session, and their request ids may
-        // coincide: one note per id, which the transport hands to every stream under that id.
+        // Stateless clients of one credential without a clientInfo share a session, and their
+        // request ids may coincide: one note per id, which the transport hands to every stream
+        // under that id.
         Mode::Standard { .. } if session.is_stateless() => {
             let mut ids: Vec<&Value> = Vec::new();
             for l in session.listeners.iter().filter(|l| l.tools) {
@@ -305,7 +306,7 @@ pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, 
         .and_then(Value::as_object)
         .ok_or_else(|| invalid_params("subscriptions/listen needs params.notifications, an object such as {\"toolsListChanged\": true}"))?;
     if session.listeners.len() >= MAX_LISTENERS {
-        // Full (stateless clients of one credential share the session): the oldest stream gives
+        // Full (stateless clients without a clientInfo share the session): the oldest stream gives
         // way, so one client holding them all cannot keep the others from listening.
         session.listeners.remove(0);
     }
@@ -461,14 +462,29 @@ fn capabilities() -> Value {
     json!({"tools": {"listChanged": true}})
 }
 
+/// How far a cacheable result may be shared (the stateless revision's `cacheScope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CacheScope {
+    /// Not cacheable (a call's result).
+    None,
+    /// The same for every caller (`server/discover`).
+    Public,
+    /// This client's own: a tool list depends on its credential's profile and on its own view.
+    Private,
+}
+
 /// Fields the stateless revision requires on list/call results; handshake clients ignore them.
-fn stamp_result(mut result: Value, cacheable: bool) -> Value {
+fn stamp_result(mut result: Value, scope: CacheScope) -> Value {
     result["resultType"] = json!("complete");
-    if cacheable {
-        // Never let a client serve the tool list from a cache: `dev.reload` and mods change it.
-        result["ttlMs"] = json!(0);
-        result["cacheScope"] = json!("private");
-    }
+    let scope = match scope {
+        CacheScope::None => return result,
+        CacheScope::Public => "public",
+        CacheScope::Private => "private",
+    };
+    // Never let a client serve a result from a cache: `dev.reload`, mods and skills.enable change
+    // the tool list at any time.
+    result["ttlMs"] = json!(0);
+    result["cacheScope"] = json!(scope);
     result
 }
 
@@ -485,7 +501,7 @@ fn discover(session: &mut McpSession) -> Value {
         "instructions": INSTRUCTIONS,
         "_meta": {"io.modelcontextprotocol/serverInfo": server_info()},
     });
-    stamp_result(result, true)
+    stamp_result(result, CacheScope::Public)
 }
 
 fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Result<Value, RpcError> {
@@ -609,7 +625,7 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
     if start + TOOLS_PAGE < listed.len() {
         result["nextCursor"] = json!((start + TOOLS_PAGE).to_string());
     }
-    Ok(stamp_result(result, true))
+    Ok(stamp_result(result, CacheScope::Private))
 }
 
 fn not_initialized() -> SkillResponse {
@@ -672,7 +688,7 @@ fn call_answer(engine: &Engine, session: &mut McpSession, name: &str, native: bo
             Some(e) => Err(RpcError { code: protocol::skill_error_code(e.code), message: e.message.clone(), data: Some(data) }),
         };
     }
-    Ok(stamp_result(standard_call_result(response), false))
+    Ok(stamp_result(standard_call_result(response), CacheScope::None))
 }
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.

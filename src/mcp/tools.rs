@@ -3,7 +3,6 @@
 
 use serde_json::{Value, json};
 
-use crate::skills::schema::without_dialect;
 use crate::skills::{Effect, Skill};
 
 /// "scene.createEntity" -> "Scene: Create Entity".
@@ -28,16 +27,26 @@ pub fn title(name: &str) -> String {
     }
 }
 
-/// Behaviour hints derived from the skill's declared effects.
+/// Behaviour hints derived from the skill's declared effects: only those that differ from what
+/// MCP assumes when a hint is absent (`readOnlyHint` false, `destructiveHint` true,
+/// `idempotentHint` false, `openWorldHint` true), since every listed byte costs a client context
+/// on every turn; the title is the tool's own `title`. A client reads the same facts.
 pub fn annotations(skill: &Skill) -> Value {
     let effects = skill.effects;
-    json!({
-        "title": title(&skill.name),
-        "readOnlyHint": effects.read_only(),
-        "destructiveHint": effects.contains(Effect::Destructive),
-        "idempotentHint": effects.idempotent,
-        "openWorldHint": effects.contains(Effect::Network),
-    })
+    let mut hints = serde_json::Map::new();
+    if effects.read_only() {
+        hints.insert("readOnlyHint".into(), json!(true));
+    } else if !effects.contains(Effect::Destructive) {
+        // (a read-only tool's destructiveHint means nothing)
+        hints.insert("destructiveHint".into(), json!(false));
+    }
+    if effects.idempotent {
+        hints.insert("idempotentHint".into(), json!(true));
+    }
+    if !effects.contains(Effect::Network) {
+        hints.insert("openWorldHint".into(), json!(false));
+    }
+    Value::Object(hints)
 }
 
 /// A standard tool definition. Its schemas go without `$schema`: every client pays for each listed
@@ -48,8 +57,8 @@ pub(crate) fn standard_tool(skill: &Skill) -> Value {
         "name": skill.name,
         "title": title(&skill.name),
         "description": skill.description,
-        "inputSchema": without_dialect(&skill.input_schema),
-        "outputSchema": without_dialect(&skill.output_schema),
+        "inputSchema": skill.listed_input_schema,
+        "outputSchema": skill.listed_output_schema,
         "annotations": annotations(skill),
     })
 }

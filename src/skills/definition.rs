@@ -74,12 +74,19 @@ pub struct Skill {
     pub effects: Effects,
     pub input_schema: Value,
     pub output_schema: Value,
+    /// The input and output schemas as `tools/list` shows them (`schema::compile_listed`),
+    /// without `$schema`.
+    pub listed_input_schema: Value,
+    pub listed_output_schema: Value,
     pub(crate) input_validator: jsonschema::Validator,
     pub(crate) output_validator: jsonschema::Validator,
     /// Whether each schema names a default: without one, only an empty container can need
     /// reconciling, so most calls skip `apply_defaults`' walk of the schema.
     pub(crate) input_defaults: bool,
     pub(crate) output_defaults: bool,
+    /// Whether the input schema has a colour (`s.color()`): only then is a call's input walked
+    /// for colour strings to turn into integers.
+    pub(crate) input_colors: bool,
     pub(crate) handler: Handler,
     /// Where the definition came from (`core/scene.luau`, a mod's path).
     pub source: String,
@@ -278,7 +285,14 @@ impl Skill {
             Ok((compiled, validator))
         };
         let (input_schema, input_validator) = compile("input")?;
+        let listed = |key: &str| -> Result<Value, DefinitionError> {
+            let desc: LuaValue = def.raw_get(key).map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
+            let desc = lua_to_json(lua, &desc, key).map_err(|e| fail(format!("{key} schema: {e}")))?;
+            schema::compile_listed(&desc).map_err(|e| fail(format!("{key} {e}")))
+        };
+        let listed_input_schema = listed("input")?;
         let (output_schema, output_validator) = compile("output")?;
+        let listed_output_schema = listed("output")?;
 
         let handler = match def.raw_get::<LuaValue>("handler") {
             Ok(LuaValue::Function(f)) => f,
@@ -304,6 +318,7 @@ impl Skill {
         };
 
         let (input_defaults, output_defaults) = (schema::has_defaults(&input_schema), schema::has_defaults(&output_schema));
+        let input_colors = super::colour::has_colors(&input_schema);
         Ok(Skill {
             name,
             version,
@@ -314,8 +329,11 @@ impl Skill {
             effects,
             input_schema,
             output_schema,
+            listed_input_schema,
+            listed_output_schema,
             input_defaults,
             output_defaults,
+            input_colors,
             input_validator,
             output_validator,
             handler: Handler::Vm { handler, before, after },

@@ -117,31 +117,72 @@ pub(crate) fn in_category(registry: &SkillRegistry, category: &str, permissions:
     registry.list().filter(|s| s.category == category && may_call(s, permissions)).cloned().collect()
 }
 
-/// A request named categories the caller has no skill in.
+/// Why a category a client named was not enabled (or disabled, or browsed).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {} {} (known: {})", if unknown.len() == 1 { "category" } else { "categories" }, unknown.join(", "), known.join(", "))]
-pub(crate) struct UnknownCategories {
-    pub unknown: Vec<String>,
-    pub known: Vec<String>,
+pub(crate) enum CategoryRefusal {
+    /// The registry has no such category.
+    #[error("unknown category '{category}'{}; known: {}", suggestion.as_ref().map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default(), known.join(", "))]
+    Unknown { category: String, suggestion: Option<String>, known: Vec<String> },
+    /// It exists, but the caller's permissions reach none of its skills.
+    #[error("category '{category}' exists but is not permitted for profile {profile}: its skills need {}", needs.join(" or "))]
+    NotPermitted { category: String, profile: String, needs: Vec<String> },
 }
 
-/// Checks the categories a client asks to enable or disable: each must hold a skill the caller
-/// may call. Returns them without duplicates, in the order asked.
+impl CategoryRefusal {
+    pub(crate) fn category(&self) -> &str {
+        match self {
+            CategoryRefusal::Unknown { category, .. } | CategoryRefusal::NotPermitted { category, .. } => category,
+        }
+    }
+}
+
+/// The categories a client asked to enable or disable, sorted: those holding a skill the caller
+/// may call (without duplicates, in the order asked), and why each other one was refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CategoryResolution {
+    pub valid: Vec<String>,
+    pub refused: Vec<CategoryRefusal>,
+}
+
+/// Sorts the categories a client names (enable, disable, browse): a valid one holds a skill the
+/// caller may call; any other is either unknown (with the nearest known name) or exists but
+/// holds nothing `profile`'s permissions reach (with the permissions its skills need). One wrong
+/// name does not spoil the others.
 pub(crate) fn resolve_categories(
     registry: &SkillRegistry,
     requested: &[String],
     permissions: PermissionSet,
-) -> Result<Vec<String>, UnknownCategories> {
+    profile: &str,
+) -> CategoryResolution {
     let known: Vec<String> = categories(registry, permissions).into_iter().map(|(c, _)| c).collect();
-    let mut out: Vec<String> = Vec::new();
-    let mut unknown: Vec<String> = Vec::new();
+    let mut out = CategoryResolution::default();
     for c in requested {
-        let list = if known.contains(c) { &mut out } else { &mut unknown };
-        if !list.contains(c) {
-            list.push(c.clone());
+        if known.contains(c) {
+            if !out.valid.contains(c) {
+                out.valid.push(c.clone());
+            }
+            continue;
         }
+        if out.refused.iter().any(|r| r.category() == c) {
+            continue;
+        }
+        let mut needs: Vec<String> = Vec::new();
+        for skill in registry.list().filter(|s| s.category == *c) {
+            if let Some(missing) = permissions.first_missing(&skill.permissions)
+                && !needs.iter().any(|n| n == missing.as_str())
+            {
+                needs.push(missing.as_str().to_string());
+            }
+        }
+        let refusal = if needs.is_empty() {
+            let suggestion = super::suggest::did_you_mean(c, known.iter().map(String::as_str)).map(str::to_string);
+            CategoryRefusal::Unknown { category: crate::clip::shown(c), suggestion, known: known.clone() }
+        } else {
+            CategoryRefusal::NotPermitted { category: c.clone(), profile: profile.to_string(), needs }
+        };
+        out.refused.push(refusal);
     }
-    if unknown.is_empty() { Ok(out) } else { Err(UnknownCategories { unknown, known }) }
+    out
 }
 
 #[cfg(test)]

@@ -555,6 +555,10 @@ fn run(
     if apply_defaults_if_any(&skill.input_schema, skill.input_defaults, &mut input.json) {
         input.lua = None;
     }
+    // Colour strings become their integers here, once, before anything records the input.
+    if skill.input_colors && super::colour::normalize(&skill.input_schema, &mut input.json) {
+        input.lua = None;
+    }
     if !skill.input_validator.is_valid(&input.json) {
         return Err(failure(
             ErrorCode::InvalidInput,
@@ -733,6 +737,9 @@ pub fn check_input(skill: &Skill, input: &mut Value) -> Result<(), InvalidInput>
         *input = Value::Object(Default::default());
     }
     apply_defaults(&skill.input_schema, input);
+    if skill.input_colors {
+        super::colour::normalize(&skill.input_schema, input);
+    }
     if skill.input_validator.is_valid(input) {
         Ok(())
     } else {

@@ -5,6 +5,7 @@
 //! schemas once; `invoke` runs every call through the one pipeline. Core skills ship inside the
 //! binary (`core/`) and reach the world only through the native ops beside them (`core/ops/`).
 
+mod colour;
 pub mod core;
 mod ctx;
 pub(crate) mod deferred;

@@ -33,16 +33,26 @@ pub(crate) fn without_dialect(schema: &Value) -> Value {
 
 /// Compiles a root descriptor to a draft-07 schema with `$schema` set.
 pub(crate) fn compile(descriptor: &Value) -> Result<Value, SchemaError> {
-    let mut schema = compile_node(descriptor, "")?;
+    let mut schema = compile_node(descriptor, "", false)?;
     if let Value::Object(map) = &mut schema {
         map.insert("$schema".into(), Value::String(DRAFT_07.into()));
     }
     Ok(schema)
 }
 
-const COMMON_KEYS: [&str; 5] = ["kind", "optional", "default", "description", "nullable"];
+/// The schema `tools/list` shows for a root descriptor, without `$schema`: the compiled schema,
+/// except that a node with a `summary` (`s.…:summary(text)`) is shown as its JSON type and that
+/// text. A skill whose input repeats a large shape another listed skill shows in full (the ui
+/// element skills' style, anchor, tail, leader and lifecycle, shown by `ui.panel`) lists it once:
+/// every client pays for each listed byte on every turn. Calls are still validated against the
+/// whole schema, and `skills.describe`, `skills.browse` and `skills.search` return it.
+pub(crate) fn compile_listed(descriptor: &Value) -> Result<Value, SchemaError> {
+    compile_node(descriptor, "", true)
+}
 
-fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
+const COMMON_KEYS: [&str; 6] = ["kind", "optional", "default", "description", "nullable", "summary"];
+
+fn compile_node(desc: &Value, path: &str, listed: bool) -> Result<Value, SchemaError> {
     let Value::Object(d) = desc else {
         return Err(err(path, format!("expected a schema node (a table built by the schema DSL), got {}", type_name(desc))));
     };
@@ -52,7 +62,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         "record" => &["values"],
         "string" => &["minLength", "maxLength", "pattern"],
         "number" | "integer" => &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
-        "boolean" | "any" => &[],
+        "boolean" | "any" | "color" => &[],
         "enum" => &["values"],
         "array" => &["items", "minItems", "maxItems"],
         "union" => &["options"],
@@ -62,6 +72,28 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         if !COMMON_KEYS.contains(&key.as_str()) && !allowed.contains(&key.as_str()) {
             return Err(err(path, format!("`{key}` does not apply to a {kind} schema")));
         }
+    }
+    let summary = match d.get("summary") {
+        None => None,
+        Some(Value::String(text)) => Some(text),
+        Some(other) => return Err(err(path, format!("`summary` must be a string, got {}", type_name(other)))),
+    };
+    if listed && let Some(text) = summary {
+        // Compiled in full all the same, so a listed schema is never made of a broken one.
+        compile_node(desc, path, false)?;
+        let mut out = Map::new();
+        let json_type = match kind {
+            "object" | "record" => Some("object"),
+            "array" => Some("array"),
+            "string" => Some("string"),
+            "number" | "integer" | "boolean" => Some(kind),
+            _ => None,
+        };
+        if let Some(t) = json_type {
+            out.insert("type".into(), json!(t));
+        }
+        out.insert("description".into(), json!(text));
+        return Ok(Value::Object(out));
     }
     let mut out = Map::new();
     match kind {
@@ -73,7 +105,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
                 Some(Value::Object(fields)) => {
                     for (name, field) in fields {
                         let child_path = join(path, name);
-                        properties.insert(name.clone(), compile_node(field, &child_path)?);
+                        properties.insert(name.clone(), compile_node(field, &child_path, listed)?);
                         let optional = field.get("optional").and_then(Value::as_bool).unwrap_or(false);
                         if !optional && field.get("default").is_none() {
                             required.push(Value::String(name.clone()));
@@ -96,7 +128,7 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         "record" => {
             out.insert("type".into(), json!("object"));
             let values = match d.get("values") {
-                Some(v) => compile_node(v, &join(path, "*"))?,
+                Some(v) => compile_node(v, &join(path, "*"), listed)?,
                 None => json!({}),
             };
             out.insert("additionalProperties".into(), values);
@@ -124,6 +156,14 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
             out.insert("type".into(), json!("boolean"));
         }
         "any" => {}
+        "color" => {
+            // One node for the three forms (no anyOf): `minimum`/`maximum` bind only the integer,
+            // `pattern` only the string (`skills::colour`).
+            out.insert("type".into(), json!(["integer", "string"]));
+            out.insert("minimum".into(), json!(0));
+            out.insert("maximum".into(), json!(super::colour::MAX_COLOR));
+            out.insert("pattern".into(), json!(super::colour::COLOR_PATTERN));
+        }
         "enum" => {
             let values = d.get("values").and_then(Value::as_array).filter(|v| !v.is_empty());
             let values = values.ok_or_else(|| err(path, "an enum needs a non-empty list of values"))?;
@@ -135,14 +175,14 @@ fn compile_node(desc: &Value, path: &str) -> Result<Value, SchemaError> {
         "array" => {
             out.insert("type".into(), json!("array"));
             let items = d.get("items").ok_or_else(|| err(path, "an array needs `items`"))?;
-            out.insert("items".into(), compile_node(items, &format!("{path}[]"))?);
+            out.insert("items".into(), compile_node(items, &format!("{path}[]"), listed)?);
             copy_count(d, &mut out, &["minItems", "maxItems"], path)?;
         }
         "union" => {
             let options = d.get("options").and_then(Value::as_array).filter(|v| v.len() >= 2);
             let options = options.ok_or_else(|| err(path, "a union needs at least two options"))?;
             let compiled =
-                options.iter().enumerate().map(|(i, o)| compile_node(o, &format!("{path}|{i}"))).collect::<Result<Vec<_>, _>>()?;
+                options.iter().enumerate().map(|(i, o)| compile_node(o, &format!("{path}|{i}"), listed)).collect::<Result<Vec<_>, _>>()?;
             out.insert("anyOf".into(), Value::Array(compiled));
         }
         _ => unreachable!("kind checked above"),
@@ -343,10 +383,31 @@ mod tests {
     fn typos_in_descriptors_are_errors() {
         let e = compile(&json!({"kind": "number", "maximun": 3})).unwrap_err();
         assert!(e.message.contains("maximun"), "{e}");
+        let e = compile(&json!({"kind": "color", "maximum": 3})).unwrap_err();
+        assert!(e.message.contains("maximum"), "{e}");
         let e = compile(&json!({"kind": "object", "fields": {"a": {"kind": "strng"}}})).unwrap_err();
         assert_eq!(e.path, "a");
         assert!(e.message.contains("strng"));
         assert!(compile(&json!({"kind": "enum", "values": []})).is_err());
+    }
+
+    #[test]
+    fn a_summary_shortens_only_the_listed_schema() {
+        let desc = json!({"kind": "object", "fields": {
+            "style": {"kind": "object", "optional": true, "summary": "As ui.panel's style.", "description": "Look.",
+                "fields": {"width": {"kind": "number", "description": "Pixels."}}},
+            "size": {"kind": "number", "description": "Metres."},
+        }});
+        let full = compile(&desc).unwrap();
+        assert_eq!(full["properties"]["style"]["properties"]["width"]["type"], "number", "validated in full");
+        assert_eq!(full["properties"]["style"]["description"], "Look.");
+        let listed = compile_listed(&desc).unwrap();
+        assert_eq!(listed["properties"]["style"], json!({"type": "object", "description": "As ui.panel's style."}));
+        assert_eq!(listed["properties"]["size"], full["properties"]["size"]);
+        assert_eq!(listed["required"], json!(["size"]), "optional stays optional");
+        assert!(listed.get("$schema").is_none());
+        let broken = json!({"kind": "object", "fields": {"s": {"kind": "object", "summary": "x", "fields": {"w": {"kind": "nmber"}}}}});
+        assert!(compile_listed(&broken).is_err(), "a summarised node is still checked");
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub(crate) enum Problem {
     Count { path: String, unit: CountUnit, expected: String, got: usize },
     #[error("{path}: {given} does not match the pattern {pattern}")]
     Pattern { path: String, given: String, pattern: String },
+    #[error("{path}: {given} is not a colour; give an integer 0xRRGGBB (0 to 16777215) or a string '#rrggbb' or '0xrrggbb'")]
+    NotAColor { path: String, given: String },
     /// A rule our schemas do not use, in `jsonschema`'s words.
     #[error("{path}: {message}")]
     Other { path: String, message: String },
@@ -179,6 +181,7 @@ fn explain(e: &ValidationError<'_>, schema: &Value, root: &str) -> Vec<Problem> 
             expected: count(node, "minLength", "maxLength"),
             got: instance.as_str().map_or(0, |s| s.chars().count()),
         },
+        ValidationErrorKind::Pattern { .. } if super::colour::is_color(node) => Problem::NotAColor { path, given: literal(instance) },
         ValidationErrorKind::Pattern { pattern } => Problem::Pattern { path, given: literal(instance), pattern: pattern.clone() },
         _ => Problem::Other { path, message: e.to_string() },
     };
@@ -296,6 +299,9 @@ fn summary(node: &Value) -> String {
     }
     if let Some(options) = node.get("anyOf").and_then(Value::as_array) {
         return options.iter().map(summary).collect::<Vec<_>>().join(" or ");
+    }
+    if super::colour::is_color(node) {
+        return "a colour (an integer 0xRRGGBB, or a string '#rrggbb' or '0xrrggbb')".to_string();
     }
     match node.get("type") {
         Some(Value::String(t)) => typed(t, node),
@@ -438,6 +444,29 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(check(create_entity(), value.clone()), expected, "{value}");
         }
+    }
+
+    #[test]
+    fn a_bad_colour_is_named_with_the_forms_a_colour_takes() {
+        let desc = json!({"kind": "object", "fields": {
+            "color": {"kind": "color", "optional": true},
+            "ui": {"kind": "union", "optional": true, "options": [
+                {"kind": "color"},
+                {"kind": "object", "fields": {"r": {"kind": "integer"}}},
+            ]},
+        }});
+        let forms = "is not a colour; give an integer 0xRRGGBB (0 to 16777215) or a string '#rrggbb' or '0xrrggbb'";
+        assert_eq!(check(desc.clone(), json!({"color": "#ff00zz"})), format!("color: '#ff00zz' {forms}"));
+        assert_eq!(check(desc.clone(), json!({"color": "red"})), format!("color: 'red' {forms}"));
+        assert_eq!(check(desc.clone(), json!({"ui": "#12"})), format!("ui: '#12' {forms}"));
+        assert_eq!(
+            check(desc.clone(), json!({"color": 16777216})),
+            "color: 16777216 is above the maximum of 16777215; allowed [0, 16777215]"
+        );
+        assert_eq!(
+            check(desc, json!({"color": true})),
+            "color: expected a colour (an integer 0xRRGGBB, or a string '#rrggbb' or '0xrrggbb'), got true"
+        );
     }
 
     #[test]

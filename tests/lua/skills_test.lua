@@ -60,7 +60,7 @@ describe("discovery", function()
 		local ui = h.ok("skills.browse", { category = "ui" }).skills
 		expect(ui[1].category).toBe("ui")
 		expect(h.ok("skills.enable", { categories = { "ui" } }).tools).toContain("ui.label")
-		expect(h.fails("skills.enable", { categories = { "weather" } }, "invalid_input")).toContain("unknown category weather")
+		expect(h.fails("skills.enable", { categories = { "weather" } }, "invalid_input")).toContain("unknown category 'weather'")
 	end)
 
 	it("shows a narrower profile only what it may call", function()

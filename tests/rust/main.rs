@@ -5,6 +5,7 @@ mod agent_governance;
 mod agents;
 mod audio;
 mod cli;
+mod colours;
 mod determinism;
 mod docs;
 mod durable;

@@ -182,9 +182,13 @@ fn standard_mode_lists_tools_with_schemas_and_annotations() {
     let create = tools.iter().find(|t| t["name"] == "scene.createEntity").unwrap();
     assert_eq!(keys(create), ["annotations", "description", "inputSchema", "name", "outputSchema", "title"]);
     assert_eq!(create["title"], "Scene: Create Entity");
-    assert_eq!(create["annotations"]["readOnlyHint"], false);
+    // Only hints that differ from MCP's defaults (readOnly false, destructive true, idempotent
+    // false, openWorld true) are sent.
+    assert_eq!(create["annotations"], json!({"destructiveHint": false, "openWorldHint": false}));
     let query = tools.iter().find(|t| t["name"] == "scene.queryEntities").unwrap();
-    assert_eq!(query["annotations"]["readOnlyHint"], true);
+    assert_eq!(query["annotations"], json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}));
+    let destroy = tools.iter().find(|t| t["name"] == "scene.destroyEntity").unwrap();
+    assert_eq!(destroy["annotations"], json!({"idempotentHint": true, "openWorldHint": false}));
     let unknown = s.request(3, "tools/call", json!({"name": "no.such.tool", "arguments": {}}));
     assert_eq!(unknown["error"]["code"], -32602);
     assert!(unknown["error"]["message"].as_str().unwrap().contains("no.such.tool"));

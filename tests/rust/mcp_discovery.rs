@@ -242,12 +242,12 @@ fn enable_and_disable_change_only_this_sessions_list_and_say_so() {
     assert_eq!(notes, ["notifications/tools/list_changed"]);
     assert_eq!(c.listed_names(), before, "disabling a core tool's category keeps the core tier listed");
 
-    // Unknown categories: invalid input naming them and the known ones; the list is untouched.
-    let (refused, notes) =
-        c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio", "sound", "ufo"]}}));
+    // Only unknown categories: invalid input naming each with the known ones; the list is untouched.
+    let (refused, notes) = c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["sound", "ufo"]}}));
     assert_eq!(refused["result"]["isError"], true);
     let message = refused["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(message.starts_with("invalid_input: categories: unknown categories sound, ufo (known: scene, ecs,"), "{message}");
+    assert!(message.starts_with("invalid_input: categories: unknown category 'sound'"), "{message}");
+    assert!(message.contains("; unknown category 'ufo'; known: scene, ecs,"), "{message}");
     assert!(notes.is_empty());
     assert_eq!(c.listed_names(), before);
 
@@ -335,7 +335,7 @@ fn browse_lists_categories_with_counts_and_a_categorys_callable_skills() {
     let unknown = c.call("skills.browse", json!({"category": "weather"}));
     assert_eq!(unknown["isError"], true);
     let message = unknown["content"][0]["text"].as_str().unwrap();
-    assert!(message.contains("unknown category weather") && message.contains("audio"), "{message}");
+    assert!(message.contains("unknown category 'weather'") && message.contains("audio"), "{message}");
     // policy.revoke and friends need policy.govern: a builder's policy category holds only what it may call.
     let policy = c.call("skills.browse", json!({"category": "policy"}));
     let names: Vec<&str> = policy["structuredContent"]["skills"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
@@ -451,4 +451,43 @@ fn stateless_clients_hear_of_a_changed_list_only_on_a_listen_stream() {
             .to_string(),
     );
     assert_eq!(out[1]["method"], "notifications/tools/list_changed", "a handshake client is told unasked: {out:?}");
+}
+
+#[test]
+fn enable_applies_the_valid_names_and_says_why_each_other_was_refused() {
+    let e = engine();
+    let mut c = Client::new(&e, "system.readonly", ToolsMode::Core);
+    let before = c.listed_names();
+    // physics is this profile's (physics.collisionEvents reads); ui exists but needs ui.write; "phyiscs" is a typo.
+    let (answer, notes) =
+        c.exchange("tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["ui", "physics", "phyiscs", "ui"]}}));
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    let change = &result["structuredContent"];
+    assert_eq!(change["categories"], json!(["physics"]));
+    assert_eq!(change["refused"][0]["category"], "ui");
+    assert_eq!(
+        change["refused"][0]["reason"],
+        "category 'ui' exists but is not permitted for profile system.readonly: its skills need ui.write"
+    );
+    assert_eq!(change["refused"][1]["category"], "phyiscs");
+    let reason = change["refused"][1]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("unknown category 'phyiscs' (did you mean 'physics'?); known: "), "{reason}");
+    assert_eq!(change["refused"].as_array().unwrap().len(), 2, "a repeated name is refused once");
+    assert_eq!(notes, ["notifications/tools/list_changed"]);
+    let after = c.listed_names();
+    assert!(after.len() > before.len() && after.iter().all(|n| !n.starts_with("ui.")), "{after:?}");
+
+    // Nothing valid: the call fails, with each reason, and nothing changes.
+    let refused = c.call("skills.enable", json!({"categories": ["ui", "audio"]}));
+    assert_eq!(refused["isError"], true);
+    let message = refused["content"][0]["text"].as_str().unwrap();
+    assert!(
+        message.contains("category 'ui' exists but is not permitted") && message.contains("category 'audio' exists but is not permitted"),
+        "{message}"
+    );
+    assert_eq!(c.listed_names(), after);
+    // browse says the same of a category it may not see into.
+    let browse = c.call("skills.browse", json!({"category": "ui"}));
+    assert!(browse["content"][0]["text"].as_str().unwrap().contains("not permitted for profile system.readonly"), "{browse}");
 }

@@ -45,8 +45,16 @@ impl Http {
     }
 
     /// A stateless (2026-07-28) request with its routing headers.
-    fn stateless(&self, id: u64, method: &str, mut params: Value) -> reqwest::RequestBuilder {
+    fn stateless(&self, id: u64, method: &str, params: Value) -> reqwest::RequestBuilder {
+        self.stateless_as(None, id, method, params)
+    }
+
+    /// `stateless`, from the client named `client` in its `_meta.clientInfo`.
+    fn stateless_as(&self, client: Option<&str>, id: u64, method: &str, mut params: Value) -> reqwest::RequestBuilder {
         params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}});
+        if let Some(name) = client {
+            params["_meta"]["io.modelcontextprotocol/clientInfo"] = json!({"name": name, "version": "1.0"});
+        }
         let mut req = self
             .post(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
             .header("mcp-protocol-version", V)
@@ -473,4 +481,54 @@ async fn a_credentials_streams_count_against_its_limit_for_as_long_as_they_are_o
     }
     let mut reopened = reopened.expect("a closed stream's place is given back");
     assert_eq!(events(&mut reopened, 1, Duration::from_secs(30)).await[0]["method"], "state/snapshot");
+}
+
+/// Stateless clients of one credential that name themselves (`_meta.clientInfo`) each have their
+/// own tool view and listen streams, so a tool list's `cacheScope: "private"` is true; the
+/// discover result, the same for everyone, is `public`. A client name is bounded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_clients_that_name_themselves_each_have_their_own_tool_view() {
+    let s = Http::start(&["--http"]);
+    let names = |list: &Value| -> Vec<String> {
+        list["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (_, discovered) = body(s.stateless_as(Some("a"), 1, "server/discover", json!({})).send().await.unwrap()).await;
+    assert_eq!(discovered["result"]["cacheScope"], "public", "{discovered}");
+    let mut a_listen =
+        s.stateless_as(Some("a"), 2, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}})).send().await.unwrap();
+    assert_eq!(events(&mut a_listen, 1, Duration::from_secs(10)).await[0]["method"], "notifications/subscriptions/acknowledged");
+    let (_, enabled) = body(
+        s.stateless_as(Some("a"), 3, "tools/call", json!({"name": "skills.enable", "arguments": {"categories": ["audio"]}}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(enabled["result"]["isError"], false, "{enabled}");
+    let heard = events(&mut a_listen, 1, Duration::from_secs(10)).await;
+    assert_eq!(heard.first().map(|m| m["method"].clone()), Some(json!("notifications/tools/list_changed")), "{heard:?}");
+
+    let (_, a_list) = body(s.stateless_as(Some("a"), 4, "tools/list", json!({})).send().await.unwrap()).await;
+    let (_, b_list) = body(s.stateless_as(Some("b"), 5, "tools/list", json!({})).send().await.unwrap()).await;
+    let (_, anonymous) = body(s.stateless(6, "tools/list", json!({})).send().await.unwrap()).await;
+    assert!(names(&a_list).iter().any(|n| n == "audio.play"), "a enabled audio: {:?}", names(&a_list));
+    assert!(!names(&b_list).iter().any(|n| n.starts_with("audio.")), "b's list is its own: {:?}", names(&b_list));
+    assert!(!names(&anonymous).iter().any(|n| n.starts_with("audio.")), "so is an unnamed client's");
+    assert_eq!(b_list["result"]["cacheScope"], "private");
+
+    let long = "x".repeat(300);
+    let (status, refused) = body(s.stateless_as(Some(&long), 7, "tools/list", json!({})).send().await.unwrap()).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("over the limit of 256"), "{refused}");
+    assert_ne!(status, StatusCode::OK);
+    // More names than a credential keeps: the longest idle make room, and every request is served.
+    for i in 0..40 {
+        let (_, list) = body(s.stateless_as(Some(&format!("c{i}")), 100 + i, "tools/list", json!({})).send().await.unwrap()).await;
+        assert!(!names(&list).is_empty());
+    }
 }

@@ -58,7 +58,7 @@ fn scene_create_entity_schema_matches_the_golden_file() {
     assert_eq!(p["size"]["maximum"], 50);
     assert_eq!(p["size"]["default"], 1);
     assert_eq!(p["color"]["maximum"], 0xffffff);
-    assert_eq!(p["color"]["type"], "integer");
+    assert_eq!(p["color"]["type"], serde_json::json!(["integer", "string"]));
     assert_eq!(p["friction"]["maximum"], 10);
     assert_eq!(p["restitution"]["maximum"], 2);
     assert_eq!(p["position"]["default"], serde_json::json!([0, 0, 0]));
@@ -95,4 +95,101 @@ fn every_core_skill_schema_matches_the_committed_golden_file() {
         actual == expected,
         "a core skill's schema, permissions or effects changed; review `git diff` after re-blessing with LIMINA_BLESS=1"
     );
+}
+
+/// Where an input property lacks a description: every property at every depth has one, or is
+/// named in the description of the nearest described object holding it (a group such as a ui
+/// style says its fields, with their units, in one line).
+fn undescribed(node: &Value, path: &str, group: Option<&str>, out: &mut Vec<String>) {
+    let named = |name: &str| group.is_some_and(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == name));
+    for option in node["anyOf"].as_array().into_iter().flatten() {
+        undescribed(option, path, group, out);
+    }
+    if node.get("items").is_some() {
+        undescribed(&node["items"], &format!("{path}[]"), group, out);
+    }
+    if node["additionalProperties"].is_object() {
+        undescribed(&node["additionalProperties"], &format!("{path}.*"), group, out);
+    }
+    for (name, prop) in node["properties"].as_object().into_iter().flatten() {
+        let at = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+        let own = prop["description"].as_str();
+        if own.is_none_or(str::is_empty) && !named(name) {
+            out.push(at.clone());
+        }
+        undescribed(prop, &at, own.or(group), out);
+    }
+}
+
+/// Milestone and ticket names mean nothing to a client reading a tool.
+fn internal_name(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    for (i, w) in words.iter().enumerate() {
+        let milestone = w.len() >= 2 && w.starts_with('M') && w[1..].bytes().all(|b| b.is_ascii_digit());
+        let ticket = matches!(w.to_lowercase().as_str(), "issue" | "phase" | "milestone")
+            && words.get(i + 1).is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+        if milestone || ticket || w.eq_ignore_ascii_case("phase") {
+            return Some(w.to_string());
+        }
+    }
+    None
+}
+
+#[test]
+fn every_input_property_of_every_core_skill_is_described() {
+    let engine = engine();
+    let mut missing = Vec::new();
+    // Every core skill, whoever adds it: the registry holds them all.
+    for skill in engine.registry().list().filter(|s| s.builtin) {
+        let mut here = Vec::new();
+        undescribed(&skill.input_schema, "", None, &mut here);
+        missing.extend(here.into_iter().map(|p| format!("{}: {p}", skill.name)));
+    }
+    assert!(missing.is_empty(), "{} input properties have no description:\n{}", missing.len(), missing.join("\n"));
+}
+
+#[test]
+fn no_description_names_an_internal_milestone() {
+    let engine = engine();
+    for skill in engine.registry().list() {
+        let mut texts = vec![skill.description.clone()];
+        collect_descriptions(&skill.input_schema, &mut texts);
+        for text in texts {
+            assert_eq!(internal_name(&text), None, "{}: {text}", skill.name);
+        }
+    }
+    let create = engine.registry().get("scene.createEntity").unwrap();
+    assert!(create.description.contains("capsule"), "{}", create.description);
+    assert_eq!(internal_name("loads it into the M6 sandbox"), Some("M6".into()));
+    assert_eq!(internal_name("as issue 12 asks"), Some("issue".into()));
+    assert_eq!(internal_name("Made in phase two"), Some("phase".into()));
+    assert_eq!(internal_name("Metres, M is not a milestone"), None);
+}
+
+fn collect_descriptions(node: &Value, out: &mut Vec<String>) {
+    match node {
+        Value::Object(m) => {
+            for (k, v) in m {
+                match (k.as_str(), v) {
+                    ("description", Value::String(text)) => out.push(text.clone()),
+                    _ => collect_descriptions(v, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_descriptions(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_undescribed_walk_finds_a_nested_field_nobody_names() {
+    let schema = serde_json::json!({"properties": {
+        "a": {"description": "x"},
+        "b": {"properties": {"c": {"description": "y"}}},
+        "style": {"description": "text {color}", "properties": {"text": {"properties": {"color": {}, "size": {}}}}},
+        "list": {"description": "z", "items": {"anyOf": [{"properties": {"k": {}}}, {"type": "number"}]}},
+    }});
+    let mut out = Vec::new();
+    undescribed(&schema, "", None, &mut out);
+    assert_eq!(out, ["b", "list[].k", "style.text.size"]);
 }

@@ -50,6 +50,12 @@ pub(crate) const BODY_BUDGET_PER_CREDENTIAL: usize = 16 << 20;
 pub(crate) const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// A session with no request and no open stream for this long is forgotten.
 pub(crate) const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+/// Stateless clients (by `clientInfo`) one credential keeps a tool view for.
+pub(crate) const MAX_STATELESS_CLIENTS: usize = 16;
+/// Longest `clientInfo` name and version of a stateless request, together.
+const MAX_CLIENT_INFO_BYTES: usize = 256;
+/// The stateless revision's `_meta` key for the client's name and version.
+const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 /// JSON-RPC code for a routing header that disagrees with the body (stateless revision).
 const HEADER_MISMATCH: i64 = -32020;
 
@@ -72,11 +78,21 @@ struct HttpSession {
     streams: Arc<()>,
 }
 
-/// A stateless client's standing state: its session on the engine and what it has in flight.
+/// A stateless client's standing state: its session on the engine (its tool view and listen
+/// streams) and what its credential has in flight.
 #[derive(Clone)]
 struct StatelessConn {
     conn: u64,
     load: Arc<Load>,
+}
+
+/// One credential's stateless clients. The 2026-07-28 revision has no session: a client names
+/// itself only by the `clientInfo` in each request's `_meta`, so clients are told apart by it
+/// (each its own tool view and listen streams); clients that send none share one. Their calls
+/// and streams count against one admission load, as one connection.
+struct StatelessClients {
+    load: Arc<Load>,
+    clients: HashMap<String, (u64, Instant)>,
 }
 
 /// Everything the HTTP side keeps; one per server.
@@ -87,7 +103,7 @@ pub(super) struct HttpState {
     reading: Arc<std::sync::atomic::AtomicUsize>,
     reading_by: Mutex<HashMap<String, Arc<std::sync::atomic::AtomicUsize>>>,
     sessions: Mutex<HashMap<String, HttpSession>>,
-    stateless: Mutex<HashMap<String, StatelessConn>>,
+    stateless: Mutex<HashMap<String, StatelessClients>>,
 }
 
 /// Who is asking: the profile their token maps to, and the credential itself (the key of their
@@ -236,12 +252,28 @@ impl HttpState {
         }
     }
 
-    fn stateless_conn(&self, who: &Identity) -> StatelessConn {
+    /// The engine session of the stateless client `client` (its `clientInfo`, `""` for none) of
+    /// this credential. A credential keeps at most `MAX_STATELESS_CLIENTS`: a new one makes room
+    /// by closing the credential's own longest-idle client, never another credential's.
+    fn stateless_conn(&self, who: &Identity, client: &str) -> StatelessConn {
         let mut stateless = self.stateless.lock().unwrap_or_else(|p| p.into_inner());
-        stateless
+        let own = stateless
             .entry(who.credential.clone())
-            .or_insert_with(|| StatelessConn { conn: self.shared.next.fetch_add(1, Ordering::Relaxed), load: Arc::new(Load::default()) })
-            .clone()
+            .or_insert_with(|| StatelessClients { load: Arc::new(Load::default()), clients: HashMap::new() });
+        let now = Instant::now();
+        if let Some((conn, last_used)) = own.clients.get_mut(client) {
+            *last_used = now;
+            return StatelessConn { conn: *conn, load: Arc::clone(&own.load) };
+        }
+        if own.clients.len() >= MAX_STATELESS_CLIENTS {
+            let oldest = own.clients.iter().min_by_key(|(_, (_, used))| *used).map(|(name, _)| name.clone());
+            if let Some((conn, _)) = oldest.and_then(|name| own.clients.remove(&name)) {
+                let _ = self.shared.engine.send(EngineMsg::Closed { conn });
+            }
+        }
+        let conn = self.shared.next.fetch_add(1, Ordering::Relaxed);
+        own.clients.insert(client.to_string(), (conn, now));
+        StatelessConn { conn, load: Arc::clone(&own.load) }
     }
 
     fn send(&self, conn: u64, profile: Profile, work: Work) -> Result<(), RpcError> {
@@ -392,7 +424,11 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             if let Err(e) = check_routing_headers(&headers, &method, &params) {
                 return rpc_answer(id, Err(e), true, accepts, Vec::new());
             }
-            let s = state.stateless_conn(who);
+            let client = match stateless_client(&params) {
+                Ok(client) => client,
+                Err(e) => return rpc_answer(id, Err(e), true, accepts, Vec::new()),
+            };
+            let s = state.stateless_conn(who, &client);
             (s.conn, s.load, None)
         }
         None if method == "initialize" => match state.open_session(who) {
@@ -559,6 +595,26 @@ fn read_message(body: &[u8]) -> Result<Posted, Box<HttpResponse>> {
         },
         Err(invalid) => Err(Box::new(rpc_failure(StatusCode::BAD_REQUEST, invalid.id, protocol::INVALID_REQUEST, &invalid.message))),
     }
+}
+
+/// How a stateless request names its client: `_meta["io.modelcontextprotocol/clientInfo"]`
+/// (`{name, version}`), as `name/version`; `""` when it sends none. At most
+/// `MAX_CLIENT_INFO_BYTES`, so a client cannot make the server keep megabytes per name.
+fn stateless_client(params: &Value) -> Result<String, RpcError> {
+    let Some(info) = params.get("_meta").and_then(|m| m.get(CLIENT_INFO_KEY)) else { return Ok(String::new()) };
+    let part = |key: &str| info.get(key).and_then(Value::as_str).unwrap_or_default();
+    let name = format!("{}/{}", part("name"), part("version"));
+    if name.len() > MAX_CLIENT_INFO_BYTES {
+        return Err(RpcError {
+            code: protocol::INVALID_PARAMS,
+            message: format!(
+                "_meta.{CLIENT_INFO_KEY} name and version are {} bytes, over the limit of {MAX_CLIENT_INFO_BYTES}",
+                name.len()
+            ),
+            data: None,
+        });
+    }
+    Ok(if name == "/" { String::new() } else { name })
 }
 
 /// The stateless revision's routing headers must agree with the body, so intermediaries that

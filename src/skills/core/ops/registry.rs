@@ -103,11 +103,12 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     let r = Rc::clone(&registry);
     ops.set(
         "browse",
-        lua.create_function(move |lua, (category, permissions): (String, Vec<String>)| {
+        lua.create_function(move |lua, (category, permissions, profile): (String, Vec<String>, String)| {
             let registry = r.borrow();
             let permissions = permission_set(&permissions);
-            if let Err(e) = discovery::resolve_categories(&registry, std::slice::from_ref(&category), permissions) {
-                return Ok((Value::Nil, Some(e.to_string())));
+            let resolved = discovery::resolve_categories(&registry, std::slice::from_ref(&category), permissions, &profile);
+            if let Some(refusal) = resolved.refused.first() {
+                return Ok((Value::Nil, Some(refusal.to_string())));
             }
             let rows: Vec<serde_json::Value> =
                 discovery::in_category(&registry, &category, permissions).iter().map(|s| listed_skill(s)).collect();
@@ -118,20 +119,28 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     let r = Rc::clone(&registry);
     ops.set(
         "resolveCategories",
-        lua.create_function(move |lua, (requested, permissions): (Vec<String>, Vec<String>)| {
+        lua.create_function(move |lua, (requested, permissions, profile): (Vec<String>, Vec<String>, String)| {
             let registry = r.borrow();
             let permissions = permission_set(&permissions);
-            match discovery::resolve_categories(&registry, &requested, permissions) {
-                Ok(categories) => {
-                    let tools: Vec<&str> = registry
-                        .list()
-                        .filter(|s| categories.contains(&s.category) && discovery::may_call(s, permissions))
-                        .map(|s| s.name.as_str())
-                        .collect();
-                    Ok((Value::UserData(blob(lua, json!({"categories": categories, "tools": tools}))?), None))
-                }
-                Err(e) => Ok((Value::Nil, Some(e.to_string()))),
+            let resolved = discovery::resolve_categories(&registry, &requested, permissions, &profile);
+            if resolved.valid.is_empty() {
+                // Nothing to apply: the call fails, naming why each name was refused.
+                let why: Vec<String> = resolved.refused.iter().map(ToString::to_string).collect();
+                return Ok((Value::Nil, Some(why.join("; "))));
             }
+            let categories = resolved.valid;
+            let tools: Vec<&str> = registry
+                .list()
+                .filter(|s| categories.contains(&s.category) && discovery::may_call(s, permissions))
+                .map(|s| s.name.as_str())
+                .collect();
+            let mut out = json!({"categories": categories, "tools": tools});
+            if !resolved.refused.is_empty() {
+                let refused: Vec<serde_json::Value> =
+                    resolved.refused.iter().map(|r| json!({"category": r.category(), "reason": r.to_string()})).collect();
+                out["refused"] = json!(refused);
+            }
+            Ok((Value::UserData(blob(lua, out)?), None))
         })?,
     )?;
 
