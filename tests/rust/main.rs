@@ -6,6 +6,7 @@ mod agents;
 mod audio;
 mod cli;
 mod determinism;
+mod digest;
 mod docs;
 mod durable;
 mod errors;
