@@ -38,6 +38,8 @@ pub(crate) enum Section {
     Agents,
     /// Batched radius queries (agent perception) on the CSR grid vs brute force.
     Spatial,
+    /// world.digest's bytes and time vs scene.queryEntities at 100 / 1,000 / 10,000 entities.
+    Digest,
     /// The command log's cost on the step and on MCP calls; replay speed vs live stepping.
     Durable,
     /// Snapshot size, encode, durable write and restore at 2,000 and 20,000 entities.
@@ -87,6 +89,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Ui,
         Section::Audio,
         Section::Spatial,
+        Section::Digest,
         Section::Agents,
         Section::Snapshot,
         Section::Soak,
@@ -118,6 +121,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         #[cfg(not(feature = "render"))]
         Section::Ui => Err(anyhow::anyhow!("the UI bench needs a limina built with the `render` feature")),
         Section::Spatial => super::bench_spatial::run(),
+        Section::Digest => super::bench_digest::run(),
         Section::Audio => super::bench_audio::run(),
         Section::Durable => super::bench_durable::run(),
         Section::Snapshot => super::bench_snapshot::run(),

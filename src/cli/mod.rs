@@ -13,6 +13,7 @@ macro_rules! outln {
 mod bench;
 mod bench_agents;
 mod bench_audio;
+mod bench_digest;
 mod bench_durable;
 mod bench_mcp;
 mod bench_packages;

@@ -392,6 +392,10 @@ impl DeferredPayload for ExecutedRecord {
     fn retained_bytes(&self) -> usize {
         self.input.get().len()
     }
+
+    fn skill_call(&self) -> Option<(&str, bool)> {
+        Some((&self.skill.name, self.skill.effects.mutates_world()))
+    }
 }
 
 /// A `policy.decision` / `policy.denied` as the log keeps it: the decision and what its
@@ -411,6 +415,10 @@ impl DeferredPayload for DecisionRecord {
 
     fn write_json(&self, out: &mut Vec<u8>) {
         write_json(out, &self.decision.payload(&decision_context(&self.caller, &self.skill, self.tick)));
+    }
+
+    fn skill_call(&self) -> Option<(&str, bool)> {
+        Some((&self.skill.name, self.skill.effects.mutates_world()))
     }
 }
 

@@ -93,6 +93,13 @@ pub trait DeferredPayload: std::fmt::Debug {
     fn retained_bytes(&self) -> usize {
         0
     }
+
+    /// The skill call it records, if it records one: the skill's name and whether that skill
+    /// may change the world. Lets a reader summarise the log (`world.digest`) without writing
+    /// payloads out.
+    fn skill_call(&self) -> Option<(&str, bool)> {
+        None
+    }
 }
 
 impl Payload {

@@ -418,6 +418,11 @@ impl World {
         self.entities.get(id).and_then(|e| self.ecs.get::<Transform>(e).copied())
     }
 
+    /// An entity's tags (None for unknown ids).
+    pub(crate) fn tags(&self, id: EntityId) -> Option<&Tags> {
+        self.entities.get(id).and_then(|e| self.ecs.get::<Tags>(e))
+    }
+
     /// What an entity looks like (None for unknown ids and entities that are not drawn).
     #[cfg_attr(not(feature = "render"), allow(dead_code, reason = "read by render.capture's framing, which needs the renderer"))]
     pub(crate) fn renderable(&self, id: EntityId) -> Option<Renderable> {

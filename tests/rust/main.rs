@@ -7,6 +7,7 @@ mod audio;
 mod cli;
 mod colours;
 mod determinism;
+mod digest;
 mod docs;
 mod durable;
 mod errors;

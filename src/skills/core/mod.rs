@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes, snapshot = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes, snapshot, digest = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -207,6 +207,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         )
         .map_err(ops_err)?,
         ops::snapshot::create(lua, Rc::clone(&parts.snapshots)).map_err(ops_err)?,
+        ops::digest::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents), Rc::clone(&parts.trace)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;
