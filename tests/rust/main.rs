@@ -8,6 +8,7 @@ mod cli;
 mod determinism;
 mod docs;
 mod durable;
+mod embodiment;
 mod errors;
 mod governance;
 mod hostile_geometry;

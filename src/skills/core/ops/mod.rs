@@ -3,6 +3,7 @@
 
 pub(crate) mod agents;
 pub(crate) mod audio;
+pub(crate) mod embody;
 pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;
