@@ -1,12 +1,13 @@
 //! In-world agents (players): records that are world state, changed only through the `agent.*`
 //! skills (`table`, `record`); what an agent perceives (`perception`); the scheduler budgets
 //! (`budget`); who holds which agent and session ids, and the id forms the engine keeps
-//! (`claims`); the decision providers behind one async seam (`provider`); and the systems the
+//! (`claims`); what agents hear and what happens to them between looks (`hearing`); the decision providers behind one async seam (`provider`); and the systems the
 //! step runs for them (`systems`: act, perceive, decide; `walk`: approaches), which reach the
 //! skill registry and the command log above them through one door (`systems::EngineDoor`).
 
 pub mod budget;
 pub mod claims;
+pub mod hearing;
 pub mod perception;
 pub mod provider;
 pub mod record;

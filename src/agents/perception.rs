@@ -2,7 +2,8 @@
 //! `{selfId, selfEntity?, position?, nearby[{id, position, distance}], recentEvents[{type}], tick}`.
 //! `nearby` comes from the world's batched spatial query (one per tick for all due agents),
 //! sorted by distance then entity id, self excluded. `recentEvents` is a short tail of what
-//! happened to or around the agent since it last looked.
+//! happened to or around the agent since it last looked; `heard`, the lines said within earshot
+//! since then (left out when there are none).
 
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +42,17 @@ pub struct Perception {
     pub position: Option<[f64; 3]>,
     pub nearby: Vec<PerceivedEntity>,
     pub recent_events: Vec<RecentEvent>,
+    /// Lines said within earshot since its last perception, oldest first (see `hearing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heard: Vec<super::hearing::HeardLine>,
+    /// Lines it missed since its last perception because its inbox was full.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub heard_dropped: u64,
     pub tick: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// `EntityId` as its canonical `ent_` text in serde formats.

@@ -52,16 +52,20 @@ pub enum ProviderKind {
     /// Any OpenAI-compatible chat-completions endpoint.
     #[serde(rename = "openai")]
     OpenAi,
+    /// An outside MCP client that embodied the agent (`agent.embody`): its calls are the
+    /// agent's decisions, so the scheduler never asks anyone to decide for it.
+    Client,
 }
 
 impl ProviderKind {
-    pub(crate) const NAMES: [&'static str; 3] = ["scripted", "ollama", "openai"];
+    pub(crate) const NAMES: [&'static str; 4] = ["scripted", "ollama", "openai", "client"];
 
     pub fn parse(text: &str) -> Option<ProviderKind> {
         match text {
             "scripted" => Some(ProviderKind::Scripted),
             "ollama" => Some(ProviderKind::Ollama),
             "openai" => Some(ProviderKind::OpenAi),
+            "client" => Some(ProviderKind::Client),
             _ => None,
         }
     }
@@ -71,6 +75,7 @@ impl ProviderKind {
             ProviderKind::Scripted => "scripted",
             ProviderKind::Ollama => "ollama",
             ProviderKind::OpenAi => "openai",
+            ProviderKind::Client => "client",
         }
     }
 }
@@ -148,9 +153,11 @@ pub(crate) const PREVIOUS_RESULTS: usize = 8;
 
 impl AgentRecord {
     /// Due when it has never decided, or `decisionIntervalTicks` have passed since it last did,
-    /// and no decision is in flight. Builders are never due.
+    /// and no decision is in flight. Builders are never due, nor are agents a client decides
+    /// for (embodied or waiting to be).
     pub(crate) fn is_due(&self, tick: u64) -> bool {
         self.kind == AgentKind::Player
+            && self.llm.provider != ProviderKind::Client
             && self.in_flight.is_none()
             && self.last_decision_tick.is_none_or(|last| tick.saturating_sub(last) >= self.decision_interval_ticks)
     }

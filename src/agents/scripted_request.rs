@@ -131,6 +131,17 @@ impl RequestBuilder {
                 args.push_back(LuaValue::Number(nearby.len() as f64));
                 args.push_back(LuaValue::Buffer(buffer));
                 args.push_back(big.map_or(LuaValue::Nil, LuaValue::Table));
+                // Lines heard since the last perception: usually none, so usually nothing built.
+                args.push_back(if p.heard.is_empty() && p.heard_dropped == 0 {
+                    LuaValue::Nil
+                } else {
+                    let heard = json_to_lua(lua, &serde_json::to_value(&p.heard).unwrap_or_default())?;
+                    if let LuaValue::Table(t) = &heard {
+                        super::systems::freeze(t)?;
+                    }
+                    heard
+                });
+                args.push_back(LuaValue::Number(p.heard_dropped as f64));
                 for event in &p.recent_events {
                     args.push_back(text(&event.event_type)?);
                 }

@@ -387,7 +387,7 @@ impl AgentSystems {
         let mut due: Vec<(Option<u64>, Rc<str>, bool)> = agents
             .iter()
             .filter(|r| r.is_due(tick) && !live.contains_key(&r.id) && !stopped(r))
-            .map(|r| (r.last_decision_tick, Rc::clone(&r.id), r.llm.provider != ProviderKind::Scripted))
+            .map(|r| (r.last_decision_tick, Rc::clone(&r.id), matches!(r.llm.provider, ProviderKind::Ollama | ProviderKind::OpenAi)))
             .collect();
         drop(policy);
         // Model decisions of a spawner's tree stop at the operator's bound.
@@ -461,8 +461,18 @@ impl AgentSystems {
         let systems = self;
         let mut own = systems.own.borrow_mut();
         let mut world = systems.world.borrow_mut();
-        sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
+        let told = sort_events(trace.since(systems.scanned.get()), &agents, &mut own, &mut world);
         systems.scanned.set(trace.last_seq());
+        drop((agents, trace));
+        if told.is_empty() {
+            return;
+        }
+        let mut agents = env.agents.borrow_mut();
+        for (id, event_type) in told {
+            if let Some(inbox) = agents.inbox_mut(&id) {
+                inbox.push(super::hearing::Happening::Event { event_type, tick: env.tick });
+            }
+        }
     }
 
     /// What the agent systems remember that decides what agents perceive and how decisions are
@@ -473,7 +483,7 @@ impl AgentSystems {
         let systems = self;
         let mut own = systems.own.borrow().clone();
         let mut world = systems.world.borrow().clone();
-        sort_events(trace.since(systems.scanned.get()), agents, &mut own, &mut world);
+        let _told = sort_events(trace.since(systems.scanned.get()), agents, &mut own, &mut world);
         let ring = |r: RecentRing| r.0.into_iter().map(|(seq, t)| (seq, t.to_string())).collect::<Vec<_>>();
         let mut own: Vec<(String, Vec<(u64, String)>)> = own.into_iter().map(|(id, r)| (id.to_string(), ring(r))).collect();
         own.sort();
@@ -547,6 +557,14 @@ impl AgentSystems {
                 None => Vec::new(),
             };
             let mut agents = env.agents.borrow_mut();
+            let (heard, heard_dropped) = agents.inbox_mut(id).map_or((Vec::new(), 0), |inbox| {
+                let look = inbox.look(None, super::hearing::MAX_LOOK);
+                let lines = look.items.into_iter().filter_map(|i| match i.what {
+                    super::hearing::Happening::Heard(line) => Some(line),
+                    super::hearing::Happening::Event { .. } => None,
+                });
+                (lines.collect(), look.dropped)
+            });
             let Some(record) = agents.get_mut(id) else { continue };
             let seen = record.seen_seq;
             let mut recent: Vec<(u64, Rc<str>)> = systems.own.borrow().get(id).map(|r| r.0.iter().cloned().collect()).unwrap_or_default();
@@ -560,6 +578,8 @@ impl AgentSystems {
                 position: place.map(|(_, p, _)| p),
                 nearby,
                 recent_events: recent.into_iter().skip(skip).map(|(_, t)| RecentEvent { event_type: t.to_string() }).collect(),
+                heard,
+                heard_dropped,
                 tick,
             };
             let count = perception.nearby.len();
@@ -624,7 +644,8 @@ impl AgentSystems {
             )
         };
         match kind {
-            ProviderKind::Scripted => {}
+            // Never due (`AgentRecord::is_due`): a client decides by calling.
+            ProviderKind::Scripted | ProviderKind::Client => {}
             ProviderKind::Ollama | ProviderKind::OpenAi => {
                 let provider = match self.http_provider(kind) {
                     Ok(p) => p,
@@ -699,7 +720,7 @@ impl AgentSystems {
         }
         let http = match kind {
             ProviderKind::Ollama => provider::ProviderKind::Ollama,
-            ProviderKind::OpenAi | ProviderKind::Scripted => provider::ProviderKind::OpenAi,
+            ProviderKind::OpenAi | ProviderKind::Scripted | ProviderKind::Client => provider::ProviderKind::OpenAi,
         };
         let mut config = self.config.borrow_mut();
         let config = config.get_or_insert_with(ProvidersConfig::from_env);
@@ -943,13 +964,15 @@ impl AgentSystems {
 }
 
 /// Sorts `events` into each agent's recent events (its own calls and their outcomes) and the
-/// world's (signals, speech, collisions); forgets the rings of agents that are gone.
+/// world's (signals, speech, collisions); forgets the rings of agents that are gone. Returns the
+/// events to tell the clients of client-driven agents (see `hearing::Happening::Event`), in order.
 fn sort_events(
     events: crate::trace::History<'_>,
     agents: &super::table::Agents,
     own: &mut HashMap<Rc<str>, RecentRing>,
     world: &mut RecentRing,
-) {
+) -> Vec<(Rc<str>, Rc<str>)> {
+    let mut told = Vec::new();
     for event in events {
         // One tick's events are in memory unless it emitted more than the trace's window; a
         // history that cannot be read back ends the scan, with a warning.
@@ -965,12 +988,16 @@ fn sort_events(
         if let Some(record) = agents.get(&event.actor_id) {
             if is_recent_for(event, &record.id) {
                 own.entry(Rc::clone(&record.id)).or_default().push(seq, Rc::clone(&event.event_type));
+                if record.llm.provider == ProviderKind::Client && super::hearing::worth_telling(&event.event_type) {
+                    told.push((Rc::clone(&record.id), Rc::clone(&event.event_type)));
+                }
             }
         } else if is_recent_for(event, "") {
             world.push(seq, Rc::clone(&event.event_type));
         }
     }
     own.retain(|id, _| agents.get(id).is_some());
+    told
 }
 
 /// The agent systems' memory as snapshot data: the last decision generation handed out, and the

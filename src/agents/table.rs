@@ -2,15 +2,17 @@
 //! machine), with the scheduler budget the operator set and the scripted policies the host
 //! script registered. Only the `agent.*` skills add or remove records.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use mlua::Function;
 use sha2::{Digest, Sha256};
 
 use super::budget::SchedulerBudget;
+use super::hearing::{EARSHOT_M, Happening, HeardLine, Inbox};
 use super::record::AgentRecord;
 use crate::digest::sha256_text;
+use crate::world::EntityId;
 
 /// Why an agent could not be added.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +47,11 @@ pub struct Agents {
     /// A replay feeds this world: scripted policies never run (their decisions come from the
     /// command log), so `agent.spawn` takes any policy name as registered.
     pub(crate) replaying: bool,
+    /// Agents an MCP client embodies now (`agent.embody`), by id: one client each. A claim is
+    /// released when the client releases the agent or its connection ends.
+    pub(crate) embodied: super::claims::SessionClaims,
+    /// What each agent heard and what happened to it since it last looked (see `hearing`).
+    inboxes: HashMap<Rc<str>, Inbox>,
 }
 
 impl std::fmt::Debug for Agents {
@@ -63,6 +70,8 @@ impl Agents {
             client_ids: Default::default(),
             session_ids: Default::default(),
             replaying: false,
+            embodied: Default::default(),
+            inboxes: HashMap::new(),
         }
     }
 
@@ -138,7 +147,105 @@ impl Agents {
     }
 
     pub fn remove(&mut self, id: &str) -> Option<AgentRecord> {
+        self.inboxes.remove(id);
         self.records.remove(id)
+    }
+
+    /// Agent `id`'s inbox (empty until something reaches it); None for an id that is no agent.
+    pub(crate) fn inbox_mut(&mut self, id: &str) -> Option<&mut Inbox> {
+        let record = self.records.get(id)?;
+        Some(self.inboxes.entry(Rc::clone(&record.id)).or_default())
+    }
+
+    /// Delivers a line `speaker` said from `at` to every other agent whose body is within
+    /// `EARSHOT_M` of it, in id order; returns how many heard it.
+    pub(crate) fn hear(
+        &mut self,
+        world: &crate::world::World,
+        speaker: &str,
+        speaker_entity: EntityId,
+        at: [f64; 3],
+        text: &str,
+        tick: u64,
+    ) -> usize {
+        let mut heard = 0;
+        for record in self.records.values() {
+            let Some(body) = record.entity.filter(|e| *e != speaker_entity) else { continue };
+            if &*record.id == speaker {
+                continue;
+            }
+            let Some(t) = world.transform(body) else { continue };
+            let p = t.position.map(f64::from);
+            let distance = ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt();
+            if distance.is_nan() || distance > EARSHOT_M {
+                continue;
+            }
+            let line = HeardLine {
+                speaker: speaker.to_string(),
+                speaker_entity: speaker_entity.to_string(),
+                text: text.to_string(),
+                tick,
+                distance,
+            };
+            self.inboxes.entry(Rc::clone(&record.id)).or_default().push(Happening::Heard(line));
+            heard += 1;
+        }
+        heard
+    }
+
+    /// Claims client-driven agent `id` for the client calling as `agent_id` in `session_id`,
+    /// holding `held` (the operator holds `policy.govern`): refused as `may_embody` refuses, for
+    /// an agent a provider decides for, and for one whose profile grants more than `held`.
+    pub(crate) fn claim_embodiment(
+        &self,
+        id: &str,
+        agent_id: &str,
+        session_id: &str,
+        held: crate::policy::PermissionSet,
+    ) -> Result<Embodiment, EmbodyRefused> {
+        let operator = held.contains(crate::policy::Permission::PolicyGovern);
+        let record = self.may_embody(id, agent_id, session_id, operator)?;
+        if record.llm.provider != super::record::ProviderKind::Client {
+            return Err(EmbodyRefused::NotClientDriven { id: id.to_string(), provider: record.llm.provider.as_str() });
+        }
+        let excess: Vec<&str> = record.profile.permissions().iter().filter(|p| !held.contains(*p)).map(|p| p.as_str()).collect();
+        if !operator && !excess.is_empty() {
+            return Err(EmbodyRefused::Beyond { id: id.to_string(), profile: record.profile.as_str(), excess: excess.join(", ") });
+        }
+        let claim =
+            self.embodied.claim(&record.id, super::claims::Holder::Client).map_err(|_| EmbodyRefused::Embodied { id: id.to_string() })?;
+        Ok(Embodiment {
+            agent_id: Rc::clone(&record.id),
+            session_id: Rc::clone(&record.session_id),
+            profile: record.profile,
+            acting_for: Rc::clone(&record.acting_for),
+            claim,
+        })
+    }
+
+    /// Whether a client calling as `agent_id` in `session_id` (`operator`: holding
+    /// `policy.govern`) may take agent `id` as its body now: the agent exists under exactly that
+    /// id, is a player, no client embodies it, and the caller may control it (it is the
+    /// operator, or a session the agent acts for; see `may_remove`).
+    pub(crate) fn may_embody(&self, id: &str, agent_id: &str, session_id: &str, operator: bool) -> Result<&AgentRecord, EmbodyRefused> {
+        let Some(record) = self.records.get(id) else {
+            return Err(match self.find_any_case(id) {
+                Some(other) => {
+                    EmbodyRefused::NoSuchAgent { id: id.to_string(), hint: format!(" (ids are exact: did you mean {}?)", other.id) }
+                }
+                None => EmbodyRefused::NoSuchAgent { id: id.to_string(), hint: String::new() },
+            });
+        };
+        if record.kind != super::record::AgentKind::Player {
+            return Err(EmbodyRefused::NotAPlayer { id: id.to_string() });
+        }
+        if self.embodied.is_held(id) {
+            return Err(EmbodyRefused::Embodied { id: id.to_string() });
+        }
+        if !operator {
+            self.may_remove(id, agent_id, session_id).map_err(EmbodyRefused::NotYours)?;
+        }
+        Ok(record)
     }
 
     pub fn get(&self, id: &str) -> Option<&AgentRecord> {
@@ -195,6 +302,7 @@ impl Agents {
             return Err(AgentTableError::HeldByClient { id: r.id.to_string() });
         }
         self.records = records.into_iter().map(|r| (Rc::clone(&r.id), r)).collect();
+        self.inboxes.clear();
         self.next = next;
         self.scheduler = scheduler;
         Ok(())
@@ -231,4 +339,34 @@ pub struct NotYours {
     pub agent: String,
     /// The session at the root of whom it acts for ("the operator" for the operator's own).
     pub owner: String,
+}
+
+/// Why a client may not embody an agent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmbodyRefused {
+    #[error("no agent {id}{hint}")]
+    NoSuchAgent { id: String, hint: String },
+    #[error("agent {id} is a builder, recorded only; only player agents can be embodied")]
+    NotAPlayer { id: String },
+    #[error("agent {id} is embodied by another client; it is free again when that client calls agent.release or disconnects")]
+    Embodied { id: String },
+    #[error(transparent)]
+    NotYours(NotYours),
+    #[error("agent {id} is decided for by its {provider} provider; agent.embody makes it client-driven first")]
+    NotClientDriven { id: String, provider: &'static str },
+    #[error(
+        "agent {id} acts under profile {profile}, which grants {excess} that the client does not hold: a client embodies only an agent within its own credential"
+    )]
+    Beyond { id: String, profile: &'static str, excess: String },
+}
+
+/// Who a client embodying an agent acts as: the agent's id, session, profile and whom it acts
+/// for, and the claim that keeps other clients off it while held.
+#[derive(Debug, Clone)]
+pub struct Embodiment {
+    pub agent_id: Rc<str>,
+    pub session_id: Rc<str>,
+    pub profile: crate::policy::Profile,
+    pub acting_for: Rc<[crate::policy::Principal]>,
+    pub claim: Rc<super::claims::SessionClaim>,
 }

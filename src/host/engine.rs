@@ -598,6 +598,23 @@ impl Engine {
             .map_err(|holder| ClaimRefused::AgentIdHeld { id: id.to_string(), holder })
     }
 
+    /// Claims client-driven agent `id` for the client calling as `own` (see
+    /// `Agents::claim_embodiment`) and returns the caller its calls then run as: the agent's
+    /// id, session and profile, within `own`'s permissions, acting for whom the agent acts for.
+    pub(crate) fn embody(&self, own: &Caller, id: &str) -> Result<(Caller, Rc<super::SessionClaim>), crate::agents::table::EmbodyRefused> {
+        let body = self.parts.sim.agents.borrow().claim_embodiment(id, &own.agent_id, &own.session_id, own.permissions)?;
+        let permissions = body.profile.permissions().intersect(own.permissions);
+        let label = if permissions == body.profile.permissions() {
+            body.profile.to_string()
+        } else {
+            format!("{}∩{}", body.profile, own.profile)
+        };
+        let mut caller = Caller::new(&body.agent_id, &body.session_id, &label);
+        caller.permissions = permissions;
+        caller.acting_for = (!body.acting_for.is_empty()).then_some(body.acting_for);
+        Ok((caller, body.claim))
+    }
+
     /// The live agent named `id` in any case (a client may not act under its name), as it is
     /// spelled.
     pub(crate) fn agent_any_case(&self, id: &str) -> Option<String> {

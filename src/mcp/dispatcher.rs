@@ -82,6 +82,19 @@ pub struct McpSession {
     pub(crate) defer_heavy: bool,
     /// Set by a `tools/call` that was deferred: its answer comes from `finish_deferred`.
     pub(crate) deferred: Option<DeferredCall>,
+    /// The agent this client embodies (`agent.embody`), while it does: `caller` is then the
+    /// agent's. Dropping it (release, re-initialize, shutdown, the connection's end) frees the
+    /// agent, idle, for whoever may embody it next.
+    embodied: Option<Embodied>,
+}
+
+/// A client's hold on the agent it embodies, and who it was before.
+#[derive(Debug, Clone)]
+struct Embodied {
+    agent: Rc<str>,
+    _claim: Rc<SessionClaim>,
+    /// The session's caller before it embodied (None: a stateless session's transport default).
+    own: Option<Caller>,
 }
 
 /// A `tools/call` whose answer waits for its heavy half (`Engine::complete_deferred`).
@@ -119,6 +132,7 @@ impl McpSession {
             listeners: Vec::new(),
             defer_heavy: false,
             deferred: None,
+            embodied: None,
         }
     }
 
@@ -429,6 +443,7 @@ fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &st
         "tools/list" | "listTools" => list_tools(engine, session, req, method == "listTools"),
         "tools/call" | "callTool" => call_tool(engine, session, req, method == "callTool"),
         "shutdown" => {
+            session.embodied = None;
             session.caller = None;
             session.mode = Mode::Fresh;
             session.listeners.clear();
@@ -554,6 +569,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
             "protocolVersion": HANDSHAKE_VERSIONS[0],
             "session": {"agentId": agent, "sessionId": sess, "profile": &*caller.profile, "permissions": caller.permissions.names()},
         });
+        session.embodied = None;
         session.caller = Some(caller);
         session.mode = Mode::Native;
         return Ok(result);
@@ -563,6 +579,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
         Some(v) if HANDSHAKE_VERSIONS.contains(&v) => v.to_string(),
         _ => HANDSHAKE_VERSIONS[0].to_string(),
     };
+    session.embodied = None;
     session.caller = Some(session.default_caller());
     session.mode = Mode::Standard { version: version.clone() };
     Ok(json!({"protocolVersion": version, "capabilities": capabilities(), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
@@ -660,6 +677,15 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
         let name = crate::clip::shown(&name);
         return Err(invalid_params(format!("unknown tool: {name} ({hint}skills.search finds tools by name or purpose)")));
     }
+    if name == EMBODY
+        && let Some(held) = &session.embodied
+    {
+        let refused = SkillResponse::failure(
+            ErrorCode::Forbidden,
+            format!("this client already embodies {}; call agent.release first (one agent per client)", held.agent),
+        );
+        return call_answer(engine, session, &name, native, &refused);
+    }
     let response = if session.defer_heavy {
         match engine.call_deferrable(&caller, &name, arguments) {
             crate::skills::Invoked::Done(response, _) => response,
@@ -673,7 +699,41 @@ fn call_tool(engine: &Engine, session: &mut McpSession, req: &Incoming, alias: b
     } else {
         engine.call(&caller, &name, arguments)
     };
+    let response = embodiment(engine, session, &caller, &name, response);
     call_answer(engine, session, &name, native, &response)
+}
+
+const EMBODY: &str = "agent.embody";
+const RELEASE: &str = "agent.release";
+
+/// After a successful `agent.embody`, claims the agent for this session and makes its caller
+/// the agent's; after a successful `agent.release`, gives the session its own caller back.
+/// The claim is checked again here, not taken from the skill's answer: whatever a replaced
+/// skill returned, a client embodies only an agent it may control, within its credential.
+fn embodiment(engine: &Engine, session: &mut McpSession, caller: &Caller, name: &str, response: SkillResponse) -> SkillResponse {
+    if !response.success {
+        return response;
+    }
+    match name {
+        EMBODY => {
+            let id = response.result.as_ref().and_then(|r| r.get("agentId")).and_then(Value::as_str).unwrap_or_default().to_string();
+            match engine.embody(caller, &id) {
+                Ok((agent, claim)) => {
+                    let own = session.caller.replace(agent);
+                    session.embodied = Some(Embodied { agent: id.into(), _claim: claim, own });
+                    response
+                }
+                Err(why) => SkillResponse::failure(crate::skills::core::embody_refusal_code(&why), why.to_string()),
+            }
+        }
+        RELEASE => {
+            if let Some(held) = session.embodied.take() {
+                session.caller = held.own;
+            }
+            response
+        }
+        _ => response,
+    }
 }
 
 /// A completed call's answer, in the session's mode.

@@ -8,7 +8,10 @@ lists every registered skill a builder may call (with `--tools all`, or by defau
 skills.enable of every category that skills.browse shows, starting from the core tier), each
 inputSchema a valid JSON Schema; an entity is created and read back; size = 80 comes back
 as isError; the session shuts down cleanly. Then one WebSocket session: initialize, a tool call,
-and a state/subscribe snapshot that shows the entity.
+and a state/subscribe snapshot that shows the entity. Then embodiment (issue 27), over HTTP (two
+clients with their own tokens and the in-world keeper of demos/meet.lua) and over stdio: embody,
+perceive, approach, say; the other agents perceive the line; a player.limited client cannot
+embody with a wider profile; a released agent takes no more calls from its client.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ import subprocess
 import sys
 import time
 
+import tempfile
+
+import httpx2
 import jsonschema
 import mcp_types
 import websockets
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 LIMINA = os.environ.get("LIMINA_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "target", "debug", "limina"))
 failures: list[str] = []
@@ -152,8 +159,12 @@ async def exercise(mode: str, expected: list[str], tools_flag: str) -> None:
 def start_network_server(*args: str) -> tuple[subprocess.Popen, str]:
     """Starts `limina mcp ARGS --port 0`; returns it and its host:port."""
     server = subprocess.Popen([LIMINA, "mcp", *args, "--port", "0"], stderr=subprocess.PIPE, text=True)
-    line = server.stderr.readline()
-    match = re.search(r"ws://(\S+)", line)
+    # A --scene script may print before the server announces itself.
+    for _ in range(50):
+        line = server.stderr.readline()
+        match = re.search(r"ws://(\S+)", line)
+        if match is not None or not line:
+            break
     if match is None:
         server.terminate()
         raise RuntimeError(f"the server did not announce its address: {line!r}")
@@ -295,6 +306,102 @@ async def hostile_websocket(addr: str) -> None:
         check(await still_serving(fresh, 300), "[ws hostile] a new client is served after an abrupt disconnect")
 
 
+def heard_lines(look: dict) -> list[dict]:
+    return [i for i in look.get("happened", []) if i.get("kind") == "heard"]
+
+
+async def tool(client, name: str, arguments: dict):
+    return await client.call_tool(name, arguments)
+
+
+async def embodiment_http(mode: str) -> None:
+    """Two outside clients (own tokens, social.actor) and the in-world keeper of demos/meet.lua
+    talk; a player.limited token cannot embody as builder; a released agent takes no more calls."""
+    label = f"embody http mode={mode}"
+    with tempfile.NamedTemporaryFile("w", suffix=".tokens", delete=False) as f:
+        f.write("alice-token social.actor\nbob-token social.actor\npat-token player.limited\n")
+        tokens = f.name
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    server, addr = start_network_server("--http", "--tokens", tokens, "--scene", os.path.join(root, "demos", "meet.lua"))
+
+    def connect(token: str) -> Client:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=300))
+        return Client(streamable_http_client(f"http://{addr}/mcp", http_client=http), mode=mode, read_timeout_seconds=30)
+
+    try:
+        async with connect("alice-token") as alice, connect("bob-token") as bob, connect("pat-token") as pat:
+            a = await tool(alice, "agent.embody", {"body": {"position": [-3, 0.5, 2]}})
+            b = await tool(bob, "agent.embody", {"body": {"position": [3, 0.5, 2]}})
+            check(not a.is_error and not b.is_error, f"[{label}] two clients embodied ({a.structured_content}, {b.structured_content})")
+            if a.is_error or b.is_error:
+                return
+            a_id, b_id = a.structured_content["agentId"], b.structured_content["agentId"]
+            check(a.structured_content["profile"] == "social.actor", f"[{label}] the agent has its client's profile")
+            look = (await tool(alice, "agent.perceive", {})).structured_content
+            seen = {n.get("agent") for n in look["nearby"]}
+            check({b_id, "agt_keeper"} <= seen, f"[{label}] alice perceives bob and the keeper ({sorted(x for x in seen if x)})")
+            keeper = next((n for n in look["nearby"] if n.get("agent") == "agt_keeper"), None)
+            check(keeper is not None and keeper["distance"] > 0, f"[{label}] with a distance to the keeper")
+            bob_cursor = (await tool(bob, "agent.perceive", {})).structured_content["cursor"]
+            moved = await tool(alice, "social.approach", {"target": "agt_keeper", "talkDistance": 2})
+            check(not moved.is_error, f"[{label}] alice walks toward the keeper")
+            said = await tool(alice, "social.say", {"text": "Hello, keeper! This is alice."})
+            check(not said.is_error and said.structured_content["speaker"] == a_id, f"[{label}] alice speaks as {a_id}")
+            # Bob hears alice, then the keeper's answer (its next decision, within a second).
+            heard: list[dict] = []
+            cursor = bob_cursor
+            for _ in range(50):
+                look = (await tool(bob, "agent.perceive", {"cursor": cursor})).structured_content
+                cursor = look["cursor"]
+                heard += heard_lines(look)
+                if any(h["speaker"] == "agt_keeper" and a_id in h["text"] for h in heard):
+                    break
+                await asyncio.sleep(0.1)
+            from_alice = [h for h in heard if h["speaker"] == a_id]
+            check(bool(from_alice) and from_alice[0]["text"] == "Hello, keeper! This is alice.", f"[{label}] bob heard alice's line")
+            answer = [h for h in heard if h["speaker"] == "agt_keeper" and a_id in h["text"]]
+            check(bool(answer), f"[{label}] bob heard the keeper answer alice ({answer[0]['text'] if answer else heard})")
+            if from_alice and answer:
+                print(f"     say->heard: bob heard alice at tick {from_alice[0]['tick']} (the tick it was said); the keeper answered at tick {answer[0]['tick']}")
+            # The player.limited client cannot embody as a builder.
+            wide = await tool(pat, "agent.embody", {"profile": "builder.readWrite"})
+            text = wide.content[0].text if wide.content else ""
+            check(wide.is_error is True and "forbidden" in text, f"[{label}] a player.limited client cannot embody as builder ({text[:90]})")
+            # Released, the agent takes no more calls from alice.
+            released = await tool(alice, "agent.release", {})
+            check(not released.is_error, f"[{label}] alice released {a_id}")
+            again = await tool(alice, "social.say", {"text": "still me?"})
+            check(again.is_error is True, f"[{label}] a released agent takes no more calls from its client")
+            listed = (await tool(bob, "agent.list", {})).structured_content["agents"]
+            row = next((r for r in listed if r["id"] == a_id), None)
+            check(row is not None and row["llm"]["provider"] == "client", f"[{label}] the released agent stays in the world, idle")
+    finally:
+        server.terminate()
+        server.wait(5)
+        os.unlink(tokens)
+
+
+async def embodiment_stdio() -> None:
+    """Over stdio: `--profile` is the credential; embody, say, perceive, release."""
+    label = "embody stdio"
+    params = StdioServerParameters(command=LIMINA, args=["mcp", "--stdio", "--profile", "social.actor"])
+    async with Client(params, read_timeout_seconds=30) as client:
+        made = await tool(client, "agent.embody", {"body": {}})
+        check(not made.is_error, f"[{label}] embodied {made.structured_content}")
+        agent = made.structured_content["agentId"]
+        said = await tool(client, "social.say", {"text": "hello"})
+        check(not said.is_error and said.structured_content["speaker"] == agent, f"[{label}] says as {agent}")
+        look = await tool(client, "agent.perceive", {})
+        check(not look.is_error and look.structured_content["agentId"] == agent, f"[{label}] perceives as {agent}")
+        await tool(client, "agent.release", {})
+        after = await tool(client, "agent.perceive", {})
+        check(after.is_error is True, f"[{label}] released: no more calls as {agent}")
+    params = StdioServerParameters(command=LIMINA, args=["mcp", "--stdio", "--profile", "player.limited"])
+    async with Client(params, read_timeout_seconds=30) as client:
+        wide = await tool(client, "agent.embody", {"profile": "builder.readWrite"})
+        check(wide.is_error is True, f"[{label}] --profile player.limited cannot embody as builder")
+
+
 async def main() -> None:
     registered = registered_skills()
     check(len(registered) >= 20, f"limina skills list shows {len(registered)} skills")
@@ -305,6 +412,9 @@ async def main() -> None:
     await http_session("auto")
     await http_session("legacy")
     await websocket_session()
+    await embodiment_http("auto")
+    await embodiment_http("legacy")
+    await embodiment_stdio()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ mod determinism;
 mod digest;
 mod docs;
 mod durable;
+mod embodiment;
 mod errors;
 mod governance;
 mod hostile_geometry;

@@ -21,6 +21,7 @@ use crate::script::ScriptError;
 use crate::trace::TraceLog;
 use crate::world::World;
 
+pub(crate) use ops::embody::refusal_code as embody_refusal_code;
 pub use ops::packages::PackageDoor;
 pub use ops::render::RenderState;
 pub(crate) use ops::scenes::{Invoke, SceneTarget, apply as apply_scene};

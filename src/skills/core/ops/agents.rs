@@ -29,7 +29,7 @@ fn fail(code: ErrorCode, message: impl Into<String>) -> mlua::Error {
 }
 
 /// The caller's effective permissions, from `ctx.permissions`.
-fn caller_permissions(ctx: &Table) -> mlua::Result<PermissionSet> {
+pub(super) fn caller_permissions(ctx: &Table) -> mlua::Result<PermissionSet> {
     let mut set = PermissionSet::EMPTY;
     let names: Table = ctx.get("permissions")?;
     for name in names.sequence_values::<String>() {
@@ -86,6 +86,184 @@ fn may_remove(agents: &Agents, id: &str, ctx: &Table) -> mlua::Result<()> {
     agents.may_remove(id, &agent_id, &session_id).map_err(|why| fail(ErrorCode::Forbidden, why.to_string()))
 }
 
+/// Puts an agent into the world (`agent.spawn`, and `agent.embody` making a body for a client):
+/// everything is checked before anything changes.
+pub(super) fn spawn(
+    lua: &Lua,
+    a: &RefCell<Agents>,
+    w: &RefCell<World>,
+    policy: &RefCell<PolicyEngine>,
+    input: Table,
+    ctx: Table,
+) -> mlua::Result<Table> {
+    let value = lua_to_json(lua, &LuaValue::Table(input.clone()), "input").map_err(|e| invalid(e.to_string()))?;
+    let tick: u64 = ctx.get("tick")?;
+    let spawned_by: String = ctx.get("agentId")?;
+    let spawned_by_session: String = ctx.get("sessionId")?;
+    // The profile: never more than the caller holds.
+    let profile_name = text(&value, "profile").unwrap_or("player.limited");
+    let profile = Profile::parse(profile_name).ok_or_else(|| {
+        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+        invalid(format!("profile: unknown profile '{profile_name}' (profiles: {})", names.join(", ")))
+    })?;
+    let held = caller_permissions(&ctx)?;
+    // In-world agents spawn only where the operator allows it: an agent that spawns
+    // agents multiplies what one decision (or one prompt injection) can set going.
+    if a.borrow().get(&spawned_by).is_some() && !a.borrow().scheduler.agents_may_spawn {
+        return Err(fail(
+            ErrorCode::Forbidden,
+            format!(
+                "{spawned_by} is an in-world agent, and in-world agents may not spawn agents on this engine (the operator allows it with agentsMaySpawn)"
+            ),
+        ));
+    }
+    // The operator (holder of policy.govern, which no profile grants) decides trust and
+    // may put an agent of any profile into the world; everyone else only delegates what
+    // it holds now: its profile's permissions, less any revoked from it or from whoever
+    // it acts for (the agent will act for all of them).
+    // The caller, then whoever it acts for when it is an agent: the new agent acts for all.
+    let mut principals = vec![Principal { agent_id: spawned_by.as_str().into(), session_id: spawned_by_session.as_str().into() }];
+    principals.extend(a.borrow().acting_for(&spawned_by).iter().cloned());
+    // Never cut: a chain cut at its far end would act for everyone but its root, whose
+    // revocations and budgets would then no longer reach it.
+    if principals.len() > MAX_DELEGATION {
+        return Err(fail(
+            ErrorCode::CapacityExceeded,
+            format!(
+                "{spawned_by} already acts for {} spawners; an agent it spawned would act for {}, more than the {MAX_DELEGATION} an agent may",
+                principals.len() - 1,
+                principals.len()
+            ),
+        ));
+    }
+    let excess: Vec<String> = if held.contains(Permission::PolicyGovern) {
+        Vec::new()
+    } else {
+        let policy = policy.borrow();
+        profile
+            .permissions()
+            .iter()
+            .filter_map(|p| match policy.withheld(&principals, p) {
+                _ if !held.contains(p) => Some(p.as_str().to_string()),
+                Some(why) => Some(format!("{} ({why})", p.as_str())),
+                None => None,
+            })
+            .collect()
+    };
+    if !excess.is_empty() {
+        return Err(fail(
+            ErrorCode::Forbidden,
+            format!(
+                "profile {profile} grants {}, which the caller does not hold: an agent cannot be given more than its spawner has",
+                excess.join(", ")
+            ),
+        ));
+    }
+    let kind = AgentKind::parse(text(&value, "type").unwrap_or("player")).ok_or_else(|| invalid("type: must be player or builder"))?;
+    // The provider.
+    let llm = value.get("llm").cloned().unwrap_or(Value::Null);
+    let provider_name = text(&llm, "provider").unwrap_or("scripted");
+    let provider = ProviderKind::parse(provider_name).ok_or_else(|| {
+        invalid(format!("llm.provider: unknown provider '{provider_name}' (providers: {})", ProviderKind::NAMES.join(", ")))
+    })?;
+    let model = text(&llm, "model").unwrap_or_default().to_string();
+    let system_prompt = text(&llm, "systemPrompt").unwrap_or_default().to_string();
+    if provider == ProviderKind::Scripted && a.borrow().scripted(&model).is_none() && !a.borrow().replaying {
+        let names = a.borrow().scripted_names().join(", ");
+        return Err(invalid(format!(
+            "llm.model: no scripted policy named '{model}' (registered: {}); the host script registers one with limina.scripted_policy(name, fn)",
+            if names.is_empty() { "none" } else { &names }
+        )));
+    }
+    let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
+    // The id and the room for it.
+    let id = match text(&value, "id") {
+        // `agt_mcpN` is MCP connection N's default identity and `agt_sessionN` a script
+        // session's: an agent under one would share its name (and its calls) with that
+        // client or session, even one not made yet; `sys_…`/`engine…` read as the
+        // engine's own. In any case. Identities in use now (the host script's
+        // `agt_script` among them) are held claims, checked with the room. An explicit
+        // `agt_0007` is fine: the counter moves past it.
+        Some(id) => match crate::agents::claims::reserved_agent_form(id, None) {
+            Some(ReservedForm::Connection(..) | ReservedForm::ScriptSession(_)) => {
+                return Err(fail(
+                    ErrorCode::InvalidInput,
+                    format!("id: {id} is reserved for the default identities of MCP clients (agt_mcp…) and script sessions (agt_session…)"),
+                ));
+            }
+            Some(form @ ReservedForm::Engine(_)) => {
+                return Err(fail(ErrorCode::InvalidInput, format!("id: {}; choose another id", form.refusal(id))));
+            }
+            Some(ReservedForm::GeneratedAgent | ReservedForm::AgentSession) | None => id.to_string(),
+        },
+        None => a.borrow().next_id(),
+    };
+    a.borrow().check_room(&id).map_err(|e| {
+        let code = match e {
+            AgentTableError::CapacityExceeded { .. } => ErrorCode::CapacityExceeded,
+            AgentTableError::Taken { .. } | AgentTableError::HeldByClient { .. } => ErrorCode::InvalidInput,
+        };
+        fail(code, e.to_string())
+    })?;
+    // The body: an existing entity, or a new dynamic one.
+    let given_entity = text(&value, "entity").map(str::to_string);
+    let body: Option<Table> = input.get("body")?;
+    let entity = match (given_entity, body) {
+        (Some(_), Some(_)) => return Err(invalid("entity and body cannot both be given: inhabit an entity, or have one made")),
+        (Some(e), None) => {
+            let id = super::world::entity_arg(&w.borrow(), "entity", &e)?;
+            if let Some(other) = a.borrow().iter().find(|r| r.entity == Some(id)) {
+                return Err(invalid(format!("entity: {e} is already inhabited by {}", other.id)));
+            }
+            Some(id)
+        }
+        (None, Some(body)) => {
+            let shape: String = body.get::<Option<String>>("shape")?.unwrap_or_else(|| "capsule".into());
+            let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("body.shape: unknown shape '{shape}'")))?;
+            body.set("dynamic", true)?;
+            let spec = entity_spec(&body, shape)?;
+            Some(w.borrow_mut().create_entity(&spec).map_err(world_failure)?)
+        }
+        (None, None) => None,
+    };
+    let perception_radius = value.get("perceptionRadius").and_then(Value::as_f64).unwrap_or(15.0);
+    let decision_interval_ticks = value.get("decisionIntervalTicks").and_then(Value::as_u64).unwrap_or(30).max(1);
+    let id: Rc<str> = id.into();
+    let session_id: Rc<str> = format!("ses_{id}").into();
+    let record = AgentRecord {
+        id: Rc::clone(&id),
+        kind,
+        entity,
+        perception_radius,
+        decision_interval_ticks,
+        profile,
+        session_id: Rc::clone(&session_id),
+        llm: LlmConfig { provider, model, system_prompt },
+        budget,
+        spawned_by: spawned_by.into(),
+        acting_for: principals.into(),
+        spawned_tick: tick,
+        perception: None,
+        in_flight: None,
+        last_decision_tick: None,
+        queue: VecDeque::new(),
+        previous_results: VecDeque::new(),
+        generation: 0,
+        deficit: 0.0,
+        seen_seq: 0,
+        approach: None,
+    };
+    // Checked above with no change in between, so this cannot fail.
+    a.borrow_mut().insert(record).map_err(|e| invalid(e.to_string()))?;
+    let out = lua.create_table()?;
+    out.set("agentId", &*id)?;
+    out.set("sessionId", &*session_id)?;
+    if let Some(e) = entity {
+        out.set("entity", e.to_string())?;
+    }
+    Ok(out)
+}
+
 /// Builds the `agents` ops table.
 pub(crate) fn create(
     lua: &Lua,
@@ -95,180 +273,8 @@ pub(crate) fn create(
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
 
-    let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
-    ops.set(
-        "spawn",
-        lua.create_function(move |lua, (input, ctx): (Table, Table)| {
-            let value = lua_to_json(lua, &LuaValue::Table(input.clone()), "input").map_err(|e| invalid(e.to_string()))?;
-            let tick: u64 = ctx.get("tick")?;
-            let spawned_by: String = ctx.get("agentId")?;
-            let spawned_by_session: String = ctx.get("sessionId")?;
-            // The profile: never more than the caller holds.
-            let profile_name = text(&value, "profile").unwrap_or("player.limited");
-            let profile = Profile::parse(profile_name).ok_or_else(|| {
-                let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
-                invalid(format!("profile: unknown profile '{profile_name}' (profiles: {})", names.join(", ")))
-            })?;
-            let held = caller_permissions(&ctx)?;
-            // In-world agents spawn only where the operator allows it: an agent that spawns
-            // agents multiplies what one decision (or one prompt injection) can set going.
-            if a.borrow().get(&spawned_by).is_some() && !a.borrow().scheduler.agents_may_spawn {
-                return Err(fail(
-                    ErrorCode::Forbidden,
-                    format!(
-                        "{spawned_by} is an in-world agent, and in-world agents may not spawn agents on this engine (the operator allows it with agentsMaySpawn)"
-                    ),
-                ));
-            }
-            // The operator (holder of policy.govern, which no profile grants) decides trust and
-            // may put an agent of any profile into the world; everyone else only delegates what
-            // it holds now: its profile's permissions, less any revoked from it or from whoever
-            // it acts for (the agent will act for all of them).
-            // The caller, then whoever it acts for when it is an agent: the new agent acts for all.
-            let mut principals = vec![Principal { agent_id: spawned_by.as_str().into(), session_id: spawned_by_session.as_str().into() }];
-            principals.extend(a.borrow().acting_for(&spawned_by).iter().cloned());
-            // Never cut: a chain cut at its far end would act for everyone but its root, whose
-            // revocations and budgets would then no longer reach it.
-            if principals.len() > MAX_DELEGATION {
-                return Err(fail(
-                    ErrorCode::CapacityExceeded,
-                    format!(
-                        "{spawned_by} already acts for {} spawners; an agent it spawned would act for {}, more than the {MAX_DELEGATION} an agent may",
-                        principals.len() - 1,
-                        principals.len()
-                    ),
-                ));
-            }
-            let excess: Vec<String> = if held.contains(Permission::PolicyGovern) {
-                Vec::new()
-            } else {
-                let policy = policy.borrow();
-                profile
-                    .permissions()
-                    .iter()
-                    .filter_map(|p| match policy.withheld(&principals, p) {
-                        _ if !held.contains(p) => Some(p.as_str().to_string()),
-                        Some(why) => Some(format!("{} ({why})", p.as_str())),
-                        None => None,
-                    })
-                    .collect()
-            };
-            if !excess.is_empty() {
-                return Err(fail(
-                    ErrorCode::Forbidden,
-                    format!(
-                        "profile {profile} grants {}, which the caller does not hold: an agent cannot be given more than its spawner has",
-                        excess.join(", ")
-                    ),
-                ));
-            }
-            let kind = AgentKind::parse(text(&value, "type").unwrap_or("player")).ok_or_else(|| invalid("type: must be player or builder"))?;
-            // The provider.
-            let llm = value.get("llm").cloned().unwrap_or(Value::Null);
-            let provider_name = text(&llm, "provider").unwrap_or("scripted");
-            let provider = ProviderKind::parse(provider_name).ok_or_else(|| {
-                invalid(format!("llm.provider: unknown provider '{provider_name}' (providers: {})", ProviderKind::NAMES.join(", ")))
-            })?;
-            let model = text(&llm, "model").unwrap_or_default().to_string();
-            let system_prompt = text(&llm, "systemPrompt").unwrap_or_default().to_string();
-            if provider == ProviderKind::Scripted && a.borrow().scripted(&model).is_none() && !a.borrow().replaying {
-                let names = a.borrow().scripted_names().join(", ");
-                return Err(invalid(format!(
-                    "llm.model: no scripted policy named '{model}' (registered: {}); the host script registers one with limina.scripted_policy(name, fn)",
-                    if names.is_empty() { "none" } else { &names }
-                )));
-            }
-            let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
-            // The id and the room for it.
-            let id = match text(&value, "id") {
-                // `agt_mcpN` is MCP connection N's default identity and `agt_sessionN` a script
-                // session's: an agent under one would share its name (and its calls) with that
-                // client or session, even one not made yet; `sys_…`/`engine…` read as the
-                // engine's own. In any case. Identities in use now (the host script's
-                // `agt_script` among them) are held claims, checked with the room. An explicit
-                // `agt_0007` is fine: the counter moves past it.
-                Some(id) => match crate::agents::claims::reserved_agent_form(id, None) {
-                    Some(ReservedForm::Connection(..) | ReservedForm::ScriptSession(_)) => {
-                        return Err(fail(
-                            ErrorCode::InvalidInput,
-                            format!(
-                                "id: {id} is reserved for the default identities of MCP clients (agt_mcp…) and script sessions (agt_session…)"
-                            ),
-                        ));
-                    }
-                    Some(form @ ReservedForm::Engine(_)) => {
-                        return Err(fail(ErrorCode::InvalidInput, format!("id: {}; choose another id", form.refusal(id))));
-                    }
-                    Some(ReservedForm::GeneratedAgent | ReservedForm::AgentSession) | None => id.to_string(),
-                },
-                None => a.borrow().next_id(),
-            };
-            a.borrow().check_room(&id).map_err(|e| {
-                let code = match e {
-                    AgentTableError::CapacityExceeded { .. } => ErrorCode::CapacityExceeded,
-                    AgentTableError::Taken { .. } | AgentTableError::HeldByClient { .. } => ErrorCode::InvalidInput,
-                };
-                fail(code, e.to_string())
-            })?;
-            // The body: an existing entity, or a new dynamic one.
-            let given_entity = text(&value, "entity").map(str::to_string);
-            let body: Option<Table> = input.get("body")?;
-            let entity = match (given_entity, body) {
-                (Some(_), Some(_)) => return Err(invalid("entity and body cannot both be given: inhabit an entity, or have one made")),
-                (Some(e), None) => {
-                    let id = super::world::entity_arg(&w.borrow(), "entity", &e)?;
-                    if let Some(other) = a.borrow().iter().find(|r| r.entity == Some(id)) {
-                        return Err(invalid(format!("entity: {e} is already inhabited by {}", other.id)));
-                    }
-                    Some(id)
-                }
-                (None, Some(body)) => {
-                    let shape: String = body.get::<Option<String>>("shape")?.unwrap_or_else(|| "capsule".into());
-                    let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("body.shape: unknown shape '{shape}'")))?;
-                    body.set("dynamic", true)?;
-                    let spec = entity_spec(&body, shape)?;
-                    Some(w.borrow_mut().create_entity(&spec).map_err(world_failure)?)
-                }
-                (None, None) => None,
-            };
-            let perception_radius = value.get("perceptionRadius").and_then(Value::as_f64).unwrap_or(15.0);
-            let decision_interval_ticks = value.get("decisionIntervalTicks").and_then(Value::as_u64).unwrap_or(30).max(1);
-            let id: Rc<str> = id.into();
-            let session_id: Rc<str> = format!("ses_{id}").into();
-            let record = AgentRecord {
-                id: Rc::clone(&id),
-                kind,
-                entity,
-                perception_radius,
-                decision_interval_ticks,
-                profile,
-                session_id: Rc::clone(&session_id),
-                llm: LlmConfig { provider, model, system_prompt },
-                budget,
-                spawned_by: spawned_by.into(),
-                acting_for: principals.into(),
-                spawned_tick: tick,
-                perception: None,
-                in_flight: None,
-                last_decision_tick: None,
-                queue: VecDeque::new(),
-                previous_results: VecDeque::new(),
-                generation: 0,
-                deficit: 0.0,
-                seen_seq: 0,
-                approach: None,
-            };
-            // Checked above with no change in between, so this cannot fail.
-            a.borrow_mut().insert(record).map_err(|e| invalid(e.to_string()))?;
-            let out = lua.create_table()?;
-            out.set("agentId", &*id)?;
-            out.set("sessionId", &*session_id)?;
-            if let Some(e) = entity {
-                out.set("entity", e.to_string())?;
-            }
-            Ok(out)
-        })?,
-    )?;
+    let (a, w, p) = (Rc::clone(&agents), Rc::clone(&world), Rc::clone(&policy));
+    ops.set("spawn", lua.create_function(move |lua, (input, ctx): (Table, Table)| spawn(lua, &a, &w, &p, input, ctx))?)?;
 
     let (a, w) = (Rc::clone(&agents), Rc::clone(&world));
     ops.set(
@@ -334,6 +340,7 @@ pub(crate) fn create(
         })?,
     )?;
 
+    super::embody::add(lua, &ops, &agents, &world, &policy)?;
     ops.set_readonly(true);
     Ok(ops)
 }

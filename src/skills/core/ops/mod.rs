@@ -4,6 +4,7 @@
 pub(crate) mod agents;
 pub(crate) mod audio;
 pub(crate) mod digest;
+pub(crate) mod embody;
 pub(crate) mod packages;
 pub(crate) mod policy;
 pub(crate) mod registry;

@@ -1,5 +1,5 @@
-//! The native ops behind the `social.*` skills: speaking a line and walking toward a target as
-//! the calling agent.
+//! The native ops behind the `social.*` skills: speaking a line (heard by every agent within
+//! earshot, `agents::hearing`) and walking toward a target as the calling agent.
 //!
 //! The speaker and the walker are always the caller (`ctx.agentId`, bound by the host from the
 //! session): nothing in the input can name someone else. Both need the caller to be an agent
@@ -106,6 +106,10 @@ pub(crate) fn create(
                 json!({"speaker": speaker, "text": text, "handle": handle, "entity": entity.to_string(), "voice": voice, "tick": tick});
             let draft = EventDraft::new(EventKind::SocialSaid.as_str(), &speaker).thread(&session).caused_by(cause.into_iter().collect());
             t.borrow_mut().emit(draft, tick, &payload);
+            // Heard at once by every agent within earshot (their next look shows it).
+            if let Some(at) = at {
+                a.borrow_mut().hear(&world, &speaker, entity, at, &text, tick);
+            }
             let out = lua.create_table()?;
             out.set("said", true)?;
             out.set("speaker", speaker)?;
