@@ -506,6 +506,15 @@ impl World {
         Some(std::array::from_fn(|i| before[i] + (now[i] - before[i]) * alpha))
     }
 
+    /// Keeps the entity's dynamic body upright (`PhysicsWorld::keep_upright`): it turns about
+    /// the vertical axis only. False when it has no dynamic body.
+    pub(crate) fn keep_upright(&mut self, id: EntityId) -> bool {
+        match self.binding(id) {
+            Some(b) => self.physics.keep_upright(b.body),
+            None => false,
+        }
+    }
+
     /// Walks an entity across the ground at `velocity` (x, z in m/s) for one step: a dynamic body
     /// gets that horizontal velocity (gravity keeps its vertical one); an entity without a body
     /// is moved directly. False when the entity does not exist.
