@@ -677,8 +677,14 @@ impl Engine {
     /// the registry, traced and permission-checked as the script's own calls (`limina run` on a
     /// scene file; `scene.load` does the same for its caller).
     pub fn load_scene(&self, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
+        self.load_scene_as(&self.parts.scripts.caller, scene)
+    }
+
+    /// `load_scene` with the calls made as `caller` (an MCP server builds its default world as
+    /// a builder whatever profile its clients get).
+    pub(crate) fn load_scene_as(&self, caller: &Caller, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
         let p = &self.parts;
-        let invoke = |skill: &str, input: Value| p.invoke(&self.lua, &p.scripts.caller, skill, input);
+        let invoke = |skill: &str, input: Value| p.invoke(&self.lua, caller, skill, input);
         let target = SceneTarget {
             world: &p.sim.world,
             registry: &p.rules.registry,

@@ -60,7 +60,12 @@ fn server_engine(
         WorldStart::Default => {
             let scene = crate::scenes::parse(DEFAULT_WORLD.as_bytes(), "default world", engine.world().capacity())
                 .map_err(|e| EngineError::File { path: "default world".into(), message: e.to_string() })?;
-            engine.load_scene(&scene).map_err(|e| EngineError::File { path: "default world".into(), message: e.message })?;
+            // Made by the operator as a builder, whatever profile the server grants its clients
+            // (a read-only server still starts with a ground).
+            let script = engine.script_caller();
+            let builder =
+                crate::skills::Caller::with_profile(&script.agent_id, &script.session_id, crate::policy::Profile::BuilderReadWrite);
+            engine.load_scene_as(&builder, &scene).map_err(|e| EngineError::File { path: "default world".into(), message: e.message })?;
         }
         WorldStart::File(file) => {
             engine.run_or_load_file(file)?;
