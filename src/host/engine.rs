@@ -691,7 +691,7 @@ impl Engine {
             policy: p.rules.live_policy(),
             agents: &p.sim.agents,
             project: &self.project_root,
-            caller: &p.scripts.caller,
+            caller,
             tick: p.sim.tick.get(),
             invoke: &invoke,
         };

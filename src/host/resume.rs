@@ -50,10 +50,10 @@ pub enum ResumeError {
     Recover {
         from: String,
         #[source]
-        source: super::RecoverError,
+        source: Box<super::RecoverError>,
     },
     #[error("{from}: recovering the run diverged, so its world is not resumed: {divergence}")]
-    Diverged { from: String, divergence: crate::durable::Divergence },
+    Diverged { from: String, divergence: Box<crate::durable::Divergence> },
 }
 
 /// What a file is, from its first bytes: enough to tell someone who passed a snapshot where a
@@ -133,9 +133,9 @@ impl Resume {
     /// The world of the run logged in `dir`, recovered and captured as a snapshot.
     pub fn recovered(dir: &Path, project: &Path) -> Result<Resume, ResumeError> {
         let from = dir.display().to_string();
-        let recovered = super::recover(dir, project).map_err(|source| ResumeError::Recover { from: from.clone(), source })?;
+        let recovered = super::recover(dir, project).map_err(|source| ResumeError::Recover { from: from.clone(), source: Box::new(source) })?;
         if let Some(divergence) = recovered.report.divergence {
-            return Err(ResumeError::Diverged { from, divergence });
+            return Err(ResumeError::Diverged { from, divergence: Box::new(divergence) });
         }
         let bytes = recovered.engine.snapshot().map_err(|source| ResumeError::Snapshot { from: from.clone(), source })?;
         let origin = match &recovered.snapshot {
