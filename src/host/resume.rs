@@ -133,7 +133,8 @@ impl Resume {
     /// The world of the run logged in `dir`, recovered and captured as a snapshot.
     pub fn recovered(dir: &Path, project: &Path) -> Result<Resume, ResumeError> {
         let from = dir.display().to_string();
-        let recovered = super::recover(dir, project).map_err(|source| ResumeError::Recover { from: from.clone(), source: Box::new(source) })?;
+        let recovered =
+            super::recover(dir, project).map_err(|source| ResumeError::Recover { from: from.clone(), source: Box::new(source) })?;
         if let Some(divergence) = recovered.report.divergence {
             return Err(ResumeError::Diverged { from, divergence: Box::new(divergence) });
         }
