@@ -77,7 +77,8 @@ end)
 
 local player = call("agent.spawn", {
 	id = "agt_pursuer",
-	body = { shape = "sphere", size = 1, color = 0x2a7de1, position = { 0, 0.5, 0 }, friction = 0.8 },
+	-- A ball that rolls where it is pushed (agent bodies walk upright unless told otherwise).
+	body = { shape = "sphere", size = 1, color = 0x2a7de1, position = { 0, 0.5, 0 }, friction = 0.8, upright = false },
 	perceptionRadius = 40,
 	decisionIntervalTicks = 10,
 	profile = "player.limited",

@@ -121,3 +121,28 @@ pub fn recover(args: &RecoverArgs) -> CliResult {
         None => Ok(()),
     }
 }
+
+/// The world `--resume FROM` (or `limina run FROM`) continues: a snapshot file, or a logged
+/// run's folder recovered now. What recovery passed over is said on stderr. A new log may not go
+/// into the folder being resumed: a folder holds one run's log, and `limina recover` would no
+/// longer know which to take.
+pub(crate) fn resume(from: &std::path::Path, log: Option<&std::path::Path>) -> Result<crate::host::Resume, CliError> {
+    if let Some(log) = log
+        && from.is_dir()
+    {
+        let folder = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        let log_dir = log.parent().map(|d| if d.as_os_str().is_empty() { std::path::Path::new(".") } else { d });
+        if log_dir.and_then(folder).is_some_and(|d| Some(d) == folder(from)) {
+            return Err(CliError::usage(format_args!(
+                "--log {}: it is in {}, the folder being resumed; log the resumed run into a new folder (a folder holds one run's log)",
+                log.display(),
+                from.display()
+            )));
+        }
+    }
+    let resume = crate::host::Resume::from_path(from, &super::project_root()).map_err(CliError::failed)?;
+    for note in &resume.notes {
+        eprintln!("resume: {note}");
+    }
+    Ok(resume)
+}

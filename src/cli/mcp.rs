@@ -6,9 +6,9 @@ use clap::Args;
 
 use super::project::in_project;
 use super::{CliError, CliResult};
-use crate::mcp::ToolsMode;
 use crate::mcp::server::{self, ServerOptions};
 use crate::mcp::stdio::{self, StdioOptions};
+use crate::mcp::{ToolsMode, WorldStart};
 
 #[derive(Debug, Args)]
 pub(crate) struct McpArgs {
@@ -35,8 +35,17 @@ pub(crate) struct McpArgs {
     pub tools: ToolsArg,
     /// A script (e.g. demos/billiards.lua) or a scene file (scenes/courtyard.lua) to build the
     /// world before serving; a relative path resolves in the project.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "empty"])]
     pub scene: Option<PathBuf>,
+    /// Continue a world: a snapshot file, or the folder of a logged run (recovered first, as
+    /// `limina recover` does). With --log, the new log starts from it (a copy of it is written
+    /// beside the log), so `limina replay` of the new log verifies.
+    #[arg(long, value_name = "SNAPSHOT|DIR", conflicts_with = "empty")]
+    pub resume: Option<PathBuf>,
+    /// Start with nothing in the world (by default a server starts with a ground whose top is
+    /// y = 0, a light and a camera).
+    #[arg(long)]
+    pub empty: bool,
     /// Port of the WebSocket / HTTP server.
     #[arg(long, default_value_t = 7777)]
     pub port: u16,
@@ -96,13 +105,25 @@ pub fn run(args: &McpArgs) -> CliResult {
             project.display()
         )));
     }
+    if let Some(scene) = &scene
+        && let Some(what) = crate::host::FileKind::of(scene).not_a_script()
+    {
+        let hint = what.replace("`limina run FILE` or `limina mcp --resume FILE`", "`limina mcp --resume FILE`");
+        return Err(CliError::usage(format_args!("--scene {}: {hint}", scene.display())));
+    }
     let scripts = super::scripts_root(read(&args.scripts).as_deref());
     let log = super::durable::LogArgs { log: args.log.log.as_deref().map(|p| in_project(&project, p, false)), ..args.log.clone() };
+    let start = match (scene, read(&args.resume)) {
+        (Some(scene), _) => WorldStart::File(scene),
+        (None, Some(from)) => WorldStart::Resume(super::durable::resume(&from, log.log.as_deref())?),
+        (None, None) if args.empty => WorldStart::Empty,
+        (None, None) => WorldStart::Default,
+    };
     if args.stdio {
         stdio::serve(&StdioOptions {
             project,
             profile: args.profile,
-            scene,
+            start,
             scripts,
             call_budget,
             tools: args.tools.mode(),
@@ -115,7 +136,7 @@ pub fn run(args: &McpArgs) -> CliResult {
             bind: args.bind.clone(),
             port: args.port,
             profile: args.profile,
-            scene,
+            start,
             publish_deltas: !args.no_deltas,
             scripts,
             call_budget,

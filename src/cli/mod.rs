@@ -169,7 +169,7 @@ fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectE
         Command::Completions { .. } | Command::New(_) => return Ok(None),
         Command::Run(args) => Some(args.file.as_path()),
         Command::Test(args) => args.paths.first().map(std::path::PathBuf::as_path),
-        Command::Mcp(args) => args.scene.as_deref().filter(|s| s.is_absolute()),
+        Command::Mcp(args) => args.scene.as_deref().or(args.resume.as_deref()).filter(|s| s.is_absolute()),
         Command::Replay(args) => Some(args.log.as_path()),
         Command::Recover(args) => Some(args.dir.as_path()),
         Command::Packages(_) | Command::Trace(_) | Command::Skills(_) | Command::Types(_) | Command::Bench(_) => None,

@@ -14,7 +14,9 @@ pub(crate) const DEFAULT_HEADLESS_FRAMES: u64 = 600;
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The Luau script to run (e.g. demos/billiards.lua).
+    /// The Luau script or scene file to run (e.g. demos/billiards.lua); or a world to continue:
+    /// a snapshot file, or the folder of a logged run (recovered first, as `limina recover`
+    /// does). A continued world runs no script; with --log, the new log starts from it.
     pub file: PathBuf,
     /// Exit after N frames (headless: one fixed step per frame; `--steps` says the same).
     #[arg(long, value_name = "N", visible_alias = "steps")]
@@ -84,6 +86,14 @@ enum OutputError {
 }
 
 fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, CliError> {
+    use crate::host::FileKind;
+    let resume = if args.file.is_dir() || FileKind::of(&args.file) == FileKind::Snapshot {
+        Some(super::durable::resume(&args.file, args.log.log.as_deref())?)
+    } else if let Some(what) = FileKind::of(&args.file).not_a_script() {
+        return Err(CliError::usage(format_args!("{}: {what}", args.file.display())));
+    } else {
+        None
+    };
     let extra_roots =
         args.file.parent().map(|p| vec![if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }]).unwrap_or_default();
     let config = EngineConfig {
@@ -102,16 +112,22 @@ fn run_headless(args: &RunArgs) -> Result<crate::host::RunSummary, CliError> {
             (None, false) => crate::audio::AudioBackend::Null,
         },
         log: args.log.config(),
+        resume: resume.clone(),
         ..EngineConfig::new(super::project_root())
     };
     let engine = Engine::new(config)?;
     let display = args.file.display().to_string();
-    let script_frames = match engine.run_or_load_file(&args.file)? {
-        FileRun::Scene(loaded) => {
-            outln!("scene: {display}: {} entities loaded through {} skill calls", loaded.created.len(), loaded.calls);
-            None
+    let script_frames = if resume.is_some() {
+        outln!("resume: {display}: tick {}, {} entities, world_hash={}", engine.tick(), engine.world().entity_count(), engine.world_hash());
+        None
+    } else {
+        match engine.run_or_load_file(&args.file)? {
+            FileRun::Scene(loaded) => {
+                outln!("scene: {display}: {} entities loaded through {} skill calls", loaded.created.len(), loaded.calls);
+                None
+            }
+            FileRun::Script(returned) => script_config(&returned, &display)?,
         }
-        FileRun::Script(returned) => script_config(&returned, &display)?,
     };
     let frames = args.frames.or(script_frames).unwrap_or(if engine.has_callbacks() { DEFAULT_HEADLESS_FRAMES } else { 0 });
     if args.window {

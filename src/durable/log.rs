@@ -119,15 +119,20 @@ impl std::fmt::Debug for CommandLog {
 }
 
 impl CommandLog {
-    /// Creates the log (never over an existing file: a log is one run's account) and writes its
-    /// header durably.
     /// The file name scheduled snapshots get beside this log: `<log stem>-<tick>.snap`, so two
     /// logs in one folder never write over each other's snapshots.
     pub(crate) fn snapshot_name(&self, tick: u64) -> String {
-        let stem = self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "world".into());
+        Self::snapshot_file_name(&self.path, tick)
+    }
+
+    /// `snapshot_name` of a log at `path`.
+    pub(crate) fn snapshot_file_name(path: &std::path::Path, tick: u64) -> String {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "world".into());
         format!("{stem}-{tick:012}.snap")
     }
 
+    /// Creates the log (never over an existing file: a log is one run's account) and writes its
+    /// header durably.
     pub(crate) fn create(config: &LogConfig, header: &Header) -> io::Result<CommandLog> {
         let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&config.path).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {

@@ -17,4 +17,4 @@ pub(crate) use feed::ReplayFeed;
 pub(crate) use log::CommandLog;
 pub use log::{FlushPolicy, LogConfig, LogFailure, LogStep};
 pub use reader::{BadLine, LogError, LogReader};
-pub use record::{CallOutcome, CallerRecord, FORMAT, Header, Phase, Record};
+pub use record::{BaseSnapshot, CallOutcome, CallerRecord, FORMAT, Header, Phase, Record};

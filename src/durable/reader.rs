@@ -81,6 +81,7 @@ impl LogReader {
                 checkpoint_every: 1,
                 scheduler: serde_json::Value::Null,
                 start_tick: 0,
+                base: None,
             },
             buf: Vec::new(),
             torn_tail: false,

@@ -31,6 +31,19 @@ pub struct Header {
     pub scheduler: Value,
     /// The tick the log starts at (0 unless the run began from a snapshot).
     pub start_tick: u64,
+    /// The snapshot a resumed run started from (`limina run SNAPSHOT`, `limina mcp --resume`):
+    /// a copy beside the log, named again by the log's first `snapshot` record. Replay and
+    /// recovery restore it instead of starting from an empty world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<BaseSnapshot>,
+}
+
+/// The snapshot a log segment starts from: its file beside the log, its tick and world hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BaseSnapshot {
+    pub file: String,
+    pub tick: u64,
+    pub hash: String,
 }
 
 /// Who made a call: enough to rebuild the `Caller` the handler saw.

@@ -99,6 +99,9 @@ pub struct EngineConfig {
     pub audio: crate::audio::AudioBackend,
     /// Keep a command log of every applied skill call (`--log FILE`).
     pub log: Option<crate::durable::LogConfig>,
+    /// Start from this snapshot (`limina run SNAPSHOT`, `limina mcp --resume`): restored before
+    /// the log opens, so the log is a new segment that starts from it (`host::resume`).
+    pub resume: Option<super::Resume>,
 }
 
 impl EngineConfig {
@@ -130,6 +133,7 @@ impl EngineConfig {
             stage_timing: false,
             audio: crate::audio::AudioBackend::Null,
             log: None,
+            resume: None,
         }
     }
 }
@@ -164,6 +168,13 @@ pub enum EngineError {
     },
     #[error(transparent)]
     Log(#[from] crate::durable::LogFailure),
+    /// The snapshot to resume was refused (nothing was started, no log was opened).
+    #[error("{from}: cannot resume it: {source}")]
+    Resume {
+        from: String,
+        #[source]
+        source: crate::snapshot::SnapshotError,
+    },
     /// A file a run reads or writes, and what went wrong with it.
     #[error("{path}: {message}")]
     File { path: String, message: String },
@@ -256,6 +267,50 @@ impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine").field("tick", &self.parts.sim.tick.get()).finish()
     }
+}
+
+/// Opens the command log of a new engine. A resumed engine's log is a segment that starts from
+/// its world: the header names a copy of it written beside the log (never over an existing
+/// file), and the log's first record names that copy, so replay and recovery can start there.
+fn open_log(p: &Parts, log: &crate::durable::LogConfig, config: &EngineConfig) -> Result<crate::durable::CommandLog, EngineError> {
+    let failed = |action: &'static str| move |source: std::io::Error| EngineError::Output { path: log.path.clone(), action, source };
+    let tick = p.sim.tick.get();
+    let base = match &config.resume {
+        None => None,
+        Some(resume) => {
+            let file = crate::durable::CommandLog::snapshot_file_name(&log.path, tick);
+            let bytes = super::snapshots::capture(p).map_err(|source| EngineError::Resume { from: resume.from.clone(), source })?;
+            Some((crate::durable::BaseSnapshot { file, tick, hash: p.sim.world_hash() }, bytes))
+        }
+    };
+    let header = crate::durable::Header {
+        format: crate::durable::FORMAT,
+        engine: env!("CARGO_PKG_VERSION").into(),
+        seed: config.seed,
+        entity_capacity: config.entity_capacity,
+        checkpoint_every: log.checkpoint_every.max(1),
+        scheduler: serde_json::to_value(config.scheduler).unwrap_or(Value::Null),
+        start_tick: tick,
+        base: base.as_ref().map(|(b, _)| b.clone()),
+    };
+    let mut opened = crate::durable::CommandLog::create(log, &header).map_err(failed("cannot start the command log"))?;
+    if let Some((base, bytes)) = base {
+        let path = super::resume::base_path(&log.path, &base.file);
+        let written = crate::atomic_file::write_with(&path, crate::atomic_file::Replace::Checked(&|_| false), |f| {
+            use std::io::Write as _;
+            f.write_all(&bytes)
+        });
+        if let Err(source) = written {
+            // The log was created a moment ago, by this engine: it names a base that is not
+            // there, so it goes, and nothing is left half-started.
+            drop(opened);
+            let _ = std::fs::remove_file(&log.path);
+            return Err(EngineError::Output { path, action: "cannot write the snapshot the resumed log starts from", source });
+        }
+        opened.snapshot_written(base.tick, &base.file, &base.hash);
+        opened.make_durable()?;
+    }
+    Ok(opened)
 }
 
 fn startup(part: &'static str) -> impl Fn(mlua::Error) -> EngineError {
@@ -400,23 +455,15 @@ impl Engine {
         {
             tracing::warn!("hot reload is off: {e}");
         }
+        // A resumed world replaces whatever the mods' load made, before anyone can call a skill.
+        if let Some(resume) = &config.resume {
+            super::snapshots::restore(&shared, &resume.bytes)
+                .map_err(|source| EngineError::Resume { from: resume.from.clone(), source })?;
+        }
         // The log opens on a finished engine: the mods' load-time calls are theirs to replay
         // (a replay loads no mods), everything from the first script line on is recorded.
         if let Some(log) = &config.log {
-            let header = crate::durable::Header {
-                format: crate::durable::FORMAT,
-                engine: env!("CARGO_PKG_VERSION").into(),
-                seed: config.seed,
-                entity_capacity: config.entity_capacity,
-                checkpoint_every: log.checkpoint_every.max(1),
-                scheduler: serde_json::to_value(config.scheduler).unwrap_or(Value::Null),
-                start_tick: 0,
-            };
-            let opened = crate::durable::CommandLog::create(log, &header).map_err(|source| EngineError::Output {
-                path: log.path.clone(),
-                action: "cannot start the command log",
-                source,
-            })?;
+            let opened = open_log(&shared, log, &config)?;
             shared.journal.log.replace(Some(opened));
         }
         tracing::debug!(skills = registry.borrow().size(), profile = %config.profile, seed = config.seed, "engine ready");
@@ -651,15 +698,21 @@ impl Engine {
     /// the registry, traced and permission-checked as the script's own calls (`limina run` on a
     /// scene file; `scene.load` does the same for its caller).
     pub fn load_scene(&self, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
+        self.load_scene_as(&self.parts.scripts.caller, scene)
+    }
+
+    /// `load_scene` with the calls made as `caller` (an MCP server builds its default world as
+    /// a builder whatever profile its clients get).
+    pub(crate) fn load_scene_as(&self, caller: &Caller, scene: &crate::scenes::Scene) -> Result<SceneLoaded, SceneApplyError> {
         let p = &self.parts;
-        let invoke = |skill: &str, input: Value| p.invoke(&self.lua, &p.scripts.caller, skill, input);
+        let invoke = |skill: &str, input: Value| p.invoke(&self.lua, caller, skill, input);
         let target = SceneTarget {
             world: &p.sim.world,
             registry: &p.rules.registry,
             policy: p.rules.live_policy(),
             agents: &p.sim.agents,
             project: &self.project_root,
-            caller: &p.scripts.caller,
+            caller,
             tick: p.sim.tick.get(),
             invoke: &invoke,
         };

@@ -17,6 +17,7 @@ pub(crate) mod playtest;
 mod realtime;
 mod recover;
 mod replay;
+mod resume;
 mod scene_file;
 mod snapshots;
 mod step;
@@ -30,5 +31,6 @@ pub use engine::{ClaimRefused, Engine, EngineConfig, EngineError, Output, RunSum
 pub use realtime::{CALL_BUDGET, RealTimeDriver};
 pub use recover::{LeftOut, RecoverError, Recovered, find_log, recover, replay_from};
 pub use replay::{HeaderError, ReplayError, ReplayOptions, ReplayReport, replay};
+pub use resume::{FileKind, Resume, ResumeError};
 pub use scene_file::FileRun;
 pub use step::StepTimings;

@@ -65,6 +65,10 @@ pub enum RecoverError {
     SeveralLogs { dir: String, names: String },
     #[error("{dir}: {message}")]
     Io { dir: String, message: String },
+    #[error(
+        "{log} continues a resumed run from its snapshot {file}, and no snapshot it names can be used ({skipped}); put the snapshot back beside the log"
+    )]
+    NoBase { log: String, file: String, skipped: String },
     #[error(transparent)]
     Replay(#[from] ReplayError),
 }
@@ -146,6 +150,15 @@ pub fn recover(dir: &Path, project: &Path) -> Result<Recovered, RecoverError> {
         return Ok(Recovered { engine, report, snapshot: Some((file, named.tick)), skipped, left_out, elapsed: started.elapsed() });
     }
     let mut reader = LogReader::open(&log).map_err(ReplayError::from)?;
+    // A resumed run's segment starts from its base snapshot: without it there is no world to
+    // replay the log into.
+    if let Some(base) = &reader.header.base {
+        return Err(RecoverError::NoBase {
+            log: log.display().to_string(),
+            file: crate::clip::shown(&base.file),
+            skipped: skipped.join("; "),
+        });
+    }
     let engine = replay_engine(&reader.header, project).map_err(ReplayError::from)?;
     let left_out = scan.bound(&mut reader, 1, None);
     let report = drive(&engine, &mut reader, &options, None)?;
@@ -274,6 +287,41 @@ pub fn replay_from(log: &Path, snapshot: &Path, options: &ReplayOptions) -> Resu
     if !std::fs::metadata(snapshot).is_ok_and(|m| m.is_file()) {
         return Err(refused("not a regular file".into()));
     }
+    replay_named(log, snapshot, named, options)
+}
+
+/// Replays a resumed run's segment from the snapshot it starts from (its header's `base`, the
+/// file beside the log its first marker names).
+pub(crate) fn replay_from_base(
+    log: &Path,
+    base: &crate::durable::BaseSnapshot,
+    options: &ReplayOptions,
+) -> Result<(Engine, ReplayReport), ReplayError> {
+    let dir = log.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let snapshot = dir.join(&base.file);
+    let refused = |message: String| ReplayError::Snapshot { path: snapshot.display().to_string(), message };
+    // Only a plain file name beside the log: a tampered header cannot point elsewhere.
+    if base.file.contains(['/', '\\']) || base.file.starts_with('.') || base.file.is_empty() {
+        return Err(refused(format!(
+            "the log's header names {} as its base: not a file name beside the log",
+            crate::clip::shown(&base.file)
+        )));
+    }
+    let named =
+        scan(log)?.named.into_iter().find(|n| n.file == base.file && n.tick == base.tick && n.hash == base.hash).ok_or_else(|| {
+            refused(format!("the log {} starts from snapshot {} but never names it", log.display(), crate::clip::shown(&base.file)))
+        })?;
+    match std::fs::symlink_metadata(&snapshot) {
+        Ok(meta) if meta.file_type().is_file() => {}
+        Ok(_) => return Err(refused("not a regular file (a link, folder or device is never read)".into())),
+        Err(e) => return Err(refused(format!("the resumed log starts from it: {e}"))),
+    }
+    replay_named(log, &snapshot, named, options)
+}
+
+fn replay_named(log: &Path, snapshot: &Path, named: NamedSnapshot, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
+    let refused = |message: String| ReplayError::Snapshot { path: snapshot.display().to_string(), message };
+    let file = named.file.clone();
     let mut reader = LogReader::open(log)?;
     // Lines before the marker are not replayed: a bad one there does not matter.
     reader.skip_bad_through = named.line;

@@ -106,9 +106,14 @@ pub(crate) fn replay_engine(header: &Header, project: &Path) -> Result<Engine, E
     Ok(engine)
 }
 
-/// Replays the log at `path` into a fresh engine.
+/// Replays the log at `path` into a fresh engine (a resumed run's segment: into its base
+/// snapshot, beside the log).
 pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayReport), ReplayError> {
     let mut reader = LogReader::open(path)?;
+    if let Some(base) = reader.header.base.clone() {
+        drop(reader);
+        return super::recover::replay_from_base(path, &base, options);
+    }
     let engine = replay_engine(&reader.header, &options.project)?;
     let report = drive(&engine, &mut reader, options, None)?;
     Ok((engine, report))

@@ -32,6 +32,10 @@ impl Engine {
     /// Runs the script at `path`, or loads it when it is a scene file (see the module doc).
     pub fn run_or_load_file(&self, path: &Path) -> Result<FileRun, EngineError> {
         let display = path.display().to_string();
+        // A saved world or a command log is not run as Luau: say what it is and what takes it.
+        if let Some(what) = super::FileKind::of(path).not_a_script() {
+            return Err(EngineError::File { path: display, message: what.to_string() });
+        }
         let capacity = self.world().capacity();
         let probe = match crate::scenes::files::read_capped(path, &display) {
             Ok(source) => crate::scenes::probe(&source, &display, capacity),

@@ -16,29 +16,63 @@ pub use dispatcher::{McpSession, handle_message, handle_text};
 pub use error::{McpServerError, TokenFileError};
 pub use tool_view::ToolsMode;
 
+/// What a server's world starts as.
+#[derive(Debug, Clone)]
+pub enum WorldStart {
+    /// A ground, a light and a camera (`DEFAULT_WORLD`), made through skill calls like any
+    /// client's, so a command log holds them.
+    Default,
+    /// Nothing at all (`--empty`).
+    Empty,
+    /// A script run or a scene file loaded first (`--scene`, `host::FileRun`).
+    File(std::path::PathBuf),
+    /// A snapshot restored, or a logged run recovered (`--resume`): the world goes on from it, and
+    /// a `--log` is a new segment that starts from it (`host::Resume`).
+    Resume(crate::host::Resume),
+}
+
+/// The scene of `WorldStart::Default`.
+pub const DEFAULT_WORLD: &str = include_str!("default_world.lua");
+
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
-/// watched for hot reload, and the optional `--scene` file already run (a script) or loaded (a
-/// scene file, `host::FileRun`).
+/// watched for hot reload, and its world started as `start` says.
 fn server_engine(
     project: &std::path::Path,
     profile: crate::policy::Profile,
     scripts: Option<&std::path::Path>,
-    scene: Option<&std::path::Path>,
+    start: &WorldStart,
     log: Option<crate::durable::LogConfig>,
 ) -> Result<crate::host::Engine, McpServerError> {
-    use crate::host::{Engine, EngineConfig, Output};
+    use crate::host::{Engine, EngineConfig, EngineError, Output};
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
         profile,
         scripts: scripts.map(std::path::Path::to_path_buf),
         watch_scripts: true,
         log,
+        resume: match start {
+            WorldStart::Resume(resume) => Some(resume.clone()),
+            _ => None,
+        },
         ..EngineConfig::new(project)
     })?;
-    if let Some(scene) = scene {
-        engine.run_or_load_file(scene)?;
+    match start {
+        WorldStart::Default => {
+            let scene = crate::scenes::parse(DEFAULT_WORLD.as_bytes(), "default world", engine.world().capacity())
+                .map_err(|e| EngineError::File { path: "default world".into(), message: e.to_string() })?;
+            // Made by the operator as a builder, whatever profile the server grants its clients
+            // (a read-only server still starts with a ground).
+            let script = engine.script_caller();
+            let builder =
+                crate::skills::Caller::with_profile(&script.agent_id, &script.session_id, crate::policy::Profile::BuilderReadWrite);
+            engine.load_scene_as(&builder, &scene).map_err(|e| EngineError::File { path: "default world".into(), message: e.message })?;
+        }
+        WorldStart::File(file) => {
+            engine.run_or_load_file(file)?;
+        }
+        WorldStart::Empty | WorldStart::Resume(_) => {}
     }
-    engine.make_durable().map_err(crate::host::EngineError::from)?;
+    engine.make_durable().map_err(EngineError::from)?;
     Ok(engine)
 }
 

@@ -37,8 +37,8 @@ pub struct StdioOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
     pub profile: crate::policy::Profile,
-    /// A script to build the world before serving (e.g. a scene).
-    pub scene: Option<PathBuf>,
+    /// What the world starts as (`--scene`, `--resume`, `--empty`, or the default world).
+    pub start: super::WorldStart,
     /// Mods root (hot-reloaded).
     pub scripts: Option<PathBuf>,
     /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one line per step.
@@ -164,8 +164,7 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
 }
 
 pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
-    let engine =
-        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
+    let engine = super::server_engine(&options.project, options.profile, options.scripts.as_deref(), &options.start, options.log.clone())?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();

@@ -284,6 +284,22 @@ impl PhysicsWorld {
 
     /// Sets a dynamic body's horizontal velocity (x, z), keeping its vertical one; false for a
     /// body that is not dynamic.
+    /// Keeps a dynamic body upright: it may turn about the vertical axis but never tips over or
+    /// rolls (an agent's body walks; rapier locks the other two rotations in the solver, and the
+    /// lock is part of the body, so snapshots and replays keep it). False for a body that is
+    /// not dynamic or not there.
+    pub(crate) fn keep_upright(&mut self, handle: BodyHandle) -> bool {
+        match self.world.bodies.get_mut(handle.to_rapier()) {
+            Some(body) if body.is_dynamic() => {
+                body.set_enabled_rotations(false, true, false, true);
+                let w = body.angvel();
+                body.set_angvel(Vector::new(0.0, w.y, 0.0), true);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn set_planar_velocity(&mut self, handle: BodyHandle, velocity: [f32; 2]) -> bool {
         match self.world.bodies.get_mut(handle.to_rapier()) {
             Some(body) if body.is_dynamic() => {

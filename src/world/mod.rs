@@ -338,6 +338,20 @@ impl World {
         }
     }
 
+    /// The models the world has loaded (by asset id, in the order they were first placed), each
+    /// with the number of live entities showing it.
+    pub fn loaded_models(&self) -> Vec<(&str, usize)> {
+        let mut uses = vec![0usize; self.models.len()];
+        self.for_each_renderable(|r| {
+            if let RenderShape::Asset(handle) = r.renderable.shape
+                && let Some(n) = uses.get_mut(handle as usize)
+            {
+                *n += 1;
+            }
+        });
+        self.models.iter().map(String::as_str).zip(uses).collect()
+    }
+
     /// The asset id of a placed model (`RenderShape::Asset(handle)`).
     pub fn model_asset(&self, handle: u32) -> Option<&str> {
         self.models.get(handle as usize).map(String::as_str)
@@ -509,6 +523,15 @@ impl World {
         let now = self.ecs.get::<Transform>(entity)?.position;
         let before = self.ecs.get::<PreviousTransform>(entity).map_or(now, |p| p.0.position);
         Some(std::array::from_fn(|i| before[i] + (now[i] - before[i]) * alpha))
+    }
+
+    /// Keeps the entity's dynamic body upright (`PhysicsWorld::keep_upright`): it turns about
+    /// the vertical axis only. False when it has no dynamic body.
+    pub(crate) fn keep_upright(&mut self, id: EntityId) -> bool {
+        match self.binding(id) {
+            Some(b) => self.physics.keep_upright(b.body),
+            None => false,
+        }
     }
 
     /// Walks an entity across the ground at `velocity` (x, z in m/s) for one step: a dynamic body

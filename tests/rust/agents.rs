@@ -860,3 +860,55 @@ fn a_native_mcp_client_cannot_take_an_agents_name_or_session() {
         assert!(r["error"]["message"].as_str().is_some_and(|m| m.contains("agt_0001") || m.contains("ses_agt_0001")), "{params}: {r}");
     }
 }
+
+/// How upright a rotation leaves a body: the y component of its rotated up axis (1 = upright).
+fn up_y(q: [f32; 4]) -> f32 {
+    let [x, _, z, _] = q;
+    1.0 - 2.0 * (x * x + z * z)
+}
+
+#[test]
+fn an_agent_walks_upright_through_bumps_unless_told_to_roll() {
+    let e = engine();
+    let ground = limina::scenes::parse(limina::mcp::DEFAULT_WORLD.as_bytes(), "default world", 1000).unwrap();
+    e.load_scene(&ground).unwrap();
+    e.run_source(r#"limina.scripted_policy("idle", function() return {} end)"#, "policy.lua").unwrap();
+    // Two capsules walk the same course in two lanes, the second told not to stay upright: a
+    // crate in the way (pushed aside), and a ball thrown at each from the side.
+    let mut walkers = Vec::new();
+    for (lane, upright) in [(0.0, true), (10.0, false)] {
+        let id = if upright { "agt_upright" } else { "agt_free" };
+        let made = call(
+            &e,
+            "agent.spawn",
+            json!({"id": id, "profile": "social.actor", "decisionIntervalTicks": 100000, "llm": {"model": "idle"},
+                   "body": {"shape": "capsule", "position": [0, 1.0, lane], "friction": 0.9, "upright": upright}}),
+        );
+        call(&e, "scene.createEntity", json!({"shape": "box", "size": 0.6, "position": [3, 0.3, lane + 0.3], "dynamic": true}));
+        let ball =
+            call(&e, "scene.createEntity", json!({"shape": "sphere", "size": 0.8, "position": [5, 1.2, lane - 4.0], "dynamic": true}));
+        call(&e, "physics.applyImpulse", json!({"entity": ball["entity"], "impulse": [0, 0.5, 3.5]}));
+        let walker = Caller::with_profile(id, &format!("ses_{id}"), Profile::SocialActor);
+        let r = e.call(&walker, "social.approach", json!({"target": [9, 0, lane], "talkDistance": 0.5}));
+        assert!(r.success, "{r:?}");
+        walkers.push((made["entity"].as_str().unwrap().to_string(), upright));
+    }
+    let mut lowest = [1.0f32; 2];
+    let mut start = [0.0f32; 2];
+    for tick in 0..360 {
+        e.step(1).unwrap();
+        let world = e.world();
+        for (i, (entity, _)) in walkers.iter().enumerate() {
+            let t = world.transform(world.resolve(entity).unwrap()).unwrap();
+            if tick == 0 {
+                start[i] = t.position[0];
+            }
+            lowest[i] = lowest[i].min(up_y(t.rotation));
+        }
+    }
+    let world = e.world();
+    let walked = world.transform(world.resolve(&walkers[0].0).unwrap()).unwrap().position[0] - start[0];
+    assert!(walked > 3.0, "the upright agent walked past the crate: {walked} m (lowest up y {lowest:?})");
+    assert!(lowest[0] > 0.999, "the upright agent never tilted: its up axis fell to y = {}", lowest[0]);
+    assert!(lowest[1] < 0.9, "the same course tips a free body (so this test can fail): up y = {}", lowest[1]);
+}

@@ -316,8 +316,10 @@ fn every_client_snippet_is_in_the_readme_and_serves_from_another_folder() {
         // The project's own mods are loaded: the server found the clone, not the folder it ran in.
         let greet = client.request(3, "tools/call", json!({"name": "mods.greet", "arguments": {"name": "docs"}}));
         assert_eq!(greet["result"]["isError"], false, "{file}: the project's scripts/ mods answer: {greet}");
+        // A server starts with the default world (its ground is ent_0001): the client's first
+        // entity comes after it.
         let built = client.request(4, "tools/call", json!({"name": "scene.createEntity", "arguments": {"shape": "sphere"}}));
-        assert_eq!(built["result"]["structuredContent"]["entity"], "ent_0001", "{file}: {built}");
+        assert_eq!(built["result"]["structuredContent"]["entity"], "ent_0002", "{file}: {built}");
     }
 }
 

@@ -91,7 +91,8 @@ fn a_capsule_scaled_by_1e20_is_refused_and_the_next_step_runs() {
 
 #[test]
 fn the_1e20_capsule_over_mcp_leaves_the_server_answering() {
-    let mut s = StdioServer::start(&[]);
+    // Empty: the entities are read back by index below.
+    let mut s = StdioServer::start(&["--empty"]);
     s.request(1, "initialize", json!({"agentId": "agt_attacker", "sessionId": "ses_a", "profile": "builder.readWrite"}));
     let floor = json!({"name": "scene.createEntity", "arguments": {"shape": "box", "static": true, "position": [0, -0.5, 0]}});
     assert_eq!(s.request(20, "tools/call", floor)["result"]["success"], true);

@@ -32,6 +32,7 @@ mod playtest;
 mod providers;
 mod registry;
 mod render;
+mod resume;
 mod scenes;
 mod schemas;
 mod scripting;

@@ -101,7 +101,8 @@ async fn a_handshake_session_is_opened_used_and_ended() {
     let sid = s.initialize().await;
     let (status, made) = body(s.post(call(2, "scene.createEntity", json!({}))).header("mcp-session-id", &sid).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(made["result"]["structuredContent"]["entity"], "ent_0001", "{made}");
+    // The default world's ground is ent_0001: the client's first entity comes after it.
+    assert_eq!(made["result"]["structuredContent"]["entity"], "ent_0002", "{made}");
 
     let (status, refused) = body(s.post(call(3, "scene.createEntity", json!({}))).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);

@@ -172,7 +172,8 @@ async fn tokens_map_to_profiles_and_unknown_tokens_are_refused() {
     assert!(denied["content"][0]["text"].as_str().unwrap().contains("missing permission: scene.write"));
     // Zero effect: the entity is still there for everyone.
     let seen = call(&viewer, "scene.queryEntities", json!({})).await;
-    assert_eq!(seen["structuredContent"]["entities"][0]["entity"], id);
+    // [0] is the default world's ground.
+    assert_eq!(seen["structuredContent"]["entities"][1]["entity"], id);
     // A native initialize cannot widen the token's profile.
     let widened: Value =
         viewer.request("initialize", obj(json!({"agentId": "x", "sessionId": "y", "profile": "builder.readWrite"}))).await.unwrap();

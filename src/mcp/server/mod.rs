@@ -56,7 +56,8 @@ pub(crate) struct ServerOptions {
     /// Profile for connections when there is no tokens file.
     pub profile: Profile,
     pub tokens: Option<PathBuf>,
-    pub scene: Option<PathBuf>,
+    /// What the world starts as (`--scene`, `--resume`, `--empty`, or the default world).
+    pub start: super::WorldStart,
     /// Off only in tests that prove the sync tests can fail.
     pub publish_deltas: bool,
     /// Mods root (hot-reloaded).
@@ -100,8 +101,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         }
         None => None,
     };
-    let engine =
-        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
+    let engine = super::server_engine(&options.project, options.profile, options.scripts.as_deref(), &options.start, options.log.clone())?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
     // One core is the engine thread's; the sockets get the others (at least one). On two cores a
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).

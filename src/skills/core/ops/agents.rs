@@ -221,8 +221,15 @@ pub(super) fn spawn(
             let shape: String = body.get::<Option<String>>("shape")?.unwrap_or_else(|| "capsule".into());
             let shape = RenderShape::parse(&shape).ok_or_else(|| invalid(format!("body.shape: unknown shape '{shape}'")))?;
             body.set("dynamic", true)?;
+            let upright = body.get::<Option<bool>>("upright")?.unwrap_or(true);
             let spec = entity_spec(&body, shape)?;
-            Some(w.borrow_mut().create_entity(&spec).map_err(world_failure)?)
+            let mut world = w.borrow_mut();
+            let made = world.create_entity(&spec).map_err(world_failure)?;
+            // A walker stands: locked against tipping and rolling, free to turn.
+            if upright {
+                world.keep_upright(made);
+            }
+            Some(made)
         }
         (None, None) => None,
     };

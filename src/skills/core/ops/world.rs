@@ -391,6 +391,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
                 "world": {"tick": tick, "entities": total, "bodies": world.body_count(), "awakeBodies": world.awake_body_count(), "hash": crate::agents::table::world_hash(&world, &agents.borrow())},
                 "entities": entities,
                 "ui": world.ui.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>(),
+                "models": world.loaded_models().into_iter().map(|(asset, entities)| serde_json::json!({"kind": "model", "asset": asset, "entities": entities})).collect::<Vec<_>>(),
+                "sounds": world.sounds.len(),
             });
             crate::script::convert::blob(lua, out)
         })?,
