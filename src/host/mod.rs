@@ -20,6 +20,7 @@ mod replay;
 mod scene_file;
 mod snapshots;
 mod step;
+mod time;
 #[cfg(feature = "render")]
 pub mod window;
 
@@ -32,3 +33,4 @@ pub use recover::{LeftOut, RecoverError, Recovered, find_log, recover, replay_fr
 pub use replay::{HeaderError, ReplayError, ReplayOptions, ReplayReport, replay};
 pub use scene_file::FileRun;
 pub use step::StepTimings;
+pub use time::MAX_STEP_TICKS;

@@ -17,14 +17,15 @@ pub use error::{McpServerError, TokenFileError};
 pub use tool_view::ToolsMode;
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
-/// watched for hot reload, and the optional `--scene` file already run (a script) or loaded (a
-/// scene file, `host::FileRun`).
+/// watched for hot reload, the optional `--scene` file already run (a script) or loaded (a
+/// scene file, `host::FileRun`), and the clock stopped when asked (`--paused`).
 fn server_engine(
     project: &std::path::Path,
     profile: crate::policy::Profile,
     scripts: Option<&std::path::Path>,
     scene: Option<&std::path::Path>,
     log: Option<crate::durable::LogConfig>,
+    paused: bool,
 ) -> Result<crate::host::Engine, McpServerError> {
     use crate::host::{Engine, EngineConfig, Output};
     let engine = Engine::new(EngineConfig {
@@ -37,6 +38,11 @@ fn server_engine(
     })?;
     if let Some(scene) = scene {
         engine.run_or_load_file(scene)?;
+    }
+    // The scene is built first (its script may step); then the clock stops before the first
+    // real-time tick.
+    if paused {
+        engine.start_paused();
     }
     engine.make_durable().map_err(crate::host::EngineError::from)?;
     Ok(engine)

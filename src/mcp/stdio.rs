@@ -33,6 +33,10 @@ pub struct StdioOptions {
     /// The project: `require`, `assets/` and `traces/` resolve against it.
     pub project: PathBuf,
     pub profile: crate::policy::Profile,
+    /// Permissions granted to the client besides its profile (`--grant world.time`).
+    pub grant: crate::policy::PermissionSet,
+    /// Start with the clock stopped (`--paused`): no tick runs until the client resumes it.
+    pub paused: bool,
     /// A script to build the world before serving (e.g. a scene).
     pub scene: Option<PathBuf>,
     /// Mods root (hot-reloaded).
@@ -160,8 +164,14 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
 }
 
 pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
-    let engine =
-        super::server_engine(&options.project, options.profile, options.scripts.as_deref(), options.scene.as_deref(), options.log.clone())?;
+    let engine = super::server_engine(
+        &options.project,
+        options.profile,
+        options.scripts.as_deref(),
+        options.scene.as_deref(),
+        options.log.clone(),
+        options.paused,
+    )?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();
@@ -184,7 +194,8 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
     });
     let writer = writer.map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
-    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools);
+    let grant = crate::policy::Grant { profile: options.profile, extra: options.grant };
+    let mut session = McpSession::new(1, options.profile, &engine).with_grant(grant).with_tools(options.tools);
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
     if end == End::InputClosed {
         // What the last calls set off (a list change, a subscribed event) still goes out.
@@ -225,7 +236,10 @@ fn serve_lines(
         }
         let now = Instant::now();
         if let Some(plan) = driver.due(now) {
-            if let Err(e) = engine.step(u64::from(plan.steps)) {
+            // Paused, the interval still passes (the call budget renews), but no tick runs.
+            if !engine.paused()
+                && let Err(e) = engine.step(u64::from(plan.steps))
+            {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
             if out.push(dispatcher::pending_notifications(engine, session)).is_err() {
