@@ -52,9 +52,22 @@ pub(crate) struct McpArgs {
     /// Bind address of the WebSocket / HTTP server (loopback by default).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
-    /// File of `TOKEN PROFILE` lines; WebSocket and HTTP clients must present a known bearer token.
+    /// File of `TOKEN PROFILE [+PERMISSION ...]` lines; WebSocket and HTTP clients must present a
+    /// known bearer token, and get its profile plus what its `+` words grant: `TOKEN
+    /// builder.readWrite +world.time` lets that client pause, resume and step the world.
     #[arg(long, value_name = "FILE")]
     pub tokens: Option<PathBuf>,
+    /// Grant a permission no profile holds to clients without tokens (stdio, and WebSocket or
+    /// HTTP without --tokens); repeatable. `--grant world.time`: the client may stop the shared
+    /// clock (world.pause), run ticks while it is stopped (world.step, at most 3600 ticks per call,
+    /// or until a tick, an event type or all bodies asleep) and start it again (world.resume).
+    /// Every pause, step and resume is traced; calls still apply while paused, at the same tick.
+    #[arg(long, value_name = "PERMISSION")]
+    pub grant: Vec<String>,
+    /// Start with the world's clock stopped, after the --scene is built: no tick runs until a
+    /// client holding world.time calls world.resume or world.step.
+    #[arg(long)]
+    pub paused: bool,
     /// Mods and packages root (default: the project's scripts/); changes are hot-reloaded.
     #[arg(long, value_name = "DIR")]
     pub scripts: Option<PathBuf>,
@@ -93,6 +106,14 @@ pub fn run(args: &McpArgs) -> CliResult {
         return Err(CliError::usage(format_args!("--call-budget-ms {} is outside 0..=1000", args.call_budget_ms)));
     }
     let call_budget = std::time::Duration::from_secs_f64(args.call_budget_ms / 1e3);
+    let grant =
+        crate::policy::Grant::parse_extra(args.grant.iter().map(|g| format!("+{g}")).collect::<Vec<_>>().iter().map(String::as_str))
+            .map_err(|e| CliError::usage(format_args!("--grant: {e}")))?;
+    if !args.grant.is_empty() && args.tokens.is_some() {
+        return Err(CliError::usage(
+            "--grant applies to clients without tokens; with --tokens, grant per token: `TOKEN PROFILE +world.time`",
+        ));
+    }
     // A client's configuration names these once, whatever folder it starts the server from:
     // relative paths resolve in the project, and the log (the one file written) never leaves it.
     let project = super::project_root();
@@ -124,6 +145,8 @@ pub fn run(args: &McpArgs) -> CliResult {
             project,
             profile: args.profile,
             start,
+            grant,
+            paused: args.paused,
             scripts,
             call_budget,
             tools: args.tools.mode(),
@@ -137,6 +160,8 @@ pub fn run(args: &McpArgs) -> CliResult {
             port: args.port,
             profile: args.profile,
             start,
+            grant,
+            paused: args.paused,
             publish_deltas: !args.no_deltas,
             scripts,
             call_budget,

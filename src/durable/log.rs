@@ -193,9 +193,14 @@ impl CommandLog {
 
     /// Whether a call of `skill` is recorded: core skills that change the world, except those
     /// that read files (`scene.load`, `package.load`): what they do is recorded as the calls
-    /// they make, so replay never depends on files that may have changed since.
+    /// they make, so replay never depends on files that may have changed since. Time control
+    /// (`world.pause`, `world.step`) is not recorded either: it changes when the world steps, not
+    /// what it holds, and the steps it causes are in the log as step markers.
     pub(crate) fn records(skill: &Skill) -> bool {
-        skill.builtin && skill.effects.mutates_world() && !skill.effects.contains(crate::skills::Effect::Filesystem)
+        skill.builtin
+            && skill.effects.mutates_world()
+            && !skill.effects.contains(crate::skills::Effect::Filesystem)
+            && !skill.permissions.contains(&crate::policy::Permission::WorldTime)
     }
 
     /// A recordable call reached its handler; `end` it when the handler is done.

@@ -400,6 +400,7 @@ impl Engine {
                 provider: config.provider,
             },
             agents: AgentSystems::new(config.providers.clone()),
+            time: Default::default(),
             timings: Cell::new(StepTimings::default()),
             heavy: Rc::default(),
         });
@@ -418,6 +419,7 @@ impl Engine {
             render: Rc::clone(&shared.outputs.render),
             packages,
             snapshots: engine_host,
+            time: Rc::new(super::time::TimeHost { shared: Rc::downgrade(&shared) }),
             playtests: std::sync::Arc::new(super::playtest::ScratchPlaytests),
             policy: Rc::clone(&shared.rules.policy),
             agents: Rc::clone(&shared.sim.agents),
@@ -673,15 +675,42 @@ impl Engine {
         &self.parts.scripts.caller
     }
 
-    /// Calls a skill from Rust through the same pipeline scripts and clients use.
+    /// Calls a skill from Rust through the same pipeline scripts and clients use. This is a
+    /// front end's entry: a `world.step` it makes runs here, once the call has returned (see
+    /// `time`).
     pub fn call(&self, caller: &Caller, name: &str, input: Value) -> SkillResponse {
-        self.parts.invoke(&self.lua, caller, name, input)
+        let outer = self.parts.time.enter_front_end_call();
+        let mut response = self.parts.invoke(&self.lua, caller, name, input);
+        if outer {
+            self.parts.time.leave_front_end_call();
+            super::time::finish_call(self, &mut response);
+        }
+        response
     }
 
     /// `call` for a front end that answers later: a heavy call's second half may come back as a
     /// ticket that `complete_deferred` answers (see `skills::deferred`).
     pub(crate) fn call_deferrable(&self, caller: &Caller, name: &str, input: Value) -> skills::Invoked {
-        skills::invoke_deferrable(&self.parts.invoke_env(&self.lua), caller, name, input)
+        let outer = self.parts.time.enter_front_end_call();
+        let mut invoked = skills::invoke_deferrable(&self.parts.invoke_env(&self.lua), caller, name, input);
+        if outer {
+            self.parts.time.leave_front_end_call();
+            if let skills::Invoked::Done(response, _) = &mut invoked {
+                super::time::finish_call(self, response);
+            }
+        }
+        invoked
+    }
+
+    /// Whether the shared clock is stopped (`world.pause`, `--paused`): real-time front ends run
+    /// no step while it is.
+    pub fn paused(&self) -> bool {
+        self.parts.time.paused()
+    }
+
+    /// Stops the clock before the first step (`--paused`), traced as the operator's.
+    pub fn start_paused(&self) {
+        super::time::start_paused(&self.parts);
     }
 
     /// The deferred calls whose heavy half is done, completed at this tick. Never waits.

@@ -21,6 +21,7 @@ mod resume;
 mod scene_file;
 mod snapshots;
 mod step;
+mod time;
 #[cfg(feature = "render")]
 pub mod window;
 
@@ -34,3 +35,4 @@ pub use replay::{HeaderError, ReplayError, ReplayOptions, ReplayReport, replay};
 pub use resume::{FileKind, Resume, ResumeError};
 pub use scene_file::FileRun;
 pub use step::StepTimings;
+pub use time::MAX_STEP_TICKS;

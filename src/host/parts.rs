@@ -130,6 +130,8 @@ pub(crate) struct Parts {
     pub scripts: Scripts,
     /// What the agent systems keep between steps (none of it is world state).
     pub agents: AgentSystems,
+    /// Whether the shared clock runs, and the step a client's call asked for (`time`).
+    pub time: super::time::TimeControl,
     /// How long the last step's stages took (the density bench prints them).
     pub timings: Cell<super::step::StepTimings>,
     /// Heavy calls' second halves, run off this thread for front ends that answer later

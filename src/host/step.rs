@@ -59,7 +59,7 @@ pub(crate) fn step(lua: &Lua, p: &Parts) -> mlua::Result<()> {
 
 /// The stages, in order.
 fn stages(lua: &Lua, p: &Parts) -> mlua::Result<()> {
-    let Parts { sim, rules, journal, outputs, scripts, agents: systems, timings, heavy: _ } = p;
+    let Parts { sim, rules, journal, outputs, scripts, agents: systems, timings, heavy: _, time: _ } = p;
     let tick = sim.tick.get();
     let replaying = journal.replaying();
     let door = Door { lua, parts: p };

@@ -62,6 +62,8 @@ pub struct McpSession {
     pub caller: Option<Caller>,
     /// The profile the transport grants (`--profile`, or the client's token).
     pub granted_profile: Profile,
+    /// What the operator grants besides the profile (`--grant`, a token's `+world.time`).
+    pub granted_extra: PermissionSet,
     /// Connection number, used in default agent/session ids.
     pub connection: u64,
     /// Registry generation the client last saw, for `notifications/tools/list_changed`.
@@ -123,6 +125,7 @@ impl McpSession {
             mode: Mode::Fresh,
             caller: None,
             granted_profile,
+            granted_extra: PermissionSet::default(),
             connection,
             seen_generation: engine.registry().generation(),
             claim: None,
@@ -142,6 +145,19 @@ impl McpSession {
         self
     }
 
+    /// The session under the operator's whole grant: its profile and the permissions granted
+    /// besides (`world.time`).
+    pub fn with_grant(mut self, grant: crate::policy::Grant) -> Self {
+        self.granted_profile = grant.profile;
+        self.granted_extra = grant.extra;
+        self
+    }
+
+    /// Everything the transport grants this client.
+    fn grant(&self) -> crate::policy::Grant {
+        crate::policy::Grant { profile: self.granted_profile, extra: self.granted_extra }
+    }
+
     /// Starts the session's tool list in `mode` (`limina mcp --tools`; core by default).
     pub fn with_tools(mut self, mode: ToolsMode) -> Self {
         self.tools = ToolView::new(mode);
@@ -151,7 +167,7 @@ impl McpSession {
     /// The permissions this client's calls run under: its caller's once initialized, else the
     /// transport's grant (what a stateless request would get).
     pub(crate) fn permissions(&self) -> PermissionSet {
-        self.caller.as_ref().map_or_else(|| self.granted_profile.permissions(), |c| c.permissions)
+        self.caller.as_ref().map_or_else(|| self.grant().permissions(), |c| c.permissions)
     }
 
     /// The skills a standard `tools/list` shows this client, in registration order: those its
@@ -196,20 +212,27 @@ impl McpSession {
     /// A caller under `profile`, never with more permissions than the transport grants. A client
     /// may narrow its grant, never widen it; the profile recorded with its calls is what it
     /// effectively holds: the claimed name when that is within the grant, the granted name when
-    /// the claim covers the grant, else both joined by `∩`.
+    /// the claim covers the grant, else both joined by `∩`. What the operator grants besides a
+    /// profile (`world.time`) no profile claim can hold, so it stays, named after a `+`.
     fn caller(&self, agent_id: &str, session_id: &str, profile: Profile) -> Caller {
         let granted = self.granted_profile.permissions();
         let claimed = profile.permissions();
         let effective = claimed.intersect(granted);
-        let name = if effective == claimed {
+        let mut name = if effective == claimed {
             profile.as_str().to_string()
         } else if effective == granted {
             self.granted_profile.as_str().to_string()
         } else {
             format!("{profile}∩{}", self.granted_profile)
         };
+        let mut permissions = effective;
+        for p in self.granted_extra.iter().filter(|p| !effective.contains(*p)) {
+            permissions.insert(p);
+            name.push('+');
+            name.push_str(p.as_str());
+        }
         let mut caller = Caller::new(agent_id, session_id, &name);
-        caller.permissions = effective;
+        caller.permissions = permissions;
         caller
     }
 

@@ -7,8 +7,11 @@ use std::path::PathBuf;
 /// A line of a `--tokens` file that is not `TOKEN PROFILE` with a known profile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TokenFileError {
-    #[error("{file}:{line}: expected `TOKEN PROFILE`")]
+    #[error("{file}:{line}: expected `TOKEN PROFILE [+PERMISSION ...]`")]
     Shape { file: String, line: usize },
+    /// A `+PERMISSION` word after the profile that grants nothing.
+    #[error("{file}:{line}: {message}")]
+    Grant { file: String, line: usize, message: String },
     #[error("{file}:{line}: unknown profile '{profile}' (known: {})", crate::policy::Profile::ALL.map(crate::policy::Profile::as_str).join(", "))]
     UnknownProfile { file: String, line: usize, profile: String },
 }

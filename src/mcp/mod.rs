@@ -35,13 +35,15 @@ pub enum WorldStart {
 pub const DEFAULT_WORLD: &str = include_str!("default_world.lua");
 
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
-/// watched for hot reload, and its world started as `start` says.
+/// watched for hot reload, its world started as `start` says, and the clock stopped when asked
+/// (`--paused`).
 fn server_engine(
     project: &std::path::Path,
     profile: crate::policy::Profile,
     scripts: Option<&std::path::Path>,
     start: &WorldStart,
     log: Option<crate::durable::LogConfig>,
+    paused: bool,
 ) -> Result<crate::host::Engine, McpServerError> {
     use crate::host::{Engine, EngineConfig, EngineError, Output};
     let engine = Engine::new(EngineConfig {
@@ -71,6 +73,11 @@ fn server_engine(
             engine.run_or_load_file(file)?;
         }
         WorldStart::Empty | WorldStart::Resume(_) => {}
+    }
+    // The scene is built first (its script may step); then the clock stops before the first
+    // real-time tick.
+    if paused {
+        engine.start_paused();
     }
     engine.make_durable().map_err(EngineError::from)?;
     Ok(engine)

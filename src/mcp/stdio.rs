@@ -39,6 +39,10 @@ pub struct StdioOptions {
     pub profile: crate::policy::Profile,
     /// What the world starts as (`--scene`, `--resume`, `--empty`, or the default world).
     pub start: super::WorldStart,
+    /// Permissions granted to the client besides its profile (`--grant world.time`).
+    pub grant: crate::policy::PermissionSet,
+    /// Start with the clock stopped (`--paused`): no tick runs until the client resumes it.
+    pub paused: bool,
     /// Mods root (hot-reloaded).
     pub scripts: Option<PathBuf>,
     /// Call time per fixed step (`CALL_BUDGET` by default); 0 still serves one line per step.
@@ -164,7 +168,14 @@ fn answer(engine: &crate::host::Engine, session: &mut McpSession, line: Line) ->
 }
 
 pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
-    let engine = super::server_engine(&options.project, options.profile, options.scripts.as_deref(), &options.start, options.log.clone())?;
+    let engine = super::server_engine(
+        &options.project,
+        options.profile,
+        options.scripts.as_deref(),
+        &options.start,
+        options.log.clone(),
+        options.paused,
+    )?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {
         let stdin = io::stdin();
@@ -187,9 +198,10 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
     });
     let writer = writer.map_err(|source| super::McpServerError::Thread { name: "limina-stdout", source })?;
     let mut out = Output { tx: out_tx, backlog: Vec::new() };
+    let grant = crate::policy::Grant { profile: options.profile, extra: options.grant };
     // Heavy calls (captures, playtests, scene loads) run on a worker while the world steps;
     // their answers follow when it is done (JSON-RPC answers by id, in any order).
-    let mut session = McpSession::new(1, options.profile, &engine).with_tools(options.tools).deferring_heavy();
+    let mut session = McpSession::new(1, options.profile, &engine).with_grant(grant).with_tools(options.tools).deferring_heavy();
     let end = serve_lines(&engine, &mut session, &rx, &mut out, options.call_budget);
     if end == End::InputClosed {
         // What the last calls set off (a list change, a subscribed event) still goes out.
@@ -242,7 +254,10 @@ fn serve_lines(
         }
         let now = Instant::now();
         if let Some(plan) = driver.due(now) {
-            if let Err(e) = engine.step(u64::from(plan.steps)) {
+            // Paused, the interval still passes (the call budget renews), but no tick runs.
+            if !engine.paused()
+                && let Err(e) = engine.step(u64::from(plan.steps))
+            {
                 tracing::warn!("a step callback failed: {}", e.message);
             }
             if out.push(dispatcher::pending_notifications(engine, session)).is_err() {

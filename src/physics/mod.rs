@@ -210,6 +210,12 @@ impl PhysicsWorld {
         self.world.bodies.len()
     }
 
+    /// Whether every dynamic body sleeps (true when there are none). Read from the bodies, not
+    /// the islands: a body added since the last step is awake though no island lists it yet.
+    pub(crate) fn all_dynamic_asleep(&self) -> bool {
+        self.world.bodies.iter().all(|(_, b)| !b.is_dynamic() || b.is_sleeping())
+    }
+
     pub(crate) fn add_body(&mut self, spec: BodySpec) -> BodyHandle {
         let builder = match spec.kind {
             BodyKind::Dynamic => RigidBodyBuilder::dynamic(),

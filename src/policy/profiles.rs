@@ -26,10 +26,14 @@ pub enum Permission {
     /// Run playtests (`test.run`) against a scratch copy of the world: only builders hold it
     /// (a playtest runs arbitrary test code and holds the engine thread for its duration).
     TestRun,
+    /// Control the shared clock: pause, resume and step the world (`world.pause`, `world.resume`,
+    /// `world.step`). Stopping time stops it for everyone, so no profile holds it; the operator
+    /// grants it per token (`TOKEN PROFILE +world.time`) or with `--grant world.time`.
+    WorldTime,
 }
 
 impl Permission {
-    pub(crate) const ALL: [Permission; 15] = [
+    pub(crate) const ALL: [Permission; 16] = [
         Permission::SceneRead,
         Permission::SceneWrite,
         Permission::EcsRead,
@@ -45,6 +49,7 @@ impl Permission {
         Permission::TraceWrite,
         Permission::PolicyGovern,
         Permission::TestRun,
+        Permission::WorldTime,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -64,6 +69,7 @@ impl Permission {
             Permission::TraceWrite => "trace.write",
             Permission::PolicyGovern => "policy.govern",
             Permission::TestRun => "test.run",
+            Permission::WorldTime => "world.time",
         }
     }
 
@@ -192,6 +198,57 @@ impl fmt::Display for Profile {
     }
 }
 
+/// What the operator grants a client: a profile, plus permissions no profile holds (a token
+/// file's `TOKEN PROFILE +world.time`, `limina mcp --grant world.time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grant {
+    pub profile: Profile,
+    /// Granted besides the profile's own.
+    pub extra: PermissionSet,
+}
+
+impl Grant {
+    /// Everything granted.
+    pub fn permissions(self) -> PermissionSet {
+        PermissionSet(self.profile.permissions().0 | self.extra.0)
+    }
+
+    /// The name calls are recorded under: the profile's, then `+perm` for each permission the
+    /// profile lacks (`builder.readWrite+world.time`).
+    pub fn name(self) -> String {
+        let own = self.profile.permissions();
+        let mut name = self.profile.as_str().to_string();
+        for p in self.extra.iter().filter(|p| !own.contains(*p)) {
+            name.push('+');
+            name.push_str(p.as_str());
+        }
+        name
+    }
+
+    /// Parses `+perm` words after a profile (a token file's line, `--grant`); the error names the
+    /// word.
+    pub fn parse_extra<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<PermissionSet, String> {
+        let mut extra = PermissionSet::EMPTY;
+        for word in words {
+            let Some(name) = word.strip_prefix('+') else {
+                return Err(format!("'{word}' is not a grant: write +PERMISSION, e.g. +world.time"));
+            };
+            let p = Permission::parse(name).ok_or_else(|| {
+                let known: Vec<&str> = Permission::ALL.iter().map(|p| p.as_str()).collect();
+                format!("unknown permission '{name}' (known: {})", known.join(", "))
+            })?;
+            extra.insert(p);
+        }
+        Ok(extra)
+    }
+}
+
+impl From<Profile> for Grant {
+    fn from(profile: Profile) -> Self {
+        Grant { profile, extra: PermissionSet::EMPTY }
+    }
+}
+
 /// The profiles that grant `p`, in catalog order.
 pub fn profiles_granting(p: Permission) -> impl Iterator<Item = Profile> {
     Profile::ALL.into_iter().filter(move |profile| profile.permissions().contains(p))
@@ -235,6 +292,7 @@ mod tests {
         let readonly = profile_permissions("system.readonly");
         assert_eq!(readonly.names(), ["scene.read", "ecs.read", "physics.read", "agent.read", "trace.read"]);
         assert!(PROFILES.iter().all(|(_, perms)| !perms.contains(&Permission::PolicyGovern)), "no profile may govern");
+        assert!(PROFILES.iter().all(|(_, perms)| !perms.contains(&Permission::WorldTime)), "no profile may stop the clock");
         assert!(profile_permissions("social.actor").contains(Permission::SocialAct));
         assert!(!profile_permissions("player.limited").contains(Permission::SocialAct));
     }
@@ -285,6 +343,19 @@ mod tests {
                 assert!(profile.permissions().contains(p));
             }
         }
+    }
+
+    #[test]
+    fn a_grant_adds_what_its_profile_lacks_and_names_it() {
+        let extra = Grant::parse_extra(["+world.time"]).unwrap();
+        let grant = Grant { profile: Profile::SystemReadonly, extra };
+        assert!(grant.permissions().contains(Permission::WorldTime));
+        assert!(grant.permissions().contains(Permission::SceneRead));
+        assert!(!grant.permissions().contains(Permission::SceneWrite));
+        assert_eq!(grant.name(), "system.readonly+world.time");
+        assert_eq!(Grant::from(Profile::BuilderReadWrite).name(), "builder.readWrite");
+        assert!(Grant::parse_extra(["world.time"]).unwrap_err().contains("'world.time' is not a grant"));
+        assert!(Grant::parse_extra(["+world.stop"]).unwrap_err().contains("unknown permission 'world.stop'"));
     }
 
     #[test]

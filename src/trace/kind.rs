@@ -60,6 +60,12 @@ pub enum EventKind {
     TraceSpillFailed,
     /// Spilling works again after a failure: memory is back to its window.
     TraceSpillResumed,
+    /// The shared clock stopped (`world.pause`, or `--paused` at start).
+    WorldPaused,
+    /// The shared clock runs again (`world.resume`).
+    WorldResumed,
+    /// A `world.step` call ran its ticks: how many, where it stopped and why.
+    WorldStepped,
 }
 
 impl EventKind {
@@ -92,6 +98,9 @@ impl EventKind {
             EventKind::UiExpired => "ui.expired",
             EventKind::TraceSpillFailed => "trace.spill.failed",
             EventKind::TraceSpillResumed => "trace.spill.resumed",
+            EventKind::WorldPaused => "world.paused",
+            EventKind::WorldResumed => "world.resumed",
+            EventKind::WorldStepped => "world.stepped",
         }
     }
 

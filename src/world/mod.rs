@@ -317,6 +317,11 @@ impl World {
         self.physics.awake_count()
     }
 
+    /// Whether every dynamic body sleeps (`world.step` until all asleep).
+    pub(crate) fn all_dynamic_asleep(&self) -> bool {
+        self.physics.all_dynamic_asleep()
+    }
+
     pub(crate) fn body_count(&self) -> usize {
         self.physics.body_count()
     }

@@ -39,6 +39,7 @@ mod scripting;
 mod snapshot;
 mod social;
 mod spatial;
+mod time_control;
 mod trace;
 mod ui_demo;
 

@@ -45,7 +45,7 @@ use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
 use crate::mcp::sync::{Aoi, Baseline, Sent};
-use crate::policy::{DecisionContext, PermissionSet, Profile};
+use crate::policy::{DecisionContext, Grant, PermissionSet};
 use crate::skills::Caller;
 
 /// Ticks a subscriber's queue may stay full before it is cut off (3 s of world time).
@@ -61,7 +61,7 @@ const PUBLISH_BUDGET: Duration = Duration::from_millis(4);
 
 /// What the tokio side hands the engine thread.
 pub(super) enum EngineMsg {
-    Work { conn: u64, profile: Profile, work: Work },
+    Work { conn: u64, granted: Grant, work: Work },
     Closed { conn: u64 },
 }
 
@@ -263,7 +263,7 @@ pub(super) struct EngineLoop<'e> {
     conns: HashMap<u64, Conn>,
     /// Deferred calls by ticket (at most `skills::deferred::MAX_IN_FLIGHT`: the worker's bound).
     waiting: HashMap<crate::skills::deferred::Ticket, Waiting>,
-    queue: CallQueues<(Profile, Work)>,
+    queue: CallQueues<(Grant, Work)>,
     driver: RealTimeDriver,
     publish_deltas: bool,
     /// Calls ran since the last publish.
@@ -324,9 +324,9 @@ impl<'e> EngineLoop<'e> {
             // frame calls still get a turn per step (a busy world with a few viewers delayed a
             // new client's initialize by 12 s while steps ran back to back).
             if self.driver.may_call(now)
-                && let Some((conn, (profile, work))) = self.next_call()
+                && let Some((conn, (granted, work))) = self.next_call()
             {
-                self.serve(conn, profile, work);
+                self.serve(conn, granted, work);
                 self.driver.called(now.elapsed());
                 continue;
             }
@@ -350,8 +350,8 @@ impl<'e> EngineLoop<'e> {
 
     fn intake(&mut self, msg: EngineMsg) {
         match msg {
-            EngineMsg::Work { conn, profile, work } => {
-                if let Err(full) = self.queue.push(conn, (profile, work)) {
+            EngineMsg::Work { conn, granted, work } => {
+                if let Err(full) = self.queue.push(conn, (granted, work)) {
                     let (_, work) = full.item;
                     let busy = Busy::Calls { limit: full.limit }.to_rpc_error();
                     match work {
@@ -386,6 +386,11 @@ impl<'e> EngineLoop<'e> {
     }
 
     fn step(&mut self, plan: FramePlan) {
+        // Paused (`world.pause`, `--paused`), the interval passes and the call budget renews,
+        // but no tick runs: calls apply at the same tick, and `world.step` runs ticks itself.
+        if self.engine.paused() {
+            return;
+        }
         if let Err(e) = self.engine.step(u64::from(plan.steps)) {
             tracing::warn!("a step callback failed: {}", e.message);
         }
@@ -396,7 +401,8 @@ impl<'e> EngineLoop<'e> {
         }
     }
 
-    fn serve(&mut self, conn: u64, profile: Profile, work: Work) {
+    fn serve(&mut self, conn: u64, granted: impl Into<Grant>, work: Work) {
+        let granted = granted.into();
         let engine = self.engine;
         match work {
             Work::Call { method, params, reply, gate: _ } => {
@@ -405,7 +411,7 @@ impl<'e> EngineLoop<'e> {
                 if reply.is_closed() {
                     return;
                 }
-                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 let answered = if method == "aoi/declare" {
                     Answered { result: declare_aoi(c, &params), notes: Vec::new() }
                 } else {
@@ -422,7 +428,7 @@ impl<'e> EngineLoop<'e> {
                 self.dirty = true;
             }
             Work::Listen { id, params, mut sink, permit, reply } => {
-                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 c.prune();
                 let incoming = Incoming { id: Some(id.clone()), method: "subscriptions/listen".into(), params };
                 match dispatcher::listen(&mut c.session, &incoming) {
@@ -438,7 +444,7 @@ impl<'e> EngineLoop<'e> {
                 }
             }
             Work::Notifications { sink } => {
-                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 c.prune();
                 if c.streams.len() >= MAX_NOTIFICATION_STREAMS {
                     // The oldest gives way: a client that reconnects its GET stream must not be
@@ -452,13 +458,13 @@ impl<'e> EngineLoop<'e> {
                 if reply.is_closed() {
                     return;
                 }
-                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 let reader = c.session.reader();
                 let _ = reply.send(read_door(engine, &reader).map(|()| StreamGrant::new(&reader)));
             }
             Work::Subscribe { mut sink, permit, grant } => {
                 let tick = engine.tick();
-                let c = conn_entry(&mut self.conns, engine, conn, profile, self.tools);
+                let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
                 let snapshot = baseline.snapshot(&engine.world(), tick);
                 if sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
@@ -473,7 +479,7 @@ impl<'e> EngineLoop<'e> {
     /// The next call to serve, in the clients' turns: a client whose call with effects (a scene
     /// load or save) is still on the worker waits for it, so its calls apply in the order it sent
     /// them.
-    fn next_call(&mut self) -> Option<(u64, (Profile, Work))> {
+    fn next_call(&mut self) -> Option<(u64, (Grant, Work))> {
         let held: Vec<u64> = self.waiting.values().filter(|w| w.call.ordered).map(|w| w.conn).collect();
         self.queue.pop_where(|conn, (_, work)| work.ready() && !held.contains(&conn))
     }
@@ -729,9 +735,9 @@ fn aoi_key(aoi: Option<Aoi>) -> AoiKey {
     aoi.map(|a| [a.center[0].to_bits(), a.center[1].to_bits(), a.center[2].to_bits(), a.radius.to_bits()])
 }
 
-fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, profile: Profile, tools: ToolsMode) -> &'a mut Conn {
+fn conn_entry<'a>(conns: &'a mut HashMap<u64, Conn>, engine: &Engine, conn: u64, granted: Grant, tools: ToolsMode) -> &'a mut Conn {
     conns.entry(conn).or_insert_with(|| Conn {
-        session: McpSession::new(conn, profile, engine).with_tools(tools).deferring_heavy(),
+        session: McpSession::new(conn, granted.profile, engine).with_grant(granted).with_tools(tools).deferring_heavy(),
         aoi: None,
         sub: None,
         listeners: Vec::new(),
@@ -791,6 +797,7 @@ mod tests {
 
     use super::*;
     use crate::host::{EngineConfig, Output};
+    use crate::policy::Profile;
 
     /// A subscriber whose queue room the test sets, counting what it is sent.
     #[derive(Clone, Default)]
@@ -833,6 +840,17 @@ mod tests {
             let spec = json!({"shape": "sphere", "dynamic": true, "position": [f64::from(i % 20) * 3.0, 50.0, f64::from(i / 20) * 3.0]});
             assert!(engine.call(engine.script_caller(), "scene.createEntity", spec).success);
         }
+    }
+
+    #[test]
+    fn a_paused_world_runs_no_real_time_step() {
+        let engine = engine();
+        let mut l = unbudgeted(&engine);
+        l.step(FramePlan { steps: 3, alpha: 0.0 });
+        assert_eq!(engine.tick(), 3);
+        engine.start_paused();
+        l.step(FramePlan { steps: 5, alpha: 0.0 });
+        assert_eq!(engine.tick(), 3, "paused: the frame's steps do not run");
     }
 
     /// A loop whose publishes compute every delta, however slow this build.
@@ -1116,11 +1134,11 @@ mod tests {
         let params = json!({"name": "scene.createEntity", "arguments": {}});
         l.intake(EngineMsg::Work {
             conn: 1,
-            profile: Profile::BuilderReadWrite,
+            granted: Profile::BuilderReadWrite.into(),
             work: Work::Call { method: "tools/call".into(), params, reply, gate: None },
         });
-        let (conn, (profile, work)) = l.queue.pop().unwrap();
-        l.serve(conn, profile, work);
+        let (conn, (granted, work)) = l.queue.pop().unwrap();
+        l.serve(conn, granted, work);
         assert_eq!(engine.world().entity_count(), 0);
     }
 
@@ -1134,7 +1152,7 @@ mod tests {
             answers.push(answer);
             l.intake(EngineMsg::Work {
                 conn: 9,
-                profile: Profile::BuilderReadWrite,
+                granted: Profile::BuilderReadWrite.into(),
                 work: Work::Call { method: "ping".into(), params: json!({}), reply, gate: None },
             });
         }
@@ -1166,11 +1184,11 @@ mod heavy_tests {
         let (reply, answer) = oneshot::channel();
         l.intake(EngineMsg::Work {
             conn,
-            profile: crate::policy::Profile::BuilderReadWrite,
+            granted: crate::policy::Profile::BuilderReadWrite.into(),
             work: Work::Call { method: method.into(), params, reply, gate: None },
         });
-        let (conn, (profile, work)) = l.queue.pop().expect("queued");
-        l.serve(conn, profile, work);
+        let (conn, (granted, work)) = l.queue.pop().expect("queued");
+        l.serve(conn, granted, work);
         answer
     }
 
@@ -1377,7 +1395,7 @@ mod heavy_tests {
             let params = json!({"name": "scene.createEntity", "arguments": {"position": [5.0, 0.5, 0.0]}});
             l.intake(EngineMsg::Work {
                 conn,
-                profile: crate::policy::Profile::BuilderReadWrite,
+                granted: crate::policy::Profile::BuilderReadWrite.into(),
                 work: Work::Call { method: "tools/call".into(), params, reply, gate: None },
             });
             answer

@@ -33,7 +33,7 @@ use super::sse::{self, SseBody};
 use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
-use crate::policy::Profile;
+use crate::policy::Grant;
 
 /// The endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
@@ -109,7 +109,7 @@ pub(super) struct HttpState {
 /// Who is asking: the profile their token maps to, and the credential itself (the key of their
 /// stateless state and the owner of their sessions).
 struct Identity {
-    profile: Profile,
+    granted: Grant,
     credential: String,
 }
 
@@ -166,11 +166,11 @@ impl HttpState {
 
     fn identify(&self, headers: &HeaderMap) -> Result<Identity, Box<HttpResponse>> {
         match &self.shared.tokens {
-            None => Ok(Identity { profile: self.shared.default_profile, credential: String::new() }),
+            None => Ok(Identity { granted: self.shared.default_grant, credential: String::new() }),
             Some(tokens) => {
                 let token = super::transport::bearer_token(headers).unwrap_or_default();
                 match tokens.get(token) {
-                    Some(profile) => Ok(Identity { profile: *profile, credential: token.to_string() }),
+                    Some(granted) => Ok(Identity { granted: *granted, credential: token.to_string() }),
                     None => {
                         let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
                         refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
@@ -276,8 +276,8 @@ impl HttpState {
         StatelessConn { conn, load: Arc::clone(&own.load) }
     }
 
-    fn send(&self, conn: u64, profile: Profile, work: Work) -> Result<(), RpcError> {
-        self.shared.engine.send(EngineMsg::Work { conn, profile, work }).map_err(|_| RpcError {
+    fn send(&self, conn: u64, granted: Grant, work: Work) -> Result<(), RpcError> {
+        self.shared.engine.send(EngineMsg::Work { conn, granted, work }).map_err(|_| RpcError {
             code: protocol::INTERNAL_ERROR,
             message: "the engine has stopped".into(),
             data: None,
@@ -287,8 +287,8 @@ impl HttpState {
     /// `send` for a handshake session's work. The session may have ended (DELETE, expiry)
     /// between its lookup and this send: then the engine, which would bring its connection back
     /// for the work, is told again that it closed (after the work, so it ends for good).
-    fn send_for(&self, session: Option<&str>, conn: u64, profile: Profile, work: Work) -> Result<(), RpcError> {
-        self.send(conn, profile, work)?;
+    fn send_for(&self, session: Option<&str>, conn: u64, granted: Grant, work: Work) -> Result<(), RpcError> {
+        self.send(conn, granted, work)?;
         if let Some(id) = session
             && !self.sessions.lock().unwrap_or_else(|p| p.into_inner()).contains_key(id)
         {
@@ -479,7 +479,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             // The stream keeps the permit for its whole life: a credential's streams count
             // against its admission limit until they end.
             let work = Work::Listen { id: id.clone(), params, sink: Box::new(sink), permit, reply };
-            match state.send_for(sid, conn, who.profile, work) {
+            match state.send_for(sid, conn, who.granted, work) {
                 Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                 Ok(()) => match answer.await {
                     Ok(Ok(())) => stream_response(body, guard),
@@ -492,7 +492,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
             // The read door decides as the session's (or the credential's) caller; a refusal is
             // the request's JSON-RPC error, naming the reason.
             let (reply, answer) = oneshot::channel();
-            let decided = match state.send_for(sid, conn, who.profile, Work::Authorize { reply }) {
+            let decided = match state.send_for(sid, conn, who.granted, Work::Authorize { reply }) {
                 Err(e) => Err(e),
                 Ok(()) => answer.await.unwrap_or_else(|_| Err(engine_gone())),
             };
@@ -506,7 +506,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
                     // A stateless client's state stream gets a connection of its own, so clients
                     // that share a credential do not replace each other's.
                     let conn = if sid.is_none() { state.shared.next.fetch_add(1, Ordering::Relaxed) } else { conn };
-                    match state.send_for(sid, conn, who.profile, Work::Subscribe { sink: Box::new(sink), permit, grant }) {
+                    match state.send_for(sid, conn, who.granted, Work::Subscribe { sink: Box::new(sink), permit, grant }) {
                         Ok(()) => stream_response(body, guard),
                         Err(e) => rpc_answer(id, Err(e), stateless, accepts, Vec::new()),
                     }
@@ -516,7 +516,7 @@ async fn post(state: &HttpState, req: http::Request<hyper::body::Incoming>, who:
         _ => {
             let (reply, answer) = oneshot::channel();
             let work = Work::Call { method: method.clone(), params, reply, gate: None };
-            let answered = match state.send_for(sid, conn, who.profile, work) {
+            let answered = match state.send_for(sid, conn, who.granted, work) {
                 Err(e) => Answered { result: Err(e), notes: Vec::new() },
                 Ok(()) => answer.await.unwrap_or(Answered { result: Err(engine_gone()), notes: Vec::new() }),
             };
@@ -565,7 +565,7 @@ async fn get(state: &HttpState, req: &http::Request<hyper::body::Incoming>, who:
         );
     };
     let (sink, body) = sse::stream(Some(Arc::clone(connection)));
-    match state.send_for(Some(sid), conn, who.profile, Work::Notifications { sink: Box::new(sink) }) {
+    match state.send_for(Some(sid), conn, who.granted, Work::Notifications { sink: Box::new(sink) }) {
         Ok(()) => stream_response(body, Some(guard)),
         Err(e) => rpc_failure(StatusCode::SERVICE_UNAVAILABLE, Value::Null, e.code, &e.message),
     }

@@ -38,7 +38,7 @@ use jsonrpsee::server::{ServerConfig, stop_channel};
 
 use super::dispatcher::MAX_MESSAGE_BYTES;
 use crate::mcp::{McpServerError, TokenFileError};
-use crate::policy::Profile;
+use crate::policy::{Grant, PermissionSet, Profile};
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 pub use outgoing::MAX_OWED_BYTES;
@@ -55,6 +55,11 @@ pub(crate) struct ServerOptions {
     pub port: u16,
     /// Profile for connections when there is no tokens file.
     pub profile: Profile,
+    /// Permissions granted besides the profile to connections when there is no tokens file
+    /// (`--grant world.time`); with one, each token's line says.
+    pub grant: PermissionSet,
+    /// Start with the clock stopped (`--paused`).
+    pub paused: bool,
     pub tokens: Option<PathBuf>,
     /// What the world starts as (`--scene`, `--resume`, `--empty`, or the default world).
     pub start: super::WorldStart,
@@ -72,8 +77,10 @@ pub(crate) struct ServerOptions {
     pub log: Option<crate::durable::LogConfig>,
 }
 
-/// Parses a tokens file: `TOKEN PROFILE` per line, `#` comments.
-pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Profile>, TokenFileError> {
+/// Parses a tokens file: `TOKEN PROFILE [+PERMISSION ...]` per line, `#` comments. The
+/// `+PERMISSION` words grant what no profile holds (`+world.time`: pause and step the world);
+/// a file of plain `TOKEN PROFILE` lines reads as before.
+pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Grant>, TokenFileError> {
     let mut tokens = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -81,13 +88,14 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Pro
             continue;
         }
         let mut parts = line.split_whitespace();
-        let (Some(token), Some(profile), None) = (parts.next(), parts.next(), parts.next()) else {
+        let (Some(token), Some(profile)) = (parts.next(), parts.next()) else {
             return Err(TokenFileError::Shape { file: file.to_string(), line: n + 1 });
         };
         let Some(profile) = Profile::parse(profile) else {
             return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
         };
-        tokens.insert(token.to_string(), profile);
+        let extra = Grant::parse_extra(parts).map_err(|message| TokenFileError::Grant { file: file.to_string(), line: n + 1, message })?;
+        tokens.insert(token.to_string(), Grant { profile, extra });
     }
     Ok(tokens)
 }
@@ -101,7 +109,14 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         }
         None => None,
     };
-    let engine = super::server_engine(&options.project, options.profile, options.scripts.as_deref(), &options.start, options.log.clone())?;
+    let engine = super::server_engine(
+        &options.project,
+        options.profile,
+        options.scripts.as_deref(),
+        &options.start,
+        options.log.clone(),
+        options.paused,
+    )?;
     let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
     // One core is the engine thread's; the sockets get the others (at least one). On two cores a
     // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).
@@ -113,7 +128,8 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         .enable_all()
         .build()
         .map_err(McpServerError::Runtime)?;
-    let shared = transport::Shared { tokens, default_profile: options.profile, engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
+    let default_grant = Grant { profile: options.profile, extra: options.grant };
+    let shared = transport::Shared { tokens, default_grant, engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
     let admission = Arc::new(admission::Admission::default());
     let module = transport::build_module(tx, Arc::clone(&admission))?;
     let http = http::HttpState::new(shared.clone(), admission);
@@ -148,8 +164,20 @@ mod tests {
     #[test]
     fn token_files_name_bad_lines() {
         let ok = parse_tokens("# comment\nabc builder.readWrite\n\nxyz system.readonly\n", "t").unwrap();
-        assert_eq!(ok.get("xyz").map(|p| p.as_str()), Some("system.readonly"));
+        assert_eq!(ok.get("xyz").map(|g| g.profile.as_str()), Some("system.readonly"));
+        assert_eq!(ok.get("xyz").map(|g| g.extra), Some(PermissionSet::default()), "a plain line grants only its profile");
         assert!(parse_tokens("abc root", "t").unwrap_err().to_string().contains("t:1: unknown profile 'root'"));
         assert!(parse_tokens("onlytoken", "t").unwrap_err().to_string().contains("t:1: expected"));
+    }
+
+    #[test]
+    fn a_token_line_may_grant_world_time() {
+        let ok = parse_tokens("abc builder.readWrite +world.time\nxyz builder.readWrite\n", "t").unwrap();
+        assert!(ok["abc"].permissions().contains(crate::policy::Permission::WorldTime));
+        assert!(!ok["xyz"].permissions().contains(crate::policy::Permission::WorldTime));
+        let bad = parse_tokens("ok system.readonly\nabc builder.readWrite world.time", "t").unwrap_err().to_string();
+        assert!(bad.contains("t:2:") && bad.contains("'world.time' is not a grant"), "{bad}");
+        let unknown = parse_tokens("abc builder.readWrite +world.stop", "t").unwrap_err().to_string();
+        assert!(unknown.contains("unknown permission 'world.stop'"), "{unknown}");
     }
 }

@@ -28,7 +28,7 @@ use super::outgoing::{Metered, Owed};
 use crate::mcp::McpServerError;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
-use crate::policy::Profile;
+use crate::policy::Grant;
 
 /// Methods served over WebSocket (state sync has its own subscription).
 const METHODS: [&str; 9] =
@@ -86,7 +86,7 @@ impl Drop for Cutoff {
 /// in-flight calls are gone, which tells the engine to forget its session.
 struct ConnectionInner {
     id: u64,
-    profile: Profile,
+    granted: Grant,
     engine: mpsc::Sender<EngineMsg>,
     load: Arc<Load>,
     cutoff: Arc<Cutoff>,
@@ -178,8 +178,9 @@ impl Connection {
 /// Everything a connection's service needs, shared by all connections.
 #[derive(Clone)]
 pub(super) struct Shared {
-    pub tokens: Option<Arc<std::collections::HashMap<String, Profile>>>,
-    pub default_profile: Profile,
+    pub tokens: Option<Arc<std::collections::HashMap<String, Grant>>>,
+    /// What clients get without a tokens file (`--profile`, `--grant`).
+    pub default_grant: Grant,
     pub engine: mpsc::Sender<EngineMsg>,
     pub next: Arc<AtomicU64>,
 }
@@ -206,11 +207,11 @@ where
     }
 
     fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
-        let profile = match &self.shared.tokens {
-            None => Some(self.shared.default_profile),
+        let granted = match &self.shared.tokens {
+            None => Some(self.shared.default_grant),
             Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).copied()),
         };
-        let Some(profile) = profile else {
+        let Some(granted) = granted else {
             let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
             *refused.status_mut() = http::StatusCode::UNAUTHORIZED;
             // And the connection ends: one without a token must not keep its slot alive by
@@ -220,7 +221,7 @@ where
         };
         let inner = ConnectionInner {
             id: self.cutoff.conn,
-            profile,
+            granted,
             engine: self.shared.engine.clone(),
             load: Arc::new(Load::default()),
             cutoff: Arc::clone(&self.cutoff),
@@ -594,7 +595,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             };
             let (reply, answer) = tokio::sync::oneshot::channel();
             let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
-            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
+            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
                 return ResponsePayload::error(internal("the engine has stopped"));
             }
             let result = answer.await.map_or_else(
@@ -620,7 +621,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
         // the subscription's JSON-RPC error, naming the reason.
         let (reply, answer) = tokio::sync::oneshot::channel();
         let work = Work::Authorize { reply };
-        if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).is_err() {
+        if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
             pending.reject(internal("the engine has stopped")).await;
             return Ok(());
         }
@@ -640,7 +641,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
         let (end, ended) = tokio::sync::oneshot::channel();
         let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff), end: Some(end) });
         let work = Work::Subscribe { sink: subscriber, permit, grant };
-        ctx.engine.send(EngineMsg::Work { conn: conn.0.id, profile: conn.0.profile, work }).map_err(|_| "the engine has stopped")?;
+        ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).map_err(|_| "the engine has stopped")?;
         // Keep the subscription (and the connection's session) alive until the client leaves,
         // or until the engine ends it (its reader was revoked): then its last notification
         // carries the error, and jsonrpsee clients see the subscription close.

@@ -3,7 +3,7 @@
 //! the package system.
 //!
 //! Each core file is evaluated as a chunk whose arguments are the schema DSL and the ops tables
-//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes, snapshot, digest = ...`). The ops live only in those
+//! (`local s, world, registry, trace, render, packages, policy, agents, ui, social, audio, testing, scenes, snapshot, digest, time = ...`). The ops live only in those
 //! chunks' locals (upvalues of the handlers), never in an environment or global a frame walk or
 //! `getfenv` could reach, so user code can touch the world through skills alone. `dev.reload`
 //! re-evaluates a core file with the same arguments.
@@ -28,6 +28,7 @@ pub(crate) use ops::scenes::{Invoke, SceneTarget, apply as apply_scene};
 pub use ops::scenes::{SceneApplyError, SceneLoaded};
 pub use ops::snapshot::SnapshotDoor;
 pub use ops::testing::{Playtest, PlaytestDoor, TestFile};
+pub use ops::time::{TimeCaller, TimeDoor};
 pub(crate) use ops::trace::check_export_name;
 pub use ops::world::quat_from_euler_xyz;
 
@@ -61,6 +62,8 @@ pub(crate) struct CoreParts {
     pub packages: Rc<dyn PackageDoor>,
     /// The engine's snapshots (`world.snapshot`).
     pub snapshots: Rc<dyn SnapshotDoor>,
+    /// The shared clock (`world.pause`, `world.resume`, `world.step`).
+    pub time: Rc<dyn TimeDoor>,
     /// How `test.run` builds its scratch engines (the host's).
     pub playtests: std::sync::Arc<dyn PlaytestDoor>,
     /// The live policy engine the governance skills change.
@@ -209,6 +212,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         .map_err(ops_err)?,
         ops::snapshot::create(lua, Rc::clone(&parts.snapshots)).map_err(ops_err)?,
         ops::digest::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents), Rc::clone(&parts.trace)).map_err(ops_err)?,
+        ops::time::create(lua, Rc::clone(&parts.time)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)
         .map_err(ops_err)?;

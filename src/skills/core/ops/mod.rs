@@ -13,6 +13,7 @@ pub(crate) mod scenes;
 pub(crate) mod snapshot;
 pub(crate) mod social;
 pub(crate) mod testing;
+pub(crate) mod time;
 pub(crate) mod trace;
 pub(crate) mod ui;
 pub(crate) mod world;
