@@ -32,6 +32,7 @@ mod render;
 mod scenes;
 mod schemas;
 mod scripting;
+mod sharing;
 mod snapshot;
 mod social;
 mod spatial;
