@@ -44,6 +44,8 @@ pub(crate) enum Section {
     Durable,
     /// Snapshot size, encode, durable write and restore at 2,000 and 20,000 entities.
     Snapshot,
+    /// What leases and `ifRevision` add to a write, and what a refused write costs.
+    Sharing,
     /// RSS over a million skill calls with the world log spilling to disk, vs held in memory.
     Soak,
     /// The soak's baseline alone: the whole world log held in memory (run by `soak`).
@@ -92,6 +94,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Digest,
         Section::Agents,
         Section::Snapshot,
+        Section::Sharing,
         Section::Soak,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
@@ -125,6 +128,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Audio => super::bench_audio::run(),
         Section::Durable => super::bench_durable::run(),
         Section::Snapshot => super::bench_snapshot::run(),
+        Section::Sharing => super::bench_sharing::run(),
         Section::Soak => super::bench_soak::run(),
         Section::SoakHeld => super::bench_soak::run_held(),
     }

@@ -19,6 +19,7 @@ mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
+mod bench_sharing;
 mod bench_snapshot;
 mod bench_soak;
 mod bench_spatial;

@@ -170,6 +170,7 @@ impl Parts {
             log: Some(&self.journal.log),
             phase: self.journal.phase.get(),
             heavy: Some(&self.heavy),
+            world: Some(&self.sim.world),
         }
     }
 }

@@ -320,10 +320,14 @@ fn apply_call(
     input: serde_json::Value,
     outcome: CallOutcome,
 ) -> Option<String> {
-    let caller = match caller_of(caller) {
+    let mut caller = match caller_of(caller) {
         Ok(c) => c,
         Err(e) => return Some(e.to_string()),
     };
+    // An in-world agent's call acts for its spawners, as it did live (`step`'s door): a lease
+    // its spawner holds lets it write, and a replay must let it again.
+    let acting_for = p.sim.agents.borrow().acting_for(&caller.agent_id);
+    caller.acting_for = (!acting_for.is_empty()).then_some(acting_for);
     match p.rules.registry.borrow().get(skill) {
         // A log only holds calls of skills it records: anything else (a file writer, a code
         // loader) in a log was put there by hand, and is not run.

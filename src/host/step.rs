@@ -10,7 +10,8 @@
 //! | 3 walk                | sim (agents, world), rules (policy), journal (trace)    |
 //! | 4 physics             | sim (world)                                             |
 //! | 5 think               | sim, journal (trace), rules (policy), door, interrupt   |
-//! | 6 expire UI, sound    | sim (world), journal (trace), outputs (audio)           |
+//! | 6 expire UI, leases,  | sim (world), journal (trace), outputs (audio)           |
+//! |   sound               |                                                         |
 //! | then                  | sim (tick + 1); journal (the step's marker, checkpoint) |
 //!
 //! A replay (`replay`) runs the same list, applying the log's records where live the scripts and
@@ -128,6 +129,7 @@ fn stages(lua: &Lua, p: &Parts) -> mlua::Result<()> {
     // 6. UI elements whose ttl ran out leave at the tick boundary; the step's sound goes to the
     //    mixer, and finished sounds leave.
     expire_ui(sim, journal, tick);
+    expire_leases(sim, journal, tick);
     sound_step(sim, outputs, tick);
     sim.tick.set(tick + 1);
     Ok(())
@@ -217,6 +219,21 @@ fn expire_ui(sim: &Sim, journal: &Journal, tick: u64) {
         let reason = if e.expires_at().is_some_and(|at| at <= tick + 1) { "ttl" } else { "anchor entity destroyed" };
         let payload = json!({"handle": e.handle, "kind": e.kind.as_str(), "owner": e.owner, "reason": reason, "tick": tick});
         trace.emit(EventDraft::new(EventKind::UiExpired.as_str(), "engine"), tick, &payload);
+    }
+}
+
+/// Leases that lapse at the next tick leave at this boundary (`world::sharing`): a snapshot or
+/// hash taken between steps sees live leases only.
+fn expire_leases(sim: &Sim, journal: &Journal, tick: u64) {
+    let expired = sim.world.borrow_mut().leases_mut().expire(tick + 1);
+    if expired.is_empty() {
+        return;
+    }
+    let mut trace = journal.trace.borrow_mut();
+    for (entity, lease) in expired {
+        let payload =
+            json!({"agent": lease.agent, "entity": entity.to_string(), "expires": lease.expires, "holder": lease.holder, "tick": tick});
+        trace.emit(EventDraft::new(EventKind::LeaseExpired.as_str(), "engine").thread(&lease.holder), tick, &payload);
     }
 }
 

@@ -15,6 +15,10 @@ pub(crate) const CAPACITY_EXCEEDED: i64 = -32002;
 /// The server has no room for the call right now (a WebSocket connection over its queue limits);
 /// the message names the limit. Nothing was done: retry later.
 pub(crate) const BUSY: i64 = -32003;
+/// A conditional write's `ifRevision` no longer matches (`conflict`); nothing changed.
+pub(crate) const CONFLICT: i64 = -32004;
+/// The entity is leased by another session (`leased`); nothing changed.
+pub(crate) const LEASED: i64 = -32005;
 
 /// The reference's map from skill error codes to JSON-RPC codes (native mode).
 pub(crate) fn skill_error_code(code: ErrorCode) -> i64 {
@@ -24,6 +28,8 @@ pub(crate) fn skill_error_code(code: ErrorCode) -> i64 {
         ErrorCode::Forbidden => FORBIDDEN,
         ErrorCode::CapacityExceeded => CAPACITY_EXCEEDED,
         ErrorCode::HandlerError => INTERNAL_ERROR,
+        ErrorCode::Conflict => CONFLICT,
+        ErrorCode::Leased => LEASED,
     }
 }
 

@@ -33,7 +33,7 @@ pub fn luau_type_aliases<'a>(skills: impl IntoIterator<Item = SkillSignature<'a>
     skill_types(skills).0
 }
 
-const PRELUDE: &str = r#"type SkillErrorCode = "not_found" | "invalid_input" | "forbidden" | "handler_error" | "capacity_exceeded"
+const PRELUDE: &str = r#"type SkillErrorCode = "not_found" | "invalid_input" | "forbidden" | "handler_error" | "capacity_exceeded" | "conflict" | "leased"
 type SkillError = { code: SkillErrorCode, message: string }
 type SkillMetadata = { executionTimeMs: number, eventsEmitted: { string } }
 type SkillResponse<T> = { success: boolean, result: T?, error: SkillError?, metadata: SkillMetadata }

@@ -61,6 +61,35 @@ impl Tier {
     }
 }
 
+/// Which entities a call of a skill writes, as the skill declares it (`targets = "entity"`, the
+/// input field naming the one entity; `targets = "*"`, every entity: the call replaces the
+/// world). The pipeline checks leases and the caller's `ifRevision` against them before the
+/// handler runs (`sharing`), so a skill that declares its target cannot forget the check.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Targets {
+    /// Writes no entity a caller names (or the skill did not say).
+    #[default]
+    None,
+    /// Writes the entity named by this (string) input field; the input also takes `ifRevision`.
+    Field(String),
+    /// Replaces every entity.
+    World,
+}
+
+/// The input property every skill that targets one entity takes (added by the registry, so
+/// its name, range and description are the same everywhere).
+pub const IF_REVISION: &str = "ifRevision";
+
+/// `ifRevision`'s schema: a whole number within the revisions there are.
+fn if_revision_schema() -> Value {
+    serde_json::json!({
+        "type": "integer",
+        "minimum": 1,
+        "maximum": crate::world::sharing::MAX_REVISION,
+        "description": "Apply only if the entity's revision (a count of the writes that changed it, 1 when made; shown by scene.queryEntities) is still this whole number, 1..=2^53-1; otherwise the call fails with `conflict` naming the current revision and changes nothing.",
+    })
+}
+
 /// A registered skill. Immutable once built; replacing a skill builds a new one.
 pub struct Skill {
     pub name: String,
@@ -97,6 +126,8 @@ pub struct Skill {
     /// scene or world written or read): in-world agents are not offered it, since their
     /// actions run on the loop every agent and client shares (`heavy = true`).
     pub heavy: bool,
+    /// The entities a call writes (`targets`), for the lease and revision checks.
+    pub targets: Targets,
 }
 
 impl std::fmt::Debug for Skill {
@@ -113,7 +144,7 @@ pub struct DefinitionError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 13] = [
+const KNOWN_KEYS: [&str; 14] = [
     "name",
     "version",
     "category",
@@ -123,6 +154,7 @@ const KNOWN_KEYS: [&str; 13] = [
     "effects",
     "idempotent",
     "heavy",
+    "targets",
     "input",
     "output",
     "handler",
@@ -284,13 +316,49 @@ impl Skill {
             let validator = jsonschema::draft7::new(&compiled).map_err(|e| fail(format!("{key} schema is not valid JSON Schema: {e}")))?;
             Ok((compiled, validator))
         };
-        let (input_schema, input_validator) = compile("input")?;
+        let targets = match def.raw_get::<LuaValue>("targets") {
+            Ok(LuaValue::Nil) => Targets::None,
+            Ok(LuaValue::String(t)) if t.to_string_lossy() == "*" => Targets::World,
+            Ok(LuaValue::String(t)) => Targets::Field(t.to_string_lossy()),
+            Ok(other) => {
+                return Err(fail(format!(
+                    "`targets` must be the name of the input field naming the entity written, or \"*\", got {}",
+                    crate::script::lua_type_name(&other)
+                )));
+            }
+            Err(e) => return Err(fail(format!("`targets` could not be read: {e}"))),
+        };
+        if targets != Targets::None && effects.read_only() {
+            return Err(fail("`targets` names what a call writes, but the skill declares only read effects".into()));
+        }
+        let (mut input_schema, mut input_validator) = compile("input")?;
+        if let Targets::Field(field) = &targets {
+            let properties = input_schema.get_mut("properties").and_then(Value::as_object_mut);
+            let Some(properties) = properties else {
+                return Err(fail(format!("`targets` names input field `{field}`, but the input has no fields")));
+            };
+            if properties.get(field).and_then(|p| p.get("type")).and_then(Value::as_str) != Some("string") {
+                return Err(fail(format!("`targets` names input field `{field}`, which is not a string field of the input")));
+            }
+            if properties.contains_key(IF_REVISION) {
+                return Err(fail(format!("the input declares `{IF_REVISION}` itself; `targets` adds it")));
+            }
+            properties.insert(IF_REVISION.into(), if_revision_schema());
+            input_validator = jsonschema::draft7::new(&input_schema)
+                .map_err(|e| fail(format!("input schema with {IF_REVISION} is not valid JSON Schema: {e}")))?;
+        }
         let listed = |key: &str| -> Result<Value, DefinitionError> {
             let desc: LuaValue = def.raw_get(key).map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
             let desc = lua_to_json(lua, &desc, key).map_err(|e| fail(format!("{key} schema: {e}")))?;
             schema::compile_listed(&desc).map_err(|e| fail(format!("{key} {e}")))
         };
-        let listed_input_schema = listed("input")?;
+        let mut listed_input_schema = listed("input")?;
+        // What a client lists shows the added field too.
+        if let Targets::Field(_) = &targets
+            && let Some(properties) = listed_input_schema.get_mut("properties").and_then(Value::as_object_mut)
+        {
+            properties.insert(IF_REVISION.into(), if_revision_schema());
+        }
         let (output_schema, output_validator) = compile("output")?;
         let listed_output_schema = listed("output")?;
 
@@ -340,6 +408,7 @@ impl Skill {
             source: source.to_string(),
             builtin: false,
             heavy,
+            targets,
         })
     }
 }

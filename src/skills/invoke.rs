@@ -126,7 +126,7 @@ impl HandlerFailure {
             None => Self::new(
                 ErrorCode::HandlerError,
                 format!(
-                    "ctx.fail: unknown error code '{code}' (use not_found, invalid_input, forbidden, handler_error, capacity_exceeded); message: {message}"
+                    "ctx.fail: unknown error code '{code}' (use not_found, invalid_input, forbidden, handler_error, capacity_exceeded, conflict, leased); message: {message}"
                 ),
             ),
         }
@@ -162,6 +162,9 @@ pub struct InvokeEnv<'a> {
     pub(crate) phase: super::record::Phase,
     /// Where a deferrable call's heavy half goes (`deferred`); without it every call is inline.
     pub(crate) heavy: Option<&'a HeavyWork>,
+    /// The world whose leases and revisions guard the calls that target entities (`sharing`);
+    /// without it nothing is guarded.
+    pub(crate) world: Option<&'a RefCell<crate::world::World>>,
 }
 
 /// Runs one skill call through the whole pipeline. Never panics and never raises: every outcome
@@ -307,7 +310,8 @@ fn conclude(
     let clock = env.clock;
     let (success, result, error, lua_copy) = match outcome {
         Ok((skill, result, lua_copy)) => {
-            let record = ExecutedRecord { input: raw_json(input), skill, tick: env.tick };
+            let revision = super::sharing::revision_after(env, &skill, input);
+            let record = ExecutedRecord { input: raw_json(input), revision, skill, tick: env.tick };
             let draft = EventDraft::new(crate::trace::EventKind::SkillExecuted.as_str(), &caller.agent_id)
                 .thread(&caller.session_id)
                 .caused_by(causes);
@@ -357,6 +361,9 @@ fn emitted_since(env: &InvokeEnv<'_>, name: &str, first_seq: u64) -> Vec<Rc<str>
 #[derive(Serialize)]
 struct Executed<'a> {
     input: &'a RawValue,
+    /// The target's revision after the call, for a skill that targets one entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<u64>,
     skill: &'a str,
     tick: u64,
     version: &'a str,
@@ -370,13 +377,14 @@ struct Executed<'a> {
 #[derive(Debug)]
 struct ExecutedRecord {
     input: Box<RawValue>,
+    revision: Option<u64>,
     skill: Rc<Skill>,
     tick: u64,
 }
 
 impl ExecutedRecord {
     fn payload(&self) -> Executed<'_> {
-        Executed { input: &self.input, skill: &self.skill.name, tick: self.tick, version: &self.skill.version }
+        Executed { input: &self.input, revision: self.revision, skill: &self.skill.name, tick: self.tick, version: &self.skill.version }
     }
 }
 
@@ -602,7 +610,10 @@ fn run(
     // run); calls it makes run disarmed.
     let deferrable = defer && skill.heavy && skill.effects.deferrable();
     let armed = env.heavy.map(|h| h.arm(deferrable.then(|| Rc::clone(&caller.session_id))));
-    let result = run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref(), armed.as_ref());
+    // Leases and `ifRevision` are checked inside the recorded part of the call: a refused write
+    // is in the command log with its code, and a replay must refuse it again.
+    let result = super::sharing::guard(env, caller, &skill, &input.json)
+        .and_then(|()| run_handler(env, caller, &skill, input, lua_result, decision_id.as_deref(), armed.as_ref()));
     drop(armed);
     if let Some(recording) = recording {
         let outcome = result.as_ref().err().map_or(super::record::CallOutcome::Ok, |f| super::record::CallOutcome::Failed(f.code));

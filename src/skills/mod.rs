@@ -16,6 +16,7 @@ mod invoke;
 pub(crate) mod record;
 mod registry;
 pub mod schema;
+mod sharing;
 mod stages;
 mod suggest;
 mod validation;
@@ -23,7 +24,7 @@ mod validation;
 pub use core::CORE_SKILL_FILES;
 pub(crate) use ctx::CallContexts;
 pub(crate) use deferred::HeavyWork;
-pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, Skill, Tier, is_valid_skill_name};
+pub use definition::{CallInfo, DefinitionError, ExternalHandler, Handler, IF_REVISION, Skill, Targets, Tier, is_valid_skill_name};
 pub use effects::{Effect, Effects, EffectsError};
 pub(crate) use invoke::{CallInput, Invoked, complete_deferred, invoke_call, invoke_deferrable};
 pub use invoke::{Caller, HandlerFailure, InvalidInput, InvokeEnv, ResponseMetadata, SkillFailure, SkillResponse, check_input, invoke};
@@ -45,6 +46,12 @@ pub enum ErrorCode {
     Forbidden,
     HandlerError,
     CapacityExceeded,
+    /// The call's `ifRevision` is not the entity's revision: someone wrote it since (the
+    /// message names the current revision). Nothing changed.
+    Conflict,
+    /// Another session leases the entity (the message names the holder and the expiry tick).
+    /// Nothing changed.
+    Leased,
 }
 
 impl ErrorCode {
@@ -55,12 +62,22 @@ impl ErrorCode {
             ErrorCode::Forbidden => "forbidden",
             ErrorCode::HandlerError => "handler_error",
             ErrorCode::CapacityExceeded => "capacity_exceeded",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::Leased => "leased",
         }
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        [ErrorCode::NotFound, ErrorCode::InvalidInput, ErrorCode::Forbidden, ErrorCode::HandlerError, ErrorCode::CapacityExceeded]
-            .into_iter()
-            .find(|c| c.as_str() == text)
+        [
+            ErrorCode::NotFound,
+            ErrorCode::InvalidInput,
+            ErrorCode::Forbidden,
+            ErrorCode::HandlerError,
+            ErrorCode::CapacityExceeded,
+            ErrorCode::Conflict,
+            ErrorCode::Leased,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == text)
     }
 }

@@ -124,6 +124,8 @@ impl Decoded {
     fn from_body(body: &[u8], capacity: usize, scheduler: &crate::agents::budget::SchedulerBudget) -> Result<Decoded, SnapshotError> {
         let (engine, rest): (EngineSection, _) = take(body, "engine counters")?;
         let (world, rest) = World::load(rest, capacity)?;
+        // A lease must lapse after the snapshot's tick and within what `scene.lease` grants.
+        world.leases().check_expiries(engine.tick).map_err(crate::world::WorldStateError::from)?;
         let (agents, rest): (agents::AgentsState, _) = take(rest, "agents")?;
         let (records, next_agent, scheduler) = agents.into_records(scheduler)?;
         let (policy, rest): (PolicyEngine, _) = take(rest, "policy")?;

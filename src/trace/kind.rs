@@ -55,6 +55,14 @@ pub enum EventKind {
     SocialApproachFailed,
     /// A UI element's ttl ran out and it was removed.
     UiExpired,
+    /// A session leased entities (`scene.lease`) or renewed its leases.
+    LeaseGranted,
+    /// A holder (or the operator) released leases (`scene.release`).
+    LeaseReleased,
+    /// A lease reached its expiry tick and left at the tick boundary.
+    LeaseExpired,
+    /// The operator wrote over another session's lease (operators are never refused).
+    LeaseOverridden,
     /// Older events could not be written to the trace's spill file: they stay in memory (the
     /// payload says why and when it is tried again).
     TraceSpillFailed,
@@ -96,6 +104,10 @@ impl EventKind {
             EventKind::SocialApproached => "social.approached",
             EventKind::SocialApproachFailed => "social.approach.failed",
             EventKind::UiExpired => "ui.expired",
+            EventKind::LeaseGranted => "lease.granted",
+            EventKind::LeaseReleased => "lease.released",
+            EventKind::LeaseExpired => "lease.expired",
+            EventKind::LeaseOverridden => "lease.overridden",
             EventKind::TraceSpillFailed => "trace.spill.failed",
             EventKind::TraceSpillResumed => "trace.spill.resumed",
             EventKind::WorldPaused => "world.paused",

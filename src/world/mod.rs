@@ -14,6 +14,7 @@ mod components;
 mod entity_table;
 mod hash;
 mod scene;
+pub mod sharing;
 pub mod sound;
 pub mod spatial;
 pub(crate) mod state;
@@ -25,6 +26,7 @@ pub use entity_table::{
     DEFAULT_ENTITY_CAPACITY, DESTROYED_KEPT, DestroyedAt, EntityId, EntityRefError, EntityTable, EntityTableError, EntityTableSnapshot,
 };
 pub use scene::{Camera, Lighting};
+pub use sharing::{Lease, LeaseError, Leases, Revision};
 pub use spatial::{NearHit, NearQuery, SpatialError, SpatialIndex};
 pub use state::{WorldSaveError, WorldStateError};
 
@@ -203,6 +205,8 @@ pub struct World {
     pub ui: ui::UiTable,
     /// What plays (world state; the `audio.*` skills change it).
     pub sounds: sound::SoundTable,
+    /// Who holds which entities until when (`sharing`; `scene.lease` changes it).
+    pub(crate) leases: Leases,
 }
 
 #[derive(Debug)]
@@ -256,6 +260,7 @@ impl World {
             near,
             ui: ui::UiTable::default(),
             sounds: sound::SoundTable::default(),
+            leases: Leases::new(),
         }
     }
 
@@ -275,7 +280,7 @@ impl World {
                     }
                 )*};
             }
-            carry!(Transform, PreviousTransform, Tags, Renderable, PublicId, Material, PhysicsBinding);
+            carry!(Transform, PreviousTransform, Tags, Renderable, PublicId, Material, PhysicsBinding, Revision);
             moved.insert(old, copy.id());
         }
         let physics = self.physics.duplicate(|user| {
@@ -301,6 +306,7 @@ impl World {
             near,
             ui: self.ui.clone(),
             sounds: self.sounds.clone(),
+            leases: self.leases.clone(),
         }
     }
 
@@ -370,7 +376,7 @@ impl World {
         let id = self.entities.peek_next();
         let transform = Transform::at(spec.position);
         let renderable = Renderable { shape: spec.shape, size: spec.size, color: spec.color };
-        let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id))).id();
+        let entity = self.ecs.spawn((transform, PreviousTransform(transform), Tags::default(), renderable, PublicId(id), Revision(1))).id();
         if let Some(kind) = spec.body {
             let collider = spec.collider.unwrap_or(match spec.shape {
                 RenderShape::Box | RenderShape::Asset(_) => ColliderKind::Box,
@@ -420,6 +426,7 @@ impl World {
             self.physics.remove_body(binding.body);
         }
         self.ecs.despawn(entity);
+        self.leases.remove(id);
         true
     }
 
@@ -431,6 +438,27 @@ impl World {
     /// existed, or destroyed and when).
     pub fn lookup(&self, text: &str) -> Result<EntityId, EntityRefError> {
         self.entities.lookup(text).map(|(id, _)| id)
+    }
+
+    /// How many writes changed an entity (`sharing`); None for an id that names no live entity.
+    pub fn revision(&self, id: EntityId) -> Option<u64> {
+        self.entities.get(id).and_then(|e| self.ecs.get::<Revision>(e)).map(|r| r.0)
+    }
+
+    /// Counts one write to `entity`.
+    fn bump(&mut self, entity: Entity) {
+        if let Some(mut r) = self.ecs.get_mut::<Revision>(entity) {
+            r.bump();
+        }
+    }
+
+    /// The leases (read side; `scene.lease` and the step change them through `leases_mut`).
+    pub fn leases(&self) -> &Leases {
+        &self.leases
+    }
+
+    pub(crate) fn leases_mut(&mut self) -> &mut Leases {
+        &mut self.leases
     }
 
     pub fn transform(&self, id: EntityId) -> Option<Transform> {
@@ -467,6 +495,9 @@ impl World {
         let mut after = before;
         edit(&mut after);
         bounds::check_edit(&before, &after)?;
+        if after != before {
+            self.bump(entity);
+        }
         if let Some(mut t) = self.ecs.get_mut::<Transform>(entity) {
             *t = after;
         }
@@ -486,7 +517,7 @@ impl World {
     /// most `MAX_TAGS` tags (a full entity refuses new ones with `Err`).
     pub(crate) fn add_tag(&mut self, id: EntityId, tag: &str) -> Option<Result<bool, TagsFull>> {
         let entity = self.entities.get(id)?;
-        self.ecs.get_mut::<Tags>(entity).map(|mut tags| {
+        let added = self.ecs.get_mut::<Tags>(entity).map(|mut tags| {
             if tags.contains(tag) {
                 Ok(false)
             } else if tags.0.len() >= MAX_TAGS {
@@ -494,13 +525,21 @@ impl World {
             } else {
                 Ok(tags.insert(tag))
             }
-        })
+        });
+        if added == Some(Ok(true)) {
+            self.bump(entity);
+        }
+        added
     }
 
     /// Removes a tag; `None` when the id is unknown, else whether it was there.
     pub(crate) fn remove_tag(&mut self, id: EntityId, tag: &str) -> Option<bool> {
         let entity = self.entities.get(id)?;
-        self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.remove(tag))
+        let removed = self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.remove(tag));
+        if removed == Some(true) {
+            self.bump(entity);
+        }
+        removed
     }
 
     fn binding(&self, id: EntityId) -> Option<PhysicsBinding> {
@@ -510,10 +549,14 @@ impl World {
     /// True when the entity has a dynamic body and the impulse was applied.
     pub(crate) fn apply_impulse(&mut self, id: EntityId, impulse: [f32; 3]) -> Result<bool, WorldError> {
         bounds::impulse("impulse", impulse.map(f64::from))?;
-        Ok(match self.binding(id) {
+        let applied = match self.binding(id) {
             Some(b) => self.physics.apply_impulse(b.body, impulse),
             None => false,
-        })
+        };
+        if applied && let Some(entity) = self.entities.get(id) {
+            self.bump(entity);
+        }
+        Ok(applied)
     }
 
     /// Whether the entity's body is dynamic (None: no such entity, or it has no body).
@@ -547,7 +590,12 @@ impl World {
             return false;
         }
         match self.binding(id) {
-            Some(b) if self.physics.set_planar_velocity(b.body, velocity) => true,
+            Some(b) if self.physics.set_planar_velocity(b.body, velocity) => {
+                if let Some(entity) = self.entities.get(id) {
+                    self.bump(entity);
+                }
+                true
+            }
             // Past the world's bounds the walk stops (nothing is stored out of bounds).
             _ => self
                 .try_edit_transform(id, |t| {
@@ -726,10 +774,16 @@ impl World {
     /// Edits an entity's material (created with defaults on first use). False for unknown ids.
     pub(crate) fn edit_material(&mut self, id: EntityId, edit: impl FnOnce(&mut Material, &mut u32)) -> bool {
         let Some(entity) = self.entities.get(id) else { return false };
-        let mut material = self.ecs.get::<Material>(entity).copied().unwrap_or_default();
+        let had = self.ecs.get::<Material>(entity).copied();
+        let mut material = had.unwrap_or_default();
         let Some(mut renderable) = self.ecs.get_mut::<Renderable>(entity) else { return false };
+        let color = renderable.color;
         edit(&mut material, &mut renderable.color);
+        let changed = renderable.color != color || had != Some(material);
         self.ecs.entity_mut(entity).insert(material);
+        if changed {
+            self.bump(entity);
+        }
         true
     }
 
@@ -742,10 +796,39 @@ impl World {
             None => entities,
             Some(ui) => hash::fold(&entities, "ui", &ui),
         };
-        match self.sounds.hash() {
+        let with_sounds = match self.sounds.hash() {
             None => with_ui,
             Some(sounds) => hash::fold(&with_ui, "sounds", &sounds),
+        };
+        match self.sharing_hash() {
+            None => with_sounds,
+            Some(sharing) => hash::fold(&with_sounds, "sharing", &sharing),
         }
+    }
+
+    /// The live leases, hashed; None when there are none (so a world without leases hashes as
+    /// it did before leases existed). A lease is state of the world now: it decides what other
+    /// sessions may do next. Revisions are left out on purpose: they count the path to a state,
+    /// not the state (a world rebuilt from a saved scene, or the same transforms reached in
+    /// fewer writes, is the same world), and a replay that diverged in them is caught sooner and
+    /// more precisely than a checkpoint would: the log records every call's outcome, and the
+    /// first conditional write they change ends `conflict` where the log says `ok` (or the
+    /// reverse), naming the call.
+    fn sharing_hash(&self) -> Option<String> {
+        use sha2::{Digest, Sha256};
+        if self.leases.is_empty() {
+            return None;
+        }
+        let mut hasher = Sha256::new();
+        for (id, l) in self.leases.iter() {
+            hasher.update(id.0.to_le_bytes());
+            hasher.update(l.expires.to_le_bytes());
+            for text in [&l.holder, &l.agent] {
+                hasher.update((text.len() as u64).to_le_bytes());
+                hasher.update(text.as_bytes());
+            }
+        }
+        Some(crate::digest::sha256_text(&hasher.finalize()))
     }
 }
 

@@ -1,11 +1,11 @@
 //! The world as snapshot data, and a world rebuilt from it.
 //!
-//! `World::save` appends five postcard sections: the scene (models, lighting, camera, the entity
+//! `World::save` appends six postcard sections: the scene (models, lighting, camera, the entity
 //! table's counter, version and destroyed window), every live entity in id order with each
-//! component it carries (the list `duplicate` copies), the physics (`physics::state`), the UI and
-//! the sounds. `World::load` reads them back into a new world and checks that it holds together
+//! component it carries (the list `duplicate` copies) and its revision, the physics
+//! (`physics::state`), the UI, the sounds and the leases (`sharing`). `World::load` reads them back into a new world and checks that it holds together
 //! (ids ascend below the counter, every body and model an entity names exists, tags are sorted,
-//! UI specs pass the `ui.*` checks) before anyone can see it, so a bad snapshot leaves nothing
+//! UI specs pass the `ui.*` checks, revisions and leases keep `sharing`'s bounds) before anyone can see it, so a bad snapshot leaves nothing
 //! half-made.
 //!
 //! ECS entities are spawned anew in id order (as `duplicate` does): their internal index and
@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::entity_table::TableState;
+use super::sharing::{Lease, Leases, MAX_REVISION, Revision, SharingStateError};
 use super::sound::{SoundTable, SoundTableState};
 use super::ui::{UiError, UiTable, UiTableState};
 use super::{
@@ -64,6 +65,8 @@ pub enum WorldStateError {
     Physics(#[from] PhysicsStateError),
     #[error("the {what}: {error}")]
     Scene { what: &'static str, error: super::bounds::BoundsError },
+    #[error("sharing: {0}")]
+    Sharing(#[from] SharingStateError),
 }
 
 /// Why a world could not be written (a bug: every value the world holds encodes).
@@ -101,6 +104,7 @@ struct SavedEntity<'a> {
     public_id: Option<u64>,
     material: Option<&'a Material>,
     physics: Option<&'a PhysicsBinding>,
+    revision: u64,
 }
 
 #[derive(Deserialize)]
@@ -113,6 +117,7 @@ struct LoadedEntity {
     public_id: Option<u64>,
     material: Option<Material>,
     physics: Option<PhysicsBinding>,
+    revision: u64,
 }
 
 /// The live entities, streamed from the table in id order (nothing is collected first).
@@ -130,6 +135,7 @@ impl Serialize for Entities<'_> {
             public_id: w.ecs.get::<PublicId>(e).map(|p| p.0.0),
             material: w.ecs.get(e),
             physics: w.ecs.get(e),
+            revision: w.ecs.get::<Revision>(e).map_or(1, |r| r.0),
         }))
     }
 }
@@ -151,7 +157,8 @@ impl World {
         let out = self.physics.save(out).map_err(encode("physics"))?;
         let ui = self.ui.state().map_err(|e| WorldSaveError { section: "UI", message: e.to_string() })?;
         let out = postcard::to_extend(&ui, out).map_err(encode("UI"))?;
-        postcard::to_extend(&self.sounds.state(), out).map_err(encode("sounds"))
+        let out = postcard::to_extend(&self.sounds.state(), out).map_err(encode("sounds"))?;
+        postcard::to_extend(&self.leases.state(), out).map_err(encode("leases"))
     }
 
     /// Reads a world written by `save` from the front of `bytes` into a new world holding at most
@@ -188,6 +195,7 @@ impl World {
             if e.public_id.is_some() {
                 spawned.insert(PublicId(id));
             }
+            spawned.insert(Revision(e.revision));
             if let Some(binding) = e.physics {
                 bindings.push((id, binding));
             }
@@ -215,6 +223,8 @@ impl World {
         let ui = UiTable::from_state(ui)?;
         let (sounds, rest): (SoundTableState, _) = postcard::take_from_bytes(rest).map_err(decode("sounds"))?;
         let sounds = SoundTable::from_state(sounds)?;
+        let (leases, rest): (Vec<(u64, Lease)>, _) = postcard::take_from_bytes(rest).map_err(decode("leases"))?;
+        let leases = Leases::from_state(leases, |id| entities.get(id).is_some())?;
         let remember_previous = ecs.query();
         let render_query = std::cell::RefCell::new(ecs.query());
         let near = std::cell::RefCell::new(NearScratch { index: SpatialIndex::default(), points: Vec::new(), query: ecs.query() });
@@ -230,6 +240,7 @@ impl World {
             near,
             ui,
             sounds,
+            leases,
         };
         Ok((world, rest))
     }
@@ -250,6 +261,9 @@ fn check_entity(id: EntityId, e: &LoadedEntity, models: usize) -> Result<(), Wor
     let scale = super::bounds::scale("scale", t.scale.map(f64::from));
     if !finite || scale.is_err() {
         return Err(WorldStateError::BadTransform { id, transform: format!("{t:?}") });
+    }
+    if e.revision == 0 || e.revision > MAX_REVISION {
+        return Err(SharingStateError::BadRevision { id, revision: e.revision }.into());
     }
     if let Some(found) = e.public_id.map(EntityId)
         && found != id
@@ -378,6 +392,60 @@ mod tests {
         for cut in (0..bytes.len()).step_by(97) {
             assert!(World::load(&bytes[..cut], a.capacity()).is_err(), "cut at {cut} of {}", bytes.len());
         }
+    }
+
+    #[test]
+    fn revisions_and_leases_load_as_saved_and_crafted_ones_are_refused() {
+        let mut a = pile();
+        a.edit_transform(EntityId(3), |t| t.position[0] += 1.0);
+        a.leases_mut().grant(&[EntityId(3), EntityId(5)], "ses_a", "agt_a", 0, 100).unwrap();
+        let (b, _) = World::load(&a.save(Vec::new()).unwrap(), a.capacity()).unwrap();
+        assert_eq!(b.hash(), a.hash());
+        assert_eq!(b.revision(EntityId(3)), Some(2));
+        assert_eq!(b.leases().live(EntityId(5), 99).map(|l| l.holder.as_str()), Some("ses_a"));
+        // A revision of 0 or past 2^53 - 1 is no revision a world could reach.
+        for bad in [0, MAX_REVISION + 1, u64::MAX] {
+            let mut w = pile();
+            let entity = w.entities.get(EntityId(4)).unwrap();
+            w.ecs.get_mut::<Revision>(entity).unwrap().0 = bad;
+            match World::load(&w.save(Vec::new()).unwrap(), w.capacity()) {
+                Err(WorldStateError::Sharing(SharingStateError::BadRevision { id, revision })) => {
+                    assert_eq!((id, revision), (EntityId(4), bad))
+                }
+                other => panic!("revision {bad}: {:?}", other.map(|_| ())),
+            }
+        }
+        // A lease on an entity that is not live (here: the destroyed ent_0032).
+        let mut w = pile();
+        w.leases.grant(&[EntityId(32)], "ses_a", "agt_a", 0, 10).unwrap();
+        assert!(matches!(
+            World::load(&w.save(Vec::new()).unwrap(), w.capacity()),
+            Err(WorldStateError::Sharing(SharingStateError::NotLive { .. }))
+        ));
+    }
+
+    #[test]
+    fn leases_enter_the_hash_and_revisions_do_not() {
+        let (mut a, b) = (pile(), pile());
+        let plain = a.hash();
+        assert_eq!(plain, b.hash());
+        // Moved and moved back: the same transforms, but written twice.
+        let x = a.transform(EntityId(3)).unwrap().position[0];
+        a.edit_transform(EntityId(3), |t| t.position[0] = x + 1.0);
+        a.edit_transform(EntityId(3), |t| t.position[0] = x);
+        assert_eq!(a.revision(EntityId(3)), Some(3));
+        assert_eq!(a.hash(), plain, "the same state reached by more writes is the same world");
+        let written = a.hash();
+        a.leases_mut().grant(&[EntityId(3)], "ses_a", "agt_a", 0, 10).unwrap();
+        assert_ne!(a.hash(), written);
+        a.leases_mut().expire(10);
+        assert_eq!(a.hash(), written, "a lapsed lease leaves the hash as it was");
+        // The simulation's own motion is no write.
+        let mut c = pile();
+        let before: Vec<Option<u64>> = (1..=31).map(|i| c.revision(EntityId(i))).collect();
+        step(&mut c, 30);
+        assert_eq!((1..=31).map(|i| c.revision(EntityId(i))).collect::<Vec<_>>(), before);
+        assert_eq!(c.revision(EntityId(2)), Some(4), "two tags and a material: three writes");
     }
 
     #[test]

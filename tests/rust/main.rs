@@ -36,6 +36,7 @@ mod resume;
 mod scenes;
 mod schemas;
 mod scripting;
+mod sharing;
 mod snapshot;
 mod social;
 mod spatial;

@@ -174,7 +174,7 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
     };
     let args = (
         dsl.clone(),
-        ops::world::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents)).map_err(ops_err)?,
+        ops::world::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents), Rc::clone(&parts.trace)).map_err(ops_err)?,
         ops::registry::create(lua, Rc::clone(&parts.registry), reloader).map_err(ops_err)?,
         ops::trace::create(lua, Rc::clone(&parts.trace), parts.traces_dir.clone()).map_err(ops_err)?,
         ops::render::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.render), parts.project.clone(), Rc::clone(&parts.heavy))

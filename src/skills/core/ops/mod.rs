@@ -10,6 +10,7 @@ pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod render;
 pub(crate) mod scenes;
+pub(crate) mod sharing;
 pub(crate) mod snapshot;
 pub(crate) mod social;
 pub(crate) mod testing;

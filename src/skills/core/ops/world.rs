@@ -115,6 +115,9 @@ fn limits(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set("impulse", bounds::IMPULSE_LIMIT)?;
     t.raw_set("angle", bounds::ANGLE_LIMIT)?;
     t.raw_set("distance", bounds::DISTANCE_MAX)?;
+    t.raw_set("leaseTicks", crate::world::sharing::MAX_LEASE_TICKS)?;
+    t.raw_set("leaseEntities", crate::world::sharing::MAX_LEASE_ENTITIES)?;
+    t.raw_set("leasesPerSession", crate::world::sharing::MAX_LEASES_PER_SESSION)?;
     t.set_readonly(true);
     Ok(t)
 }
@@ -160,9 +163,15 @@ impl CollisionFeed {
 }
 
 /// Builds the `world` ops table over a shared world.
-pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<crate::agents::table::Agents>>) -> mlua::Result<Table> {
+pub(crate) fn create(
+    lua: &Lua,
+    world: Rc<RefCell<World>>,
+    agents: Rc<RefCell<crate::agents::table::Agents>>,
+    trace: Rc<RefCell<crate::trace::TraceLog>>,
+) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     ops.set("limits", limits(lua)?)?;
+    super::sharing::install(lua, &ops, Rc::clone(&world), Rc::clone(&agents), trace)?;
 
     let w = Rc::clone(&world);
     ops.set(
@@ -188,7 +197,7 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
     let w = Rc::clone(&world);
     ops.set(
         "query_entities",
-        lua.create_function(move |lua, (near, radius, tag): (Option<Table>, Option<f64>, Option<String>)| {
+        lua.create_function(move |lua, (near, radius, tag, tick): (Option<Table>, Option<f64>, Option<String>, u64)| {
             let near = match near {
                 Some(t) => {
                     let near = numbers(&t, "near")?;
@@ -197,7 +206,8 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
                 }
                 None => None,
             };
-            let hits = w.borrow().query(near, radius, tag.as_deref());
+            let world = w.borrow();
+            let hits = world.query(near, radius, tag.as_deref());
             // As JSON, not Lua tables: a query can answer with every entity (65,536 by default),
             // and its rows went Rust → Lua → JSON before. Numbers are written as a Lua number
             // converts (`convert::number`: whole values as integers), so the output is the same.
@@ -209,6 +219,11 @@ pub(crate) fn create(lua: &Lua, world: Rc<RefCell<World>>, agents: Rc<RefCell<cr
                 row.insert("distance".into(), json(hit.distance)?);
                 row.insert("entity".into(), hit.id.to_string().into());
                 row.insert("position".into(), serde_json::Value::Array(position));
+                row.insert("revision".into(), world.revision(hit.id).unwrap_or(0).into());
+                if let Some(lease) = world.leases().live(hit.id, tick) {
+                    row.insert("leasedBy".into(), lease.holder.as_str().into());
+                    row.insert("leaseExpiresAt".into(), lease.expires.into());
+                }
                 rows.push(serde_json::Value::Object(row));
             }
             crate::script::convert::blob(lua, serde_json::Value::Array(rows))
