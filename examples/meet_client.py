@@ -4,8 +4,13 @@ limina world, finds the in-world character through its agent's perception, walks
 it and prints what it hears.
 
     echo "meet-token social.actor" > meet.tokens
+    echo "build-token builder.readWrite +world.time" >> meet.tokens
     limina mcp --http --scene demos/meet.lua --tokens meet.tokens
-    python3 examples/meet_client.py --token meet-token [URL]
+    python3 examples/meet_client.py --token meet-token [--builder-token build-token] [URL]
+
+With --builder-token, a second client — a builder the operator let stop the shared clock — then
+pauses the world, drops a crate beside the keeper, steps 120 ticks, reads the world digest and
+resumes.
 
 URL defaults to http://127.0.0.1:7777/mcp. Speaking needs social.act, so the client's token maps
 to social.actor: an embodied agent never holds more than its client's credential. (The scene
@@ -57,6 +62,7 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("url", nargs="?", default="http://127.0.0.1:7777/mcp")
     parser.add_argument("--token", help="bearer token (servers started with --tokens)")
+    parser.add_argument("--builder-token", help="a builder's token granted world.time: pause, change, step, look")
     args = parser.parse_args()
     headers = {"Authorization": f"Bearer {args.token}"} if args.token else None
     http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
@@ -85,10 +91,28 @@ async def main() -> int:
             cursor, more = await listen(client, cursor, 10, until_speaker=keeper["agent"])
             answered = any(h["speaker"] == keeper["agent"] for h in heard + more)
             print("the keeper answered" if answered else "the keeper did not answer")
+            if args.builder_token:
+                await build(args.url, args.builder_token)
             return 0 if answered else 1
         finally:
             # Released (or on disconnect), the agent stays in the world, idle.
             await call(client, "agent.release", {})
+
+
+async def build(url: str, token: str) -> None:
+    """A builder freezes the world, changes it, steps it 120 ticks and looks, then lets it run."""
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=300))
+    async with Client(streamable_http_client(url, http_client=http), read_timeout_seconds=30) as client:
+        await call(client, "skills.enable", {"categories": ["system"]})
+        await client.list_tools(cache_mode="bypass")
+        paused = await call(client, "world.pause", {})
+        print(f"builder: paused at tick {paused['tick']}")
+        crate = await call(client, "scene.createEntity", {"shape": "box", "dynamic": True, "position": [1, 4, 0], "color": "#c08040"})
+        stepped = await call(client, "world.step", {"ticks": 120})
+        print(f"builder: dropped {crate['entity']}, stepped {stepped['ticks']} ticks to {stepped['tick']}")
+        digest = await call(client, "world.digest", {"maxBytes": 2048})
+        print(f"builder: the world now holds {digest['world']}")
+        await call(client, "world.resume", {})
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ test('stdio: list, call, and an isError result for a bound', async () => {
 const gpu = existsSync('/usr/share/vulkan/icd.d/lvp_icd.x86_64.json') || Boolean(process.env.LIMINA_REQUIRE_GPU);
 
 test('stdio: render.capture sends its PNG once, as an image block, and the SDK accepts its structuredContent', { skip: !gpu && 'no Vulkan driver' }, async () => {
-  const transport = new StdioClientTransport({ command: limina, args: ['mcp', '--stdio'], cwd: root, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: limina, args: ['mcp', '--stdio', '--empty'], cwd: root, stderr: 'ignore' });
   const client = new Client({ name: 'limina-node-test', version: '1.0.0' });
   await client.connect(transport);
   try {

@@ -121,7 +121,12 @@ async def exercise(mode: str, expected: list[str], tools_flag: str) -> None:
         query = next(t for t in tools if t.name == "scene.queryEntities")
         check(query.annotations.read_only_hint is True, f"[{label}] scene.queryEntities is readOnly")
         destroy = next(t for t in tools if t.name == "scene.destroyEntity")
-        check(destroy.annotations.destructive_hint is True, f"[{label}] scene.destroyEntity is destructive")
+        # Only hints that differ from MCP's defaults are sent; destructiveHint defaults to true
+        # for a tool that is not read-only, so an omitted one says destructive.
+        check(
+            destroy.annotations.read_only_hint is not True and destroy.annotations.destructive_hint in (True, None),
+            f"[{label}] scene.destroyEntity is destructive",
+        )
 
         created = await client.call_tool("scene.createEntity", {"shape": "sphere", "position": [1, 2, 3]})
         check(created.is_error is False, f"[{label}] scene.createEntity succeeded")

@@ -379,7 +379,7 @@ fn heavy_piped_calls_are_answered_in_order_and_a_logged_load_replays() {
     input += &tool(25, "scene.createEntity", json!({"shape": "capsule"}));
     input += &tool(26, "scene.queryEntities", json!({}));
     let log = project.path().join("run.log");
-    let (lines, code) = pipe_through_stdio_in(project.path(), &["--log", log.to_str().unwrap()], input);
+    let (lines, code) = pipe_through_stdio_in(project.path(), &["--empty", "--log", log.to_str().unwrap()], input);
     assert_eq!(code, Some(0));
     let answers: std::collections::BTreeMap<u64, Value> =
         lines.iter().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter_map(|v| v["id"].as_u64().map(|id| (id, v))).collect();

@@ -66,7 +66,7 @@ fn query_entities_rows_are_the_json_a_lua_table_gave() {
     let listed = ok(&e, "scene.queryEntities", json!({"near": [0, 0, 0]}));
     assert_eq!(
         serde_json::to_string(&listed).unwrap(),
-        r#"{"entities":[{"distance":2.0024984395244916,"entity":"ent_0002","position":[0.10000000149011612,-2,0]},{"distance":5,"entity":"ent_0001","position":[3,0,4]}]}"#
+        r#"{"entities":[{"distance":2.0024984395244916,"entity":"ent_0002","position":[0.10000000149011612,-2,0],"revision":1},{"distance":5,"entity":"ent_0001","position":[3,0,4],"revision":1}]}"#
     );
     e.run_source(
         r#"

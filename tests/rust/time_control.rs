@@ -58,7 +58,7 @@ fn count(engine: &Engine, event_type: &str) -> usize {
 
 #[test]
 fn pause_holds_the_tick_while_calls_still_apply() {
-    let mut server = StdioServer::start(&["--grant", "world.time"]);
+    let mut server = StdioServer::start(&["--grant", "world.time", "--empty"]);
     server.request(
         1,
         "initialize",
