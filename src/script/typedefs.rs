@@ -54,12 +54,14 @@ type SchemaNode = {
 	lt: (self: SchemaNode, n: number) -> SchemaNode,
 	int: (self: SchemaNode) -> SchemaNode,
 	pattern: (self: SchemaNode, p: string) -> SchemaNode,
+	summary: (self: SchemaNode, text: string) -> SchemaNode,
 }
 type SchemaDsl = {
 	string: () -> SchemaNode,
 	number: () -> SchemaNode,
 	integer: () -> SchemaNode,
 	boolean: () -> SchemaNode,
+	color: () -> SchemaNode,
 	any: () -> SchemaNode,
 	enum: (values: { string }) -> SchemaNode,
 	array: (items: SchemaNode) -> SchemaNode,
@@ -256,12 +258,7 @@ mod tests {
         assert!(defs.contains("declare s: SchemaDsl\n"), "{defs}");
         assert!(defs.contains("declare host: { invoke: SkillCall }\n"), "{defs}");
         assert!(defs.contains("\tschema: SchemaDsl,\n"), "{defs}");
-        // Every builder of src/skills/schema.luau has a type.
-        for builder in
-            ["string", "number", "integer", "boolean", "any", "enum", "array", "tuple", "vec3", "quat", "object", "record", "union"]
-        {
-            assert!(crate::skills::SCHEMA_DSL.contains(&format!("function s.{builder}(")), "{builder} is a builder");
-            assert!(defs.contains(&format!("\t{builder}: (")), "{builder} is typed");
-        }
+        // That every builder and modifier of the schema DSL is typed is checked where the DSL
+        // lives (`skills::schema`'s tests): this layer does not name the skills.
     }
 }

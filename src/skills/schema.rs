@@ -357,6 +357,26 @@ pub(crate) fn field_path(pointer: &str, root: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// Every builder (`function s.NAME(`) and modifier (`function Node:NAME(`) the schema DSL
+    /// defines is declared in the types mods are given, so a mod author's editor knows it.
+    #[test]
+    fn every_builder_and_modifier_of_the_dsl_is_typed_for_mods() {
+        let defs = crate::script::typedefs::luau_definitions([]);
+        let names = |prefix: &str| -> Vec<String> {
+            super::super::SCHEMA_DSL
+                .lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .filter_map(|rest| rest.split('(').next())
+                .map(str::to_string)
+                .collect()
+        };
+        let (builders, modifiers) = (names("function s."), names("function Node:"));
+        assert!(builders.len() >= 10 && modifiers.len() >= 10, "{builders:?} {modifiers:?}");
+        for name in builders.iter().chain(&modifiers) {
+            assert!(defs.contains(&format!("\t{name}: (")), "{name} is not typed in typedefs.rs");
+        }
+    }
     use super::*;
 
     fn num(extra: Value) -> Value {
