@@ -90,6 +90,16 @@ fn if_revision_schema() -> Value {
     })
 }
 
+/// `ifRevision` as `tools/list` shows it, in every skill that writes entities: shorter, and
+/// without the 2^53 - 1 bound every JSON client's numbers stop at (`schema::compile_listed`).
+fn listed_if_revision_schema() -> Value {
+    serde_json::json!({
+        "type": "integer",
+        "minimum": 1,
+        "description": "Apply only if the entity's revision (scene.queryEntities shows it) is still this; else fails with `conflict`, changing nothing.",
+    })
+}
+
 /// A registered skill. Immutable once built; replacing a skill builds a new one.
 pub struct Skill {
     pub name: String,
@@ -350,14 +360,15 @@ impl Skill {
         let listed = |key: &str| -> Result<Value, DefinitionError> {
             let desc: LuaValue = def.raw_get(key).map_err(|e| fail(format!("`{key}` could not be read: {e}")))?;
             let desc = lua_to_json(lua, &desc, key).map_err(|e| fail(format!("{key} schema: {e}")))?;
-            schema::compile_listed(&desc).map_err(|e| fail(format!("{key} {e}")))
+            let compiled = if key == "output" { schema::compile_listed_output(&desc) } else { schema::compile_listed(&desc) };
+            compiled.map_err(|e| fail(format!("{key} {e}")))
         };
         let mut listed_input_schema = listed("input")?;
         // What a client lists shows the added field too.
         if let Targets::Field(_) = &targets
             && let Some(properties) = listed_input_schema.get_mut("properties").and_then(Value::as_object_mut)
         {
-            properties.insert(IF_REVISION.into(), if_revision_schema());
+            properties.insert(IF_REVISION.into(), listed_if_revision_schema());
         }
         let (output_schema, output_validator) = compile("output")?;
         let listed_output_schema = listed("output")?;

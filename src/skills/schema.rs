@@ -50,6 +50,84 @@ pub(crate) fn compile_listed(descriptor: &Value) -> Result<Value, SchemaError> {
     compile_node(descriptor, "", true)
 }
 
+/// The output schema `tools/list` shows: the result's own fields with their types and
+/// descriptions, and anything nested below them shown as its JSON type with its fields named in
+/// its description (`[{entity, distance (From the camera, metres), x, y}]`). A model reads every
+/// field's name; a client that checks `structuredContent` checks the result's own fields. Output
+/// objects are listed open (no `additionalProperties: false`): what a result leaves out is not
+/// something a caller acts on. The whole schema still checks every result the skill returns, and
+/// `skills.describe` returns it.
+pub(crate) fn compile_listed_output(descriptor: &Value) -> Result<Value, SchemaError> {
+    let mut schema = compile_listed(descriptor)?;
+    if let Some(Value::Object(fields)) = schema.get_mut("properties") {
+        for field in fields.values_mut() {
+            let shape = shape_of(field);
+            if shape.is_empty() {
+                continue;
+            }
+            let mut folded = Map::new();
+            if let Some(t) = field.get("type") {
+                folded.insert("type".into(), t.clone());
+            }
+            let text = match field.get("description").and_then(Value::as_str) {
+                Some(text) => format!("{text} {shape}"),
+                None => shape,
+            };
+            folded.insert("description".into(), json!(text));
+            *field = Value::Object(folded);
+        }
+    }
+    open_objects(&mut schema);
+    Ok(schema)
+}
+
+/// The fields below a listed node, as text: `{a, b (what b is), c{d}}`, `[…]` for an array's
+/// items, `{*: …}` for a record's values, `x | y` for a union; empty when nothing is nested.
+fn shape_of(node: &Value) -> String {
+    if let Some(Value::Array(options)) = node.get("anyOf") {
+        let shapes: Vec<String> = options.iter().map(shape_of).filter(|s| !s.is_empty()).collect();
+        return shapes.join(" | ");
+    }
+    if let Some(items) = node.get("items") {
+        let inner = shape_of(items);
+        return if inner.is_empty() { inner } else { format!("[{inner}]") };
+    }
+    if let Some(Value::Object(properties)) = node.get("properties") {
+        let fields: Vec<String> = properties
+            .iter()
+            .map(|(name, field)| {
+                let about = field.get("description").and_then(Value::as_str).map(|d| format!(" ({})", d.trim_end_matches('.')));
+                format!("{name}{}{}", about.unwrap_or_default(), shape_of(field))
+            })
+            .collect();
+        return format!("{{{}}}", fields.join(", "));
+    }
+    if let Some(values @ Value::Object(_)) = node.get("additionalProperties") {
+        let inner = shape_of(values);
+        return if inner.is_empty() { inner } else { format!("{{*: {inner}}}") };
+    }
+    String::new()
+}
+
+/// Removes `additionalProperties: false` everywhere in a listed output schema.
+fn open_objects(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            if map.get("additionalProperties") == Some(&Value::Bool(false)) {
+                map.remove("additionalProperties");
+            }
+            map.values_mut().for_each(open_objects);
+        }
+        Value::Array(items) => items.iter_mut().for_each(open_objects),
+        _ => {}
+    }
+}
+
+/// The largest integer JSON numbers carry exactly (2^53 - 1). Schemas bound whole numbers by it
+/// so a call cannot pass one a Lua number would round; listed schemas leave the bound out, since
+/// every JSON client's numbers stop there anyway (calls are still checked against it).
+pub(crate) const MAX_EXACT_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 const COMMON_KEYS: [&str; 6] = ["kind", "optional", "default", "description", "nullable", "summary"];
 
 fn compile_node(desc: &Value, path: &str, listed: bool) -> Result<Value, SchemaError> {
@@ -131,7 +209,10 @@ fn compile_node(desc: &Value, path: &str, listed: bool) -> Result<Value, SchemaE
                 Some(v) => compile_node(v, &join(path, "*"), listed)?,
                 None => json!({}),
             };
-            out.insert("additionalProperties".into(), values);
+            // Any value (`{}`) is what an object without the keyword takes already.
+            if !(listed && values == json!({})) {
+                out.insert("additionalProperties".into(), values);
+            }
         }
         "string" => {
             out.insert("type".into(), json!("string"));
@@ -147,6 +228,9 @@ fn compile_node(desc: &Value, path: &str, listed: bool) -> Result<Value, SchemaE
                 if let Some(v) = d.get(key) {
                     if !v.is_number() {
                         return Err(err(path, format!("`{key}` must be a number, got {}", type_name(v))));
+                    }
+                    if listed && key == "maximum" && v.as_f64() == Some(MAX_EXACT_INTEGER) {
+                        continue;
                     }
                     out.insert(key.into(), v.clone());
                 }
@@ -175,7 +259,10 @@ fn compile_node(desc: &Value, path: &str, listed: bool) -> Result<Value, SchemaE
         "array" => {
             out.insert("type".into(), json!("array"));
             let items = d.get("items").ok_or_else(|| err(path, "an array needs `items`"))?;
-            out.insert("items".into(), compile_node(items, &format!("{path}[]"), listed)?);
+            let items = compile_node(items, &format!("{path}[]"), listed)?;
+            if !(listed && items == json!({})) {
+                out.insert("items".into(), items);
+            }
             copy_count(d, &mut out, &["minItems", "maxItems"], path)?;
         }
         "union" => {
@@ -428,6 +515,28 @@ mod tests {
         assert!(listed.get("$schema").is_none());
         let broken = json!({"kind": "object", "fields": {"s": {"kind": "object", "summary": "x", "fields": {"w": {"kind": "nmber"}}}}});
         assert!(compile_listed(&broken).is_err(), "a summarised node is still checked");
+    }
+
+    #[test]
+    fn a_listed_output_names_nested_fields_in_its_description() {
+        let desc = json!({"kind": "object", "fields": {
+            "labels": {"kind": "array", "description": "Nearest first.", "items": {"kind": "object", "fields": {
+                "entity": {"kind": "string"},
+                "at": {"kind": "object", "description": "Pixels.", "fields": {"x": {"kind": "integer"}}},
+            }}},
+            "count": {"kind": "integer", "description": "How many.", "maximum": MAX_EXACT_INTEGER},
+            "extra": {"kind": "record", "values": {"kind": "any"}},
+        }});
+        let listed = compile_listed_output(&desc).unwrap();
+        assert_eq!(listed["properties"]["labels"], json!({"type": "array", "description": "Nearest first. [{at (Pixels){x}, entity}]"}));
+        assert_eq!(listed["properties"]["count"], json!({"type": "integer", "description": "How many."}), "no 2^53 bound listed");
+        assert_eq!(listed["properties"]["extra"], json!({"type": "object"}), "any value is an open object");
+        assert_eq!(listed["required"], json!(["count", "extra", "labels"]));
+        assert!(listed.get("additionalProperties").is_none(), "outputs are listed open");
+        let full = compile(&desc).unwrap();
+        assert_eq!(full["properties"]["labels"]["items"]["properties"]["at"]["properties"]["x"]["type"], "integer");
+        assert_eq!(full["properties"]["count"]["maximum"], json!(MAX_EXACT_INTEGER), "calls are still checked");
+        assert_eq!(full["additionalProperties"], json!(false));
     }
 
     #[test]

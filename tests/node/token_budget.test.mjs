@@ -16,11 +16,9 @@ import { limina, root } from './common.mjs';
 /** The budget for the default tools/list of a builder.readWrite client (the server's default
  * grant), in o200k tokens of the JSON results the server sends. */
 const BUDGET = 8000;
-/** The bound for `--tools all` (every skill listed). Issue 27 asked for 20,000; the schema work
- *  brought the 56 tools it counted to 18,932, and the 11 tools it then added (embodiment,
- *  perception, time, digest, leases) to 22,501: the bound holds that, and the next trims must
- *  bring it back under 20,000. */
-const BUDGET_ALL = 23000;
+/** The bound for `--tools all` (every skill listed, the project's sample mods included): 20,000,
+ *  as issue 27 asked, without losing a field. */
+const BUDGET_ALL = 20000;
 const enc = new Tiktoken(o200k_base);
 
 async function connect(args) {
