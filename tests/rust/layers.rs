@@ -23,39 +23,47 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|(_, members)| members.contains(&module))
 }
 
-/// The top-level modules `text` names through `crate::` paths, outside comments and test code.
+/// The top-level modules `text` names through `crate::` paths, outside comments and test code,
+/// `use crate::{…}` groups included (over several lines, nested groups too).
 fn named_modules(text: &str) -> Vec<String> {
-    let mut found = Vec::new();
+    let mut code = String::new();
     for line in text.lines() {
-        let code = line.trim_start();
-        if code.starts_with("#[cfg(test)]") {
+        let line = line.trim_start();
+        if line.starts_with("#[cfg(test)]") {
             break;
         }
-        if code.starts_with("//") {
-            continue;
-        }
-        let code = code.split("//").next().unwrap_or_default();
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + "crate::".len()..];
-            if let Some(group) = after.strip_prefix('{') {
-                // `crate::{a::b, c}`: each item's first segment (groups on one line).
-                let inner = group.split('}').next().unwrap_or_default();
-                for item in inner.split(',') {
-                    let name: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                    if !name.is_empty() && name != "self" {
-                        found.push(name);
+        code.push_str(line.split("//").next().unwrap_or_default());
+        code.push('\n');
+    }
+    let first_segment = |s: &str| -> String { s.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut found = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("crate::") {
+        let after = &rest[at + "crate::".len()..];
+        if let Some(group) = after.strip_prefix('{') {
+            // Each top-level item of the group: split at commas outside nested braces.
+            let (mut depth, mut item_start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        found.push(first_segment(&group[item_start..i]));
+                        break;
                     }
-                }
-            } else {
-                let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                if !name.is_empty() {
-                    found.push(name);
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.push(first_segment(&group[item_start..i]));
+                        item_start = i + 1;
+                    }
+                    _ => {}
                 }
             }
-            rest = after;
+        } else {
+            found.push(first_segment(after));
         }
+        rest = after;
     }
+    found.retain(|name| !name.is_empty() && name != "self");
     found
 }
 
@@ -119,11 +127,14 @@ fn the_check_sees_an_upward_import() {
     std::fs::write(skills.join("ok.rs"), "use crate::world::World;\n// crate::host in a comment\n").unwrap();
     std::fs::write(skills.join("bad.rs"), "use crate::{trace::TraceLog, host::Engine};\n#[cfg(test)]\nuse crate::cli;\n").unwrap();
     std::fs::write(dir.path().join("world.rs"), "fn f() -> crate::durable::Phase { todo!() }\n").unwrap();
+    // As rustfmt wraps a long group: over lines, with a nested group before the upward item.
+    std::fs::write(dir.path().join("trace.rs"), "use crate::{\n    world::{A, B},\n    mcp::Server, // a comment\n};\n").unwrap();
     let found = upward_names(dir.path());
     assert_eq!(
         found,
         vec![
             ("skills/bad.rs".to_string(), "skills".to_string(), "host".to_string()),
+            ("trace.rs".to_string(), "trace".to_string(), "mcp".to_string()),
             ("world.rs".to_string(), "world".to_string(), "durable".to_string()),
         ]
     );
