@@ -202,6 +202,47 @@ fn the_scripted_forest_conversation_gives_the_same_lines_and_world_hash_twice() 
     crate::determinism::golden_hash("forest_conversation_seed0", &hash);
 }
 
+/// The showcase (issue 28): everything at once. The scripted talk is said whole and heard, the
+/// stack is knocked over, models are loaded, the bell rings in the world, the HUD carries the
+/// agents' own calls — and two runs end on the committed hash.
+#[test]
+fn the_showcase_runs_everything_at_once_and_the_same_every_time() {
+    let run = || {
+        let e = engine();
+        e.run_file(&crate::root().join("demos/showcase.lua")).unwrap();
+        let mut ticks = 0;
+        while !e.quit_requested() && ticks < 4000 {
+            e.step(1).unwrap();
+            ticks += 1;
+        }
+        let lines: Vec<String> =
+            events(&e, "social.said").iter().map(|(_, actor, p)| format!("{actor}: {}", p["text"].as_str().unwrap())).collect();
+        (e, lines, ticks)
+    };
+    let (e, lines, ticks) = run();
+    assert_eq!(lines.len(), 7, "the whole talk was said: {lines:?}");
+    assert_eq!(lines[0], "agt_tom: Good evening! Are those apples fresh?");
+    assert_eq!(lines[6], "agt_tom: Perfect. Thank you both!");
+    assert!(ticks < 4000, "the demo ends when the talk does");
+    let heard = call(&e, "agent.list", json!({}));
+    assert_eq!(heard["agents"].as_array().unwrap().len(), 3);
+    let snapshot = call(&e, "inspector.snapshot", json!({"limit": 0}));
+    assert_eq!(snapshot["resources"]["loaded"].as_array().unwrap().len(), 2, "crate and ball models: {}", snapshot["resources"]);
+    let rung = events(&e, "skill.executed").iter().filter(|(_, _, p)| p["skill"] == "audio.playAt").count();
+    assert!(rung >= 5, "the bell rang every 4 s: {rung}");
+    // The stack's top crate stood at 2.1 m.
+    let high = call(&e, "scene.queryEntities", json!({"near": [7, 2.1, 3], "radius": 0.4}));
+    assert_eq!(high["entities"], json!([]), "the ball knocked the stack over");
+    let hud: Vec<String> = e.world().ui.iter().map(|u| serde_json::to_string(u).unwrap()).filter(|u| u.contains("agent ops")).collect();
+    let hud = hud.join("");
+    assert!(hud.contains("Tom social.approach"), "the HUD shows agent ops from the log: {hud}");
+    let hash = e.world_hash();
+    let (again, lines_again, ticks_again) = run();
+    assert_eq!((&lines, ticks), (&lines_again, ticks_again));
+    assert_eq!(hash, again.world_hash());
+    crate::determinism::golden_hash("showcase_seed0", &hash);
+}
+
 #[test]
 fn a_static_body_cannot_walk_and_a_speech_bubble_is_not_anyones_to_edit() {
     let e = engine();
