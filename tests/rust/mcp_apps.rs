@@ -106,6 +106,8 @@ fn reading_the_view_gives_one_self_contained_html_document_with_its_csp() {
     assert!(html.starts_with("<!doctype html>"), "{}", &html[..60.min(html.len())]);
     assert!(html.contains("http-equiv=\"Content-Security-Policy\"") && html.contains("connect-src 'none'"));
     assert!(html.contains("ui/initialize") && html.contains("world.view"), "the bridge client is inlined");
+    assert!(html.contains("LIMINA_THREE") && html.contains("LIMINA_VIEW_SOURCE"), "three.js and the web viewer are inlined");
+    assert!(html.len() < 1 << 20, "one document under 1 MiB: {} bytes", html.len());
     assert!(!html.contains("<script src") && !html.contains("<link"), "nothing is fetched by URL");
 }
 

@@ -871,7 +871,15 @@
   });
 
   // ---------------------------------------------------------------- start
-  const fromFragment = takeTokenFromFragment();
-  if (fromFragment !== null) token = fromFragment;
-  connect();
+  // A page that embeds the viewer may bring its own source of stream messages instead of the
+  // HTTP stream: the MCP App view (src/mcp/apps/bridge.js) sets `LIMINA_VIEW_SOURCE` to an
+  // object whose `start(onMessage, setStatus)` feeds snapshots and deltas from its host.
+  const source = window.LIMINA_VIEW_SOURCE;
+  if (source && typeof source.start === 'function') {
+    source.start((m) => { hadSnapshot ||= m.kind === 'snapshot'; onState(m.kind === 'snapshot' ? 'state/snapshot' : 'state/delta', m); }, setStatus);
+  } else {
+    const fromFragment = takeTokenFromFragment();
+    if (fromFragment !== null) token = fromFragment;
+    connect();
+  }
 })();

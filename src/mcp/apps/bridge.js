@@ -3,7 +3,10 @@
 // library. The view sends `ui/initialize` and `ui/notifications/initialized`; the host sends the
 // result of the `world.view` call that opened it (`ui/notifications/tool-result`); from then on
 // the view asks the host to call `world.view` (`tools/call`, proxied to the server) about five
-// times a second, one call at a time, and hands each answer, a snapshot, to the renderer.
+// times a second, one call at a time. It is the web viewer's data source here
+// (`LIMINA_VIEW_SOURCE`, read by web/viewer/viewer.js): the first answer goes to the viewer as a
+// snapshot, each later one as a delta against the one before (created, changed, destroyed; UI
+// and agents upserted and removed; the scene), so the viewer keeps its objects and interpolates.
 // Only messages from the parent window are read. `window.liminaView` is a read-only hook for
 // tests and hosts' devtools: entities shown, tick, polls answered, last error.
 (function () {
@@ -12,8 +15,9 @@
   var POLL_MS = 200;
   var LIMIT = 2000;
   var MAX_PAGES = 8;
-  var renderer = window.LiminaRenderer.create(document.getElementById("canvas"), document.getElementById("ui"));
-  var status = document.getElementById("status");
+  var deliver = null; // the viewer's onMessage, once it starts this source
+  var setStatus = function () {};
+  var shown = null; // the last view handed over: {entities, ui, agents} by id, as JSON text
   var host = window.parent;
   var nextId = 1;
   var pending = new Map();
@@ -29,14 +33,49 @@
   }
   function notify(method, params) { send({ method: method, params: params || {} }); }
 
+  function byKey(rows, key) {
+    var map = new Map();
+    (rows || []).forEach(function (row) { if (row && typeof row[key] === "string") map.set(row[key], JSON.stringify(row)); });
+    return map;
+  }
+  // What changed between two maps of id -> JSON text: [upserted rows, removed ids].
+  function diff(before, after) {
+    var upserted = [], removed = [];
+    after.forEach(function (text, id) { if (before.get(id) !== text) upserted.push(JSON.parse(text)); });
+    before.forEach(function (_, id) { if (!after.has(id)) removed.push(id); });
+    return [upserted, removed];
+  }
+
   function show(result) {
     var view = result && result.structuredContent;
     if (!view || view.kind !== "snapshot") {
       if (result && result.isError) state.lastError = (result.content && result.content[0] && result.content[0].text) || "error";
       return false;
     }
-    renderer.apply(view);
-    status.textContent = "tick " + renderer.tick() + " · " + renderer.entityCount() + " of " + view.total + " entities";
+    if (!deliver) return false;
+    var next = { entities: byKey(view.entities, "entity"), ui: byKey(view.ui, "handle"), agents: byKey(view.agents, "agentId") };
+    if (!shown) {
+      deliver(view);
+    } else {
+      var e = diff(shown.entities, next.entities), u = diff(shown.ui, next.ui), a = diff(shown.agents, next.agents);
+      var created = [], changed = [];
+      e[0].forEach(function (row) {
+        var before = shown.entities.get(row.entity);
+        if (before === undefined) return created.push(row);
+        // Only the fields that changed (as the stream's deltas): a pose change moves the
+        // viewer's object; a look change rebuilds it.
+        var was = JSON.parse(before), delta = { entity: row.entity };
+        Object.keys(row).forEach(function (k) { if (JSON.stringify(row[k]) !== JSON.stringify(was[k])) delta[k] = row[k]; });
+        changed.push(delta);
+      });
+      deliver({
+        kind: "delta", tick: view.tick, created: created, changed: changed, destroyed: e[1],
+        ui: { upserted: u[0], removed: u[1] }, agents: { upserted: a[0], removed: a[1] }, scene: view.scene,
+      });
+    }
+    shown = next;
+    state.total = view.total;
+    setStatus("tick " + view.tick + " · " + next.entities.size + " of " + view.total + " entities");
     return true;
   }
 
@@ -65,7 +104,7 @@
         await pollOnce();
       } catch (e) {
         state.lastError = String((e && e.message) || e);
-        status.textContent = "host: " + state.lastError;
+        setStatus("host: " + state.lastError, true);
       }
       await new Promise(function (r) { setTimeout(r, POLL_MS); });
     }
@@ -99,26 +138,34 @@
     }
   });
 
+  // What the viewer draws (its own hook), falling back to what was handed to it.
+  function viewer() { return window.liminaViewer; }
   window.liminaView = Object.freeze({
-    entityCount: function () { return renderer.entityCount(); },
-    tick: function () { return renderer.tick(); },
+    entityCount: function () { return viewer() ? viewer().entityCount() : 0; },
+    tick: function () { return viewer() ? viewer().tick() : 0; },
     polls: function () { return state.polls; },
     lastError: function () { return state.lastError; },
   });
 
-  request("ui/initialize", {
-    appInfo: { name: "limina-world", version: "1.0.0" },
-    appCapabilities: { availableDisplayModes: ["inline", "fullscreen"] },
-    protocolVersion: PROTOCOL,
-  }).then(function () {
-    state.initialized = true;
-    notify("ui/notifications/initialized");
-    var box = document.getElementById("view");
-    notify("ui/notifications/size-changed", { width: box.clientWidth, height: box.clientHeight });
-    status.textContent = "connected";
-    poll();
-  }, function (e) {
-    state.lastError = String((e && e.message) || e);
-    status.textContent = "host refused: " + state.lastError;
-  });
+  function start(onMessage, status) {
+    deliver = onMessage;
+    setStatus = status || setStatus;
+    setStatus("waiting for the host…");
+    request("ui/initialize", {
+      appInfo: { name: "limina-world", version: "1.0.0" },
+      appCapabilities: { availableDisplayModes: ["inline", "fullscreen"] },
+      protocolVersion: PROTOCOL,
+    }).then(function () {
+      state.initialized = true;
+      notify("ui/notifications/initialized");
+      notify("ui/notifications/size-changed", { width: document.body.clientWidth, height: document.body.clientHeight });
+      setStatus("connected");
+      poll();
+    }, function (e) {
+      state.lastError = String((e && e.message) || e);
+      setStatus("host refused: " + state.lastError, true);
+    });
+  }
+
+  window.LIMINA_VIEW_SOURCE = Object.freeze({ start: start });
 })();
