@@ -14,6 +14,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::apps;
 use super::protocol::{self, Incoming};
 use super::tool_view::{ToolView, ToolsMode, ViewChange};
 use super::tools;
@@ -76,6 +77,9 @@ pub struct McpSession {
     pub(crate) tools: ToolView,
     /// The session's own view changed what it lists since it was last told.
     view_changed: bool,
+    /// The client declared MCP Apps (`io.modelcontextprotocol/ui`) in `initialize`: `world.view`
+    /// is listed with its view (`apps`). Stateless clients declare it per request instead.
+    pub(crate) apps: bool,
     /// Open `subscriptions/listen` streams (stateless revision): their request ids, and whether
     /// each asked for `toolsListChanged`. Only these hear of a changed tool list there.
     listeners: Vec<Listener>,
@@ -132,6 +136,7 @@ impl McpSession {
             agent_claim: None,
             tools: ToolView::default(),
             view_changed: false,
+            apps: false,
             listeners: Vec::new(),
             defer_heavy: false,
             deferred: None,
@@ -173,8 +178,15 @@ impl McpSession {
     /// The skills a standard `tools/list` shows this client, in registration order: those its
     /// permissions may call and its view shows.
     pub(crate) fn listed(&self, registry: &SkillRegistry) -> Vec<Rc<Skill>> {
+        self.listed_with(registry, self.apps)
+    }
+
+    /// `listed`, for a client that does (`apps`) or does not show MCP Apps: one that does also
+    /// lists `world.view` in the core tier, since calling it is how its user opens the view.
+    fn listed_with(&self, registry: &SkillRegistry, apps: bool) -> Vec<Rc<Skill>> {
         let permissions = self.permissions();
-        registry.list().filter(|s| discovery::may_call(s, permissions) && self.tools.shows(s)).cloned().collect()
+        let shows = |s: &Skill| self.tools.shows(s) || (apps && s.name == apps::VIEW_TOOL);
+        registry.list().filter(|s| discovery::may_call(s, permissions) && shows(s)).cloned().collect()
     }
 
     /// Applies a meta-tool's change; remembers to tell the client when what it lists changed.
@@ -465,9 +477,13 @@ fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &st
         "server/discover" => Ok(discover(session)),
         "tools/list" | "listTools" => list_tools(engine, session, req, method == "listTools"),
         "tools/call" | "callTool" => call_tool(engine, session, req, method == "callTool"),
+        "resources/list" => Ok(stamp_result(apps::list(), CacheScope::Public)),
+        "resources/templates/list" => Ok(stamp_result(json!({"resourceTemplates": []}), CacheScope::Public)),
+        "resources/read" => apps::read(&req.params).map(|r| stamp_result(r, CacheScope::Public)),
         "shutdown" => {
             session.embodied = None;
             session.caller = None;
+            session.apps = false;
             session.mode = Mode::Fresh;
             session.listeners.clear();
             Ok(json!({"ok": true}))
@@ -497,7 +513,8 @@ fn server_info() -> Value {
 }
 
 fn capabilities() -> Value {
-    json!({"tools": {"listChanged": true}})
+    // `resources`: the MCP Apps view (`apps`), the one resource.
+    json!({"tools": {"listChanged": true}, "resources": {}})
 }
 
 /// How far a cacheable result may be shared (the stateless revision's `cacheScope`).
@@ -604,6 +621,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
     };
     session.embodied = None;
     session.caller = Some(session.default_caller());
+    session.apps = apps::declares(p.get("capabilities"));
     session.mode = Mode::Standard { version: version.clone() };
     Ok(json!({"protocolVersion": version, "capabilities": capabilities(), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
 }
@@ -652,7 +670,9 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
         let tools: Vec<Value> = registry.list().filter(|s| discovery::may_call(s, permissions)).map(|s| tools::native_tool(s)).collect();
         return Ok(json!({"tools": tools}));
     }
-    let listed = session.listed(&registry);
+    // A stateless client declares its capabilities with each request, not once.
+    let apps = session.apps || apps::declared_by_request(&req.params);
+    let listed = session.listed_with(&registry, apps);
     let start = match req.params.get("cursor") {
         None | Some(Value::Null) => 0,
         Some(Value::String(c)) => {
@@ -660,7 +680,18 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
         }
         Some(_) => return Err(invalid_params("cursor must be a string")),
     };
-    let tools: Vec<Value> = listed.iter().skip(start).take(TOOLS_PAGE).map(|s| tools::standard_tool(s)).collect();
+    let tools: Vec<Value> = listed
+        .iter()
+        .skip(start)
+        .take(TOOLS_PAGE)
+        .map(|s| {
+            let mut tool = tools::standard_tool(s);
+            if apps && s.name == apps::VIEW_TOOL {
+                apps::mark_tool(&mut tool);
+            }
+            tool
+        })
+        .collect();
     let mut result = json!({"tools": tools});
     if start + TOOLS_PAGE < listed.len() {
         result["nextCursor"] = json!((start + TOOLS_PAGE).to_string());
@@ -771,7 +802,15 @@ fn call_answer(engine: &Engine, session: &mut McpSession, name: &str, native: bo
             Some(e) => Err(RpcError { code: protocol::skill_error_code(e.code), message: e.message.clone(), data: Some(data) }),
         };
     }
-    Ok(stamp_result(standard_call_result(response), CacheScope::None))
+    let mut result = standard_call_result(response);
+    if name == apps::VIEW_TOOL
+        && let Some(view) = &response.result
+        && response.error.is_none()
+    {
+        // The whole world as text would flood a host without Apps; a line says what it holds.
+        result["content"] = json!([{"type": "text", "text": apps::summary(view)}]);
+    }
+    Ok(stamp_result(result, CacheScope::None))
 }
 
 /// A standard `tools/call` result: text content, structured content, and `isError`.

@@ -3,6 +3,7 @@
 //! the network server (`server`: WebSocket and Streamable HTTP on one port); every `tools/call`
 //! goes through the skill registry, never around it.
 
+pub(crate) mod apps;
 pub mod dispatcher;
 mod error;
 pub mod protocol;

@@ -12,6 +12,9 @@ pub(crate) const INVALID_PARAMS: i64 = -32602;
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 pub(crate) const FORBIDDEN: i64 = -32001;
 pub(crate) const CAPACITY_EXCEEDED: i64 = -32002;
+/// `resources/read` of a URI the server does not have: the code the MCP spec gives it (the
+/// same number as `CAPACITY_EXCEEDED`, which only native-mode call errors use).
+pub(crate) const RESOURCE_NOT_FOUND: i64 = -32002;
 /// The server has no room for the call right now (a WebSocket connection over its queue limits);
 /// the message names the limit. Nothing was done: retry later.
 pub(crate) const BUSY: i64 = -32003;

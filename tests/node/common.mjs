@@ -22,3 +22,8 @@ export function startServer(args) {
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}: ${err}`)); });
   });
 }
+
+/** The real Debian chromium the browser tests drive (playwright-core), headless. */
+export const CHROMIUM = process.env.LIMINA_CHROMIUM ?? '/usr/bin/chromium';
+/** WebGL2 in headless chromium without a GPU: ANGLE on SwiftShader. */
+export const CHROMIUM_ARGS = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--no-sandbox'];

@@ -18,6 +18,7 @@ mod http_stub;
 mod layers;
 mod lua_suite;
 mod mcp;
+mod mcp_apps;
 mod mcp_discovery;
 mod mcp_http;
 mod mcp_load;

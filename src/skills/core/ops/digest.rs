@@ -610,7 +610,8 @@ fn event_row(e: &Event, skill: Option<&str>) -> Value {
     Value::Object(row)
 }
 
-/// Builds the `digest` ops table: `digest.build(maxBytes, around, tick, seesAgents, seesEvents)`.
+/// Builds the `digest` ops table: `digest.build(maxBytes, around, tick, seesAgents, seesEvents)`,
+/// and `digest.view(limit, cursor, tick, seesAgents)` (`world.view`, see `view`).
 pub(crate) fn create(
     lua: &Lua,
     world: Rc<RefCell<World>>,
@@ -618,6 +619,7 @@ pub(crate) fn create(
     trace: Rc<RefCell<TraceLog>>,
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
+    let (view_world, view_agents) = (Rc::clone(&world), Rc::clone(&agents));
     ops.set(
         "build",
         lua.create_function(move |lua, (max_bytes, around, tick, sees_agents, sees_events): (f64, Option<Table>, u64, bool, bool)| {
@@ -639,6 +641,7 @@ pub(crate) fn create(
             crate::script::convert::blob(lua, answer)
         })?,
     )?;
+    super::view::install(lua, &ops, view_world, view_agents)?;
     ops.set_readonly(true);
     Ok(ops)
 }

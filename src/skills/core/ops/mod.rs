@@ -17,6 +17,7 @@ pub(crate) mod testing;
 pub(crate) mod time;
 pub(crate) mod trace;
 pub(crate) mod ui;
+pub(crate) mod view;
 pub(crate) mod world;
 
 use crate::skills::{ErrorCode, HandlerFailure};

@@ -1,0 +1,137 @@
+// The live web viewer (docs/viewer.md) in the real headless Debian chromium, driven by
+// playwright-core, against `limina mcp --http --tokens FILE`: it connects with the token from the
+// URL fragment (and strips it from the address bar), shows the world's entities, follows another
+// MCP client's create / move / destroy and a speech bubble, fills the trace panel for a token with
+// trace.read and says so for one without, and shows a refusal (not an empty scene) for a bad token.
+// Every wait polls the page's read-only hook (`window.liminaViewer`); no sleep is an assertion.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, CHROMIUM, CHROMIUM_ARGS } from './common.mjs';
+const WAIT = { timeout: 30000, polling: 100 };
+
+let server, port, browser, builder;
+
+async function connect(tokenValue) {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${tokenValue}` } },
+  });
+  const client = new Client({ name: 'limina-viewer-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function tool(name, args) {
+  const r = await builder.callTool({ name, arguments: args });
+  assert.equal(r.isError, false, `${name}: ${JSON.stringify(r.content)}`);
+  return r.structuredContent;
+}
+
+async function openViewer(fragment) {
+  const page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`http://127.0.0.1:${port}/${fragment}`);
+  return { page, errors };
+}
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'limina-viewer-'));
+  const tokens = path.join(dir, 'tokens');
+  writeFileSync(tokens, 'build-token builder.readWrite\nwatch-token system.readonly\nplayer-token player.limited\n');
+  ({ child: server, port } = await startServer(['--http', '--tokens', tokens]));
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  builder = await connect('build-token');
+});
+
+after(async () => {
+  await builder?.close();
+  await browser?.close();
+  server?.kill();
+});
+
+test('the viewer shows the world and follows another client\'s create, move, destroy and speech bubble', async () => {
+  for (let i = 0; i < 4; i++) await tool('scene.createEntity', { shape: i % 2 ? 'sphere' : 'box', position: [i * 1.5 - 2, 0.5, 0], color: 0x3366cc + i * 0x2200 });
+  const { entities: listed } = await tool('scene.queryEntities', {});
+  const { page, errors } = await openViewer('#token=watch-token');
+  try {
+    assert.ok(!page.url().includes('token'), `the token left the address bar: ${page.url()}`);
+    await page.waitForFunction(() => window.liminaViewer?.connected(), null, WAIT);
+    await page.waitForFunction((n) => window.liminaViewer.entityCount() === n, listed.length, WAIT);
+
+    const { entity } = await tool('scene.createEntity', { shape: 'capsule', position: [0, 1, 2], color: 0xcc3333 });
+    await page.waitForFunction((id) => window.liminaViewer.hasEntity(id), entity, WAIT);
+
+    await tool('ecs.updateComponent', { entity, component: 'position', value: [3, 1, -2] });
+    await page.waitForFunction((id) => {
+      const p = window.liminaViewer.position(id);
+      return p && Math.abs(p[0] - 3) < 1e-3 && Math.abs(p[2] + 2) < 1e-3;
+    }, entity, WAIT);
+
+    await tool('ui.speechBubble', { text: 'hello from the test', anchor: { kind: 'world', entity } });
+    await page.waitForFunction(() => window.liminaViewer.bubbles().some((b) => b.text === 'hello from the test'), null, WAIT);
+    await page.locator('.ui.speechBubble', { hasText: 'hello from the test' }).waitFor({ state: 'visible', timeout: WAIT.timeout });
+
+    await tool('scene.destroyEntity', { entity });
+    await page.waitForFunction((id) => !window.liminaViewer.hasEntity(id), entity, WAIT);
+    assert.equal(await page.evaluate(() => window.liminaViewer.entityCount()), listed.length);
+
+    // system.readonly holds trace.read: the panel fills with the world's events.
+    await page.waitForFunction(() => document.querySelectorAll('#trace-lines li').length > 0, null, WAIT);
+    assert.deepEqual(errors, [], 'no script errors');
+  } finally {
+    await page.close();
+  }
+});
+
+test('a bad token sees a refusal, not an empty scene', async () => {
+  const { page, errors } = await openViewer('#token=not-a-token');
+  try {
+    await page.locator('#login').waitFor({ state: 'visible', timeout: WAIT.timeout });
+    assert.match(await page.locator('#login-why').textContent(), /refused/);
+    assert.equal(await page.evaluate(() => window.liminaViewer.connected()), false);
+    assert.equal(await page.evaluate(() => window.liminaViewer.entityCount()), 0);
+    // The form takes a good one.
+    await page.fill('#login-token', 'watch-token');
+    await page.click('#login button');
+    await page.waitForFunction(() => window.liminaViewer.connected() && window.liminaViewer.entityCount() > 0, null, WAIT);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a token without trace.read watches, and its trace panel says it may not read the trace', async () => {
+  const { page } = await openViewer('#token=player-token');
+  try {
+    await page.waitForFunction(() => window.liminaViewer.connected(), null, WAIT);
+    await page.waitForFunction(() => /trace\.read/.test(document.getElementById('trace-state').textContent), null, WAIT);
+    assert.equal(await page.locator('#trace-lines li').count(), 0);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a page from a foreign origin cannot use the server', async () => {
+  const page = await browser.newPage();
+  try {
+    // about:blank has an opaque origin; a fetch from it carries `Origin: null`, which is refused.
+    const status = await page.evaluate(async (p) => {
+      try {
+        const r = await fetch(`http://127.0.0.1:${p}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer watch-token' }, body: '{}' });
+        return r.status;
+      } catch (e) {
+        return 'blocked';
+      }
+    }, port);
+    assert.ok(status === 403 || status === 'blocked', `got ${status}`);
+  } finally {
+    await page.close();
+  }
+});

@@ -1,0 +1,75 @@
+// Figures, not a test: the web viewer's JavaScript time per frame in the real headless chromium
+// with N entities (default 2000 and 20000), first at rest, then while they fall (dynamic bodies
+// dropped onto a ground: every one changes each tick). Prints the viewer's own `frameStats()`:
+// `update` is the per-frame work around interpolation, overlays and the camera (performance.now);
+// `render` the renderer's call (SwiftShader: CPU rendering, not a GPU figure); `message` applying
+// one stream message. Also the page and bundle bytes.
+//
+//   node tests/node/viewer_bench.mjs [N ...]        (LIMINA_BIN: the binary; target/debug by default)
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, root, CHROMIUM, CHROMIUM_ARGS } from './common.mjs';
+import { statSync } from 'node:fs';
+
+const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const WINDOW_MS = 6000;
+
+function scene(n) {
+  return `
+local side = math.ceil(math.sqrt(${n}))
+local ground = limina.call("scene.createEntity", { shape = "box", position = { 0, -0.5, 0 }, static = true, color = 0x5d7b4a }).result.entity
+limina.call("ecs.updateComponent", { entity = ground, component = "scale", value = { side * 0.8 + 4, 1, side * 0.8 + 4 } })
+limina.call("render.setCamera", { position = { side * 0.5, side * 0.35 + 6, side * 0.7 }, target = { 0, 0, 0 }, fov = 55 })
+for i = 0, ${n} - 1 do
+  local x = (i % side) - side / 2
+  local z = math.floor(i / side) - side / 2
+  local r = limina.call("scene.createEntity", { shape = (i % 2 == 0) and "box" or "sphere", size = 0.5, dynamic = true,
+    position = { x * 0.8, 1 + (i % 13) * 0.9, z * 0.8 }, color = 0x3060c0 + (i % 7) * 0x101800 })
+  if not r.success then error(r.error.message) end
+end
+`;
+}
+
+async function measure(page) {
+  // A window of frames: what the viewer's ring of the last 240 frames holds at its end.
+  await page.waitForTimeout(WINDOW_MS);
+  return page.evaluate(() => window.liminaViewer.frameStats());
+}
+
+function show(label, s) {
+  const f = (x) => x.toFixed(2);
+  console.log(`${label}: update avg ${f(s.update.avgMs)} ms p95 ${f(s.update.p95Ms)} ms (frames ${s.update.frames}); render avg ${f(s.render.avgMs)} ms; message avg ${f(s.message.avgMs)} ms p95 ${f(s.message.p95Ms)} ms (${s.message.frames} msgs); moving ${s.moving}`);
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'limina-viewer-bench-'));
+writeFileSync(path.join(dir, 'tokens'), 'bench builder.readWrite +world.time\n');
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+for (const n of counts.length ? counts : [2000, 20000]) {
+  const file = path.join(dir, `bench_${n}.lua`);
+  writeFileSync(file, scene(n));
+  const { child, port } = await startServer(['--http', '--tokens', path.join(dir, 'tokens'), '--scene', file, '--paused']);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(`http://127.0.0.1:${port}/#token=bench`);
+    await page.waitForFunction((want) => window.liminaViewer?.entityCount() === want, n + 1, { timeout: 600000, polling: 500 });
+    show(`${n} entities at rest`, await measure(page));
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: 'Bearer bench' } } });
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(transport);
+    await client.callTool({ name: 'world.resume', arguments: {} });
+    show(`${n} entities falling`, await measure(page));
+    if (process.env.SHOT) await page.screenshot({ path: `${process.env.SHOT}-${n}.png` });
+    await client.close();
+    await page.close();
+  } finally {
+    child.kill();
+  }
+}
+await browser.close();
+for (const f of ['web/viewer/index.html', 'web/viewer/viewer.js', 'web/viewer/viewer.css', 'vendor/three/three.bundle.js']) {
+  console.log(`${f}: ${statSync(path.join(root, f)).size} bytes`);
+}

@@ -1,0 +1,885 @@
+// limina's live web viewer: watches the server's world through the MCP Streamable HTTP transport
+// (`/mcp`) and draws it with three.js (the vendored bundle's `LIMINA_THREE` global).
+//
+// A plain classic script (no module imports), so the page can be inlined into one HTML document.
+// The token comes from the URL fragment (`#token=…`, never sent to any server) or the form, is
+// kept in memory only, leaves the address bar at once, and goes out only as `Authorization:
+// Bearer` on this page's own requests: `initialize`, `state/subscribe` (an event stream of
+// `state/snapshot` and `state/delta`), `tools/call trace.tail` for the trace panel, and the
+// model files at `/assets/<asset id>`. Stream messages are docs/viewer.md's format: v1 fields are
+// enough, v2 fields (material, asset, scene lighting and camera, agents) are used when present.
+(function () {
+  'use strict';
+
+  const { THREE, GLTFLoader, OrbitControls } = window.LIMINA_THREE;
+  const PROTOCOL = '2025-11-25';
+  const TICKS_PER_MS = 60 / 1000;
+  /** How far behind the newest tick the picture is drawn, so there is a next pose to move to. */
+  const DELAY_TICKS = 2;
+  const TRACE_POLL_MS = 1000;
+  const TRACE_KEEP = 200;
+
+  const $ = (id) => document.getElementById(id);
+  const statusEl = $('status');
+  const countsEl = $('counts');
+  const overlay = $('overlay');
+  const modeSelect = $('camera-mode');
+
+  // ---------------------------------------------------------------- token
+  let token = '';
+  function takeTokenFromFragment() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const found = params.get('token');
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    return found;
+  }
+
+  // ---------------------------------------------------------------- three.js scene
+  const renderer = new THREE.WebGLRenderer({ antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  renderer.outputColorSpace = THREE.SRGBColorSpace;
+  renderer.toneMapping = THREE.ACESFilmicToneMapping;
+  renderer.toneMappingExposure = 1.0;
+  renderer.shadowMap.enabled = true;
+  renderer.shadowMap.type = THREE.PCFShadowMap;
+  $('stage').appendChild(renderer.domElement);
+
+  const scene = new THREE.Scene();
+  const camera = new THREE.PerspectiveCamera(60, 1, 0.05, 2000);
+  camera.position.set(8, 6, 10);
+  const controls = new OrbitControls(camera, renderer.domElement);
+  controls.enableDamping = true;
+
+  // Sky: a gradient from the horizon to the zenith, drawn behind everything, following the camera.
+  const skyUniforms = { top: { value: new THREE.Color(0x5b8fd0) }, bottom: { value: new THREE.Color(0xdde8f2) } };
+  const sky = new THREE.Mesh(
+    new THREE.SphereGeometry(1000, 24, 12),
+    new THREE.ShaderMaterial({
+      uniforms: skyUniforms,
+      side: THREE.BackSide,
+      depthWrite: false,
+      vertexShader: 'varying vec3 vDir; void main() { vDir = normalize(position); gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }',
+      fragmentShader: 'uniform vec3 top; uniform vec3 bottom; varying vec3 vDir; void main() { float h = clamp(vDir.y * 1.5 + 0.1, 0.0, 1.0); gl_FragColor = vec4(mix(bottom, top, h), 1.0); }',
+    }),
+  );
+  sky.frustumCulled = false;
+  sky.renderOrder = -1;
+  scene.add(sky);
+
+  const ambient = new THREE.AmbientLight(0xffffff, 0.35);
+  const hemisphere = new THREE.HemisphereLight(0xcfe3ff, 0x5a5046, 0.45);
+  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+  sun.castShadow = true;
+  scene.add(ambient, hemisphere, sun, sun.target);
+  applyLighting({});
+
+  function hex(v, fallback) {
+    return typeof v === 'number' ? v : typeof v === 'string' ? parseInt(v.replace('#', ''), 16) : fallback;
+  }
+
+  /** Scene lighting (stream v2 `scene.lighting`; defaults match the default world's). */
+  function applyLighting(l) {
+    ambient.color.setHex(hex(l.ambientColor, 0xffffff));
+    ambient.intensity = l.ambientIntensity ?? 0.35;
+    sun.color.setHex(hex(l.directionalColor, 0xffffff));
+    sun.intensity = l.directionalIntensity ?? 1.6;
+    const d = l.direction ?? [0.4, 1, 0.3];
+    const v = new THREE.Vector3(d[0], d[1], d[2]);
+    if (v.lengthSq() === 0) v.set(0, 1, 0);
+    v.normalize().multiplyScalar(l.shadowCameraFar ? Math.min(l.shadowCameraFar / 2, 60) : 30);
+    sun.position.copy(v);
+    sun.target.position.set(0, 0, 0);
+    sun.castShadow = l.castShadow ?? true;
+    const size = l.shadowMapSize ?? 2048;
+    if (sun.shadow.mapSize.x !== size) {
+      sun.shadow.mapSize.set(size, size);
+      if (sun.shadow.map) { sun.shadow.map.dispose(); sun.shadow.map = null; }
+    }
+    const extent = l.shadowCameraExtent ?? 20;
+    Object.assign(sun.shadow.camera, { left: -extent, right: extent, top: extent, bottom: -extent, near: l.shadowCameraNear ?? 0.5, far: l.shadowCameraFar ?? 100 });
+    sun.shadow.camera.updateProjectionMatrix();
+    sun.shadow.bias = l.shadowBias ?? -0.0005;
+    if (l.clearColor !== undefined) skyUniforms.bottom.value.setHex(hex(l.clearColor, 0xdde8f2));
+  }
+
+  let worldCamera = { position: [8, 6, 10], target: [0, 0, 0], fov: 60 };
+  function applyWorldCamera() {
+    const c = worldCamera;
+    camera.position.set(c.position[0], c.position[1], c.position[2]);
+    controls.target.set(c.target[0], c.target[1], c.target[2]);
+    camera.fov = c.fov ?? 60;
+    camera.updateProjectionMatrix();
+    controls.update();
+  }
+  applyWorldCamera();
+  controls.addEventListener('start', () => {
+    if (modeSelect.value === 'world') modeSelect.value = 'orbit';
+  });
+  modeSelect.addEventListener('change', () => {
+    if (modeSelect.value === 'world') applyWorldCamera();
+  });
+
+  // Shapes share one unit geometry each; size and scale go on the mesh (RenderShape docs: box
+  // edge = size, sphere diameter = size, capsule size tall and size/2 wide).
+  const geometries = {
+    box: new THREE.BoxGeometry(1, 1, 1),
+    sphere: new THREE.SphereGeometry(0.5, 24, 16),
+    capsule: new THREE.CapsuleGeometry(0.25, 0.5, 6, 16),
+  };
+  const materials = new Map();
+  function material(color, m) {
+    const roughness = m?.roughness ?? 0.5;
+    const metalness = m?.metalness ?? 0;
+    const key = `${color}|${roughness}|${metalness}`;
+    let found = materials.get(key);
+    if (!found) {
+      found = new THREE.MeshStandardMaterial({ color: new THREE.Color().setHex(color), roughness, metalness });
+      materials.set(key, found);
+    }
+    return found;
+  }
+
+  // ---------------------------------------------------------------- glTF models
+  const models = new Map(); // asset id -> Promise<THREE.Object3D | null>
+  function loadModel(asset) {
+    let p = models.get(asset);
+    if (!p) {
+      const loader = new GLTFLoader();
+      if (token) loader.setRequestHeader({ Authorization: `Bearer ${token}` });
+      const url = '/assets/' + asset.split('/').map(encodeURIComponent).join('/');
+      p = new Promise((resolve) => loader.load(url, (gltf) => resolve(gltf.scene), undefined, (e) => {
+        console.warn(`limina viewer: model ${asset} did not load: ${e?.message ?? e}`);
+        resolve(null);
+      }));
+      models.set(asset, p);
+    }
+    return p;
+  }
+
+  // ---------------------------------------------------------------- instanced batches
+  // Built-in shapes are drawn instanced: one InstancedMesh per shape and material (roughness,
+  // metalness, shadows), each entity a slot with its own matrix and colour, so 20,000 entities
+  // are a handful of draw calls. An entity's pose lives in a transform holder (an Object3D kept
+  // out of the scene) and is copied into its slot whenever it changes.
+  const batches = new Map();
+  const dirtyBatches = new Set();
+  const tint = new THREE.Color();
+
+  function batchFor(e) {
+    const m = e.material;
+    const cast = m?.castShadow ?? true;
+    const receive = m?.receiveShadow ?? true;
+    const key = `${e.shape}|${m?.roughness ?? 0.5}|${m?.metalness ?? 0}|${cast}|${receive}`;
+    let b = batches.get(key);
+    if (!b) {
+      const mat = new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: m?.roughness ?? 0.5, metalness: m?.metalness ?? 0 });
+      b = { geometry: geometries[e.shape] ?? geometries.box, material: mat, cast, receive, entities: [], mesh: null };
+      grow(b, 64);
+      batches.set(key, b);
+    }
+    return b;
+  }
+
+  /** Gives `b` a mesh of `capacity` slots, keeping what its old one held. */
+  function grow(b, capacity) {
+    const mesh = new THREE.InstancedMesh(b.geometry, b.material, capacity);
+    mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    mesh.setColorAt(0, tint.setRGB(1, 1, 1));
+    mesh.castShadow = b.cast;
+    mesh.receiveShadow = b.receive;
+    // Instances spread over the whole world: culling one bounding sphere would be wrong or moot.
+    mesh.frustumCulled = false;
+    if (b.mesh) {
+      mesh.instanceMatrix.array.set(b.mesh.instanceMatrix.array);
+      mesh.instanceColor.array.set(b.mesh.instanceColor.array);
+      scene.remove(b.mesh);
+      b.mesh.dispose();
+    }
+    mesh.count = b.entities.length;
+    b.mesh = mesh;
+    scene.add(mesh);
+  }
+
+  function addToBatch(e) {
+    const b = batchFor(e);
+    if (b.entities.length === b.mesh.instanceMatrix.count) grow(b, b.entities.length * 2);
+    e.batch = b;
+    e.slot = b.entities.length;
+    b.entities.push(e);
+    b.mesh.count = b.entities.length;
+    b.mesh.setColorAt(e.slot, tint.setHex(e.color));
+    b.mesh.instanceColor.needsUpdate = true;
+    writeMatrix(e);
+  }
+
+  function removeFromBatch(e) {
+    const b = e.batch;
+    const last = b.entities.pop();
+    if (last !== e) {
+      // The last slot moves into the freed one.
+      b.entities[e.slot] = last;
+      last.slot = e.slot;
+      writeMatrix(last);
+      b.mesh.setColorAt(last.slot, tint.setHex(last.color));
+      b.mesh.instanceColor.needsUpdate = true;
+    }
+    b.mesh.count = b.entities.length;
+    e.batch = null;
+    dirtyBatches.add(b);
+  }
+
+  function writeMatrix(e) {
+    e.object.updateMatrix();
+    e.batch.mesh.setMatrixAt(e.slot, e.object.matrix);
+    dirtyBatches.add(e.batch);
+  }
+
+  function flushBatches() {
+    for (const b of dirtyBatches) b.mesh.instanceMatrix.needsUpdate = true;
+    dirtyBatches.clear();
+  }
+
+  // ---------------------------------------------------------------- entities
+  /** id -> {id, object, batch, slot, shape, size, color, material, asset, tags, samples: [{tick, p, q, s}]} */
+  const entities = new Map();
+  /** Entities with poses still to move through (the only ones the frame loop touches). */
+  const moving = new Set();
+  let latestTick = 0;
+  let previousMessageTick = 0;
+
+  function makeObject(e) {
+    let object;
+    if (e.shape === 'gltf') {
+      object = new THREE.Group();
+      const placeholder = new THREE.Mesh(geometries.box, material(0x888888, null));
+      object.add(placeholder);
+      if (e.asset) {
+        loadModel(e.asset).then((model) => {
+          if (!model || entities.get(e.id)?.object !== object) return;
+          const copy = model.clone(true);
+          copy.traverse((o) => {
+            if (o.isMesh) {
+              o.castShadow = e.material?.castShadow ?? true;
+              o.receiveShadow = e.material?.receiveShadow ?? true;
+              // The entity's own material overrides the model's (as the native renderer does).
+              if (e.material) o.material = material(e.color ?? 0xffffff, e.material);
+            }
+          });
+          object.remove(placeholder);
+          object.add(copy);
+        });
+      }
+    } else {
+      // A transform holder; the entity is drawn in its batch's slot.
+      object = new THREE.Object3D();
+      object.matrixAutoUpdate = false;
+    }
+    object.userData.entity = e.id;
+    return object;
+  }
+
+  function pose(e, p, q, s) {
+    const obj = e.object;
+    const size = e.renderable ? e.size : 1;
+    obj.position.set(p[0], p[1], p[2]);
+    obj.quaternion.set(q[0], q[1], q[2], q[3]);
+    obj.scale.set(s[0] * size, s[1] * size, s[2] * size);
+    if (e.batch) writeMatrix(e);
+  }
+
+  function create(raw, tick) {
+    destroy(raw.entity);
+    const e = {
+      id: raw.entity,
+      shape: raw.shape ?? 'box',
+      size: raw.size ?? 1,
+      color: raw.color ?? 0xcccccc,
+      material: raw.material ?? null,
+      asset: raw.asset ?? null,
+      tags: raw.tags ?? [],
+      renderable: raw.shape !== undefined,
+      samples: [{ tick, p: raw.position ?? [0, 0, 0], q: raw.rotation ?? [0, 0, 0, 1], s: raw.scale ?? [1, 1, 1] }],
+    };
+    // An entity without a look (no Renderable) is still tracked: UI may follow it.
+    e.object = e.renderable ? makeObject(e) : new THREE.Object3D();
+    e.batch = null;
+    if (e.renderable && e.shape !== 'gltf') addToBatch(e);
+    const first = e.samples[0];
+    pose(e, first.p, first.q, first.s);
+    entities.set(e.id, e);
+    if (e.shape === 'gltf') scene.add(e.object);
+  }
+
+  function destroy(id) {
+    const e = entities.get(id);
+    if (!e) return;
+    if (e.batch) removeFromBatch(e);
+    else scene.remove(e.object);
+    entities.delete(id);
+    moving.delete(e);
+  }
+
+  function change(c, tick) {
+    const e = entities.get(c.entity);
+    if (!e) return;
+    // Look fields (v2 sends them when they change): rebuild the object.
+    const look = ['shape', 'size', 'color', 'material', 'asset'].some((k) => c[k] !== undefined && JSON.stringify(c[k]) !== JSON.stringify(e[k]));
+    if (look || c.tags !== undefined) {
+      const last = e.samples[e.samples.length - 1];
+      create({ entity: e.id, shape: c.shape ?? e.shape, size: c.size ?? e.size, color: c.color ?? e.color, material: c.material ?? e.material,
+        asset: c.asset ?? e.asset, tags: c.tags ?? e.tags, position: c.position ?? last.p, rotation: c.rotation ?? last.q, scale: c.scale ?? last.s }, tick);
+      return;
+    }
+    if (c.position === undefined && c.rotation === undefined && c.scale === undefined) return;
+    const last = e.samples[e.samples.length - 1];
+    const next = { tick, p: c.position ?? last.p, q: c.rotation ?? last.q, s: c.scale ?? last.s };
+    if (next.tick <= last.tick) {
+      // The same tick again (calls while paused): the newest word wins, at once.
+      e.samples[e.samples.length - 1] = next;
+      pose(e, next.p, next.q, next.s);
+      return;
+    }
+    // It did not change between its last sample and the previous message: it held still until then.
+    if (previousMessageTick > last.tick && previousMessageTick < tick) e.samples.push({ tick: previousMessageTick, p: last.p, q: last.q, s: last.s });
+    e.samples.push(next);
+    while (e.samples.length > 4) e.samples.shift();
+    moving.add(e);
+  }
+
+  // The server's tick clock as seen here: ticks arrive at 60 Hz with network jitter.
+  let clockOffset = null;
+  function observeTick(tick) {
+    const sample = tick - performance.now() * TICKS_PER_MS;
+    if (clockOffset === null || Math.abs(sample - clockOffset) > 30) clockOffset = sample;
+    else clockOffset += (sample - clockOffset) * (sample > clockOffset ? 0.5 : 0.02);
+  }
+  function renderTick() {
+    if (clockOffset === null) return latestTick;
+    return Math.min(clockOffset + performance.now() * TICKS_PER_MS - DELAY_TICKS, latestTick);
+  }
+
+  const qa = new THREE.Quaternion();
+  const qb = new THREE.Quaternion();
+  function interpolate(r) {
+    for (const e of moving) {
+      const s = e.samples;
+      const last = s[s.length - 1];
+      if (r >= last.tick) {
+        pose(e, last.p, last.q, last.s);
+        s.splice(0, s.length - 1);
+        moving.delete(e);
+        continue;
+      }
+      let i = s.length - 2;
+      while (i > 0 && s[i].tick > r) i--;
+      const a = s[i];
+      const b = s[i + 1];
+      const t = Math.max(0, Math.min(1, (r - a.tick) / (b.tick - a.tick)));
+      const o = e.object;
+      const k = e.renderable ? e.size : 1;
+      o.position.set(a.p[0] + (b.p[0] - a.p[0]) * t, a.p[1] + (b.p[1] - a.p[1]) * t, a.p[2] + (b.p[2] - a.p[2]) * t);
+      qa.set(a.q[0], a.q[1], a.q[2], a.q[3]);
+      qb.set(b.q[0], b.q[1], b.q[2], b.q[3]);
+      o.quaternion.slerpQuaternions(qa, qb, t);
+      o.scale.set((a.s[0] + (b.s[0] - a.s[0]) * t) * k, (a.s[1] + (b.s[1] - a.s[1]) * t) * k, (a.s[2] + (b.s[2] - a.s[2]) * t) * k);
+      if (e.batch) writeMatrix(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- UI elements and agents
+  /** handle -> {raw, el, world: bool} */
+  const uiElements = new Map();
+  /** agentId -> {raw, tag, say} */
+  const agents = new Map();
+
+  function uiText(u) {
+    const body = u.text ?? (Array.isArray(u.lines) ? u.lines.join('\n') : '');
+    return body;
+  }
+
+  function cssColor(c) {
+    if (typeof c === 'number') return '#' + c.toString(16).padStart(6, '0');
+    if (typeof c === 'string' && /^#?[0-9a-fA-F]{6}$/.test(c)) return c.startsWith('#') ? c : '#' + c;
+    return null;
+  }
+
+  function upsertUi(u) {
+    removeUi(u.handle);
+    const el = document.createElement('div');
+    el.className = `ui ${u.kind}`;
+    if (u.title) {
+      const t = document.createElement('div');
+      t.className = 'ui-title';
+      t.textContent = u.title;
+      el.appendChild(t);
+    }
+    const body = document.createElement('div');
+    body.className = 'ui-text';
+    body.textContent = uiText(u);
+    el.appendChild(body);
+    const style = u.style ?? {};
+    const bg = cssColor(style.background?.color);
+    if (bg) el.style.background = bg;
+    const fg = cssColor(style.text?.color);
+    if (fg) el.style.color = fg;
+    const width = style.width ?? u.width;
+    if (typeof width === 'number') el.style.width = `${width}px`;
+    const maxWidth = style.maxWidth ?? u.maxWidth;
+    if (typeof maxWidth === 'number') el.style.maxWidth = `${maxWidth}px`;
+    const anchor = u.anchor ?? {};
+    const world = anchor.kind !== 'screen';
+    if (world) el.classList.add('world');
+    else placeOnScreen(el, anchor);
+    overlay.appendChild(el);
+    uiElements.set(u.handle, { raw: u, el, world });
+  }
+
+  /** A screen-anchored element sits at its corner, `marginPx` in from it. */
+  function placeOnScreen(el, a) {
+    const [mx, my] = a.marginPx ?? [12, 12];
+    const corner = a.corner ?? 'top-left';
+    const s = el.style;
+    s.left = s.right = s.top = s.bottom = 'auto';
+    let tx = '0', ty = '0';
+    if (corner.includes('left')) s.left = `${mx}px`;
+    else if (corner.includes('right')) s.right = `${mx}px`;
+    else { s.left = '50%'; tx = '-50%'; }
+    if (corner.startsWith('top')) s.top = `${my}px`;
+    else if (corner.startsWith('bottom')) s.bottom = `${my}px`;
+    else { s.top = '50%'; ty = '-50%'; }
+    s.transform = `translate(${tx}, ${ty})`;
+  }
+
+  function removeUi(handle) {
+    const u = uiElements.get(handle);
+    if (!u) return;
+    u.el.remove();
+    uiElements.delete(handle);
+  }
+
+  function upsertAgent(a) {
+    let rec = agents.get(a.agentId);
+    if (!rec) {
+      const tag = document.createElement('div');
+      tag.className = 'agent-tag';
+      const say = document.createElement('div');
+      say.className = 'ui speechBubble world agent-say';
+      overlay.append(tag, say);
+      rec = { tag, say };
+      agents.set(a.agentId, rec);
+      refreshPicker();
+    }
+    rec.raw = a;
+    rec.tag.textContent = a.agentId;
+    rec.say.textContent = a.saying?.text ?? '';
+    rec.say.hidden = !a.saying?.text;
+  }
+
+  function removeAgent(id) {
+    const rec = agents.get(id);
+    if (!rec) return;
+    rec.tag.remove();
+    rec.say.remove();
+    agents.delete(id);
+    refreshPicker();
+  }
+
+  function refreshPicker() {
+    const keep = modeSelect.value;
+    for (const o of [...modeSelect.options]) if (o.value.startsWith('agent:')) o.remove();
+    for (const id of [...agents.keys()].sort()) {
+      const o = document.createElement('option');
+      o.value = `agent:${id}`;
+      o.textContent = `follow ${id}`;
+      modeSelect.appendChild(o);
+    }
+    modeSelect.value = [...modeSelect.options].some((o) => o.value === keep) ? keep : 'orbit';
+  }
+
+  const projected = new THREE.Vector3();
+  let viewW = 1, viewH = 1;
+  /** Puts `el` at the screen point of world point `v` (its bottom centre there); hides it behind the camera. */
+  function placeAt(el, v) {
+    projected.copy(v).project(camera);
+    if (projected.z > 1 || projected.z < -1 || Math.abs(projected.x) > 1.2 || Math.abs(projected.y) > 1.2) {
+      if (el.style.visibility !== 'hidden') el.style.visibility = 'hidden';
+      return;
+    }
+    const x = (projected.x * 0.5 + 0.5) * viewW;
+    const y = (-projected.y * 0.5 + 0.5) * viewH;
+    el.style.visibility = '';
+    el.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -100%)`;
+  }
+
+  const anchorPoint = new THREE.Vector3();
+  function entityTop(e) {
+    anchorPoint.copy(e.object.position);
+    // Half its height (scale already holds the size) and a little air.
+    anchorPoint.y += (e.renderable ? e.object.scale.y : 0) * 0.5 + 0.3;
+    return anchorPoint;
+  }
+
+  function placeOverlays() {
+    for (const u of uiElements.values()) {
+      if (!u.world) continue;
+      const a = u.raw.anchor ?? {};
+      const off = a.offset ?? [0, 0, 0];
+      if (a.entity) {
+        const e = entities.get(a.entity);
+        if (!e) { u.el.style.visibility = 'hidden'; continue; }
+        anchorPoint.copy(e.object.position);
+        if (!a.offset && (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble' || u.raw.kind === 'label')) anchorPoint.copy(entityTop(e));
+      } else if (a.point) {
+        anchorPoint.set(a.point[0], a.point[1], a.point[2]);
+      } else {
+        anchorPoint.set(0, 0, 0);
+      }
+      anchorPoint.x += off[0]; anchorPoint.y += off[1]; anchorPoint.z += off[2];
+      placeAt(u.el, anchorPoint);
+    }
+    for (const rec of agents.values()) {
+      const e = rec.raw.entity && entities.get(rec.raw.entity);
+      if (!e) { rec.tag.style.visibility = 'hidden'; rec.say.style.visibility = 'hidden'; continue; }
+      const top = entityTop(e);
+      placeAt(rec.tag, top);
+      if (!rec.say.hidden) {
+        top.y += 0.45;
+        placeAt(rec.say, top);
+      }
+    }
+  }
+
+  const followOffset = new THREE.Vector3();
+  function follow() {
+    const mode = modeSelect.value;
+    if (!mode.startsWith('agent:')) return;
+    const rec = agents.get(mode.slice(6));
+    const e = rec?.raw.entity && entities.get(rec.raw.entity);
+    if (!e) return;
+    followOffset.copy(e.object.position).sub(controls.target);
+    controls.target.add(followOffset);
+    camera.position.add(followOffset);
+  }
+
+  // ---------------------------------------------------------------- stream messages
+  let tick = 0;
+  function onState(method, m) {
+    if (typeof m.tick === 'number') {
+      tick = m.tick;
+      observeTick(m.tick);
+    }
+    if (m.kind === 'snapshot' || method === 'state/snapshot') {
+      for (const id of [...entities.keys()]) destroy(id);
+      for (const h of [...uiElements.keys()]) removeUi(h);
+      for (const id of [...agents.keys()]) removeAgent(id);
+      latestTick = previousMessageTick = m.tick ?? 0;
+      for (const e of m.entities ?? []) create(e, latestTick);
+      for (const u of m.ui ?? []) upsertUi(u);
+      for (const a of m.agents ?? []) upsertAgent(a);
+      applyScene(m.scene);
+      return;
+    }
+    const t = m.tick ?? latestTick;
+    for (const e of m.created ?? []) create(e, t);
+    for (const c of m.changed ?? []) change(c, t);
+    for (const id of m.destroyed ?? []) destroy(id);
+    if (m.ui) {
+      for (const u of m.ui.upserted ?? []) upsertUi(u);
+      for (const h of m.ui.removed ?? []) removeUi(h);
+    }
+    if (m.agents) {
+      for (const a of m.agents.upserted ?? []) upsertAgent(a);
+      for (const id of m.agents.removed ?? []) removeAgent(id);
+    }
+    applyScene(m.scene);
+    previousMessageTick = latestTick;
+    latestTick = Math.max(latestTick, t);
+  }
+
+  function applyScene(s) {
+    if (!s) return;
+    if (s.lighting) applyLighting(s.lighting);
+    if (s.camera) {
+      worldCamera = { position: s.camera.position ?? worldCamera.position, target: s.camera.target ?? worldCamera.target, fov: s.camera.fov ?? worldCamera.fov };
+      if (modeSelect.value === 'world') applyWorldCamera();
+    }
+  }
+
+  // Timings for `frameStats()`: the per-frame update (interpolation, overlays, camera), the
+  // renderer's call, and applying each stream message (its JSON is parsed before).
+  const FRAME_SAMPLES = 240;
+  const updateMs = new Float64Array(FRAME_SAMPLES);
+  const renderMs = new Float64Array(FRAME_SAMPLES);
+  const messageMs = new Float64Array(FRAME_SAMPLES);
+  let messages = 0;
+
+  // ---------------------------------------------------------------- MCP over HTTP
+  let session = null;
+  let nextId = 1;
+  let generation = 0;
+
+  function headers(accept) {
+    const h = { 'Content-Type': 'application/json', Accept: accept };
+    if (token) h.Authorization = `Bearer ${token}`;
+    if (session) { h['Mcp-Session-Id'] = session; h['MCP-Protocol-Version'] = PROTOCOL; }
+    return h;
+  }
+
+  /** Events of an event-stream body, as parsed JSON-RPC messages, one at a time. */
+  async function* events(response) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const frame = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+        if (data) yield JSON.parse(data);
+      }
+    }
+  }
+
+  class Refused extends Error {
+    constructor(message, { retry = false, askToken = false } = {}) {
+      super(message);
+      this.retry = retry;
+      this.askToken = askToken;
+    }
+  }
+
+  async function refusal(response) {
+    const text = (await response.text()).trim();
+    let message = text;
+    try { message = JSON.parse(text).error?.message ?? text; } catch (_) { /* plain text */ }
+    if (response.status === 401) return new Refused(token ? 'This token was refused: the server does not know it (401).' : 'This server needs a token to watch its world.', { askToken: true });
+    if (response.status === 403) return new Refused(`The server refused this page: ${message}`);
+    return new Refused(`The server answered ${response.status}: ${message}`, { retry: response.status >= 500 || response.status === 429 });
+  }
+
+  /** One JSON-RPC request on the session; resolves with its result, or throws `Refused`. */
+  async function call(method, params) {
+    const id = nextId++;
+    const response = await fetch('/mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+    if (!response.ok) throw await refusal(response);
+    if (method === 'initialize') session = response.headers.get('mcp-session-id');
+    let answer = null;
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      for await (const m of events(response)) if (m.id === id) { answer = m; break; }
+    } else {
+      answer = await response.json();
+    }
+    if (!answer) throw new Refused(`no answer to ${method}`, { retry: true });
+    if (answer.error) throw new Refused(answer.error.message ?? JSON.stringify(answer.error));
+    return answer.result;
+  }
+
+  async function notify(method) {
+    await fetch('/mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', method }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+  }
+
+  let connected = false;
+  let refusedMessage = null;
+  let hadSnapshot = false;
+
+  /** Ends the current session (best effort), so reconnecting never piles sessions up against the token's limit. */
+  function endSession(keepalive = false) {
+    if (!session) return;
+    const h = headers('application/json');
+    session = null;
+    fetch('/mcp', { method: 'DELETE', headers: h, keepalive, cache: 'no-store', referrerPolicy: 'no-referrer' }).catch(() => {});
+  }
+  window.addEventListener('pagehide', () => endSession(true));
+
+  async function connect() {
+    const mine = ++generation;
+    endSession();
+    connected = false;
+    hadSnapshot = false;
+    refusedMessage = null;
+    hideMessage();
+    setStatus('connecting…');
+    try {
+      await call('initialize', { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'limina-viewer', version: '1' } });
+      await notify('notifications/initialized');
+      const id = nextId++;
+      const response = await fetch('/mcp', { method: 'POST', headers: headers('text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method: 'state/subscribe', params: {} }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+      if (!response.ok) throw await refusal(response);
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        const answer = await response.json().catch(() => ({}));
+        throw new Refused(`The server refused the state stream: ${answer.error?.message ?? 'no stream'}`);
+      }
+      startTracePolling(mine);
+      for await (const m of events(response)) {
+        if (mine !== generation) return;
+        if (m.id === id && m.error) throw new Refused(`The server refused the state stream: ${m.error.message}`);
+        if (m.method === 'state/snapshot' || m.method === 'state/delta') {
+          if (!connected) { connected = true; hideMessage(); }
+          if (m.method === 'state/snapshot') hadSnapshot = true;
+          const t0 = performance.now();
+          onState(m.method, m.params ?? {});
+          messageMs[messages++ % FRAME_SAMPLES] = performance.now() - t0;
+        } else if (m.method === 'notifications/message' && m.params?.level === 'error') {
+          throw new Refused(`The state stream ended: ${m.params.data}`);
+        }
+      }
+      if (mine === generation) throw new Refused('The server closed the state stream.', { retry: true });
+    } catch (e) {
+      if (mine !== generation) return;
+      connected = false;
+      const refused = e instanceof Refused ? e : new Refused(`Lost the server: ${e.message}`, { retry: true });
+      if (refused.askToken) {
+        showLogin(refused.message);
+        setStatus('not connected', true);
+        refusedMessage = refused.message;
+      } else if (refused.retry) {
+        setStatus('reconnecting…', true);
+        setTimeout(() => { if (mine === generation) connect(); }, 2000);
+      } else {
+        refusedMessage = refused.message;
+        showMessage(refused.message);
+        setStatus('not connected', true);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- trace panel
+  const traceState = $('trace-state');
+  const traceLines = $('trace-lines');
+  function startTracePolling(mine) {
+    let cursor = -1;
+    traceLines.textContent = '';
+    traceState.textContent = '';
+    const poll = async () => {
+      if (mine !== generation) return;
+      try {
+        const result = await call('tools/call', { name: 'trace.tail', arguments: { afterSeq: cursor, limit: 100 } });
+        if (result.isError) {
+          const text = result.content?.[0]?.text ?? 'refused';
+          traceState.textContent = /trace\.read|permission|not allowed|denied/i.test(text) ? '— this token may not read the trace (trace.read)' : `— ${text}`;
+          return; // a refusal does not change by asking again
+        }
+        const out = result.structuredContent ?? {};
+        for (const ev of out.events ?? []) {
+          // Reads of the trace (this panel's own polling among them) are not news.
+          if (ev.payload?.skill === 'trace.tail') continue;
+          const li = document.createElement('li');
+          li.textContent = `#${ev.seq} t${ev.tick} ${ev.type} ${ev.actorId ?? ''} ${ev.payload?.skill ?? ''}`;
+          traceLines.appendChild(li);
+        }
+        while (traceLines.childElementCount > TRACE_KEEP) traceLines.firstElementChild.remove();
+        if ((out.events ?? []).length) traceLines.parentElement.scrollTop = traceLines.parentElement.scrollHeight;
+        if (typeof out.nextAfterSeq === 'number') cursor = out.nextAfterSeq;
+        traceState.textContent = '';
+      } catch (e) {
+        traceState.textContent = `— ${e.message}`;
+        if (e instanceof Refused && !e.retry) return;
+      }
+      setTimeout(poll, TRACE_POLL_MS);
+    };
+    poll();
+  }
+
+  // ---------------------------------------------------------------- page chrome
+  function setStatus(text, bad = false) {
+    statusEl.textContent = text;
+    statusEl.classList.toggle('bad', bad);
+  }
+  function showMessage(text) { const m = $('message'); m.textContent = text; m.hidden = false; }
+  function hideMessage() { $('message').hidden = true; $('login').hidden = true; }
+  function showLogin(why) {
+    $('login-why').textContent = why;
+    $('login').hidden = false;
+    $('login-token').focus();
+  }
+  $('login').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    token = $('login-token').value.trim();
+    $('login-token').value = '';
+    models.clear();
+    connect();
+  });
+  window.addEventListener('hashchange', () => {
+    const found = takeTokenFromFragment();
+    if (found !== null) { token = found; models.clear(); connect(); }
+  });
+
+  function resize() {
+    viewW = window.innerWidth;
+    viewH = window.innerHeight;
+    renderer.setSize(viewW, viewH, false);
+    camera.aspect = viewW / Math.max(1, viewH);
+    camera.updateProjectionMatrix();
+  }
+  window.addEventListener('resize', resize);
+  resize();
+
+  // ---------------------------------------------------------------- frame loop
+  let frames = 0;
+  let lastCounts = 0;
+  function frame() {
+    requestAnimationFrame(frame);
+    const t0 = performance.now();
+    interpolate(renderTick());
+    follow();
+    controls.update();
+    sky.position.copy(camera.position);
+    placeOverlays();
+    flushBatches();
+    const t1 = performance.now();
+    renderer.render(scene, camera);
+    const t2 = performance.now();
+    updateMs[frames % FRAME_SAMPLES] = t1 - t0;
+    renderMs[frames % FRAME_SAMPLES] = t2 - t1;
+    frames++;
+    if (t2 - lastCounts > 250) {
+      lastCounts = t2;
+      if (connected) setStatus(`watching · tick ${tick}`);
+      countsEl.textContent = `${entities.size} entities · ${agents.size} agents · ${uiElements.size} ui`;
+    }
+  }
+  requestAnimationFrame(frame);
+
+  function stats(samples, count = frames) {
+    const n = Math.min(count, FRAME_SAMPLES);
+    const xs = Array.from(samples.subarray(0, n)).sort((a, b) => a - b);
+    const avg = xs.reduce((a, b) => a + b, 0) / Math.max(1, n);
+    return { frames: n, avgMs: avg, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
+  }
+
+  // A read-only hook for tests and tools: what the viewer shows, never a way to change it.
+  window.liminaViewer = Object.freeze({
+    entityCount: () => entities.size,
+    tick: () => tick,
+    hasEntity: (id) => entities.has(id),
+    position: (id) => { const e = entities.get(id); return e ? e.object.position.toArray() : null; },
+    bubbles: () => {
+      const out = [];
+      for (const u of uiElements.values()) if (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble') out.push({ handle: u.raw.handle, text: uiText(u.raw), entity: u.raw.anchor?.entity ?? null });
+      for (const [id, rec] of agents) if (rec.raw.saying?.text) out.push({ agent: id, text: rec.raw.saying.text, entity: rec.raw.entity ?? null });
+      return out;
+    },
+    agents: () => [...agents.keys()],
+    connected: () => connected,
+    hadSnapshot: () => hadSnapshot,
+    refused: () => refusedMessage,
+    frameStats: () => ({ update: stats(updateMs), render: stats(renderMs), message: stats(messageMs, messages), moving: moving.size }),
+  });
+
+  // ---------------------------------------------------------------- start
+  // A page that embeds the viewer may bring its own source of stream messages instead of the
+  // HTTP stream: the MCP App view (src/mcp/apps/bridge.js) sets `LIMINA_VIEW_SOURCE` to an
+  // object whose `start(onMessage, setStatus)` feeds snapshots and deltas from its host.
+  const source = window.LIMINA_VIEW_SOURCE;
+  if (source && typeof source.start === 'function') {
+    source.start((m) => { hadSnapshot ||= m.kind === 'snapshot'; onState(m.kind === 'snapshot' ? 'state/snapshot' : 'state/delta', m); }, setStatus);
+  } else {
+    const fromFragment = takeTokenFromFragment();
+    if (fromFragment !== null) token = fromFragment;
+    connect();
+  }
+})();
