@@ -10,8 +10,8 @@ pub enum TokenFileError {
     #[error("{file}:{line}: expected `TOKEN PROFILE [+PERMISSION ...]`")]
     Shape { file: String, line: usize },
     /// A `+PERMISSION` word after the profile that grants nothing.
-    #[error("{file}:{line}: {message}")]
-    Grant { file: String, line: usize, message: String },
+    #[error("{file}:{line}: {source}")]
+    Grant { file: String, line: usize, source: crate::policy::GrantError },
     #[error("{file}:{line}: unknown profile '{profile}' (known: {})", crate::policy::Profile::ALL.map(crate::policy::Profile::as_str).join(", "))]
     UnknownProfile { file: String, line: usize, profile: String },
 }

@@ -227,20 +227,26 @@ impl Grant {
 
     /// Parses `+perm` words after a profile (a token file's line, `--grant`); the error names the
     /// word.
-    pub fn parse_extra<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<PermissionSet, String> {
+    pub fn parse_extra<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<PermissionSet, GrantError> {
         let mut extra = PermissionSet::EMPTY;
         for word in words {
             let Some(name) = word.strip_prefix('+') else {
-                return Err(format!("'{word}' is not a grant: write +PERMISSION, e.g. +world.time"));
+                return Err(GrantError::NotAGrant { word: word.to_string() });
             };
-            let p = Permission::parse(name).ok_or_else(|| {
-                let known: Vec<&str> = Permission::ALL.iter().map(|p| p.as_str()).collect();
-                format!("unknown permission '{name}' (known: {})", known.join(", "))
-            })?;
+            let p = Permission::parse(name).ok_or_else(|| GrantError::UnknownPermission { name: name.to_string() })?;
             extra.insert(p);
         }
         Ok(extra)
     }
+}
+
+/// Why a `+perm` word was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GrantError {
+    #[error("'{word}' is not a grant: write +PERMISSION, e.g. +world.time")]
+    NotAGrant { word: String },
+    #[error("unknown permission '{name}' (known: {})", Permission::ALL.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", "))]
+    UnknownPermission { name: String },
 }
 
 impl From<Profile> for Grant {
@@ -354,8 +360,8 @@ mod tests {
         assert!(!grant.permissions().contains(Permission::SceneWrite));
         assert_eq!(grant.name(), "system.readonly+world.time");
         assert_eq!(Grant::from(Profile::BuilderReadWrite).name(), "builder.readWrite");
-        assert!(Grant::parse_extra(["world.time"]).unwrap_err().contains("'world.time' is not a grant"));
-        assert!(Grant::parse_extra(["+world.stop"]).unwrap_err().contains("unknown permission 'world.stop'"));
+        assert!(Grant::parse_extra(["world.time"]).unwrap_err().to_string().contains("'world.time' is not a grant"));
+        assert!(Grant::parse_extra(["+world.stop"]).unwrap_err().to_string().contains("unknown permission 'world.stop'"));
     }
 
     #[test]

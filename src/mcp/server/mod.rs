@@ -94,7 +94,7 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Gra
         let Some(profile) = Profile::parse(profile) else {
             return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
         };
-        let extra = Grant::parse_extra(parts).map_err(|message| TokenFileError::Grant { file: file.to_string(), line: n + 1, message })?;
+        let extra = Grant::parse_extra(parts).map_err(|source| TokenFileError::Grant { file: file.to_string(), line: n + 1, source })?;
         tokens.insert(token.to_string(), Grant { profile, extra });
     }
     Ok(tokens)
