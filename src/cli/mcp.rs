@@ -155,6 +155,7 @@ pub fn run(args: &McpArgs) -> CliResult {
     } else {
         server::serve_blocking(&ServerOptions {
             tokens: read(&args.tokens),
+            viewer_token: None,
             project,
             bind: args.bind.clone(),
             port: args.port,

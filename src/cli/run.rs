@@ -57,13 +57,60 @@ pub(crate) struct RunArgs {
     /// Image or window height in pixels.
     #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub height: u32,
+    /// Run in real time and serve the world on this port (127.0.0.1) for watching: the live web
+    /// viewer at http://127.0.0.1:PORT/ (a link with a read-only token made for this run is
+    /// printed), and MCP over HTTP and WebSocket as `limina mcp --http` does. Runs until stopped.
+    #[arg(long, value_name = "PORT", conflicts_with_all = ["window", "screenshot", "audio_out", "frames", "trace", "seed", "provider"])]
+    pub serve: Option<u16>,
+    /// With --serve: a tokens file (`TOKEN PROFILE` lines, as `limina mcp --tokens`) for other
+    /// clients; without it only the printed viewer link's token is accepted.
+    #[arg(long, value_name = "FILE", requires = "serve")]
+    pub tokens: Option<PathBuf>,
     #[command(flatten)]
     pub log: super::durable::LogArgs,
 }
 
 pub fn run(args: &RunArgs) -> CliResult {
+    if let Some(port) = args.serve {
+        return serve(args, port);
+    }
     let summary = run_headless(args)?;
     outln!("summary: ticks={} entities={} bodies={} world_hash={}", summary.ticks, summary.entities, summary.bodies, summary.world_hash);
+    Ok(())
+}
+
+/// `limina run FILE --serve PORT`: the script builds the world on a network server's engine, which
+/// then runs in real time; a read-only token is made for the viewer link (printed once the port
+/// is bound, on the terminal that started the run, so only its user holds it) and every client
+/// needs a token.
+fn serve(args: &RunArgs, port: u16) -> CliResult {
+    use crate::mcp::server::{self, ServerOptions};
+    use crate::mcp::{ToolsMode, WorldStart};
+    let project = super::project_root();
+    let file = super::project::in_project(&project, &args.file, true);
+    if !file.is_file() {
+        return Err(CliError::usage(format_args!("{}: no such script or scene file", args.file.display())));
+    }
+    if let Some(what) = crate::host::FileKind::of(&file).not_a_script() {
+        return Err(CliError::usage(format_args!("--serve runs a script or scene file: {}: {what}", args.file.display())));
+    }
+    server::serve_blocking(&ServerOptions {
+        tokens: args.tokens.as_deref().map(|p| super::project::in_project(&project, p, true)),
+        viewer_token: Some(crate::unguessable::hex(16)),
+        project,
+        bind: "127.0.0.1".into(),
+        port,
+        profile: args.profile,
+        grant: crate::policy::PermissionSet::default(),
+        paused: false,
+        start: WorldStart::File(file),
+        publish_deltas: true,
+        scripts: super::scripts_root(args.scripts.as_deref()),
+        call_budget: crate::host::CALL_BUDGET,
+        allow_origins: Vec::new(),
+        tools: ToolsMode::Core,
+        log: args.log.config(),
+    })?;
     Ok(())
 }
 

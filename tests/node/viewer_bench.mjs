@@ -62,7 +62,7 @@ for (const n of counts.length ? counts : [2000, 20000]) {
     await client.connect(transport);
     await client.callTool({ name: 'world.resume', arguments: {} });
     show(`${n} entities falling`, await measure(page));
-    if (process.env.SHOT) await page.screenshot({ path: `${process.env.SHOT}-${n}.png` });
+    if (process.env.SHOT) await page.screenshot({ path: `${process.env.SHOT}-${n}.png`, timeout: 120000 }).catch((e) => console.log(`no screenshot: ${e.message.split('\n')[0]}`));
     await client.close();
     await page.close();
   } finally {

@@ -44,6 +44,7 @@ mod spatial;
 mod time_control;
 mod trace;
 mod ui_demo;
+mod viewer_routes;
 
 use std::path::PathBuf;
 

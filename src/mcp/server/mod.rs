@@ -27,6 +27,7 @@ mod http;
 mod outgoing;
 mod sse;
 mod transport;
+mod viewer;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -61,6 +62,10 @@ pub(crate) struct ServerOptions {
     /// Start with the clock stopped (`--paused`).
     pub paused: bool,
     pub tokens: Option<PathBuf>,
+    /// A `system.readonly` token made for this run's viewer link (`limina run --serve`), accepted
+    /// besides the file's; with it every client must present a token. The link is printed once
+    /// the port is bound, on the terminal that started the run.
+    pub viewer_token: Option<String>,
     /// What the world starts as (`--scene`, `--resume`, `--empty`, or the default world).
     pub start: super::WorldStart,
     /// Off only in tests that prove the sync tests can fail.
@@ -102,13 +107,18 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Gra
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
 pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerError> {
-    let tokens = match &options.tokens {
+    let mut tokens = match &options.tokens {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|source| McpServerError::ReadTokens { path: path.clone(), source })?;
-            Some(Arc::new(parse_tokens(&text, &path.display().to_string())?))
+            Some(parse_tokens(&text, &path.display().to_string())?)
         }
         None => None,
     };
+    if let Some(token) = &options.viewer_token {
+        let reader = Grant { profile: Profile::SystemReadonly, extra: PermissionSet::default() };
+        tokens.get_or_insert_with(HashMap::new).insert(token.clone(), reader);
+    }
+    let tokens = tokens.map(Arc::new);
     let engine = super::server_engine(
         &options.project,
         options.profile,
@@ -133,8 +143,9 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
     let admission = Arc::new(admission::Admission::default());
     let module = transport::build_module(tx, Arc::clone(&admission))?;
     let http = http::HttpState::new(shared.clone(), admission);
+    let viewer = viewer::Viewer::new(&options.project, shared.clone());
     let loopback = options.bind.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback()) || options.bind == "localhost";
-    let origins = Arc::new(OriginPolicy { allowed: options.allow_origins.clone(), loopback });
+    let origins = OriginPolicy { allowed: options.allow_origins.clone(), loopback, same_origin: loopback || shared.tokens.is_some() };
     let addr = format!("{}:{}", options.bind, options.port);
     let config = ServerConfig::builder()
         .max_request_body_size(MAX_MESSAGE_BYTES as u32)
@@ -148,10 +159,17 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| McpServerError::listen(&addr, e))?;
         let local = listener.local_addr().map_err(|e| McpServerError::listen(&addr, e))?;
         tokio::spawn(Arc::clone(&http).expire_sessions());
-        tokio::spawn(transport::accept(listener, config, module.into(), shared, http, origins, stop));
+        let routes = Arc::new(transport::Routes { http, viewer, origins });
+        tokio::spawn(transport::accept(listener, config, module.into(), shared, routes, stop));
         Ok::<_, McpServerError>(local)
     })?;
-    eprintln!("limina mcp: listening on ws://{local} and http://{local}{}", http::MCP_PATH);
+    // One line: callers read the first line for the address and may close the pipe after it.
+    let viewer = match &options.viewer_token {
+        // The one place the token is shown: the link its user opens.
+        Some(token) => format!("watch at http://{local}/#token={token} (a read-only token for this run)"),
+        None => format!("the viewer is at http://{local}/"),
+    };
+    eprintln!("limina mcp: listening on ws://{local} and http://{local}{}; {viewer}", http::MCP_PATH);
     engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
     let _ = handle.stop();
     Ok(())

@@ -261,6 +261,9 @@ pub(crate) struct OriginPolicy {
     pub allowed: Vec<String>,
     /// The server binds a loopback address: Host must be a loopback name too.
     pub loopback: bool,
+    /// Pages from the origin the request's Host names are allowed (the server's own viewer):
+    /// set when tokens are required or the bind is loopback (see `check`).
+    pub same_origin: bool,
 }
 
 impl OriginPolicy {
@@ -284,20 +287,30 @@ impl OriginPolicy {
     /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
     pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), OriginRefusal> {
         let headers = req.headers();
+        // HTTP/2 names the host in the URI's authority instead of a Host header.
+        let host = match headers.get(http::header::HOST) {
+            Some(host) => host.to_str().unwrap_or("(not text)").to_string(),
+            None => req.uri().authority().map(|a| a.as_str().to_string()).unwrap_or_default(),
+        };
         if let Some(origin) = headers.get(http::header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("(not text)");
-            let authority = origin.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
-            let allowed = self.allowed.iter().any(|a| a == origin) || (!authority.is_empty() && Self::is_loopback_host(authority));
+            let (scheme, authority) = origin.split_once("://").unwrap_or_default();
+            // The server's own page (the viewer at `/`) is same-origin with the Host it was
+            // reached by, loopback or not. A rebound foreign name (DNS rebinding) is same-origin
+            // too, so this holds only where that page gets nothing: with tokens it has none to
+            // present; without them, only on a loopback bind, where Host must be a loopback name
+            // (below). A tokenless server on another bind needs `--allow-origin` for its page.
+            let same_origin = self.same_origin
+                && !authority.is_empty()
+                && (scheme == "http" || scheme == "https")
+                && authority.eq_ignore_ascii_case(&host);
+            let allowed =
+                same_origin || self.allowed.iter().any(|a| a == origin) || (!authority.is_empty() && Self::is_loopback_host(authority));
             if !allowed {
                 return Err(OriginRefusal::Origin { origin: origin.to_string() });
             }
         }
         if self.loopback {
-            // HTTP/2 names the host in the URI's authority instead of a Host header.
-            let host = match headers.get(http::header::HOST) {
-                Some(host) => host.to_str().unwrap_or("(not text)").to_string(),
-                None => req.uri().authority().map(|a| a.as_str().to_string()).unwrap_or_default(),
-            };
             if host.is_empty() {
                 return Err(OriginRefusal::NoHost);
             }
@@ -315,8 +328,14 @@ impl OriginPolicy {
 #[derive(Clone)]
 struct Router<S> {
     ws: Auth<S>,
-    http: Arc<super::http::HttpState>,
-    origins: Arc<OriginPolicy>,
+    routes: Arc<Routes>,
+}
+
+/// What serves the plain HTTP side of the port, shared by all connections.
+pub(super) struct Routes {
+    pub http: Arc<super::http::HttpState>,
+    pub viewer: Arc<super::viewer::Viewer>,
+    pub origins: OriginPolicy,
 }
 
 impl<S> tower::Service<http::Request<hyper::body::Incoming>> for Router<S>
@@ -333,7 +352,7 @@ where
     }
 
     fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
-        if let Err(why) = self.origins.check(&req) {
+        if let Err(why) = self.routes.origins.check(&req) {
             return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why.to_string()))));
         }
         // A browser page from an allowed origin may read the answers (CORS); its preflight is
@@ -370,7 +389,7 @@ where
             });
         }
         if req.uri().path() == super::http::MCP_PATH {
-            let state = Arc::clone(&self.http);
+            let state = Arc::clone(&self.routes.http);
             let connection = Arc::clone(&self.ws.cutoff);
             return Box::pin(async move {
                 let mut response = super::http::handle(state, req, connection).await;
@@ -378,10 +397,17 @@ where
                 Ok(response)
             });
         }
-        let path = req.uri().path().to_string();
+        if super::viewer::Viewer::owns(req.uri().path()) {
+            let viewer = Arc::clone(&self.routes.viewer);
+            return Box::pin(async move { Ok(viewer.handle(req).await) });
+        }
+        let path = crate::clip::shown(req.uri().path());
         Box::pin(std::future::ready(Ok(super::http::plain(
             http::StatusCode::NOT_FOUND,
-            &format!("not found: {path} (MCP is at {} over HTTP; WebSocket clients upgrade on any path)", super::http::MCP_PATH),
+            &format!(
+                "not found: {path} (the viewer is at /, MCP at {} over HTTP; WebSocket clients upgrade on any path)",
+                super::http::MCP_PATH
+            ),
         ))))
     }
 }
@@ -401,8 +427,7 @@ pub(super) async fn accept(
     config: ServerConfig,
     methods: Methods,
     shared: Shared,
-    http: Arc<super::http::HttpState>,
-    origins: Arc<OriginPolicy>,
+    routes: Arc<Routes>,
     stop: StopHandle,
 ) {
     let builder = jsonrpsee::server::Server::builder().set_config(config).to_service_builder();
@@ -437,7 +462,7 @@ pub(super) async fn accept(
         };
         let cutoff = Arc::new(cutoff);
         let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::clone(&cutoff) };
-        let service = Router { ws, http: Arc::clone(&http), origins: Arc::clone(&origins) };
+        let service = Router { ws, routes: Arc::clone(&routes) };
         let serving = serve_connection(socket, cutoff, service, stop.clone().shutdown());
         tokio::spawn(async move {
             let _live = live;
@@ -661,6 +686,35 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn asking(host: &str, origin: Option<&str>) -> http::Request<()> {
+        let mut req = http::Request::builder().uri("/mcp").header(http::header::HOST, host);
+        if let Some(origin) = origin {
+            req = req.header(http::header::ORIGIN, origin);
+        }
+        req.body(()).unwrap()
+    }
+
+    #[test]
+    fn the_servers_own_page_is_same_origin_only_where_that_is_safe() {
+        let named = OriginPolicy { allowed: Vec::new(), loopback: false, same_origin: true };
+        assert_eq!(named.check(&asking("viewer.lan:7777", Some("http://viewer.lan:7777"))), Ok(()));
+        assert_eq!(named.check(&asking("viewer.lan:7777", Some("https://Viewer.LAN:7777"))), Ok(()), "names compare without case");
+        for foreign in ["http://viewer.lan:7778", "http://evil.example", "null", "ftp://viewer.lan:7777"] {
+            assert!(named.check(&asking("viewer.lan:7777", Some(foreign))).is_err(), "{foreign}");
+        }
+        let tokenless = OriginPolicy { same_origin: false, ..named.clone() };
+        assert!(tokenless.check(&asking("viewer.lan:7777", Some("http://viewer.lan:7777"))).is_err(), "a rebound name would pass");
+        let loopback = OriginPolicy { allowed: Vec::new(), loopback: true, same_origin: true };
+        assert!(
+            matches!(
+                loopback.check(&asking("evil.example:7777", Some("http://evil.example:7777"))),
+                Err(OriginRefusal::ForeignHost { .. })
+            ),
+            "same-origin never lets a foreign Host onto a loopback server"
+        );
+        assert_eq!(loopback.check(&asking("127.0.0.1:7777", None)), Ok(()));
+    }
 
     #[test]
     fn a_cutoff_shuts_the_socket_once() {
