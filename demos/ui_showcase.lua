@@ -39,7 +39,7 @@ end
 place("ui.label", { anchor = world(crate, 0.8), text = "Crate #1 — 12 kg" })
 place("ui.speechBubble", {
 	anchor = world(robot, 1.3),
-	text = "Hello! Grüß dich! Привет! こんにちは? (no Japanese glyphs in DejaVu: an honest box)",
+	text = "Hello! Grüß dich! Привет! こんにちは! (CJK from fonts-noto-cjk; without it, �)",
 	maxWidth = 260,
 	lifecycle = { typewriter = { cps = 24 } },
 })

@@ -43,6 +43,13 @@ struct Globals {
     ambient: [f32; 4],
     shadow: [f32; 4],
     sky: [f32; 4],
+    zenith: [f32; 4],
+    ground: [f32; 4],
+    below: [f32; 4],
+    hemi: [f32; 4],
+    view_forward: [f32; 4],
+    view_right: [f32; 4],
+    view_up: [f32; 4],
 }
 
 struct GpuMesh {
@@ -64,6 +71,8 @@ pub(crate) struct Gpu {
     pub(super) queue: wgpu::Queue,
     pub(super) adapter_name: String,
     pipeline: wgpu::RenderPipeline,
+    /// The sky gradient: a fullscreen triangle at the far plane, drawn after the meshes.
+    sky_pipeline: wgpu::RenderPipeline,
     shadow_pipeline: wgpu::RenderPipeline,
     globals: wgpu::Buffer,
     globals_layout: wgpu::BindGroupLayout,
@@ -225,6 +234,38 @@ impl Gpu {
             multiview_mask: None,
             cache: None,
         });
+        let sky_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("sky"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_sky"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            // At the far plane (depth 1, the clear value): LessEqual passes only where no mesh drew.
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample: wgpu::MultisampleState { count: SAMPLES, mask: !0, alpha_to_coverage_enabled: false },
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_sky"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: color_format,
+                    blend: Some(wgpu::BlendState::REPLACE),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         let shadow_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("shadow"),
             layout: Some(&shadow_layout),
@@ -311,6 +352,7 @@ impl Gpu {
             queue,
             adapter_name,
             pipeline,
+            sky_pipeline,
             shadow_pipeline,
             globals,
             globals_layout,
@@ -386,6 +428,9 @@ impl Gpu {
         );
         let light_rgb = linear_rgb(l.directional_color).map(|v| v * l.directional_intensity);
         let ambient_rgb = linear_rgb(l.ambient_color).map(|v| v * l.ambient_intensity);
+        let sky = super::sky::Sky::of(l);
+        let rays = math::view_rays(c.position, c.target, c.fov_deg, aspect);
+        let rgb = |c: [f32; 3], w: f32| [c[0], c[1], c[2], w];
         let globals = Globals {
             view_proj,
             light_view_proj,
@@ -394,10 +439,14 @@ impl Gpu {
             light_color: [light_rgb[0], light_rgb[1], light_rgb[2], 1.0],
             ambient: [ambient_rgb[0], ambient_rgb[1], ambient_rgb[2], 1.0],
             shadow: [l.shadow_bias, 1.0 / want_shadow as f32, 0.0, 0.0],
-            sky: {
-                let s = linear_rgb(l.clear_color);
-                [s[0], s[1], s[2], 1.0]
-            },
+            sky: rgb(sky.horizon, 1.0),
+            zenith: rgb(sky.zenith, 1.0),
+            ground: rgb(sky.ground, 1.0),
+            below: rgb(sky.below, 1.0),
+            hemi: [sky.intensity, 0.0, 0.0, 0.0],
+            view_forward: rays[0],
+            view_right: rays[1],
+            view_up: rays[2],
         };
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
@@ -512,6 +561,9 @@ impl Gpu {
             pass.set_bind_group(0, &self.globals_group, &[]);
             pass.set_bind_group(1, &self.material_group, &[]);
             stats.draw_calls += self.draw_instances(&mut pass, &ranges, &part_draws, true);
+            pass.set_pipeline(&self.sky_pipeline);
+            pass.draw(0..3, 0..1);
+            stats.draw_calls += 1;
         }
         // UI over the resolved frame: one draw for every panel shape, one for all text.
         let ui_draws = self.overlay.prepare(&self.device, &self.queue, &list.ui, &list.camera, size);

@@ -65,6 +65,17 @@ pub(crate) fn view_projection(position: [f32; 3], target: [f32; 3], fov_deg: f32
     mul(&perspective(fov_deg.clamp(1.0, 170.0).to_radians(), aspect, NEAR, FAR), &look_at(position, target, [0.0, 1.0, 0.0]))
 }
 
+/// The camera's view rays as three vectors: forward, and right and up scaled so that
+/// `forward + x * right + y * up` points through NDC (x, y) of the frame `view_projection` makes.
+/// The sky pass turns a pixel into a view direction with them (no matrix inverse needed).
+pub(crate) fn view_rays(position: [f32; 3], target: [f32; 3], fov_deg: f32, aspect: f32) -> [[f32; 4]; 3] {
+    let view = look_at(position, target, [0.0, 1.0, 0.0]);
+    let half = (fov_deg.clamp(1.0, 170.0).to_radians() / 2.0).tan();
+    let column = |i: usize, k: f32| [view[0][i] * k, view[1][i] * k, view[2][i] * k, 0.0];
+    let back = column(2, 1.0);
+    [[-back[0], -back[1], -back[2], 0.0], column(0, half * aspect), column(1, half)]
+}
+
 /// Screen pixel (origin top left) and view depth of world point `p` in a `width` x `height`
 /// frame; None when it is behind (or at) the near plane.
 pub(crate) fn project_to_pixel(view_proj: &Mat4, p: [f32; 3], width: f32, height: f32) -> Option<(f32, f32, f32)> {
@@ -120,6 +131,18 @@ mod tests {
         let z = c[2] / c[3];
         assert!(c[3] > 0.0 && (0.0..1.0).contains(&z), "{c:?}");
         assert!((c[0] / c[3]).abs() < 1e-5);
+    }
+
+    #[test]
+    fn view_rays_point_through_the_frame_corners_view_projection_makes() {
+        let (eye, target, fov, aspect) = ([1.0, 4.0, 9.0], [0.5, 0.0, -2.0], 50.0, 16.0 / 9.0);
+        let vp = view_projection(eye, target, fov, aspect);
+        let [f, r, u] = view_rays(eye, target, fov, aspect);
+        for (x, y) in [(1.0f32, 1.0f32), (-1.0, 0.5), (0.0, 0.0), (0.3, -1.0)] {
+            let d: [f32; 3] = std::array::from_fn(|i| f[i] + x * r[i] + y * u[i]);
+            let p = apply(&vp, std::array::from_fn(|i| eye[i] + d[i] * 3.0));
+            assert!((p[0] / p[3] - x).abs() < 1e-4 && (p[1] / p[3] - y).abs() < 1e-4, "{x},{y} -> {p:?}");
+        }
     }
 
     #[test]

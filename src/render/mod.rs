@@ -12,6 +12,7 @@ pub mod math;
 pub mod mesh;
 mod overlay;
 pub mod scene;
+pub mod sky;
 mod sync;
 
 pub use gpu::{RenderError, encode_png};

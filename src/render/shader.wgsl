@@ -1,6 +1,8 @@
-// limina forward renderer: metallic-roughness PBR, one ambient + one directional light with a
-// shadow map, ACES filmic tone mapping. One pipeline draws every instanced mesh; per-instance
-// data carries the model matrix and the material.
+// limina forward renderer: metallic-roughness PBR; an ambient, a hemisphere (sky above, ground
+// below) and one directional light with a shadow map; three.js's ACES filmic tone mapping. One
+// pipeline draws every instanced mesh (per-instance data carries the model matrix and the
+// material); a second draws the sky gradient behind them. The light maths follow three.js's
+// MeshStandardMaterial so a browser viewer with the same lights matches (docs/presentation.md).
 
 struct Globals {
     view_proj: mat4x4<f32>,
@@ -13,8 +15,20 @@ struct Globals {
     ambient: vec4<f32>,
     // x = depth bias, y = 1 / shadow map size
     shadow: vec4<f32>,
-    // rgb = sky colour (linear), the environment metals reflect
+    // rgb = the sky at the horizon (the clear colour, linear)
     sky: vec4<f32>,
+    // rgb = the sky at the zenith (linear)
+    zenith: vec4<f32>,
+    // rgb = the hemisphere light's ground colour (linear)
+    ground: vec4<f32>,
+    // rgb = the background below the horizon (linear)
+    below: vec4<f32>,
+    // x = hemisphere light intensity (its colours are `sky` above and `ground` below)
+    hemi: vec4<f32>,
+    // The sky pass's view rays: forward + ndc.x * right + ndc.y * up (math::view_rays)
+    view_forward: vec4<f32>,
+    view_right: vec4<f32>,
+    view_up: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;
@@ -106,13 +120,35 @@ fn fresnel_schlick(cos_theta: f32, f0: vec3<f32>) -> vec3<f32> {
     return f0 + (vec3<f32>(1.0) - f0) * pow(clamp(1.0 - cos_theta, 0.0, 1.0), 5.0);
 }
 
+// three.js's ACESFilmicToneMapping (tonemapping_pars_fragment), exposure 1: Stephen Hill's
+// RRT+ODT fit between the sRGB -> AP1 and AP1 -> sRGB matrices (columns as in three's GLSL),
+// after three's 1/0.6 brightening.
+fn rrt_and_odt_fit(v: vec3<f32>) -> vec3<f32> {
+    let a = v * (v + 0.0245786) - 0.000090537;
+    let b = v * (0.983729 * v + 0.4329510) + 0.238081;
+    return a / b;
+}
+
 fn aces(x: vec3<f32>) -> vec3<f32> {
-    let a = 2.51;
-    let b = 0.03;
-    let c = 2.43;
-    let d = 0.59;
-    let e = 0.14;
-    return clamp((x * (a * x + b)) / (x * (c * x + d) + e), vec3<f32>(0.0), vec3<f32>(1.0));
+    let input_mat = mat3x3<f32>(
+        vec3<f32>(0.59719, 0.07600, 0.02840),
+        vec3<f32>(0.35458, 0.90834, 0.13383),
+        vec3<f32>(0.04823, 0.01566, 0.83777),
+    );
+    let output_mat = mat3x3<f32>(
+        vec3<f32>(1.60475, -0.10208, -0.00327),
+        vec3<f32>(-0.53108, 1.10813, -0.07276),
+        vec3<f32>(-0.07367, -0.00605, 1.07602),
+    );
+    let c = output_mat * rrt_and_odt_fit(input_mat * (x / 0.6));
+    return clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+// The sky seen along direction `d` (unit): horizon to zenith above the horizon, a hazy ground
+// below it. The background draws it; metals reflect it.
+fn sky_color(d: vec3<f32>) -> vec3<f32> {
+    let up = mix(globals.sky.rgb, globals.zenith.rgb, sqrt(clamp(d.y, 0.0, 1.0)));
+    return mix(up, globals.below.rgb, smoothstep(0.0, -0.15, d.y));
 }
 
 fn shadow_factor(world_pos: vec3<f32>, n_dot_l: f32) -> f32 {
@@ -159,13 +195,41 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         shadow = shadow_factor(in.world_pos, n_dot_l);
     }
     let direct = (kd * albedo / PI + specular) * globals.light_color.rgb * n_dot_l * shadow;
-    // Ambient: diffuse fill from the ambient light, and a two-tone sky/ground environment for
-    // the specular part, so metals reflect something instead of going black.
+    // Indirect diffuse as three.js computes it: irradiance (the ambient light's, plus the
+    // hemisphere's: ground to sky by the normal's up component) times Lambert's albedo / PI.
+    // Faces turned from the sun get the sky's light instead of going black.
+    let hemi = mix(globals.ground.rgb, globals.sky.rgb, 0.5 * n.y + 0.5) * globals.hemi.x;
+    let irradiance = globals.ambient.rgb + hemi;
+    // Indirect specular (not in three without an environment map): the sky gradient seen
+    // along the reflection, so metals reflect something instead of going black.
     let r = reflect(-v, n);
-    let env = mix(vec3<f32>(0.08, 0.075, 0.07), globals.sky.rgb, smoothstep(-0.2, 0.4, r.y));
+    let env = sky_color(r);
     let f_ambient = f0 + (max(vec3<f32>(1.0 - roughness), f0) - f0) * pow(1.0 - n_dot_v, 5.0);
-    let ambient = globals.ambient.rgb * albedo * (1.0 - metalness) * 0.5 + env * f_ambient * (1.0 - 0.6 * roughness);
+    let ambient = irradiance * albedo * (1.0 - metalness) / PI + env * f_ambient * (1.0 - 0.6 * roughness);
     let color = aces(direct + ambient);
     // The target is sRGB: the hardware encodes the gamma.
     return vec4<f32>(color, 1.0);
+}
+
+// The sky: one triangle covering the screen at the far plane, drawn after the meshes with a
+// depth test, so only pixels nothing covers are shaded (on a CPU rasteriser every shaded pixel
+// counts). Not tone mapped: the horizon is exactly the clear colour, as three's background is.
+struct SkyOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) ndc: vec2<f32>,
+};
+
+@vertex
+fn vs_sky(@builtin(vertex_index) i: u32) -> SkyOut {
+    let xy = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u)) * 2.0 - 1.0;
+    var out: SkyOut;
+    out.clip = vec4<f32>(xy, 1.0, 1.0);
+    out.ndc = xy;
+    return out;
+}
+
+@fragment
+fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
+    let d = normalize(globals.view_forward.xyz + in.ndc.x * globals.view_right.xyz + in.ndc.y * globals.view_up.xyz);
+    return vec4<f32>(sky_color(d), 1.0);
 }

@@ -732,4 +732,109 @@ local function ok(r) assert(r.success, r.error and r.error.message) return r end
             r#"ok(limina.call("ui.textBox", { anchor = { kind = "screen", corner = "bottom-left", marginPx = { 8, 8 } }, title = "Notes", text = "This body is long enough that it has to wrap onto several lines.", maxWidth = 170 }))"#,
         );
     }
+
+    /// How many pixels of `img` inside `region` are near white: the label's text ink.
+    fn ink(img: &[u8], region: [usize; 4]) -> usize {
+        crop(img, region).chunks(4).filter(|p| p[..3].iter().all(|c| *c > 180)).count()
+    }
+
+    #[test]
+    fn japanese_text_draws_with_the_system_cjk_font() {
+        // fonts-noto-cjk is a dependency (.ci/deps installs it): no skipping without it.
+        let (Some(japanese), Some(replaced), Some(bare)) = (
+            render_sized(&label("日本語"), UW, UH),
+            render_sized(&label("\u{FFFD}\u{FFFD}\u{FFFD}"), UW, UH),
+            render_sized(&scene(""), UW, UH),
+        ) else {
+            return;
+        };
+        let (japanese, replaced, bare) = (decode(&japanese).2, decode(&replaced).2, decode(&bare).2);
+        let region = ui_region(&japanese, &bare).expect("the label is drawn");
+        let strokes = ink(&japanese, region);
+        assert!(strokes > 60, "the ideographs have ink: {strokes} white pixels");
+        assert!(!close_enough(&crop(&japanese, region), &crop(&replaced, region)), "real glyphs, not the replacement glyph");
+    }
+
+    /// A label's screenshot from the `limina` binary with `LIMINA_CJK_FONT` set; its PNG and stderr.
+    fn shot_with_cjk_font(font: &str, text: &str) -> (Vec<u8>, String) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("s.lua"), format!("{}\nreturn {{ frames = 1 }}\n", label(text))).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_limina"))
+            .args(["run", "s.lua", "--screenshot", "s.png", "--width", &UW.to_string(), "--height", &UH.to_string()])
+            .env("LIMINA_CJK_FONT", font)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        (decode(&std::fs::read(dir.path().join("s.png")).unwrap()).2, err)
+    }
+
+    #[test]
+    fn without_a_cjk_font_japanese_draws_as_replacement_glyphs_and_names_the_package() {
+        if !gpu_expected() {
+            return;
+        }
+        let (missing, warning) = shot_with_cjk_font("none", "日本語");
+        let (replaced, _) = shot_with_cjk_font("none", "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(compare(&missing, &replaced), (1.0, 0.0), "each missing character is U+FFFD, not an empty box");
+        assert_eq!(warning.matches("no CJK font found").count(), 1, "one warning: {warning}");
+        assert!(warning.contains("install fonts-noto-cjk"), "the warning names the package: {warning}");
+        // With the font the same text draws differently (so the comparison above can fail).
+        let (found, quiet) = shot_with_cjk_font("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "日本語");
+        assert!(!close_enough(&found, &replaced), "the font draws the ideographs");
+        assert!(!quiet.contains("fonts-noto-cjk"), "{quiet}");
+    }
+}
+
+/// The sky: faces turned from the sun get the hemisphere light, the background is a gradient.
+mod sky {
+    use super::*;
+
+    /// Mean Rec. 709 luma (0..255) of the pixels in `[x0, y0, x1, y1)`.
+    fn luma(img: &[u8], [x0, y0, x1, y1]: [usize; 4]) -> f64 {
+        let mut sum = 0.0;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = &img[(y * W as usize + x) * 4..];
+                sum += 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
+            }
+        }
+        sum / ((x1 - x0) * (y1 - y0)) as f64
+    }
+
+    #[test]
+    fn a_face_turned_from_the_sun_is_lit_by_the_sky() {
+        // The sun behind a light grey box, the camera in front: the face we see gets no direct
+        // light. The flat ambient term alone left it at luma 28 (near black); the sky lifts it.
+        let scene = r#"
+limina.call("three.setLighting", { direction = { 0, 5, -8 } })
+limina.call("render.setCamera", { position = { 0, 1, 6 }, target = { 0, 1, 0 }, fov = 40 })
+limina.call("scene.createEntity", { shape = "box", position = { 0, 1, 0 }, size = 2, color = 0xbbbbbb })
+"#;
+        let Some(png) = render(scene) else { return };
+        let face = luma(&decode(&png).2, [81, 54, 111, 74]);
+        assert!(face > 70.0, "the shaded face's mean luma is {face:.1}");
+        // No ambient intensity: no sky light either, the face goes dark (the light is the sky's).
+        let Some(png) = render(&scene.replace("direction = { 0, 5, -8 }", "direction = { 0, 5, -8 }, ambientIntensity = 0")) else {
+            return;
+        };
+        let dark = luma(&decode(&png).2, [81, 54, 111, 74]);
+        assert!(dark + 40.0 < face, "without ambient light the face is dark: {dark:.1} (lit by the sky: {face:.1})");
+    }
+
+    #[test]
+    fn the_background_is_a_gradient_from_the_horizon_up() {
+        // An empty world, the camera looking level: the horizon row is the clear colour
+        // (0x9fb8d0), the top of the frame a deeper blue.
+        let Some(png) = render(r#"limina.call("render.setCamera", { position = { 0, 1, 0 }, target = { 0, 1, -5 }, fov = 90 })"#) else {
+            return;
+        };
+        let img = decode(&png).2;
+        let at = |y: usize| &img[(y * W as usize + W as usize / 2) * 4..][..3];
+        let horizon = at(H as usize / 2);
+        assert!(horizon.iter().zip([0x9f, 0xb8, 0xd0]).all(|(a, b)| a.abs_diff(b) <= 3), "horizon {horizon:?}");
+        let top = at(0);
+        assert!(top[0] + 20 < horizon[0] && top[2] + 2 >= top[0] + 40, "a deeper blue overhead: {top:?} vs {horizon:?}");
+    }
 }

@@ -7,6 +7,7 @@
 //! draw count).
 
 mod atlas;
+mod fallback;
 mod glyphs;
 mod layout;
 mod look;

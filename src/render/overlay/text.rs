@@ -1,5 +1,6 @@
-//! Text shaping for UI elements with cosmic-text: the bundled DejaVu Sans only
-//! (never system fonts, so a capture is the same on every machine), wrapped to the element's
+//! Text shaping for UI elements with cosmic-text: the bundled DejaVu Sans (so a capture is the
+//! same on every machine), plus a system CJK font for the characters DejaVu lacks when one is
+//! installed (`fallback`), wrapped to the element's
 //! width, cached per element so an unchanged element costs no shaping on the next frame. What
 //! only changes how shaped text is drawn (its opacity, the typewriter's revealed characters,
 //! where and how big it is) is not part of the shaping: `glyphs` applies it per frame.
@@ -10,7 +11,7 @@ use super::look::Look;
 use crate::world::ui::{Align, TextRun};
 
 /// The bundled font (Bitstream Vera licence; `assets/fonts/DejaVuSans-LICENSE.txt`).
-const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+pub(super) const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "DejaVu Sans";
 
 /// What a shaped buffer was made from; a change reshapes.
@@ -69,6 +70,10 @@ pub(crate) struct TextShaper {
     budget: usize,
     /// The last shaping's generation.
     generation: u64,
+    /// The CJK font once text needed one and it was loaded into `fonts`; `cjk_tried` says the
+    /// lookup happened (it happens at most once).
+    cjk: Option<&'static super::fallback::CjkFont>,
+    cjk_tried: bool,
 }
 
 impl std::fmt::Debug for TextShaper {
@@ -91,6 +96,8 @@ impl TextShaper {
             cache: ShapedTexts::default(),
             budget: SHAPE_BUDGET_CHARS,
             generation: 0,
+            cjk: None,
+            cjk_tried: false,
         }
     }
 
@@ -123,7 +130,18 @@ impl TextShaper {
                 color: look.text_color,
             };
             self.generation += 1;
-            let shaped = shape_new(&mut self.fonts, key, self.generation);
+            let texts = std::iter::once(text).chain(runs.into_iter().flatten().map(|r| r.text.as_str()));
+            if !self.cjk_tried && texts.flat_map(str::chars).any(super::fallback::needs_fallback) {
+                self.cjk_tried = true;
+                self.cjk = super::fallback::cjk_font().filter(|f| match self.fonts.db_mut().load_font_file(&f.path) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        tracing::warn!("the CJK font {} does not load: {e}", f.path.display());
+                        false
+                    }
+                });
+            }
+            let shaped = shape_new(&mut self.fonts, key, self.generation, self.cjk);
             if !self.cache.contains_key(handle) {
                 self.cache.insert(handle.to_string(), [None, None]);
             }
@@ -156,7 +174,9 @@ impl TextShaper {
     }
 }
 
-fn shape_new(fonts: &mut FontSystem, key: Key, generation: u64) -> Shaped {
+/// Shapes `key`'s text; characters no font covers are shaped as U+FFFD (`fallback::drawable`).
+fn shape_new(fonts: &mut FontSystem, key: Key, generation: u64, cjk: Option<&super::fallback::CjkFont>) -> Shaped {
+    use super::fallback::drawable;
     let line_px = key.font_px * key.line_height;
     let mut buffer = Buffer::new(fonts, Metrics::new(key.font_px, line_px));
     buffer.set_wrap(if key.wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None });
@@ -182,11 +202,15 @@ fn shape_new(fonts: &mut FontSystem, key: Key, generation: u64) -> Shaped {
                     let px = key.font_px * scale.clamp(1, super::look::MAX_TEXT_SCALE) as f32;
                     a = a.metrics(Metrics::new(px, px * key.line_height));
                 }
-                (r.text.as_str(), a)
+                (drawable(&r.text, cjk).map_or(std::borrow::Cow::Borrowed(r.text.as_str()), std::borrow::Cow::Owned), a)
             });
-            buffer.set_rich_text(spans, &attrs, Shaping::Advanced, align);
+            let spans: Vec<_> = spans.collect();
+            buffer.set_rich_text(spans.iter().map(|(t, a)| (t.as_ref(), a.clone())), &attrs, Shaping::Advanced, align);
         }
-        None => buffer.set_text(&key.text, &attrs, Shaping::Advanced, align),
+        None => {
+            let text = drawable(&key.text, cjk);
+            buffer.set_text(text.as_deref().unwrap_or(&key.text), &attrs, Shaping::Advanced, align);
+        }
     }
     buffer.shape_until_scroll(fonts, false);
     let (mut width, mut bottom) = (0.0f32, 0.0f32);
@@ -230,6 +254,16 @@ mod tests {
         let wide = look(2000.0);
         let s = shaper.shape("ui_0001", 0, text, None, &wide).unwrap();
         assert!(s.height < 2.0 * wide.font_px * wide.line_height, "one line when wide: {}", s.height);
+    }
+
+    #[test]
+    fn japanese_shapes_with_the_system_cjk_font() {
+        // fonts-noto-cjk is a dependency (.ci/deps installs it); DejaVu alone gives .notdef (0).
+        let mut shaper = TextShaper::new();
+        let s = shaper.shape("ui_0001", 0, "日本語です", None, &look(2000.0)).unwrap();
+        let glyphs: Vec<u16> = s.buffer.layout_runs().flat_map(|r| r.glyphs.iter().map(|g| g.glyph_id)).collect();
+        assert_eq!(glyphs.len(), 5, "{glyphs:?}");
+        assert!(glyphs.iter().all(|g| *g != 0), "every ideograph and kana has a glyph: {glyphs:?}");
     }
 
     #[test]
