@@ -52,6 +52,19 @@ pub struct Agents {
     pub(crate) embodied: super::claims::SessionClaims,
     /// What each agent heard and what happened to it since it last looked (see `hearing`).
     inboxes: HashMap<Rc<str>, Inbox>,
+    /// Each agent's last `social.say` line and its tick, for viewers (the state stream shows it
+    /// for `SAYING_KEPT_TICKS`). Not world state: not hashed, not saved; one line per agent.
+    said: HashMap<Rc<str>, Said>,
+}
+
+/// How long the state stream shows an agent's last line after it was said (5 s).
+pub const SAYING_KEPT_TICKS: u64 = 300;
+
+/// A line an agent said, and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    pub text: String,
+    pub tick: u64,
 }
 
 impl std::fmt::Debug for Agents {
@@ -72,7 +85,20 @@ impl Agents {
             replaying: false,
             embodied: Default::default(),
             inboxes: HashMap::new(),
+            said: HashMap::new(),
         }
+    }
+
+    /// Notes the line agent `id` just said (`social.say`); nothing for an id that is no agent.
+    pub(crate) fn note_said(&mut self, id: &str, text: &str, tick: u64) {
+        if let Some(record) = self.records.get(id) {
+            self.said.insert(Rc::clone(&record.id), Said { text: text.to_string(), tick });
+        }
+    }
+
+    /// Agent `id`'s last line, if it said one.
+    pub fn said(&self, id: &str) -> Option<&Said> {
+        self.said.get(id)
     }
 
     /// The next free generated id (the counter stays below `MAX_GENERATED`, so `n` cannot
@@ -148,6 +174,7 @@ impl Agents {
 
     pub fn remove(&mut self, id: &str) -> Option<AgentRecord> {
         self.inboxes.remove(id);
+        self.said.remove(id);
         self.records.remove(id)
     }
 

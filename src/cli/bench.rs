@@ -48,6 +48,8 @@ pub(crate) enum Section {
     Sharing,
     /// RSS over a million skill calls with the world log spilling to disk, vs held in memory.
     Soak,
+    /// The state stream: bytes/s and server CPU per viewer of 2,000 falling bodies, 1/8/32 viewers.
+    Stream,
     /// The soak's baseline alone: the whole world log held in memory (run by `soak`).
     SoakHeld,
 }
@@ -95,6 +97,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Agents,
         Section::Snapshot,
         Section::Sharing,
+        Section::Stream,
         Section::Soak,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
@@ -113,6 +116,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Memory => bench_memory(),
         Section::Trace => bench_trace(),
         Section::Mcp => super::bench_mcp::run(),
+        Section::Stream => super::bench_stream::run(),
         Section::Packages => super::bench_packages::run(),
         Section::Agents => super::bench_agents::run(),
         #[cfg(feature = "render")]

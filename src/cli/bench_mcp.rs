@@ -48,7 +48,7 @@ pub fn run() -> anyhow::Result<()> {
 type CutOffs = Arc<Mutex<Vec<Instant>>>;
 
 /// Starts `limina mcp --ws` on a free port; returns it and its URL.
-fn ws_server(exe: &Path, extra: &[&str]) -> anyhow::Result<(Child, String)> {
+pub(super) fn ws_server(exe: &Path, extra: &[&str]) -> anyhow::Result<(Child, String)> {
     let (server, url, _) = ws_server_watched(exe, extra)?;
     Ok((server, url))
 }
@@ -451,7 +451,7 @@ fn latency(sorted: &[f64]) -> Latency {
 
 /// CPU seconds used so far by the server's engine thread (its main thread) and by the whole
 /// process, from /proc (None elsewhere).
-fn cpu_seconds(pid: u32) -> Option<(f64, f64)> {
+pub(super) fn cpu_seconds(pid: u32) -> Option<(f64, f64)> {
     let read = |path: String| -> Option<f64> {
         let stat = std::fs::read_to_string(path).ok()?;
         // Fields after the parenthesised name: utime and stime are the 12th and 13th.
@@ -712,7 +712,7 @@ async fn heavy_captures(
 }
 
 /// Opens a WebSocket by hand and subscribes to the whole world; the caller then never reads.
-fn raw_subscriber(url: &str) -> anyhow::Result<std::net::TcpStream> {
+pub(super) fn raw_subscriber(url: &str) -> anyhow::Result<std::net::TcpStream> {
     let addr = url.trim_start_matches("ws://").trim_end_matches('/');
     let mut s = std::net::TcpStream::connect(addr)?;
     write!(

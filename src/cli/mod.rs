@@ -23,6 +23,7 @@ mod bench_sharing;
 mod bench_snapshot;
 mod bench_soak;
 mod bench_spatial;
+mod bench_stream;
 #[cfg(feature = "render")]
 mod bench_ui;
 mod durable;

@@ -1,22 +1,33 @@
-//! State sync for WebSocket clients: a snapshot on subscribe, then deltas (entities created,
-//! changed, destroyed; UI elements made, changed, removed) since what that client last received,
-//! entities filtered by its area of interest (UI elements are few and may be pinned to the
-//! screen, so every client gets all of them).
+//! State sync for viewers (WebSocket subscriptions and the HTTP state stream): a snapshot on
+//! subscribe, then deltas of what changed since what that subscriber was sent: entities created,
+//! changed (only the pose, or only the look, or both) and destroyed, filtered by its area of
+//! interest; UI elements made, changed and removed; the lighting and the camera when they
+//! changed; the agents (body, provider, profile, and the line each said in the last
+//! `SAYING_KEPT_TICKS`). The message shapes are in docs/mcp.md ("State stream").
 //!
-//! Each subscriber keeps the baseline of what it was last sent. A delta is computed against that
-//! baseline, so a delta that could not be queued (the client is slow) is not lost: the baseline
-//! stays put and the next delta carries everything since the last one delivered.
+//! What changed comes from the world's touch journal (`world::touched`), not from a walk of the
+//! world: a subscriber's state holds the journal epoch it was brought to, and a delta visits only
+//! the entities touched since, so a publish costs what moved, whatever the world holds. With an
+//! area of interest the state also holds the ids the subscriber has (an entity moving out is
+//! destroyed for it, moving in is created). A subscriber the journal no longer covers (it fell
+//! behind the journal's bounded window, the world was loaded or restored, or it changed its area)
+//! gets a snapshot again. UI elements and agents are few and compared whole, as before.
 //!
-//! What a subscriber was sent is shared (`Sent`, behind `Arc`s): subscribers that were sent the
-//! same state hold the same one, so the server computes and encodes one delta for all of them
-//! (`Baseline::key` tells who they are) instead of one per subscriber.
+//! Delivery: a delta is computed against what the subscriber was sent; if it could not be
+//! queued the state stays put and the next delta carries everything since. What a subscriber was
+//! sent is shared (`Sent`, an `Arc`): subscribers that were sent the same state hold the same
+//! one, so the server computes and encodes one delta for all of them (`Baseline::key`). The
+//! state reached from one world, for one area of interest, is the same whatever the state left
+//! (the journal epoch is the publish's, and the ids held are those visible now), which is what
+//! lets subscribers that were sent different states share one from there on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::world::{EntityId, Renderable, Tags, Transform, World};
+use crate::agents::table::{Agents, SAYING_KEPT_TICKS, Said};
+use crate::world::{Camera, EntityId, EntityState, Lighting, RenderShape, Stamp, World};
 
 /// A client's area of interest: only entities within `radius` of `center` are sent.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,40 +43,186 @@ impl Aoi {
     }
 }
 
-type Pose = [f32; 10];
-
-fn pose(t: &Transform) -> Pose {
-    let mut p = [0.0; 10];
-    p[..3].copy_from_slice(&t.position);
-    p[3..7].copy_from_slice(&t.rotation);
-    p[7..].copy_from_slice(&t.scale);
-    p
+/// One agent as viewers see it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AgentView {
+    pub id: String,
+    pub entity: Option<EntityId>,
+    pub provider: &'static str,
+    pub profile: &'static str,
+    /// Its last line, while it is shown.
+    pub saying: Option<Said>,
 }
 
-fn entity_json(id: EntityId, t: &Transform, render: Option<&Renderable>, tags: Option<&Tags>) -> Value {
-    let mut v = json!({"entity": id.to_string(), "position": t.position, "rotation": t.rotation, "scale": t.scale});
-    if let Some(r) = render {
-        v["shape"] = json!(match r.shape {
-            crate::world::RenderShape::Box => "box",
-            crate::world::RenderShape::Sphere => "sphere",
-            crate::world::RenderShape::Capsule => "capsule",
-            crate::world::RenderShape::Asset(_) => "gltf",
-        });
-        v["size"] = json!(r.size);
-        v["color"] = json!(r.color);
+/// The agents at `tick`, in id order.
+pub(crate) fn agent_views(agents: &Agents, tick: u64) -> Vec<AgentView> {
+    agents
+        .iter()
+        .map(|r| AgentView {
+            id: r.id.to_string(),
+            entity: r.entity,
+            provider: r.llm.provider.as_str(),
+            profile: r.profile.as_str(),
+            saying: agents.said(&r.id).filter(|s| tick.saturating_sub(s.tick) < SAYING_KEPT_TICKS).cloned(),
+        })
+        .collect()
+}
+
+/// What one publish reads: the world, its journal sealed at this publish, the agents.
+pub(crate) struct Frame<'w> {
+    world: &'w World,
+    tick: u64,
+    journal: u64,
+    epoch: u64,
+    agents: Arc<Vec<AgentView>>,
+}
+
+impl<'w> Frame<'w> {
+    /// Seals the world's journal for this publish (turning it on: someone is watching).
+    pub fn new(world: &'w World, agents: Vec<AgentView>, tick: u64) -> Self {
+        let mut journal = world.touched();
+        journal.set_enabled(true);
+        let epoch = journal.seal();
+        let id = journal.id();
+        drop(journal);
+        Self { world, tick, journal: id, epoch, agents: Arc::new(agents) }
     }
-    if let Some(t) = tags {
-        v["tags"] = json!(t.0);
+}
+
+/// Stops the world's journal when nobody watches (it costs a little per touch while on); the
+/// next subscriber's snapshot starts it again.
+pub(crate) fn unwatched(world: &World) {
+    world.touched().set_enabled(false);
+}
+
+fn shape_name(shape: RenderShape) -> &'static str {
+    match shape {
+        RenderShape::Box => "box",
+        RenderShape::Sphere => "sphere",
+        RenderShape::Capsule => "capsule",
+        RenderShape::Asset(_) => "gltf",
+    }
+}
+
+fn put_pose(v: &mut serde_json::Map<String, Value>, e: &EntityState<'_>) {
+    v.insert("position".into(), json!(e.transform.position));
+    v.insert("rotation".into(), json!(e.transform.rotation));
+    v.insert("scale".into(), json!(e.transform.scale));
+}
+
+/// The look fields: shape, size, colour, material (when it has its own), asset, tags.
+fn put_look(v: &mut serde_json::Map<String, Value>, world: &World, e: &EntityState<'_>) {
+    if let Some(r) = e.renderable {
+        v.insert("shape".into(), json!(shape_name(r.shape)));
+        v.insert("size".into(), json!(r.size));
+        v.insert("color".into(), json!(r.color));
+        if let RenderShape::Asset(handle) = r.shape
+            && let Some(asset) = world.model_asset(handle)
+        {
+            v.insert("asset".into(), json!(asset));
+        }
+    }
+    if let Some(m) = e.material {
+        v.insert(
+            "material".into(),
+            json!({"roughness": m.roughness, "metalness": m.metalness, "castShadow": m.cast_shadow, "receiveShadow": m.receive_shadow}),
+        );
+    }
+    if let Some(t) = e.tags {
+        v.insert("tags".into(), json!(t.0));
+    }
+}
+
+fn entity_json(world: &World, e: &EntityState<'_>) -> Value {
+    let mut v = serde_json::Map::new();
+    v.insert("entity".into(), json!(e.id.to_string()));
+    put_pose(&mut v, e);
+    put_look(&mut v, world, e);
+    Value::Object(v)
+}
+
+/// An entity's changed fields only (None when neither its pose nor its look changed).
+fn change_json(world: &World, e: &EntityState<'_>, pose: bool, look: bool) -> Option<Value> {
+    if !pose && !look {
+        return None;
+    }
+    let mut v = serde_json::Map::new();
+    v.insert("entity".into(), json!(e.id.to_string()));
+    if pose {
+        put_pose(&mut v, e);
+    }
+    if look {
+        put_look(&mut v, world, e);
+    }
+    Some(Value::Object(v))
+}
+
+fn lighting_json(l: &Lighting) -> Value {
+    json!({
+        "ambientColor": l.ambient_color,
+        "ambientIntensity": l.ambient_intensity,
+        "directionalColor": l.directional_color,
+        "directionalIntensity": l.directional_intensity,
+        "direction": l.direction,
+        "castShadow": l.cast_shadow,
+        "shadowMapSize": l.shadow_map_size,
+        "shadowCameraExtent": l.shadow_camera_extent,
+        "shadowCameraNear": l.shadow_camera_near,
+        "shadowCameraFar": l.shadow_camera_far,
+        "shadowBias": l.shadow_bias,
+        "clearColor": l.clear_color,
+    })
+}
+
+fn camera_json(c: &Camera) -> Value {
+    json!({"position": c.position, "target": c.target, "fov": c.fov_deg})
+}
+
+fn agent_json(a: &AgentView) -> Value {
+    let mut v = json!({"agentId": a.id, "provider": a.provider, "profile": a.profile});
+    if let Some(e) = a.entity {
+        v["entity"] = json!(e.to_string());
+    }
+    if let Some(s) = &a.saying {
+        v["saying"] = json!({"text": s.text, "tick": s.tick});
     }
     v
 }
 
-/// The state a subscriber was sent: entity poses, and UI elements by handle at the revision
-/// sent. Cloning shares it.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Sent {
-    poses: Arc<HashMap<EntityId, Pose>>,
+fn ui_json(e: &crate::world::ui::UiElement) -> Value {
+    serde_json::to_value(e).unwrap_or(Value::Null)
+}
+
+/// The state a subscriber was sent. Cloning shares it.
+#[derive(Debug, Clone)]
+pub(crate) struct Sent(Arc<State>);
+
+#[derive(Debug)]
+struct State {
+    /// The world's journal and the epoch it was sealed at when this state was sent (journal 0:
+    /// nothing sent yet, so a snapshot comes first).
+    journal: u64,
+    epoch: u64,
+    /// With an area of interest, the entities the subscriber has.
+    members: Option<Arc<HashSet<EntityId>>>,
+    /// UI elements by handle, at the revision sent.
     ui: Arc<HashMap<String, u64>>,
+    scene: (Lighting, Camera),
+    agents: Arc<Vec<AgentView>>,
+}
+
+impl Default for Sent {
+    /// Nothing sent: its own state, so nobody else's delta is taken for it.
+    fn default() -> Self {
+        Sent(Arc::new(State {
+            journal: 0,
+            epoch: 0,
+            members: None,
+            ui: Arc::default(),
+            scene: (Lighting::default(), Camera::default()),
+            agents: Arc::default(),
+        }))
+    }
 }
 
 /// What one subscriber has been sent.
@@ -82,15 +239,12 @@ pub(crate) struct Update {
     next: Sent,
 }
 
-/// What changed since a baseline (None when nothing did), and the state it leads to.
+/// What changed since a baseline (None when nothing did), and the state it leads to. The
+/// message is a snapshot when the subscriber must resync.
 #[derive(Debug)]
 pub(crate) struct Diff {
     pub message: Option<Value>,
     pub next: Sent,
-}
-
-fn ui_json(e: &crate::world::ui::UiElement) -> Value {
-    serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
 impl Baseline {
@@ -100,80 +254,182 @@ impl Baseline {
 
     /// Who else was sent this very state: baselines with the same key (and area of interest)
     /// get the same delta.
-    pub fn key(&self) -> (usize, usize) {
-        (Arc::as_ptr(&self.sent.poses) as usize, Arc::as_ptr(&self.sent.ui) as usize)
+    pub fn key(&self) -> usize {
+        Arc::as_ptr(&self.sent.0) as usize
     }
 
-    fn visible(&self, t: &Transform) -> bool {
-        self.aoi.is_none_or(|a| a.contains(t.position))
+    fn visible(&self, e: &EntityState<'_>) -> bool {
+        self.aoi.is_none_or(|a| a.contains(e.transform.position))
     }
 
-    /// The full visible state (sent once, on subscribe).
-    pub fn snapshot(&self, world: &World, tick: u64) -> Update {
-        let mut next = HashMap::new();
+    /// The full visible state (on subscribe, and whenever the subscriber must resync).
+    pub fn snapshot(&self, frame: &Frame<'_>) -> Update {
+        let world = frame.world;
+        let mut members = self.aoi.map(|_| HashSet::new());
         let mut entities = Vec::new();
         world.for_each_entity(|e| {
-            if self.visible(e.transform) {
-                next.insert(e.id, pose(e.transform));
-                entities.push(entity_json(e.id, e.transform, e.renderable, e.tags));
+            if self.visible(&e) {
+                if let Some(m) = &mut members {
+                    m.insert(e.id);
+                }
+                entities.push(entity_json(world, &e));
             }
         });
         let ui_next = world.ui.iter().map(|e| (e.handle.clone(), e.revision)).collect();
         let ui: Vec<Value> = world.ui.iter().map(ui_json).collect();
+        let agents: Vec<Value> = frame.agents.iter().map(agent_json).collect();
         Update {
-            message: json!({"kind": "snapshot", "tick": tick, "entities": entities, "ui": ui}),
-            next: Sent { poses: Arc::new(next), ui: Arc::new(ui_next) },
+            message: json!({
+                "kind": "snapshot", "tick": frame.tick, "entities": entities, "ui": ui,
+                "scene": {"lighting": lighting_json(&world.lighting), "camera": camera_json(&world.camera)},
+                "agents": agents,
+            }),
+            next: Sent(Arc::new(State {
+                journal: frame.journal,
+                epoch: frame.epoch,
+                members: members.map(Arc::new),
+                ui: Arc::new(ui_next),
+                scene: (world.lighting, world.camera),
+                agents: Arc::clone(&frame.agents),
+            })),
         }
     }
 
     /// What changed since the baseline; None when nothing did.
     #[cfg(test)]
-    pub fn delta(&self, world: &World, tick: u64) -> Option<Update> {
-        let diff = self.diff(world, tick);
+    pub fn delta(&self, frame: &Frame<'_>) -> Option<Update> {
+        let diff = self.diff(frame);
         diff.message.map(|message| Update { message, next: diff.next })
     }
 
-    /// What changed since the baseline, and the state it leads to (which, for one world and
-    /// one area of interest, is the same whatever the baseline).
-    pub fn diff(&self, world: &World, tick: u64) -> Diff {
-        let mut next = HashMap::with_capacity(self.sent.poses.len());
-        let (mut created, mut changed) = (Vec::new(), Vec::new());
-        world.for_each_entity(|e| {
-            if !self.visible(e.transform) {
-                return;
+    /// What changed since the baseline (a snapshot when the journal no longer covers it), and
+    /// the state it leads to (which, for one world and one area of interest, is the same
+    /// whatever the baseline). Costs the entities touched since, not the world.
+    pub fn diff(&self, frame: &Frame<'_>) -> Diff {
+        let world = frame.world;
+        let sent = &*self.sent.0;
+        if sent.journal != frame.journal || !world.touched().covers(sent.epoch) {
+            let snapshot = self.snapshot(frame);
+            return Diff { message: Some(snapshot.message), next: snapshot.next };
+        }
+        let journal = world.touched();
+        let touched = journal.since(sent.epoch).into_iter().flatten();
+        let since = sent.epoch;
+        let (mut created, mut changed, mut destroyed) = (Vec::new(), Vec::new(), Vec::new());
+        // Copied only when someone enters or leaves the area.
+        let mut members: Option<HashSet<EntityId>> = None;
+        for (id, stamp) in touched {
+            let Stamp { created: born, pose, look, .. } = stamp;
+            let had = match (&members, &sent.members) {
+                (Some(m), _) => m.contains(&id),
+                (None, Some(m)) => m.contains(&id),
+                // The whole world: it has every entity made before its epoch (ids are never
+                // reused, and one destroyed before it was last touched then, not since).
+                (None, None) => born <= since,
+            };
+            let now = world.entity_state(id).filter(|e| self.visible(e));
+            match (had, now) {
+                (false, Some(e)) => {
+                    created.push((id, entity_json(world, &e)));
+                    if let Some(m) = &sent.members {
+                        members.get_or_insert_with(|| (**m).clone()).insert(id);
+                    }
+                }
+                (true, None) => {
+                    destroyed.push(id);
+                    if let Some(m) = &sent.members {
+                        members.get_or_insert_with(|| (**m).clone()).remove(&id);
+                    }
+                }
+                (true, Some(e)) => {
+                    if let Some(c) = change_json(world, &e, pose > since, look > since) {
+                        changed.push((id, c));
+                    }
+                }
+                (false, None) => {}
             }
-            let now = pose(e.transform);
-            match self.sent.poses.get(&e.id) {
-                None => created.push(entity_json(e.id, e.transform, e.renderable, e.tags)),
-                Some(before) if *before != now => changed.push(entity_json(e.id, e.transform, None, None)),
-                Some(_) => {}
-            }
-            next.insert(e.id, now);
-        });
-        let mut destroyed: Vec<String> = self.sent.poses.keys().filter(|id| !next.contains_key(id)).map(|id| id.to_string()).collect();
-        destroyed.sort();
+        }
+        drop(journal);
+        created.sort_unstable_by_key(|(id, _)| *id);
+        changed.sort_unstable_by_key(|(id, _)| *id);
+        destroyed.sort_unstable();
+        let members = match members {
+            Some(m) => Some(Arc::new(m)),
+            None => sent.members.clone(),
+        };
         // UI: new or re-revisioned elements in full, removed ones by handle.
-        let mut ui_next = HashMap::with_capacity(self.sent.ui.len());
         let mut ui_upserted = Vec::new();
         for e in world.ui.iter() {
-            if self.sent.ui.get(&e.handle) != Some(&e.revision) {
+            if sent.ui.get(&e.handle) != Some(&e.revision) {
                 ui_upserted.push(ui_json(e));
             }
-            ui_next.insert(e.handle.clone(), e.revision);
         }
-        let mut ui_removed: Vec<&String> = self.sent.ui.keys().filter(|h| !ui_next.contains_key(*h)).collect();
-        ui_removed.sort();
-        let message = if created.is_empty() && changed.is_empty() && destroyed.is_empty() && ui_upserted.is_empty() && ui_removed.is_empty()
-        {
-            None
+        let ui_count = world.ui.iter().count();
+        let mut ui_removed: Vec<&String> = Vec::new();
+        let ui_next = if ui_upserted.is_empty() && ui_count == sent.ui.len() {
+            Arc::clone(&sent.ui)
         } else {
-            let mut message = json!({"kind": "delta", "tick": tick, "created": created, "changed": changed, "destroyed": destroyed});
-            if !ui_upserted.is_empty() || !ui_removed.is_empty() {
-                message["ui"] = json!({"upserted": ui_upserted, "removed": ui_removed});
-            }
-            Some(message)
+            let next: HashMap<String, u64> = world.ui.iter().map(|e| (e.handle.clone(), e.revision)).collect();
+            ui_removed = sent.ui.keys().filter(|h| !next.contains_key(*h)).collect();
+            ui_removed.sort();
+            Arc::new(next)
         };
-        Diff { message, next: Sent { poses: Arc::new(next), ui: Arc::new(ui_next) } }
+        // Scene: each part only when it changed.
+        let mut scene = serde_json::Map::new();
+        if sent.scene.0 != world.lighting {
+            scene.insert("lighting".into(), lighting_json(&world.lighting));
+        }
+        if sent.scene.1 != world.camera {
+            scene.insert("camera".into(), camera_json(&world.camera));
+        }
+        // Agents: merged by id (both lists are in id order).
+        let (mut agents_upserted, mut agents_removed) = (Vec::new(), Vec::new());
+        let agents_next = if *sent.agents == *frame.agents {
+            Arc::clone(&sent.agents)
+        } else {
+            let before: HashMap<&str, &AgentView> = sent.agents.iter().map(|a| (a.id.as_str(), a)).collect();
+            let now: HashSet<&str> = frame.agents.iter().map(|a| a.id.as_str()).collect();
+            for a in frame.agents.iter() {
+                if before.get(a.id.as_str()) != Some(&a) {
+                    agents_upserted.push(agent_json(a));
+                }
+            }
+            agents_removed = sent.agents.iter().filter(|a| !now.contains(a.id.as_str())).map(|a| a.id.clone()).collect();
+            Arc::clone(&frame.agents)
+        };
+        let next = Sent(Arc::new(State {
+            journal: frame.journal,
+            epoch: frame.epoch,
+            members,
+            ui: ui_next,
+            scene: (world.lighting, world.camera),
+            agents: agents_next,
+        }));
+        let nothing = created.is_empty()
+            && changed.is_empty()
+            && destroyed.is_empty()
+            && ui_upserted.is_empty()
+            && ui_removed.is_empty()
+            && scene.is_empty()
+            && agents_upserted.is_empty()
+            && agents_removed.is_empty();
+        if nothing {
+            return Diff { message: None, next };
+        }
+        let created: Vec<Value> = created.into_iter().map(|(_, v)| v).collect();
+        let changed: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
+        let destroyed: Vec<String> = destroyed.iter().map(EntityId::to_string).collect();
+        let mut message = json!({"kind": "delta", "tick": frame.tick, "created": created, "changed": changed, "destroyed": destroyed});
+        if !ui_upserted.is_empty() || !ui_removed.is_empty() {
+            message["ui"] = json!({"upserted": ui_upserted, "removed": ui_removed});
+        }
+        if !scene.is_empty() {
+            message["scene"] = Value::Object(scene);
+        }
+        if !agents_upserted.is_empty() || !agents_removed.is_empty() {
+            message["agents"] = json!({"upserted": agents_upserted, "removed": agents_removed});
+        }
+        Diff { message: Some(message), next }
     }
 
     /// Records that `update` reached the client.
@@ -187,8 +443,12 @@ impl Baseline {
         self.sent = state.clone();
     }
 
-    /// Forgets what was sent (after the area of interest changes, the next delta re-describes it).
+    /// A new area of interest: what was sent no longer says what the client holds, so the next
+    /// publish sends it a snapshot of the new area.
     pub(crate) fn set_aoi(&mut self, aoi: Option<Aoi>) {
+        if aoi != self.aoi {
+            self.sent = Sent::default();
+        }
         self.aoi = aoi;
     }
 }
@@ -211,26 +471,178 @@ mod tests {
         }
     }
 
+    fn frame(w: &World, tick: u64) -> Frame<'_> {
+        Frame::new(w, Vec::new(), tick)
+    }
+
+    /// A subscriber that has its snapshot.
+    fn subscribed(w: &World, aoi: Option<Aoi>) -> Baseline {
+        let mut b = Baseline::new(aoi);
+        let snap = b.snapshot(&frame(w, 0));
+        b.delivered(snap);
+        b
+    }
+
+    fn delta(b: &Baseline, w: &World, tick: u64) -> Option<Value> {
+        b.delta(&frame(w, tick)).map(|u| u.message)
+    }
+
+    fn keys(v: &Value) -> Vec<&str> {
+        let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        k.sort_unstable();
+        k
+    }
+
     #[test]
     fn deltas_report_created_changed_destroyed_once() {
         let mut w = World::default();
         let a = w.create_entity(&spec(0.0)).unwrap();
         let mut b = Baseline::new(None);
-        let snap = b.snapshot(&w, 0);
+        let snap = b.snapshot(&frame(&w, 0));
         assert_eq!(snap.message["entities"].as_array().unwrap().len(), 1);
         b.delivered(snap);
-        assert!(b.delta(&w, 1).is_none());
+        assert!(delta(&b, &w, 1).is_none());
         let c = w.create_entity(&spec(5.0)).unwrap();
         w.edit_transform(a, |t| t.position[1] = 2.0);
-        let d = b.delta(&w, 2).unwrap();
-        assert_eq!(d.message["created"][0]["entity"], c.to_string());
-        assert_eq!(d.message["changed"][0]["entity"], a.to_string());
+        let d = delta(&b, &w, 2).unwrap();
+        assert_eq!(d["created"][0]["entity"], c.to_string());
+        assert_eq!(d["changed"][0]["entity"], a.to_string());
         // Not delivered: the next delta still carries it (coalescing, nothing lost).
-        let again = b.delta(&w, 3).unwrap();
+        let again = b.delta(&frame(&w, 3)).unwrap();
         assert_eq!(again.message["created"][0]["entity"], c.to_string());
         b.delivered(again);
+        assert!(delta(&b, &w, 3).is_none(), "delivered: sent once");
         w.destroy_entity(a, 4);
-        assert_eq!(b.delta(&w, 4).unwrap().message["destroyed"], json!([a.to_string()]));
+        assert_eq!(delta(&b, &w, 4).unwrap()["destroyed"], json!([a.to_string()]));
+    }
+
+    #[test]
+    fn a_moved_body_is_changed_with_only_its_pose() {
+        let mut w = World::default();
+        let falling = w.create_entity(&EntitySpec { body: Some(crate::physics::BodyKind::Dynamic), ..spec(0.0) }).unwrap();
+        let b = subscribed(&w, None);
+        w.begin_step();
+        w.step_physics().unwrap();
+        let d = delta(&b, &w, 1).unwrap();
+        let changed = d["changed"].as_array().unwrap();
+        assert_eq!(changed.len(), 1, "{d}");
+        assert_eq!(changed[0]["entity"], falling.to_string());
+        assert_eq!(keys(&changed[0]), ["entity", "position", "rotation", "scale"], "only the pose: {d}");
+        assert!(changed[0]["position"][1].as_f64().unwrap() < 0.0, "it fell");
+    }
+
+    #[test]
+    fn a_material_change_is_sent_as_the_look_alone() {
+        let mut w = World::default();
+        let a = w.create_entity(&spec(0.0)).unwrap();
+        let b = subscribed(&w, None);
+        w.edit_material(a, |m, color| {
+            m.roughness = 0.25;
+            m.metalness = 1.0;
+            m.cast_shadow = false;
+            *color = 0xff0000;
+        });
+        let d = delta(&b, &w, 1).unwrap();
+        let c = &d["changed"][0];
+        assert_eq!(c["material"], json!({"roughness": 0.25, "metalness": 1.0, "castShadow": false, "receiveShadow": true}));
+        assert_eq!(c["color"], 0xff0000);
+        assert!(c.get("position").is_none(), "the pose did not change: {d}");
+    }
+
+    #[test]
+    fn a_model_entity_names_its_asset() {
+        let mut w = World::default();
+        w.spawn_model("models/fox.glb", &spec(0.0)).unwrap();
+        let snap = Baseline::new(None).snapshot(&frame(&w, 0));
+        let e = &snap.message["entities"][0];
+        assert_eq!((e["shape"].as_str(), e["asset"].as_str()), (Some("gltf"), Some("models/fox.glb")));
+    }
+
+    #[test]
+    fn lighting_and_camera_are_sent_in_the_snapshot_and_when_they_change() {
+        let mut w = World::default();
+        let b = subscribed(&w, None);
+        let snap = Baseline::new(None).snapshot(&frame(&w, 0)).message;
+        assert_eq!(snap["scene"]["camera"]["fov"], 50.0);
+        assert_eq!(snap["scene"]["lighting"]["ambientColor"], 0x404060);
+        assert!(delta(&b, &w, 1).is_none(), "an unchanged scene is not resent");
+        w.camera.fov_deg = 70.0;
+        let d = delta(&b, &w, 2).unwrap();
+        assert_eq!(d["scene"]["camera"]["fov"], 70.0);
+        assert!(d["scene"].get("lighting").is_none(), "only the part that changed: {d}");
+        w.lighting.cast_shadow = true;
+        let d = delta(&b, &w, 3).unwrap();
+        assert_eq!(d["scene"]["lighting"]["castShadow"], true);
+    }
+
+    fn agent(saying: Option<(&str, u64)>) -> AgentView {
+        AgentView {
+            id: "agt_0001".into(),
+            entity: Some(EntityId(7)),
+            provider: "scripted",
+            profile: "social.actor",
+            saying: saying.map(|(text, tick)| Said { text: text.into(), tick }),
+        }
+    }
+
+    #[test]
+    fn agents_are_sent_whole_when_they_change_and_removed_by_id() {
+        let w = World::default();
+        let mut b = Baseline::new(None);
+        let snap = b.snapshot(&Frame::new(&w, vec![agent(None)], 0));
+        assert_eq!(
+            snap.message["agents"][0],
+            json!({"agentId": "agt_0001", "entity": "ent_0007", "provider": "scripted", "profile": "social.actor"})
+        );
+        b.delivered(snap);
+        assert!(b.delta(&Frame::new(&w, vec![agent(None)], 1)).is_none());
+        let said = b.delta(&Frame::new(&w, vec![agent(Some(("hello", 2)))], 2)).unwrap();
+        assert_eq!(said.message["agents"]["upserted"][0]["saying"], json!({"text": "hello", "tick": 2}));
+        b.delivered(said);
+        let quiet = b.delta(&Frame::new(&w, vec![agent(None)], 302)).unwrap();
+        assert!(quiet.message["agents"]["upserted"][0].get("saying").is_none(), "{}", quiet.message);
+        b.delivered(quiet);
+        let gone = b.delta(&Frame::new(&w, Vec::new(), 303)).unwrap();
+        assert_eq!(gone.message["agents"]["removed"], json!(["agt_0001"]));
+    }
+
+    #[test]
+    fn an_agents_line_is_shown_for_300_ticks_after_it_said_it() {
+        let engine = crate::host::Engine::new(crate::host::EngineConfig {
+            output: crate::host::Output::Silent,
+            ..crate::host::EngineConfig::new(env!("CARGO_MANIFEST_DIR"))
+        })
+        .unwrap();
+        engine
+            .run_source(
+                r#"local said = false
+limina.scripted_policy("greeter", function(request)
+    if said then return {} end
+    said = true
+    return { { tool = "social.say", input = { text = "hello" } } }
+end)"#,
+                "greeter.lua",
+            )
+            .unwrap();
+        let r = engine.call(
+            &engine.script_caller().clone(),
+            "agent.spawn",
+            json!({"id": "agt_greeter", "profile": "social.actor", "body": {"shape": "box", "position": [0, 0.5, 0]}, "decisionIntervalTicks": 1, "llm": {"model": "greeter"}}),
+        );
+        assert!(r.success, "{r:?}");
+        let mut said_at = None;
+        for _ in 0..20 {
+            engine.step(1).unwrap();
+            if let Some(s) = engine.agents().said("agt_greeter") {
+                said_at = Some(s.tick);
+                break;
+            }
+        }
+        let said_at = said_at.expect("the agent said its line");
+        let views = agent_views(&engine.agents(), said_at + SAYING_KEPT_TICKS - 1);
+        assert_eq!(views[0].saying.as_ref().map(|s| s.text.as_str()), Some("hello"));
+        assert_eq!(views[0].provider, "scripted");
+        assert!(agent_views(&engine.agents(), said_at + SAYING_KEPT_TICKS)[0].saying.is_none(), "gone after 300 ticks");
     }
 
     #[test]
@@ -240,20 +652,20 @@ mod tests {
         let mut b = Baseline::new(None);
         let spec = serde_json::from_value(json!({"anchor": {"kind": "screen"}, "text": "hi"})).unwrap();
         let h = w.ui.create(UiKind::Label, spec, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
-        let snap = b.snapshot(&w, 0);
+        let snap = b.snapshot(&frame(&w, 0));
         assert_eq!(snap.message["ui"][0]["handle"], h.as_str());
         b.delivered(snap);
-        assert!(b.delta(&w, 1).is_none(), "unchanged UI sends nothing");
+        assert!(delta(&b, &w, 1).is_none(), "unchanged UI sends nothing");
         w.ui.update(
             UiChange { handle: h.clone(), text: Some("bye".into()), ..Default::default() },
             &crate::world::ui::Writer { agent: "agt", operator: false },
         )
         .unwrap();
-        let d = b.delta(&w, 2).unwrap();
+        let d = b.delta(&frame(&w, 2)).unwrap();
         assert_eq!(d.message["ui"]["upserted"][0]["text"], "bye");
         b.delivered(d);
         w.ui.remove(&h, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
-        assert_eq!(b.delta(&w, 3).unwrap().message["ui"]["removed"], json!([h]));
+        assert_eq!(delta(&b, &w, 3).unwrap()["ui"]["removed"], json!([h]));
     }
 
     #[test]
@@ -261,19 +673,20 @@ mod tests {
         let mut w = World::default();
         let a = w.create_entity(&spec(0.0)).unwrap();
         let (mut early, mut late) = (Baseline::new(None), Baseline::new(None));
-        early.delivered(early.snapshot(&w, 0));
+        early.delivered(early.snapshot(&frame(&w, 0)));
         w.create_entity(&spec(5.0)).unwrap();
-        late.delivered(late.snapshot(&w, 1));
+        late.delivered(late.snapshot(&frame(&w, 1)));
         assert_ne!(early.key(), late.key());
         w.edit_transform(a, |t| t.position[1] = 2.0);
         // Different deltas (the early one also learns of the second entity), one state reached.
-        let (from_early, from_late) = (early.diff(&w, 2), late.diff(&w, 2));
+        let f = frame(&w, 2);
+        let (from_early, from_late) = (early.diff(&f), late.diff(&f));
         assert_eq!(from_early.message.as_ref().unwrap()["created"].as_array().unwrap().len(), 1);
         assert_eq!(from_late.message.as_ref().unwrap()["created"].as_array().unwrap().len(), 0);
         early.caught_up(&from_early.next);
         late.caught_up(&from_early.next);
         assert_eq!(early.key(), late.key(), "one shared state from here on");
-        assert!(late.delta(&w, 3).is_none());
+        assert!(late.delta(&frame(&w, 3)).is_none());
     }
 
     #[test]
@@ -281,11 +694,79 @@ mod tests {
         let mut w = World::default();
         w.create_entity(&spec(0.0)).unwrap();
         let far = w.create_entity(&spec(100.0)).unwrap();
-        let mut b = Baseline::new(Some(Aoi { center: [0.0; 3], radius: 10.0 }));
-        let snap = b.snapshot(&w, 0);
-        assert_eq!(snap.message["entities"].as_array().unwrap().len(), 1);
-        b.delivered(snap);
+        let b = subscribed(&w, Some(Aoi { center: [0.0; 3], radius: 10.0 }));
         w.edit_transform(far, |t| t.position[1] = 1.0);
-        assert!(b.delta(&w, 1).is_none(), "a change outside the area is not sent");
+        assert!(delta(&b, &w, 1).is_none(), "a change outside the area is not sent");
+    }
+
+    #[test]
+    fn entering_the_area_creates_and_leaving_it_destroys() {
+        let mut w = World::default();
+        let walker = w.create_entity(&spec(100.0)).unwrap();
+        let mut b = Baseline::new(Some(Aoi { center: [0.0; 3], radius: 10.0 }));
+        let snap = b.snapshot(&frame(&w, 0));
+        assert_eq!(snap.message["entities"], json!([]));
+        b.delivered(snap);
+        w.edit_transform(walker, |t| t.position[0] = 5.0);
+        let d = b.delta(&frame(&w, 1)).unwrap();
+        assert_eq!(d.message["created"][0]["entity"], walker.to_string(), "moved in: created, in full");
+        assert_eq!(d.message["created"][0]["shape"], "box");
+        b.delivered(d);
+        w.edit_transform(walker, |t| t.position[1] = 1.0);
+        let d = b.delta(&frame(&w, 2)).unwrap();
+        assert_eq!(d.message["changed"][0]["entity"], walker.to_string());
+        b.delivered(d);
+        w.edit_transform(walker, |t| t.position[0] = 50.0);
+        let d = b.delta(&frame(&w, 3)).unwrap();
+        assert_eq!(d.message["destroyed"], json!([walker.to_string()]), "moved out: destroyed for it");
+        b.delivered(d);
+        w.edit_transform(walker, |t| t.position[0] = 60.0);
+        assert!(delta(&b, &w, 4).is_none(), "outside, its moves are not sent");
+    }
+
+    #[test]
+    fn a_subscriber_behind_the_journal_window_gets_a_snapshot() {
+        let mut w = World::default();
+        let a = w.create_entity(&spec(0.0)).unwrap();
+        let stalled = subscribed(&w, None);
+        let mut keeping_up = subscribed(&w, None);
+        // Others' publishes seal the journal until the stalled subscriber's epoch falls out.
+        let mut tick = 1;
+        while w.touched().covers(stalled.sent.0.epoch) {
+            w.edit_transform(a, |t| t.position[1] += 1.0);
+            let d = keeping_up.delta(&frame(&w, tick)).unwrap();
+            keeping_up.delivered(d);
+            tick += 1;
+        }
+        let d = delta(&stalled, &w, tick).unwrap();
+        assert_eq!(d["kind"], "snapshot", "it resyncs");
+        assert_eq!(d["entities"][0]["position"][1].as_f64().unwrap(), f64::from(w.transform(a).unwrap().position[1]));
+        assert_eq!(delta(&keeping_up, &w, tick).map(|d| d["kind"].clone()), None, "the others carry on with deltas");
+    }
+
+    #[test]
+    fn a_replaced_world_resyncs_its_subscribers() {
+        let w = World::default();
+        let b = subscribed(&w, None);
+        let restored = w.duplicate();
+        assert_eq!(delta(&b, &restored, 1).unwrap()["kind"], "snapshot");
+    }
+
+    #[test]
+    fn the_stream_leaves_the_world_hash_alone() {
+        let mut watched = World::default();
+        let mut alone = World::default();
+        for w in [&mut watched, &mut alone] {
+            w.create_entity(&EntitySpec { body: Some(crate::physics::BodyKind::Dynamic), ..spec(0.0) }).unwrap();
+        }
+        let b = subscribed(&watched, None);
+        for tick in 1..5 {
+            for w in [&mut watched, &mut alone] {
+                w.begin_step();
+                w.step_physics().unwrap();
+            }
+            let _ = delta(&b, &watched, tick);
+        }
+        assert_eq!(watched.hash(), alone.hash());
     }
 }

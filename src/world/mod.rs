@@ -18,6 +18,7 @@ pub mod sharing;
 pub mod sound;
 pub mod spatial;
 pub(crate) mod state;
+pub mod touched;
 pub mod ui;
 
 pub use bounds::BoundsError;
@@ -29,6 +30,7 @@ pub use scene::{Camera, Lighting};
 pub use sharing::{Lease, LeaseError, Leases, Revision};
 pub use spatial::{NearHit, NearQuery, SpatialError, SpatialIndex};
 pub use state::{WorldSaveError, WorldStateError};
+pub use touched::{Stamp, Touch, TouchJournal};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -156,6 +158,7 @@ pub(crate) struct EntityState<'a> {
     pub id: EntityId,
     pub transform: &'a Transform,
     pub renderable: Option<&'a Renderable>,
+    pub material: Option<&'a Material>,
     pub tags: Option<&'a Tags>,
 }
 
@@ -207,6 +210,9 @@ pub struct World {
     pub sounds: sound::SoundTable,
     /// Who holds which entities until when (`sharing`; `scene.lease` changes it).
     pub(crate) leases: Leases,
+    /// Which entities changed what a viewer sees (`touched`): not world state, never hashed or
+    /// saved; a cell so a reader holding `&World` can seal it.
+    pub(crate) touched: std::cell::RefCell<TouchJournal>,
 }
 
 #[derive(Debug)]
@@ -261,6 +267,7 @@ impl World {
             ui: ui::UiTable::default(),
             sounds: sound::SoundTable::default(),
             leases: Leases::new(),
+            touched: Default::default(),
         }
     }
 
@@ -307,6 +314,7 @@ impl World {
             ui: self.ui.clone(),
             sounds: self.sounds.clone(),
             leases: self.leases.clone(),
+            touched: Default::default(),
         }
     }
 
@@ -336,8 +344,31 @@ impl World {
     pub(crate) fn for_each_entity(&self, mut visit: impl FnMut(EntityState<'_>)) {
         for (id, e) in self.entities.iter() {
             let Some(transform) = self.ecs.get::<Transform>(e) else { continue };
-            visit(EntityState { id, transform, renderable: self.ecs.get::<Renderable>(e), tags: self.ecs.get::<Tags>(e) });
+            visit(EntityState {
+                id,
+                transform,
+                renderable: self.ecs.get::<Renderable>(e),
+                material: self.ecs.get::<Material>(e),
+                tags: self.ecs.get::<Tags>(e),
+            });
         }
+    }
+
+    /// One live entity's plain data, as `for_each_entity` shows it (None: not live).
+    pub(crate) fn entity_state(&self, id: EntityId) -> Option<EntityState<'_>> {
+        let e = self.entities.get(id)?;
+        Some(EntityState {
+            id,
+            transform: self.ecs.get::<Transform>(e)?,
+            renderable: self.ecs.get::<Renderable>(e),
+            material: self.ecs.get::<Material>(e),
+            tags: self.ecs.get::<Tags>(e),
+        })
+    }
+
+    /// The journal of what changed what a viewer sees (`touched`).
+    pub(crate) fn touched(&self) -> std::cell::RefMut<'_, TouchJournal> {
+        self.touched.borrow_mut()
     }
 
     /// Visits every renderable entity in storage order (no per-entity lookups: this is the hot
@@ -397,6 +428,7 @@ impl World {
         }
         let inserted = self.entities.insert(entity)?;
         debug_assert_eq!(inserted, id);
+        self.touched.get_mut().touch(id, Touch::Created);
         Ok(id)
     }
 
@@ -427,6 +459,7 @@ impl World {
         }
         self.ecs.despawn(entity);
         self.leases.remove(id);
+        self.touched.get_mut().touch(id, Touch::Destroyed);
         true
     }
 
@@ -497,6 +530,7 @@ impl World {
         bounds::check_edit(&before, &after)?;
         if after != before {
             self.bump(entity);
+            self.touched.get_mut().touch(id, Touch::Pose);
         }
         if let Some(mut t) = self.ecs.get_mut::<Transform>(entity) {
             *t = after;
@@ -528,6 +562,7 @@ impl World {
         });
         if added == Some(Ok(true)) {
             self.bump(entity);
+            self.touched.get_mut().touch(id, Touch::Look);
         }
         added
     }
@@ -538,6 +573,7 @@ impl World {
         let removed = self.ecs.get_mut::<Tags>(entity).map(|mut tags| tags.remove(tag));
         if removed == Some(true) {
             self.bump(entity);
+            self.touched.get_mut().touch(id, Touch::Look);
         }
         removed
     }
@@ -708,11 +744,15 @@ impl World {
     pub(crate) fn step_physics(&mut self) -> Result<(), PhysicsFault> {
         self.physics.step()?;
         let ecs = &mut self.ecs;
+        let touched = self.touched.get_mut();
         self.physics.for_each_moved(|user, position, rotation| {
-            let (_, entity) = unpack(user);
-            if let Some(mut t) = entity.and_then(|e| ecs.get_mut::<Transform>(e)) {
+            let (id, entity) = unpack(user);
+            if let Some(mut t) = entity.and_then(|e| ecs.get_mut::<Transform>(e))
+                && (t.position != position || t.rotation != rotation)
+            {
                 t.position = position;
                 t.rotation = rotation;
+                touched.touch(id, Touch::Pose);
             }
         });
         Ok(())
@@ -783,6 +823,7 @@ impl World {
         self.ecs.entity_mut(entity).insert(material);
         if changed {
             self.bump(entity);
+            self.touched.get_mut().touch(id, Touch::Look);
         }
         true
     }

@@ -241,6 +241,7 @@ impl World {
             ui,
             sounds,
             leases,
+            touched: Default::default(),
         };
         Ok((world, rest))
     }

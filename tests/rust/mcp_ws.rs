@@ -201,3 +201,36 @@ async fn a_vanished_client_does_not_disturb_the_others() {
     let pong: Value = a.request("ping", rpc_params![]).await.unwrap();
     assert_eq!(pong, json!({}));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_state_stream_carries_the_scene_materials_and_only_what_changed() {
+    let server = WsServer::start(&[]);
+    let a = client(&server.url, None).await.unwrap();
+    init(&a).await;
+    let mut sub: Subscription<Value> = a.subscribe("state/subscribe", rpc_params![], "state/unsubscribe").await.unwrap();
+    let snapshot = sub.next().await.unwrap().unwrap();
+    assert!(snapshot["scene"]["camera"]["fov"].is_number(), "{snapshot}");
+    assert!(snapshot["scene"]["lighting"]["ambientIntensity"].is_number(), "{snapshot}");
+    assert!(snapshot["agents"].is_array(), "{snapshot}");
+
+    let made = call(&a, "scene.createEntity", json!({"shape": "box", "static": true, "position": [0, 1, 0]})).await;
+    let entity = made["structuredContent"]["entity"].as_str().unwrap().to_string();
+    assert!(wait_for(&mut sub, Duration::from_secs(10), |d| mentions(d, "created", &entity)).await.is_some());
+
+    // A material change: the look alone, not the pose.
+    let r = call(&a, "three.setMaterial", json!({"entity": entity, "roughness": 0.2, "metalness": 0.9})).await;
+    assert_ne!(r["isError"], true, "{r}");
+    let changed = wait_for(&mut sub, Duration::from_secs(10), |d| mentions(d, "changed", &entity)).await.expect("the new look");
+    let e = changed["changed"].as_array().unwrap().iter().find(|e| e["entity"] == entity.as_str()).unwrap().clone();
+    assert!((e["material"]["roughness"].as_f64().unwrap() - 0.2).abs() < 1e-6, "{e}");
+    assert!(e.get("position").is_none(), "only what changed: {e}");
+
+    // The camera: in `scene`, once.
+    let r = call(&a, "render.setCamera", json!({"position": [4, 5, 6], "target": [0, 0, 0], "fov": 65})).await;
+    assert_ne!(r["isError"], true, "{r}");
+    let scene = wait_for(&mut sub, Duration::from_secs(10), |d| d.get("scene").is_some()).await.expect("the new camera");
+    assert_eq!(scene["scene"]["camera"]["fov"], 65.0);
+    assert!(scene["scene"].get("lighting").is_none(), "{scene}");
+    let again = wait_for(&mut sub, Duration::from_millis(500), |d| d.get("scene").is_some()).await;
+    assert!(again.is_none(), "sent once: {again:?}");
+}

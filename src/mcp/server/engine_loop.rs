@@ -44,7 +44,7 @@ use crate::host::{Engine, FramePlan, RealTimeDriver};
 use crate::mcp::ToolsMode;
 use crate::mcp::dispatcher::{self, McpSession, RpcError};
 use crate::mcp::protocol::{self, Incoming};
-use crate::mcp::sync::{Aoi, Baseline, Sent};
+use crate::mcp::sync::{self, Aoi, Baseline, Frame, Sent};
 use crate::policy::{DecisionContext, Grant, PermissionSet};
 use crate::skills::Caller;
 
@@ -466,7 +466,9 @@ impl<'e> EngineLoop<'e> {
                 let tick = engine.tick();
                 let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 let mut baseline = Baseline::new(c.aoi);
-                let snapshot = baseline.snapshot(&engine.world(), tick);
+                let world = engine.world();
+                let snapshot = baseline.snapshot(&Frame::new(&world, sync::agent_views(&engine.agents(), tick), tick));
+                drop(world);
                 if sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
                     baseline.delivered(snapshot);
                 }
@@ -535,11 +537,18 @@ impl<'e> EngineLoop<'e> {
         // is never the same subscribers who wait.
         let mut order: Vec<u64> = self.conns.iter().filter(|(_, c)| c.sub.is_some()).map(|(id, _)| *id).collect();
         order.sort_unstable();
-        if !order.is_empty() {
-            let turn = (self.publishes % order.len() as u64) as usize;
-            order.rotate_left(turn);
+        if order.is_empty() {
+            // Nobody watches: the world stops journalling what it touches.
+            sync::unwatched(&world);
+            drop(world);
+            self.forget_stream_conns(ended);
+            return;
         }
+        let turn = (self.publishes % order.len() as u64) as usize;
+        order.rotate_left(turn);
         self.publishes += 1;
+        // What every delta of this publish reads: the journal sealed once, the agents listed once.
+        let frame = Frame::new(&world, sync::agent_views(&self.engine.agents(), tick), tick);
         // One delta per state sent and area of interest, computed and encoded once for all the
         // subscribers that were sent that state.
         let mut deltas: HashMap<(StateKey, AoiKey), SharedDelta> = HashMap::new();
@@ -581,7 +590,7 @@ impl<'e> EngineLoop<'e> {
                         self.stats.deferred += 1;
                         continue;
                     }
-                    let diff = sub.baseline.diff(&world, tick);
+                    let diff = sub.baseline.diff(&frame);
                     let next = reached.entry(aoi).or_insert(diff.next).clone();
                     if diff.message.is_some() {
                         self.stats.built += 1;
@@ -607,6 +616,7 @@ impl<'e> EngineLoop<'e> {
                 }
             }
         }
+        drop(frame);
         drop(world);
         self.forget_stream_conns(ended);
     }
@@ -726,7 +736,7 @@ impl StreamGrant {
 /// An area of interest as a map key (None: the whole world).
 type AoiKey = Option<[u64; 4]>;
 /// Which state a subscriber was sent (`Baseline::key`).
-type StateKey = (usize, usize);
+type StateKey = usize;
 /// One publish's delta for the subscribers that were sent one state (None: nothing changed),
 /// and the state it leads to.
 type SharedDelta = (Option<Encoded>, Sent);

@@ -110,6 +110,7 @@ pub(crate) fn create(
             if let Some(at) = at {
                 a.borrow_mut().hear(&world, &speaker, entity, at, &text, tick);
             }
+            a.borrow_mut().note_said(&speaker, &text, tick);
             let out = lua.create_table()?;
             out.set("said", true)?;
             out.set("speaker", speaker)?;
