@@ -10,4 +10,6 @@ mod profiles;
 
 pub(crate) use engine::PlannedCalls;
 pub use engine::{BudgetLimits, CapRevocation, Decision, DecisionContext, PolicyEngine, Principal, QuotaRule, Rule};
-pub use profiles::{Grant, GrantError, PROFILES, Permission, PermissionSet, Profile, missing_permission, profile_permissions, profiles_granting};
+pub use profiles::{
+    Grant, GrantError, PROFILES, Permission, PermissionSet, Profile, missing_permission, profile_permissions, profiles_granting,
+};
