@@ -30,7 +30,7 @@ fn start(extra: &[&str]) -> Server {
     let p = project.path();
     std::fs::create_dir_all(p.join("assets/models")).unwrap();
     std::fs::copy(crate::root().join("assets/models/crate.glb"), p.join("assets/models/crate.glb")).unwrap();
-    std::fs::write(p.join("tokens"), "watch-token system.readonly\n").unwrap();
+    std::fs::write(p.join("tokens"), "watch-token system.readonly\nother-token system.readonly\n").unwrap();
     std::fs::write(p.join("secret.glb"), "not for the viewer").unwrap();
     std::os::unix::fs::symlink(p.join("secret.glb"), p.join("assets/models/link.glb")).unwrap();
     std::fs::write(p.join("assets/notes.txt"), "text").unwrap();
@@ -252,4 +252,39 @@ fn run_serve_prints_a_read_only_viewer_link() {
     assert_eq!(watching.status, 200, "{}", watching.text());
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A client that reads slowly holds its token's share of the asset budget (a quarter), not all of
+/// it: the same token is told so, another token is still served (found by an outside attack: one
+/// token holding 256 MiB of unread downloads got every other client 503).
+#[test]
+fn one_token_reading_slowly_holds_only_its_share_of_the_asset_budget() {
+    use std::io::{Read, Write};
+    let s = start(&["--tokens", "tokens"]);
+    for name in ["big1.glb", "big2.glb"] {
+        // Sparse, 40 MiB each: over a quarter of the budget together.
+        std::fs::File::create(s._project.path().join("assets/models").join(name)).unwrap().set_len(40 << 20).unwrap();
+    }
+    // A: asks for big1 and reads only the status line; the rest waits in the server.
+    let mut slow = std::net::TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    write!(slow, "GET /assets/models/big1.glb HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{TOKEN}\r\n", s.port).unwrap();
+    let mut head = [0u8; 12];
+    slow.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200", "{}", String::from_utf8_lossy(&head));
+    let same = request(s.port, "GET", "/assets/models/big2.glb", TOKEN);
+    assert_eq!(same.status, 503, "{}", same.text());
+    assert!(same.text().contains("this token has 67108864 bytes"), "{}", same.text());
+    let other = request(s.port, "GET", "/assets/models/big2.glb", "Authorization: Bearer other-token\r\n");
+    assert_eq!((other.status, other.body.len()), (200, 40 << 20), "another token is served");
+    drop(slow);
+    // Once A's connection is gone its share comes back (the server notices the closed socket).
+    let mut again = request(s.port, "GET", "/assets/models/big2.glb", TOKEN);
+    for _ in 0..600 {
+        if again.status == 200 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        again = request(s.port, "GET", "/assets/models/big2.glb", TOKEN);
+    }
+    assert_eq!(again.status, 200, "{}", again.text());
 }

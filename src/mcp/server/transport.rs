@@ -249,6 +249,8 @@ pub(crate) enum OriginRefusal {
     NoHost,
     #[error("forbidden: Host '{host}' does not name this machine (the server listens on loopback)")]
     ForeignHost { host: String },
+    #[error("forbidden: a request may carry one {header} header, not several")]
+    Repeated { header: &'static str },
 }
 
 /// Which browser origins may reach the server. Browsers send `Origin` on cross-site requests
@@ -287,6 +289,13 @@ impl OriginPolicy {
     /// Refuses a request from a foreign origin (or to a foreign Host), naming what was refused.
     pub(crate) fn check<B>(&self, req: &http::Request<B>) -> Result<(), OriginRefusal> {
         let headers = req.headers();
+        // Judged on one value each: a second Origin or Host (which no browser sends) must not
+        // ride behind an allowed first one.
+        for (name, header) in [(http::header::ORIGIN, "Origin"), (http::header::HOST, "Host")] {
+            if headers.get_all(name).iter().nth(1).is_some() {
+                return Err(OriginRefusal::Repeated { header });
+            }
+        }
         // HTTP/2 names the host in the URI's authority instead of a Host header.
         let host = match headers.get(http::header::HOST) {
             Some(host) => host.to_str().unwrap_or("(not text)").to_string(),
@@ -714,6 +723,27 @@ mod tests {
             "same-origin never lets a foreign Host onto a loopback server"
         );
         assert_eq!(loopback.check(&asking("127.0.0.1:7777", None)), Ok(()));
+    }
+
+    #[test]
+    fn a_second_origin_or_host_is_refused_whatever_the_first_says() {
+        let policy = OriginPolicy { allowed: Vec::new(), loopback: true, same_origin: true };
+        let two_origins = http::Request::builder()
+            .uri("/assets/models/crate.glb")
+            .header(http::header::HOST, "127.0.0.1:7777")
+            .header(http::header::ORIGIN, "http://127.0.0.1:7777")
+            .header(http::header::ORIGIN, "http://evil.example")
+            .body(())
+            .unwrap();
+        assert_eq!(policy.check(&two_origins), Err(OriginRefusal::Repeated { header: "Origin" }));
+        let two_hosts = http::Request::builder()
+            .uri("/")
+            .header(http::header::HOST, "127.0.0.1:7777")
+            .header(http::header::HOST, "evil.example")
+            .body(())
+            .unwrap();
+        assert_eq!(policy.check(&two_hosts), Err(OriginRefusal::Repeated { header: "Host" }));
+        assert_eq!(policy.check(&asking("127.0.0.1:7777", Some("http://127.0.0.1:7777"))), Ok(()));
     }
 
     #[test]

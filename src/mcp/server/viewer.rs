@@ -27,6 +27,9 @@ use crate::policy::Permission;
 pub(crate) const MAX_ASSET_BYTES: u64 = 64 << 20;
 /// Bytes of asset files held for sending at once, across all connections.
 pub(crate) const ASSET_BUDGET: usize = 256 << 20;
+/// Asset bytes one token may have being sent at once (a quarter of `ASSET_BUDGET`), so one
+/// client reading slowly cannot hold every other client's models back.
+pub(crate) const ASSET_BUDGET_PER_TOKEN: usize = ASSET_BUDGET / 4;
 
 /// The viewer's files, embedded at build time.
 const PAGE: &str = include_str!("../../../web/viewer/index.html");
@@ -52,11 +55,13 @@ pub(super) struct Viewer {
     assets: PathBuf,
     shared: Shared,
     serving: Arc<AtomicUsize>,
+    /// Bytes being sent per token (only tokens of the tokens file reach here, so it is bounded).
+    serving_by: std::sync::Mutex<std::collections::HashMap<String, Arc<AtomicUsize>>>,
 }
 
 impl Viewer {
     pub fn new(project: &std::path::Path, shared: Shared) -> Arc<Self> {
-        Arc::new(Self { assets: project.join("assets"), shared, serving: Arc::new(AtomicUsize::new(0)) })
+        Arc::new(Self { assets: project.join("assets"), shared, serving: Arc::new(AtomicUsize::new(0)), serving_by: Default::default() })
     }
 
     /// Whether `path` is one of the viewer's routes (the caller sends everything else on).
@@ -138,7 +143,24 @@ impl Viewer {
                 &format!("assetId '{shown}' is {size} bytes, over the {MAX_ASSET_BYTES}-byte limit of one asset"),
             );
         }
-        // Held until the body is sent (or the client is cut off), so files in memory stay bounded.
+        // Held until the body is sent (or the client is cut off), so files in memory stay bounded:
+        // the token's share first, then the server's.
+        let token = self.shared.tokens.as_ref().and_then(|_| super::transport::bearer_token(headers));
+        let own = match token {
+            None => None,
+            Some(token) => {
+                let count = Arc::clone(self.serving_by.lock().unwrap_or_else(|p| p.into_inner()).entry(token.to_string()).or_default());
+                let Some(own) = Reservation::take(&count, size as usize, ASSET_BUDGET_PER_TOKEN) else {
+                    let mut busy = super::http::plain(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        &format!("this token has {ASSET_BUDGET_PER_TOKEN} bytes of assets being sent, its limit; retry when they are read"),
+                    );
+                    busy.headers_mut().insert(header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+                    return busy;
+                };
+                Some(own)
+            }
+        };
         let Some(held) = Reservation::take(&self.serving, size as usize, ASSET_BUDGET) else {
             let mut busy = super::http::plain(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -159,7 +181,7 @@ impl Viewer {
             Ok(Err(e)) => return super::http::plain(StatusCode::NOT_FOUND, &format!("assetId '{shown}': {e}")),
             Err(_) => return super::http::plain(StatusCode::INTERNAL_SERVER_ERROR, "reading the asset failed"),
         };
-        let mut response = HttpResponse::new(HttpBody::new(Held { data: Some(Bytes::from(bytes)), _held: held }));
+        let mut response = HttpResponse::new(HttpBody::new(Held { data: Bytes::from(bytes), _held: (held, own) }));
         let h = response.headers_mut();
         h.insert(header::CONTENT_TYPE, http::HeaderValue::from_static(media));
         h.insert(header::CACHE_CONTROL, http::HeaderValue::from_static("private, no-store"));
@@ -202,11 +224,18 @@ fn percent_decode(raw: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// A response body that keeps its share of `ASSET_BUDGET` until it is sent or dropped.
+/// A response body that keeps its share of `ASSET_BUDGET` (and its token's) until it is sent or
+/// dropped. It gives the file in 64 KiB frames: the server asks for the next frame only once the
+/// last is written, so the body — and its reservation — lives as long as bytes wait to be sent to
+/// a slow reader (one whole-file frame was taken at once and the reservation freed at once, while
+/// the bytes still sat in the server's write buffer).
 struct Held {
-    data: Option<Bytes>,
-    _held: Reservation,
+    data: Bytes,
+    _held: (Reservation, Option<Reservation>),
 }
+
+/// Bytes per frame of an asset body.
+const FRAME_BYTES: usize = 64 << 10;
 
 impl http_body::Body for Held {
     type Data = Bytes;
@@ -216,15 +245,20 @@ impl http_body::Body for Held {
         mut self: std::pin::Pin<&mut Self>,
         _: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
-        std::task::Poll::Ready(self.data.take().map(|d| Ok(http_body::Frame::data(d))))
+        if self.data.is_empty() {
+            return std::task::Poll::Ready(None);
+        }
+        let n = self.data.len().min(FRAME_BYTES);
+        let frame = self.data.split_to(n);
+        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(frame))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.data.is_none()
+        self.data.is_empty()
     }
 
     fn size_hint(&self) -> http_body::SizeHint {
-        http_body::SizeHint::with_exact(self.data.as_ref().map_or(0, |d| d.len() as u64))
+        http_body::SizeHint::with_exact(self.data.len() as u64)
     }
 }
 
