@@ -27,7 +27,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::agents::table::{Agents, SAYING_KEPT_TICKS, Said};
-use crate::world::{Camera, EntityId, EntityState, Lighting, RenderShape, Stamp, World};
+use crate::world::viewed::{camera_json, entity_json, lighting_json, put_look, put_pose};
+use crate::world::{Camera, EntityId, EntityState, Lighting, Stamp, World};
 
 /// A client's area of interest: only entities within `radius` of `center` are sent.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,52 +96,6 @@ pub(crate) fn unwatched(world: &World) {
     world.touched().set_enabled(false);
 }
 
-fn shape_name(shape: RenderShape) -> &'static str {
-    match shape {
-        RenderShape::Box => "box",
-        RenderShape::Sphere => "sphere",
-        RenderShape::Capsule => "capsule",
-        RenderShape::Asset(_) => "gltf",
-    }
-}
-
-fn put_pose(v: &mut serde_json::Map<String, Value>, e: &EntityState<'_>) {
-    v.insert("position".into(), json!(e.transform.position));
-    v.insert("rotation".into(), json!(e.transform.rotation));
-    v.insert("scale".into(), json!(e.transform.scale));
-}
-
-/// The look fields: shape, size, colour, material (when it has its own), asset, tags.
-fn put_look(v: &mut serde_json::Map<String, Value>, world: &World, e: &EntityState<'_>) {
-    if let Some(r) = e.renderable {
-        v.insert("shape".into(), json!(shape_name(r.shape)));
-        v.insert("size".into(), json!(r.size));
-        v.insert("color".into(), json!(r.color));
-        if let RenderShape::Asset(handle) = r.shape
-            && let Some(asset) = world.model_asset(handle)
-        {
-            v.insert("asset".into(), json!(asset));
-        }
-    }
-    if let Some(m) = e.material {
-        v.insert(
-            "material".into(),
-            json!({"roughness": m.roughness, "metalness": m.metalness, "castShadow": m.cast_shadow, "receiveShadow": m.receive_shadow}),
-        );
-    }
-    if let Some(t) = e.tags {
-        v.insert("tags".into(), json!(t.0));
-    }
-}
-
-fn entity_json(world: &World, e: &EntityState<'_>) -> Value {
-    let mut v = serde_json::Map::new();
-    v.insert("entity".into(), json!(e.id.to_string()));
-    put_pose(&mut v, e);
-    put_look(&mut v, world, e);
-    Value::Object(v)
-}
-
 /// An entity's changed fields only (None when neither its pose nor its look changed).
 fn change_json(world: &World, e: &EntityState<'_>, pose: bool, look: bool) -> Option<Value> {
     if !pose && !look {
@@ -155,27 +110,6 @@ fn change_json(world: &World, e: &EntityState<'_>, pose: bool, look: bool) -> Op
         put_look(&mut v, world, e);
     }
     Some(Value::Object(v))
-}
-
-fn lighting_json(l: &Lighting) -> Value {
-    json!({
-        "ambientColor": l.ambient_color,
-        "ambientIntensity": l.ambient_intensity,
-        "directionalColor": l.directional_color,
-        "directionalIntensity": l.directional_intensity,
-        "direction": l.direction,
-        "castShadow": l.cast_shadow,
-        "shadowMapSize": l.shadow_map_size,
-        "shadowCameraExtent": l.shadow_camera_extent,
-        "shadowCameraNear": l.shadow_camera_near,
-        "shadowCameraFar": l.shadow_camera_far,
-        "shadowBias": l.shadow_bias,
-        "clearColor": l.clear_color,
-    })
-}
-
-fn camera_json(c: &Camera) -> Value {
-    json!({"position": c.position, "target": c.target, "fov": c.fov_deg})
 }
 
 fn agent_json(a: &AgentView) -> Value {

@@ -20,6 +20,7 @@ pub mod spatial;
 pub(crate) mod state;
 pub mod touched;
 pub mod ui;
+pub(crate) mod viewed;
 
 pub use bounds::BoundsError;
 pub use components::{Material, PreviousTransform, PublicId, RenderShape, Renderable, Tags, Transform};

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 
 use super::invalid;
 use crate::agents::table::Agents;
-use crate::world::{EntityId, Material, RenderShape, World};
+use crate::world::{EntityId, World, viewed};
 
 /// The most entities one answer carries (the schema's bound, checked again here).
 pub(crate) const MAX_LIMIT: usize = 2000;
@@ -35,19 +35,6 @@ pub(crate) struct Request {
     pub sees_agents: bool,
 }
 
-fn shape_name(shape: RenderShape) -> &'static str {
-    match shape {
-        RenderShape::Box => "box",
-        RenderShape::Sphere => "sphere",
-        RenderShape::Capsule => "capsule",
-        RenderShape::Asset(_) => "gltf",
-    }
-}
-
-fn material_json(m: &Material) -> Value {
-    json!({"roughness": m.roughness, "metalness": m.metalness, "castShadow": m.cast_shadow, "receiveShadow": m.receive_shadow})
-}
-
 /// The snapshot-shaped view (see the module docs).
 pub(crate) fn view(world: &World, agents: &Agents, request: &Request) -> Value {
     let limit = request.limit.clamp(1, MAX_LIMIT);
@@ -62,37 +49,12 @@ pub(crate) fn view(world: &World, agents: &Agents, request: &Request) -> Value {
         if entities.len() >= limit {
             return;
         }
-        let t = e.transform;
-        let mut row = json!({"entity": e.id.to_string(), "position": t.position, "rotation": t.rotation, "scale": t.scale});
-        if let Some(r) = e.renderable {
-            row["shape"] = json!(shape_name(r.shape));
-            row["size"] = json!(r.size);
-            row["color"] = json!(r.color);
-            if let RenderShape::Asset(handle) = r.shape
-                && let Some(asset) = world.model_asset(handle)
-            {
-                row["asset"] = json!(asset);
-            }
-        }
-        if let Some(m) = world.material(e.id) {
-            row["material"] = material_json(&m);
-        }
-        if let Some(tags) = e.tags.filter(|t| !t.0.is_empty()) {
-            row["tags"] = json!(tags.0);
-        }
+        let row = viewed::entity_json(world, &e);
         last = Some(e.id);
         entities.push(row);
     });
-    let l = &world.lighting;
-    let c = &world.camera;
-    let lighting = json!({
-        "ambientColor": l.ambient_color, "ambientIntensity": l.ambient_intensity,
-        "directionalColor": l.directional_color, "directionalIntensity": l.directional_intensity,
-        "direction": l.direction, "castShadow": l.cast_shadow, "shadowMapSize": l.shadow_map_size,
-        "shadowCameraExtent": l.shadow_camera_extent, "shadowCameraNear": l.shadow_camera_near,
-        "shadowCameraFar": l.shadow_camera_far, "shadowBias": l.shadow_bias, "clearColor": l.clear_color,
-    });
-    let camera = json!({"position": c.position, "target": c.target, "fov": c.fov_deg});
+    let lighting = viewed::lighting_json(&world.lighting);
+    let camera = viewed::camera_json(&world.camera);
     let ui: Vec<Value> = world.ui.iter().take(MAX_UI).map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect();
     let ui_total = world.ui.iter().count();
     let mut cut = Map::new();
@@ -165,7 +127,7 @@ pub(crate) fn install(lua: &Lua, ops: &Table, world: Rc<RefCell<World>>, agents:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::world::EntitySpec;
+    use crate::world::{EntitySpec, RenderShape};
 
     fn spec(x: f32) -> EntitySpec {
         EntitySpec {
