@@ -443,7 +443,7 @@ impl Gpu {
             zenith: rgb(sky.zenith, 1.0),
             ground: rgb(sky.ground, 1.0),
             below: rgb(sky.below, 1.0),
-            hemi: [sky.intensity, 0.0, 0.0, 0.0],
+            hemi: [sky.intensity, if list.flat { 1.0 } else { 0.0 }, 0.0, 0.0],
             view_forward: rays[0],
             view_right: rays[1],
             view_up: rays[2],
@@ -475,7 +475,8 @@ impl Gpu {
                     self.asset_parts.insert(key, (upload(&self.device, &part.mesh), group));
                 }
                 let start = next + self.staging.len() as u32;
-                let white = part.base_color[..3].iter().all(|c| *c == 1.0);
+                // A mask paints the entity's colour alone, whatever the model's own.
+                let white = list.flat || part.base_color[..3].iter().all(|c| *c == 1.0);
                 for i in instances {
                     let mut instance = *i;
                     instance.rows = math::affine_rows(&math::mul(&i.model(), &part.transform));
@@ -533,7 +534,7 @@ impl Gpu {
         }
         let target = self.target.as_ref().map(|t| (&t.msaa, &t.depth, &t.resolve_view));
         if let Some((msaa, depth, resolve)) = target {
-            let clear = linear_rgb(l.clear_color);
+            let clear = if list.flat { [0.0; 3] } else { linear_rgb(l.clear_color) };
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("main"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {

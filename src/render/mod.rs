@@ -8,6 +8,7 @@
 pub mod asset;
 pub(crate) mod capture;
 mod gpu;
+pub mod mask;
 pub mod math;
 pub mod mesh;
 mod overlay;
@@ -128,12 +129,6 @@ impl Renderer {
         let (rgba, stats) = self.gpu.render_image(list, width, height)?;
         self.last = stats;
         Ok(rgba)
-    }
-
-    /// Renders a frame as a PNG.
-    pub(crate) fn render_png(&mut self, list: &RenderList, width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-        let rgba = self.render_rgba(list, width, height)?;
-        encode_png(&rgba, width, height)
     }
 
     /// Encodes a frame without submitting or waiting: the CPU cost of a frame (benchmarks).

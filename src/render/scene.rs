@@ -85,11 +85,15 @@ pub struct RenderList {
     pub assets: Vec<(Option<std::sync::Arc<super::asset::LoadedAsset>>, Vec<Instance>)>,
     /// UI elements, in draw order (render order, then handle).
     pub ui: Vec<UiItem>,
+    /// Draw every instance in its flat colour, unlit, on black, with no sky (an entity mask,
+    /// `render::mask`).
+    pub flat: bool,
 }
 
 impl RenderList {
     pub fn clear(&mut self) {
         self.ui.clear();
+        self.flat = false;
         for b in &mut self.batches {
             b.clear();
         }

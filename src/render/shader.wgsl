@@ -23,7 +23,8 @@ struct Globals {
     ground: vec4<f32>,
     // rgb = the background below the horizon (linear)
     below: vec4<f32>,
-    // x = hemisphere light intensity (its colours are `sky` above and `ground` below)
+    // x = hemisphere light intensity (its colours are `sky` above and `ground` below);
+    // y = 1: a mask, every instance its flat colour, no sky (render::mask)
     hemi: vec4<f32>,
     // The sky pass's view rays: forward + ndc.x * right + ndc.y * up (math::view_rays)
     view_forward: vec4<f32>,
@@ -175,6 +176,9 @@ fn shadow_factor(world_pos: vec3<f32>, n_dot_l: f32) -> f32 {
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    if (globals.hemi.y > 0.5) {
+        return vec4<f32>(in.color.rgb, 1.0);
+    }
     let tex = textureSample(base_color_texture, base_color_sampler, in.uv);
     let albedo = in.color.rgb * tex.rgb;
     let roughness = clamp(in.material.x, 0.04, 1.0);
@@ -230,6 +234,9 @@ fn vs_sky(@builtin(vertex_index) i: u32) -> SkyOut {
 
 @fragment
 fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
+    if (globals.hemi.y > 0.5) {
+        return vec4<f32>(0.0, 0.0, 0.0, 1.0);
+    }
     let d = normalize(globals.view_forward.xyz + in.ndc.x * globals.view_right.xyz + in.ndc.y * globals.view_up.xyz);
     return vec4<f32>(sky_color(d), 1.0);
 }

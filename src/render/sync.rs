@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use super::asset::LoadedAsset;
 use super::capture;
+use super::mask::{self, MaskEntry};
 use super::scene::{UiAt, UiItem};
 use super::{Instance, MeshKey, RenderError, RenderList, RenderStats, Renderer, math};
-use crate::world::{Camera, Material, RenderShape, World};
+use crate::world::{Camera, EntityId, Material, RenderShape, RenderableState, World};
 
 /// Models by asset id, loaded once (by `three.loadGLTF`) and shared by every frame.
 pub type ModelCache = HashMap<String, Arc<LoadedAsset>>;
@@ -18,6 +19,11 @@ pub type ModelCache = HashMap<String, Arc<LoadedAsset>>;
 /// Fills `list` with every renderable entity, transforms interpolated `alpha` of the way from
 /// the start of the step to its end.
 pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &mut RenderList) {
+    fill_painted(world, models, alpha, list, |e| e.renderable.color);
+}
+
+/// Fills `list` as `fill_render_list` does, each entity in the colour `paint` gives it.
+fn fill_painted(world: &World, models: &ModelCache, alpha: f32, list: &mut RenderList, mut paint: impl FnMut(&RenderableState<'_>) -> u32) {
     list.clear();
     fill_ui(world, alpha, list);
     list.camera = world.camera;
@@ -32,8 +38,9 @@ pub fn fill_render_list(world: &World, models: &ModelCache, alpha: f32, list: &m
         let position = std::array::from_fn(|i| lerp(prev.position[i], t.position[i]));
         let rotation = if alpha >= 1.0 { t.rotation } else { math::nlerp(prev.rotation, t.rotation, alpha) };
         let scale = std::array::from_fn(|i| lerp(prev.scale[i], t.scale[i]) * r.size);
+        let color = paint(&e);
         let instance =
-            Instance::new(&math::trs(position, rotation, scale), r.color, [m.roughness, m.metalness], m.receive_shadow, m.cast_shadow);
+            Instance::new(&math::trs(position, rotation, scale), color, [m.roughness, m.metalness], m.receive_shadow, m.cast_shadow);
         match r.shape {
             RenderShape::Box => list.push(MeshKey::Cube, instance),
             RenderShape::Sphere => list.push(MeshKey::Sphere, instance),
@@ -89,6 +96,8 @@ pub(crate) struct CaptureRequest {
     pub camera: Option<Camera>,
     /// Draw id labels over the nearest visible entities (at most `capture::MAX_LABELS`).
     pub labels: bool,
+    /// Draw an entity mask (`render::mask`) instead of the picture, and count its pixels.
+    pub mask: bool,
 }
 
 /// One capture: the PNG, what drawing it took, the view it was taken from, and the labelled
@@ -100,6 +109,8 @@ pub(crate) struct Capture {
     pub camera: Camera,
     pub labels: Vec<capture::EntityLabel>,
     pub labels_omitted: usize,
+    /// With `mask`: the entities it shows, most pixels first.
+    pub masks: Vec<MaskEntry>,
 }
 
 /// The offscreen renderer, made on first capture. Shared with the heavy-work thread, which
@@ -134,6 +145,8 @@ pub(crate) struct PreparedCapture {
     camera: Camera,
     labels: Vec<capture::EntityLabel>,
     labels_omitted: usize,
+    /// A mask's drawn entities (their colours are what it decodes); None for a picture.
+    masked: Option<Vec<EntityId>>,
 }
 
 impl PreparedCapture {
@@ -154,9 +167,11 @@ impl PreparedCapture {
             Some(r) => r,
             empty => empty.insert(Renderer::headless()?),
         };
-        let png = r.render_png(&self.list, self.width, self.height)?;
+        let rgba = r.render_rgba(&self.list, self.width, self.height)?;
+        let masks = self.masked.as_deref().map_or_else(Vec::new, |drawn| mask::read(&rgba, self.width, self.height, drawn));
+        let png = super::encode_png(&rgba, self.width, self.height)?;
         let labels = std::mem::take(&mut self.labels);
-        Ok(Capture { png, stats: r.stats(), camera: self.camera, labels, labels_omitted: self.labels_omitted })
+        Ok(Capture { png, stats: r.stats(), camera: self.camera, labels, labels_omitted: self.labels_omitted, masks })
     }
 }
 
@@ -174,7 +189,7 @@ impl RenderState {
         height: u32,
         camera: Option<Camera>,
     ) -> Result<(Vec<u8>, RenderStats), RenderError> {
-        let c = self.capture_view(world, &CaptureRequest { width, height, camera, labels: false })?;
+        let c = self.capture_view(world, &CaptureRequest { width, height, camera, labels: false, mask: false })?;
         Ok((c.png, c.stats))
     }
 
@@ -190,9 +205,22 @@ impl RenderState {
 
     /// Reads what a capture of the world as it is (alpha = 1) needs into `list`, as `request`
     /// asks: from its camera (else the world's), with id labels over the nearest visible
-    /// entities when asked. Reads the world, never writes it.
+    /// entities when asked, or as a mask (listing the labelled entities without drawing them).
+    /// Reads the world, never writes it.
     pub(crate) fn prepare_capture(&self, world: &World, request: &CaptureRequest, mut list: RenderList) -> PreparedCapture {
-        fill_render_list(world, &self.models, 1.0, &mut list);
+        let masked = if request.mask {
+            let mut drawn = Vec::new();
+            fill_painted(world, &self.models, 1.0, &mut list, |e| {
+                drawn.push(e.id);
+                mask::color_of(e.id)
+            });
+            list.flat = true;
+            list.ui.clear();
+            Some(drawn)
+        } else {
+            fill_render_list(world, &self.models, 1.0, &mut list);
+            None
+        };
         if let Some(c) = request.camera {
             list.camera = c;
         }
@@ -201,9 +229,11 @@ impl RenderState {
         } else {
             (Vec::new(), 0)
         };
-        list.ui.extend(capture::label_items(&labels, request.height, world.ui.tick));
+        if !request.mask {
+            list.ui.extend(capture::label_items(&labels, request.height, world.ui.tick));
+        }
         let camera = list.camera;
-        PreparedCapture { list, width: request.width, height: request.height, camera, labels, labels_omitted }
+        PreparedCapture { list, width: request.width, height: request.height, camera, labels, labels_omitted, masked }
     }
 
     /// The renderer, for a prepared capture rendered elsewhere.

@@ -175,6 +175,7 @@ pub(crate) struct BodyState {
 /// What render-sync reads of one renderable entity.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderableState<'a> {
+    pub id: EntityId,
     pub transform: &'a Transform,
     /// The transform at the start of the step (interpolation), when recorded.
     pub previous: Option<&'a Transform>,
@@ -236,7 +237,8 @@ impl Default for World {
     }
 }
 
-type RenderQuery = QueryState<(&'static Transform, Option<&'static PreviousTransform>, &'static Renderable, Option<&'static Material>)>;
+type RenderQuery =
+    QueryState<(&'static PublicId, &'static Transform, Option<&'static PreviousTransform>, &'static Renderable, Option<&'static Material>)>;
 
 /// Packs an entity's public id and ECS entity into a physics owner tag.
 fn pack(id: EntityId, entity: Entity) -> u128 {
@@ -376,8 +378,8 @@ impl World {
     /// read of render-sync, once per drawn frame).
     pub fn for_each_renderable(&self, mut visit: impl FnMut(RenderableState<'_>)) {
         let mut query = self.render_query.borrow_mut();
-        for (transform, previous, renderable, material) in query.iter(&self.ecs) {
-            visit(RenderableState { transform, previous: previous.map(|p| &p.0), renderable, material });
+        for (id, transform, previous, renderable, material) in query.iter(&self.ecs) {
+            visit(RenderableState { id: id.0, transform, previous: previous.map(|p| &p.0), renderable, material });
         }
     }
 

@@ -504,6 +504,47 @@ limina.call("scene.createEntity", { shape = "sphere", position = { 60, 0.5, 0 },
     }
 
     #[test]
+    fn a_mask_paints_each_visible_entity_its_own_colour_and_counts_its_pixels() {
+        // THREE, and a small sphere hidden behind the red one (ent_0006).
+        let e = world(&format!(
+            "{THREE}\nlimina.call(\"scene.createEntity\", {{ shape = \"sphere\", size = 0.3, position = {{ -3.3, 0.15, -1 }} }})"
+        ));
+        let before = e.world_hash();
+        let Some(plain) = shoot(&e, "plain", json!({})) else { return };
+        let mask = shoot(&e, "mask", json!({"mask": true, "labelEntities": true})).unwrap();
+        assert_eq!(e.world_hash(), before, "a mask moved the world hash");
+        let masks = mask.result["masks"].as_array().unwrap();
+        let listed: Vec<&str> = masks.iter().map(|m| m["entity"].as_str().unwrap()).collect();
+        let mut sorted = listed.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, ["ent_0001", "ent_0002", "ent_0003"], "behind the camera, far off and hidden entities are not listed");
+        assert_eq!(mask.result["masksOmitted"], json!(0));
+        let pixels: Vec<u64> = masks.iter().map(|m| m["pixels"].as_u64().unwrap()).collect();
+        assert!(pixels.windows(2).all(|w| w[0] >= w[1]), "largest first: {pixels:?}");
+        // Each entity's centre (as labels report it) is its colour, exactly; the background is black.
+        for label in mask.result["labels"].as_array().unwrap() {
+            let id = label["entity"].as_str().unwrap();
+            let Some(m) = masks.iter().find(|m| m["entity"] == id) else { continue };
+            let hex = u32::from_str_radix(&m["color"].as_str().unwrap()[1..], 16).unwrap();
+            let at = mask.pixel(label["x"].as_i64().unwrap(), label["y"].as_i64().unwrap());
+            assert_eq!(at, [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8], "{id} at its centre");
+        }
+        assert_eq!(mask.pixel(2, 2), [0, 0, 0]);
+        // The red sphere's mask covers what the picture shows of it, give or take its edge.
+        let red = masks.iter().find(|m| m["entity"] == "ent_0001").unwrap();
+        let shown = (0..360).flat_map(|y| (0..640).map(move |x| (x, y))).filter(|&(x, y)| reddish(plain.pixel(x, y))).count() as f64;
+        let counted = red["pixels"].as_f64().unwrap();
+        assert!((counted / shown - 1.0).abs() < 0.08, "mask {counted} px against {shown} red px in the picture");
+        let b = &red["box"];
+        let [x0, y0, x1, y1] = plain.bbox(reddish).unwrap();
+        assert!(
+            (b[0].as_i64().unwrap() - x0).abs() <= 2 && (b[3].as_i64().unwrap() - y1).abs() <= 2,
+            "box {b} against {:?}",
+            [x0, y0, x1, y1]
+        );
+    }
+
+    #[test]
     fn labels_stop_at_the_limit_and_count_the_rest() {
         let e = world(
             r#"

@@ -165,7 +165,7 @@ fn camera_from(input: &Table, base: crate::world::Camera) -> mlua::Result<crate:
 
 /// `render.capture`'s result for a capture `width` x `height` (labels listed when asked).
 #[cfg(feature = "render")]
-fn capture_result(capture: &crate::render::Capture, width: u32, height: u32, labels: bool) -> serde_json::Value {
+fn capture_result(capture: &crate::render::Capture, width: u32, height: u32, labels: bool, mask: bool) -> serde_json::Value {
     use base64::Engine as _;
     use serde_json::json;
     let c = capture.camera;
@@ -186,8 +186,21 @@ fn capture_result(capture: &crate::render::Capture, width: u32, height: u32, lab
             .collect();
         out["labelsOmitted"] = json!(capture.labels_omitted);
     }
+    if mask {
+        out["masks"] = capture
+            .masks
+            .iter()
+            .take(MAX_MASKS)
+            .map(|m| json!({"entity": m.entity.to_string(), "color": format!("#{:06x}", m.color), "pixels": m.pixels, "box": m.bounds}))
+            .collect();
+        out["masksOmitted"] = json!(capture.masks.len().saturating_sub(MAX_MASKS));
+    }
     out
 }
+
+/// Entities a mask lists at most (the largest); the rest are counted in `masksOmitted`.
+#[cfg(feature = "render")]
+const MAX_MASKS: usize = 64;
 
 pub(crate) fn create(
     lua: &Lua,
@@ -349,7 +362,8 @@ pub(crate) fn create(
                 None => base,
             };
             let labels = input.get::<Option<bool>>("labelEntities")?.unwrap_or(false);
-            let request = CaptureRequest { width, height, camera, labels };
+            let mask = input.get::<Option<bool>>("mask")?.unwrap_or(false);
+            let request = CaptureRequest { width, height, camera, labels, mask };
             let failed =
                 |e: crate::render::RenderError| crate::skills::SkillFailure { code: ErrorCode::HandlerError, message: e.to_string() };
             if heavy.may_defer("render.capture").map_err(HandlerFailure::into_lua)? {
@@ -358,7 +372,7 @@ pub(crate) fn create(
                 let renderer = state.borrow().shared_renderer();
                 heavy.park(move || {
                     let capture = prepared.render(&renderer).map_err(failed)?;
-                    Ok(capture_result(&capture, width, height, labels))
+                    Ok(capture_result(&capture, width, height, labels, mask))
                 });
                 return Ok(mlua::Value::Nil);
             }
@@ -366,7 +380,7 @@ pub(crate) fn create(
                 .borrow_mut()
                 .capture_view(&world, &request)
                 .map_err(|e| HandlerFailure::new(ErrorCode::HandlerError, e.to_string()).into_lua())?;
-            blob(lua, capture_result(&capture, width, height, labels)).map(mlua::Value::UserData)
+            blob(lua, capture_result(&capture, width, height, labels, mask)).map(mlua::Value::UserData)
         })?,
     )?;
 
