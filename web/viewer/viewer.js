@@ -45,31 +45,76 @@
   $('stage').appendChild(renderer.domElement);
 
   const scene = new THREE.Scene();
-  const camera = new THREE.PerspectiveCamera(60, 1, 0.05, 2000);
+  // Near and far planes as the native renderer's (src/render/math.rs).
+  const camera = new THREE.PerspectiveCamera(60, 1, 0.1, 1000);
   camera.position.set(8, 6, 10);
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.enableDamping = true;
 
-  // Sky: a gradient from the horizon to the zenith, drawn behind everything, following the camera.
-  const skyUniforms = { top: { value: new THREE.Color(0x5b8fd0) }, bottom: { value: new THREE.Color(0xdde8f2) } };
+  // The sky and its lights, as the native renderer draws them (src/render/sky.rs,
+  // src/render/shader.wgsl, docs/presentation.md): the horizon is the clear colour, the zenith
+  // a deeper blue, a hazy ground below; a hemisphere light from the clear colour above and an
+  // earth tone below at 2.5 x the ambient intensity; metals reflect the sky gradient. Colours
+  // here are linear.
+  const SKY = { ground: 0x6b5e4f, hemispherePerAmbient: 2.5, zenithFactor: [0.45, 0.62, 0.95], belowMix: 0.5 };
+  const skyUniforms = {
+    liminaHorizon: { value: new THREE.Color() },
+    liminaZenith: { value: new THREE.Color() },
+    liminaBelow: { value: new THREE.Color() },
+  };
+  const SKY_GLSL = `
+    uniform vec3 liminaHorizon;
+    uniform vec3 liminaZenith;
+    uniform vec3 liminaBelow;
+    vec3 liminaSky(vec3 d) {
+      vec3 up = mix(liminaHorizon, liminaZenith, sqrt(clamp(d.y, 0.0, 1.0)));
+      return mix(up, liminaBelow, smoothstep(0.0, -0.15, d.y));
+    }`;
   const sky = new THREE.Mesh(
-    new THREE.SphereGeometry(1000, 24, 12),
+    new THREE.SphereGeometry(1000, 48, 24),
     new THREE.ShaderMaterial({
       uniforms: skyUniforms,
       side: THREE.BackSide,
       depthWrite: false,
+      toneMapped: false,
       vertexShader: 'varying vec3 vDir; void main() { vDir = normalize(position); gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }',
-      fragmentShader: 'uniform vec3 top; uniform vec3 bottom; varying vec3 vDir; void main() { float h = clamp(vDir.y * 1.5 + 0.1, 0.0, 1.0); gl_FragColor = vec4(mix(bottom, top, h), 1.0); }',
+      fragmentShader: `${SKY_GLSL}
+        varying vec3 vDir;
+        void main() {
+          gl_FragColor = vec4(liminaSky(normalize(vDir)), 1.0);
+          #include <colorspace_fragment>
+        }`,
     }),
   );
   sky.frustumCulled = false;
   sky.renderOrder = -1;
   scene.add(sky);
 
-  const ambient = new THREE.AmbientLight(0xffffff, 0.35);
-  const hemisphere = new THREE.HemisphereLight(0xcfe3ff, 0x5a5046, 0.45);
-  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
-  sun.castShadow = true;
+  /** Gives a standard material the native renderer's indirect specular: the sky gradient seen
+   * along the reflection (three has none without an environment map, so metals went black). */
+  function reflectSky(material) {
+    material.onBeforeCompile = (shader) => {
+      Object.assign(shader.uniforms, skyUniforms);
+      shader.fragmentShader = shader.fragmentShader
+        .replace('void main() {', `${SKY_GLSL}\nvoid main() {`)
+        .replace('#include <lights_fragment_end>', `#include <lights_fragment_end>
+          {
+            vec3 liminaR = inverseTransformDirection(reflect(-geometryViewDir, normal), viewMatrix);
+            float liminaNV = max(dot(normal, geometryViewDir), 0.0001);
+            vec3 liminaF0 = material.specularColorBlended;
+            float liminaRough = material.roughness;
+            vec3 liminaFA = liminaF0 + (max(vec3(1.0 - liminaRough), liminaF0) - liminaF0) * pow(1.0 - liminaNV, 5.0);
+            reflectedLight.indirectSpecular += liminaSky(liminaR) * liminaFA * (1.0 - 0.6 * liminaRough);
+          }`);
+    };
+    material.customProgramCacheKey = () => 'limina-sky';
+    return material;
+  }
+
+  const ambient = new THREE.AmbientLight(0x404060, 1.2);
+  const hemisphere = new THREE.HemisphereLight(0x9fb8d0, SKY.ground, 3.0);
+  const sun = new THREE.DirectionalLight(0xffffff, 3.0);
+  sun.castShadow = false;
   scene.add(ambient, hemisphere, sun, sun.target);
   applyLighting({});
 
@@ -77,29 +122,36 @@
     return typeof v === 'number' ? v : typeof v === 'string' ? parseInt(v.replace('#', ''), 16) : fallback;
   }
 
-  /** Scene lighting (stream v2 `scene.lighting`; defaults match the default world's). */
+  /** Scene lighting (stream v2 `scene.lighting`; defaults are the default world's, `Lighting::default`). */
   function applyLighting(l) {
-    ambient.color.setHex(hex(l.ambientColor, 0xffffff));
-    ambient.intensity = l.ambientIntensity ?? 0.35;
+    ambient.color.setHex(hex(l.ambientColor, 0x404060));
+    ambient.intensity = l.ambientIntensity ?? 1.2;
     sun.color.setHex(hex(l.directionalColor, 0xffffff));
-    sun.intensity = l.directionalIntensity ?? 1.6;
-    const d = l.direction ?? [0.4, 1, 0.3];
+    sun.intensity = l.directionalIntensity ?? 3.0;
+    const d = l.direction ?? [5, 9, 6];
     const v = new THREE.Vector3(d[0], d[1], d[2]);
     if (v.lengthSq() === 0) v.set(0, 1, 0);
-    v.normalize().multiplyScalar(l.shadowCameraFar ? Math.min(l.shadowCameraFar / 2, 60) : 30);
+    // The shadow camera where the native one is: half its far plane out, looking at the origin.
+    const far = l.shadowCameraFar ?? 120;
+    v.normalize().multiplyScalar(far * 0.5);
     sun.position.copy(v);
     sun.target.position.set(0, 0, 0);
-    sun.castShadow = l.castShadow ?? true;
+    sun.castShadow = l.castShadow ?? false;
     const size = l.shadowMapSize ?? 2048;
     if (sun.shadow.mapSize.x !== size) {
       sun.shadow.mapSize.set(size, size);
       if (sun.shadow.map) { sun.shadow.map.dispose(); sun.shadow.map = null; }
     }
     const extent = l.shadowCameraExtent ?? 20;
-    Object.assign(sun.shadow.camera, { left: -extent, right: extent, top: extent, bottom: -extent, near: l.shadowCameraNear ?? 0.5, far: l.shadowCameraFar ?? 100 });
+    Object.assign(sun.shadow.camera, { left: -extent, right: extent, top: extent, bottom: -extent, near: l.shadowCameraNear ?? 0.5, far });
     sun.shadow.camera.updateProjectionMatrix();
-    sun.shadow.bias = l.shadowBias ?? -0.0005;
-    if (l.clearColor !== undefined) skyUniforms.bottom.value.setHex(hex(l.clearColor, 0xdde8f2));
+    sun.shadow.bias = l.shadowBias ?? -0.0008;
+    const clear = hex(l.clearColor, 0x9fb8d0);
+    hemisphere.color.setHex(clear);
+    hemisphere.intensity = SKY.hemispherePerAmbient * ambient.intensity;
+    const horizon = skyUniforms.liminaHorizon.value.setHex(clear);
+    skyUniforms.liminaZenith.value.setRGB(horizon.r * SKY.zenithFactor[0], horizon.g * SKY.zenithFactor[1], horizon.b * SKY.zenithFactor[2]);
+    skyUniforms.liminaBelow.value.copy(horizon).lerp(new THREE.Color(SKY.ground), SKY.belowMix);
   }
 
   let worldCamera = { position: [8, 6, 10], target: [0, 0, 0], fov: 60 };
@@ -120,11 +172,12 @@
   });
 
   // Shapes share one unit geometry each; size and scale go on the mesh (RenderShape docs: box
-  // edge = size, sphere diameter = size, capsule size tall and size/2 wide).
+  // edge = size, sphere diameter = size, capsule size tall and size/2 wide), tessellated as the
+  // native meshes are (src/render/gpu.rs) so silhouettes agree.
   const geometries = {
     box: new THREE.BoxGeometry(1, 1, 1),
-    sphere: new THREE.SphereGeometry(0.5, 24, 16),
-    capsule: new THREE.CapsuleGeometry(0.25, 0.5, 6, 16),
+    sphere: new THREE.SphereGeometry(0.5, 48, 24),
+    capsule: new THREE.CapsuleGeometry(0.25, 0.5, 8, 32),
   };
   const materials = new Map();
   function material(color, m) {
@@ -133,7 +186,7 @@
     const key = `${color}|${roughness}|${metalness}`;
     let found = materials.get(key);
     if (!found) {
-      found = new THREE.MeshStandardMaterial({ color: new THREE.Color().setHex(color), roughness, metalness });
+      found = reflectSky(new THREE.MeshStandardMaterial({ color: new THREE.Color().setHex(color), roughness, metalness }));
       materials.set(key, found);
     }
     return found;
@@ -141,16 +194,22 @@
 
   // ---------------------------------------------------------------- glTF models
   const models = new Map(); // asset id -> Promise<THREE.Object3D | null>
+  let modelsLoading = 0;
   function loadModel(asset) {
     let p = models.get(asset);
     if (!p) {
       const loader = new GLTFLoader();
       if (token) loader.setRequestHeader({ Authorization: `Bearer ${token}` });
       const url = '/assets/' + asset.split('/').map(encodeURIComponent).join('/');
-      p = new Promise((resolve) => loader.load(url, (gltf) => resolve(gltf.scene), undefined, (e) => {
+      const withSky = (root) => {
+        root.traverse((o) => { if (o.isMesh && o.material?.isMeshStandardMaterial) reflectSky(o.material); });
+        return root;
+      };
+      modelsLoading++;
+      p = new Promise((resolve) => loader.load(url, (gltf) => resolve(withSky(gltf.scene)), undefined, (e) => {
         console.warn(`limina viewer: model ${asset} did not load: ${e?.message ?? e}`);
         resolve(null);
-      }));
+      })).finally(() => { modelsLoading--; });
       models.set(asset, p);
     }
     return p;
@@ -172,7 +231,7 @@
     const key = `${e.shape}|${m?.roughness ?? 0.5}|${m?.metalness ?? 0}|${cast}|${receive}`;
     let b = batches.get(key);
     if (!b) {
-      const mat = new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: m?.roughness ?? 0.5, metalness: m?.metalness ?? 0 });
+      const mat = reflectSky(new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: m?.roughness ?? 0.5, metalness: m?.metalness ?? 0 }));
       b = { geometry: geometries[e.shape] ?? geometries.box, material: mat, cast, receive, entities: [], mesh: null };
       grow(b, 64);
       batches.set(key, b);
@@ -857,6 +916,60 @@
     return { frames: n, avgMs: avg, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
   }
 
+  // ---------------------------------------------------------------- pixels
+  /** An entity's flat colour in a mask: src/render/mask.rs `color_of`, the same bits. */
+  function maskColor(id) {
+    const key = (BigInt(id.slice(4)) * 0x2f6b1n) & 0x3ffffn;
+    const channel = (shift) => Number((key >> BigInt(shift)) & 63n) * 4 + 2;
+    return (channel(12) << 16) | (channel(6) << 8) | channel(0);
+  }
+
+  const maskBasic = new THREE.MeshBasicMaterial({ color: 0xffffff, toneMapped: false });
+  /** Draws the scene once as it stands (the camera as now) and reads the canvas: the picture,
+   * or with `mask` every entity in its flat colour on black (as `render.capture`'s mask). The
+   * next frame draws the picture again; nothing the page shows or holds changes. */
+  function pixels(mask) {
+    const undo = [];
+    if (mask) {
+      for (const b of batches.values()) {
+        const saved = b.mesh.instanceColor.array.slice();
+        b.entities.forEach((e, slot) => b.mesh.setColorAt(slot, tint.setHex(maskColor(e.id))));
+        b.mesh.instanceColor.needsUpdate = true;
+        const material = b.mesh.material;
+        b.mesh.material = maskBasic;
+        undo.push(() => { b.mesh.material = material; b.mesh.instanceColor.array.set(saved); b.mesh.instanceColor.needsUpdate = true; });
+      }
+      for (const e of entities.values()) {
+        if (e.batch || !e.renderable) continue;
+        const flat = new THREE.MeshBasicMaterial({ color: new THREE.Color().setHex(maskColor(e.id)), toneMapped: false });
+        e.object.traverse((o) => {
+          if (!o.isMesh) return;
+          const material = o.material;
+          o.material = flat;
+          undo.push(() => { o.material = material; });
+        });
+        undo.push(() => flat.dispose());
+      }
+      sky.visible = false;
+      undo.push(() => { sky.visible = true; });
+    }
+    flushBatches();
+    sky.position.copy(camera.position);
+    renderer.render(scene, camera);
+    const gl = renderer.getContext();
+    const width = gl.drawingBufferWidth;
+    const height = gl.drawingBufferHeight;
+    const flipped = new Uint8Array(width * height * 4);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, flipped);
+    for (const f of undo) f();
+    const rgba = new Uint8Array(flipped.length);
+    const row = width * 4;
+    for (let y = 0; y < height; y++) rgba.set(flipped.subarray((height - 1 - y) * row, (height - y) * row), y * row);
+    let binary = '';
+    for (let i = 0; i < rgba.length; i += 0x8000) binary += String.fromCharCode.apply(null, rgba.subarray(i, i + 0x8000));
+    return { width, height, rgba: btoa(binary) };
+  }
+
   // A read-only hook for tests and tools: what the viewer shows, never a way to change it.
   window.liminaViewer = Object.freeze({
     entityCount: () => entities.size,
@@ -873,6 +986,11 @@
     connected: () => connected,
     hadSnapshot: () => hadSnapshot,
     refused: () => refusedMessage,
+    maskColor: (id) => maskColor(id),
+    /** glTF models still being fetched. */
+    modelsLoading: () => modelsLoading,
+    /** RGBA of the scene drawn now, base64, rows from the top: the picture, or a mask. */
+    pixels: ({ mask = false } = {}) => pixels(mask),
     frameStats: () => ({ update: stats(updateMs), render: stats(renderMs), message: stats(messageMs, messages), moving: moving.size }),
   });
 
