@@ -42,6 +42,10 @@
   renderer.toneMappingExposure = 1.0;
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = THREE.PCFShadowMap;
+  // The sun's shadow map does not depend on the view: it is drawn again only when something that
+  // casts moved or changed (`shadowsDirty`), not every frame (see `frame`).
+  renderer.shadowMap.autoUpdate = false;
+  let shadowsDirty = true;
   $('stage').appendChild(renderer.domElement);
 
   const scene = new THREE.Scene();
@@ -91,6 +95,7 @@
     sun.target.position.set(0, 0, 0);
     sun.castShadow = l.castShadow ?? true;
     const size = l.shadowMapSize ?? 2048;
+    shadowsDirty = true;
     if (sun.shadow.mapSize.x !== size) {
       sun.shadow.mapSize.set(size, size);
       if (sun.shadow.map) { sun.shadow.map.dispose(); sun.shadow.map = null; }
@@ -161,6 +166,68 @@
   // metalness, shadows), each entity a slot with its own matrix and colour, so 20,000 entities
   // are a handful of draw calls. An entity's pose lives in a transform holder (an Object3D kept
   // out of the scene) and is copied into its slot whenever it changes.
+  //
+  // Draw calls are not what a big world costs, vertices are: a batch draws every vertex of its
+  // shape once per instance, twice with shadows. 10,000 spheres of the full 425 vertices are
+  // 8.5 million vertices a frame, which a software GL (SwiftShader, as in headless chromium) takes
+  // seconds over — no frame came out at 20,000 entities. So a batch's shape has as much detail as
+  // its population allows under `BATCH_VERTICES` (levels of detail by count, chosen when it
+  // grows), and while more than `SHADOW_VERTICES` cast shadows the shadow map is redrawn only
+  // every few frames (it follows moving casters a few frames late). The coarsest levels are flat
+  // shaded (normals from screen derivatives), so their corners share one vertex: a box is 8
+  // vertices instead of 24 and looks the same.
+  const BATCH_VERTICES = 250000;
+  const SHADOW_VERTICES = 400000;
+  const SHADOW_EVERY_MAX = 8;
+  const detail = {
+    box: [{ geometry: geometries.box }, { geometry: shared(geometries.box), flat: true }],
+    sphere: [{ geometry: geometries.sphere }, { geometry: new THREE.SphereGeometry(0.5, 12, 8) }, { geometry: new THREE.SphereGeometry(0.5, 8, 6) },
+      { geometry: shared(new THREE.SphereGeometry(0.5, 8, 6)), flat: true }, { geometry: shared(new THREE.SphereGeometry(0.5, 6, 4)), flat: true }],
+    capsule: [{ geometry: geometries.capsule }, { geometry: new THREE.CapsuleGeometry(0.25, 0.5, 3, 10) },
+      { geometry: shared(new THREE.CapsuleGeometry(0.25, 0.5, 2, 8)), flat: true }, { geometry: shared(new THREE.CapsuleGeometry(0.25, 0.5, 1, 6)), flat: true }],
+  };
+
+  /** `g` with each corner one vertex shared by every face that meets there (for flat shading). */
+  function shared(g) {
+    const pos = g.attributes.position;
+    const index = new Map();
+    const points = [];
+    const remap = new Uint32Array(pos.count);
+    for (let i = 0; i < pos.count; i++) {
+      const key = `${Math.round(pos.getX(i) * 1e5)},${Math.round(pos.getY(i) * 1e5)},${Math.round(pos.getZ(i) * 1e5)}`;
+      let k = index.get(key);
+      if (k === undefined) {
+        k = points.length / 3;
+        index.set(key, k);
+        points.push(pos.getX(i), pos.getY(i), pos.getZ(i));
+      }
+      remap[i] = k;
+    }
+    const source = g.index ? g.index.array : Array.from({ length: pos.count }, (_, i) => i);
+    const triangles = [];
+    for (let i = 0; i < source.length; i += 3) {
+      const [a, b, c] = [remap[source[i]], remap[source[i + 1]], remap[source[i + 2]]];
+      if (a !== b && b !== c && a !== c) triangles.push(a, b, c); // the poles' slivers collapse
+    }
+    const out = new THREE.BufferGeometry();
+    out.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
+    // Flat shading takes its normals from the screen; these (out from the centre) are for the
+    // vertex stage's shadow bias, which would read a missing normal as zero and divide by it.
+    const normals = points.slice();
+    for (let i = 0; i < normals.length; i += 3) {
+      const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]) || 1;
+      normals[i] /= l; normals[i + 1] /= l; normals[i + 2] /= l;
+    }
+    out.setAttribute('normal', new THREE.Float32BufferAttribute(normals, 3));
+    out.setIndex(triangles);
+    return out;
+  }
+
+  /** The most detailed level of `shape` whose `capacity` instances stay under `BATCH_VERTICES`. */
+  function levelFor(shape, capacity) {
+    const levels = detail[shape] ?? detail.box;
+    return levels.find((l) => l.geometry.attributes.position.count * capacity <= BATCH_VERTICES) ?? levels[levels.length - 1];
+  }
   const batches = new Map();
   const dirtyBatches = new Set();
   const tint = new THREE.Color();
@@ -173,7 +240,7 @@
     let b = batches.get(key);
     if (!b) {
       const mat = new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: m?.roughness ?? 0.5, metalness: m?.metalness ?? 0 });
-      b = { geometry: geometries[e.shape] ?? geometries.box, material: mat, cast, receive, entities: [], mesh: null };
+      b = { shape: e.shape, geometry: null, material: mat, cast, receive, entities: [], mesh: null };
       grow(b, 64);
       batches.set(key, b);
     }
@@ -182,6 +249,12 @@
 
   /** Gives `b` a mesh of `capacity` slots, keeping what its old one held. */
   function grow(b, capacity) {
+    const level = levelFor(b.shape, capacity);
+    b.geometry = level.geometry;
+    if (b.material.flatShading !== !!level.flat) {
+      b.material.flatShading = !!level.flat;
+      b.material.needsUpdate = true;
+    }
     const mesh = new THREE.InstancedMesh(b.geometry, b.material, capacity);
     mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
     mesh.setColorAt(0, tint.setRGB(1, 1, 1));
@@ -198,6 +271,7 @@
     mesh.count = b.entities.length;
     b.mesh = mesh;
     scene.add(mesh);
+    shadowsDirty = true;
   }
 
   function addToBatch(e) {
@@ -235,8 +309,29 @@
   }
 
   function flushBatches() {
-    for (const b of dirtyBatches) b.mesh.instanceMatrix.needsUpdate = true;
+    for (const b of dirtyBatches) {
+      b.mesh.instanceMatrix.needsUpdate = true;
+      if (b.cast) shadowsDirty = true;
+    }
     dirtyBatches.clear();
+  }
+
+  /** Vertices the batches cast into the shadow map (each frame it is redrawn). */
+  function casterVertices() {
+    let n = 0;
+    for (const b of batches.values()) if (b.cast) n += b.entities.length * b.geometry.attributes.position.count;
+    return n;
+  }
+
+  /** Redraws the shadow map this frame if a caster changed, at most every few frames for big worlds. */
+  let shadowFrame = 0;
+  function planShadows(frame) {
+    if (!shadowsDirty || !sun.castShadow) return;
+    const every = Math.min(SHADOW_EVERY_MAX, Math.max(1, Math.ceil(casterVertices() / SHADOW_VERTICES)));
+    if (frame - shadowFrame < every) return;
+    renderer.shadowMap.needsUpdate = true;
+    shadowsDirty = false;
+    shadowFrame = frame;
   }
 
   // ---------------------------------------------------------------- entities
@@ -267,6 +362,7 @@
           });
           object.remove(placeholder);
           object.add(copy);
+          shadowsDirty = true;
         });
       }
     } else {
@@ -285,6 +381,7 @@
     obj.quaternion.set(q[0], q[1], q[2], q[3]);
     obj.scale.set(s[0] * size, s[1] * size, s[2] * size);
     if (e.batch) writeMatrix(e);
+    else shadowsDirty = true;
   }
 
   function create(raw, tick) {
@@ -308,6 +405,7 @@
     pose(e, first.p, first.q, first.s);
     entities.set(e.id, e);
     if (e.shape === 'gltf') scene.add(e.object);
+    shadowsDirty = true;
   }
 
   function destroy(id) {
@@ -315,6 +413,7 @@
     if (!e) return;
     if (e.batch) removeFromBatch(e);
     else scene.remove(e.object);
+    shadowsDirty = true;
     entities.delete(id);
     moving.delete(e);
   }
@@ -383,6 +482,7 @@
       o.quaternion.slerpQuaternions(qa, qb, t);
       o.scale.set((a.s[0] + (b.s[0] - a.s[0]) * t) * k, (a.s[1] + (b.s[1] - a.s[1]) * t) * k, (a.s[2] + (b.s[2] - a.s[2]) * t) * k);
       if (e.batch) writeMatrix(e);
+      else shadowsDirty = true;
     }
   }
 
@@ -606,12 +706,16 @@
   }
 
   // Timings for `frameStats()`: the per-frame update (interpolation, overlays, camera), the
-  // renderer's call, and applying each stream message (its JSON is parsed before).
+  // renderer's call, both (`js`: the page's JavaScript per frame), parsing each stream message's
+  // JSON and applying it.
   const FRAME_SAMPLES = 240;
   const updateMs = new Float64Array(FRAME_SAMPLES);
   const renderMs = new Float64Array(FRAME_SAMPLES);
+  const jsMs = new Float64Array(FRAME_SAMPLES);
   const messageMs = new Float64Array(FRAME_SAMPLES);
+  const parseMs = new Float64Array(FRAME_SAMPLES);
   let messages = 0;
+  let lastParseMs = 0;
 
   // ---------------------------------------------------------------- MCP over HTTP
   let session = null;
@@ -630,17 +734,26 @@
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffered = '';
+    // Where the search for the blank line ending an event resumes: a 2 MB snapshot arrives in
+    // many reads, and searching it all again after each one was quadratic.
+    let scanned = 0;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
       buffered += decoder.decode(value, { stream: true });
       let end;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
+      while ((end = buffered.indexOf('\n\n', scanned)) >= 0) {
         const frame = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
+        scanned = 0;
         const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-        if (data) yield JSON.parse(data);
+        if (!data) continue;
+        const t0 = performance.now();
+        const m = JSON.parse(data);
+        lastParseMs = performance.now() - t0;
+        yield m;
       }
+      scanned = Math.max(0, buffered.length - 1);
     }
   }
 
@@ -722,6 +835,7 @@
           if (m.method === 'state/snapshot') hadSnapshot = true;
           const t0 = performance.now();
           onState(m.method, m.params ?? {});
+          parseMs[messages % FRAME_SAMPLES] = lastParseMs;
           messageMs[messages++ % FRAME_SAMPLES] = performance.now() - t0;
           // Messages back to back must not starve drawing: let a frame through first. Reading
           // slower is the server's cue to coalesce deltas (it skips, never queues, for a slow reader).
@@ -836,11 +950,13 @@
     sky.position.copy(camera.position);
     placeOverlays();
     flushBatches();
+    planShadows(frames);
     const t1 = performance.now();
     renderer.render(scene, camera);
     const t2 = performance.now();
     updateMs[frames % FRAME_SAMPLES] = t1 - t0;
     renderMs[frames % FRAME_SAMPLES] = t2 - t1;
+    jsMs[frames % FRAME_SAMPLES] = t2 - t0;
     frames++;
     if (t2 - lastCounts > 250) {
       lastCounts = t2;
@@ -850,11 +966,14 @@
   }
   requestAnimationFrame(frame);
 
-  function stats(samples, count = frames) {
-    const n = Math.min(count, FRAME_SAMPLES);
-    const xs = Array.from(samples.subarray(0, n)).sort((a, b) => a - b);
+  /** Figures over the samples after the first `since` of `count` (as many of them as the ring still holds). */
+  function stats(samples, count, since = 0) {
+    const n = Math.max(0, Math.min(count - since, FRAME_SAMPLES));
+    const xs = [];
+    for (let i = count - n; i < count; i++) xs.push(samples[i % FRAME_SAMPLES]);
+    xs.sort((a, b) => a - b);
     const avg = xs.reduce((a, b) => a + b, 0) / Math.max(1, n);
-    return { frames: n, avgMs: avg, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
+    return { frames: n, avgMs: avg, p50Ms: xs[Math.floor(n * 0.5)] ?? 0, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
   }
 
   // A read-only hook for tests and tools: what the viewer shows, never a way to change it.
@@ -873,7 +992,20 @@
     connected: () => connected,
     hadSnapshot: () => hadSnapshot,
     refused: () => refusedMessage,
-    frameStats: () => ({ update: stats(updateMs), render: stats(renderMs), message: stats(messageMs, messages), moving: moving.size }),
+    /** Timings of the last frames and messages; given an earlier answer, of those since it. */
+    frameStats: (since) => {
+      const f = since?.drawn ?? 0;
+      const m = since?.messages ?? 0;
+      return { update: stats(updateMs, frames, f), render: stats(renderMs, frames, f), js: stats(jsMs, frames, f), message: stats(messageMs, messages, m),
+        parse: stats(parseMs, messages, m), moving: moving.size, drawn: frames, messages, at: performance.now() };
+    },
+    /** What a frame draws: per batch its shape, instances and vertices each; the camera pass's vertices; how often shadows are redrawn. */
+    drawStats: () => {
+      const list = [...batches.values()].map((b) => ({ shape: b.shape, instances: b.entities.length, vertices: b.geometry.attributes.position.count }));
+      const casters = casterVertices();
+      return { batches: list, vertices: list.reduce((n, b) => n + b.instances * b.vertices, 0), casterVertices: casters,
+        shadowEvery: Math.min(SHADOW_EVERY_MAX, Math.max(1, Math.ceil(casters / SHADOW_VERTICES))), calls: renderer.info.render.calls, triangles: renderer.info.render.triangles };
+    },
   });
 
   // ---------------------------------------------------------------- start
