@@ -486,16 +486,121 @@
     }
   }
 
+  // ---------------------------------------------------------------- UI lifecycle
+  // What a UI element shows at a tick, computed as world/ui.rs computes it for the native
+  // renderer (`UiElement::present` and `opacity`): the fade in (and out before the ttl), the
+  // typewriter's reveal, which queued line shows, the feed's newest lines, and nothing from the
+  // tick its ttl removes it. All from the ticks the stream sends (`createdTick`, `contentTick`)
+  // and the tick the page draws, in whole ticks as the world steps, so the page and a native frame
+  // of the same tick show the same text at the same opacity.
+  const UI_TICKS_PER_SECOND = 60;
+  const UI_DEFAULT_HOLD_MS = 2500;
+  const msBetween = (from, to) => Math.max(0, to - from) * 1000 / UI_TICKS_PER_SECOND;
+  /** Characters as Rust counts them (Unicode scalar values, not UTF-16 units). */
+  function charCount(text) {
+    let n = 0;
+    for (const _ of text) n++;
+    return n;
+  }
+  const holdMs = (u) => u.lifecycle?.queue?.defaultHoldMs ?? UI_DEFAULT_HOLD_MS;
+  function revealMs(u, text) {
+    const t = u.lifecycle?.typewriter;
+    return t ? charCount(text) * 1000 / t.cps : 0;
+  }
+
+  /** The queued line showing `age` ms after the content changed, and how long it has shown. */
+  function queuedLine(u, age) {
+    const lines = u.lifecycle?.queue?.lines ?? [];
+    let start = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const span = revealMs(u, lines[i]) + holdMs(u);
+      if (age < start + span || i + 1 === lines.length) return { text: lines[i], shown: age - start };
+      start += span;
+    }
+    return null;
+  }
+
+  function uiOpacity(u, tick) {
+    const lc = u.lifecycle ?? {};
+    const f = lc.fade;
+    if (!f) return 1;
+    const age = msBetween(u.createdTick ?? 0, tick);
+    const from = f.from ?? 0;
+    const to = f.to ?? 1;
+    let opacity = age >= f.durationMs ? to : from + (to - from) * age / f.durationMs;
+    if (typeof lc.ttl === 'number') {
+      const left = lc.ttl - age;
+      if (left < f.durationMs) opacity *= Math.min(1, Math.max(0, left / f.durationMs));
+    }
+    return Math.min(1, Math.max(0, opacity));
+  }
+
+  /** The tick its ttl removes it at (null: no ttl). */
+  function expiresAt(u) {
+    const ttl = u.lifecycle?.ttl;
+    return typeof ttl === 'number' ? (u.createdTick ?? 0) + Math.ceil(ttl * UI_TICKS_PER_SECOND / 1000) : null;
+  }
+
+  /** `{opacity, full, hidden: [from, to]}`: the body written out (the panel is sized for it) and the characters of it not revealed yet. */
+  function presentUi(u, tick) {
+    const lc = u.lifecycle ?? {};
+    const contentAge = msBetween(u.contentTick ?? 0, tick);
+    let first = queuedLine(u, contentAge);
+    if (!first && u.text) first = { text: u.text, shown: contentAge };
+    let hidden = [0, 0];
+    if (first) {
+      const total = charCount(first.text);
+      const t = lc.typewriter;
+      const n = t ? Math.min(total, Math.max(0, Math.floor(t.cps * first.shown / 1000))) : total;
+      hidden = [n, total];
+    }
+    const lines = Array.isArray(u.lines) ? u.lines : [];
+    const skip = lc.feed ? Math.max(0, lines.length - lc.feed.maxLines) : 0;
+    const parts = first ? [first.text] : [];
+    for (let i = skip; i < lines.length; i++) parts.push(lines[i]);
+    const ends = expiresAt(u);
+    return { opacity: ends !== null && tick >= ends ? 0 : uiOpacity(u, tick), full: parts.join('\n'), hidden };
+  }
+
+  /** Whether what `u` shows changes with time (else it is drawn once). */
+  const animated = (u) => { const lc = u.lifecycle ?? {}; return !!(lc.fade || lc.typewriter || lc.queue || typeof lc.ttl === 'number'); };
+
+  /** The tick UI is shown at: the one the page draws. */
+  const uiTick = () => Math.floor(renderTick());
+
+  /** Writes what `rec` shows at `tick` into its element, touching the page only where that changed. */
+  function showUi(rec, tick) {
+    const p = presentUi(rec.raw, tick);
+    const [from, to] = p.hidden;
+    if (p.full !== rec.full || from !== rec.from || to !== rec.to) {
+      const chars = Array.from(p.full);
+      const unrevealed = document.createElement('span');
+      unrevealed.className = 'ui-unrevealed';
+      unrevealed.textContent = chars.slice(from, to).join('');
+      rec.body.replaceChildren(chars.slice(0, from).join(''), unrevealed, chars.slice(to).join(''));
+      Object.assign(rec, { full: p.full, from, to, text: chars.slice(0, from).concat(chars.slice(to)).join('') });
+    }
+    if (p.opacity !== rec.opacity) {
+      rec.opacity = p.opacity;
+      rec.el.style.opacity = String(p.opacity);
+      // Fully faded out (or expired): not drawn, as the native renderer skips it.
+      rec.el.classList.toggle('ui-gone', p.opacity <= 0);
+    }
+    rec.tick = tick;
+  }
+
+  function animateUi() {
+    const tick = uiTick();
+    for (const rec of uiElements.values()) if (rec.animated && rec.tick !== tick) showUi(rec, tick);
+  }
+
   // ---------------------------------------------------------------- UI elements and agents
-  /** handle -> {raw, el, world: bool} */
+  /** handle -> {raw, el, body, world: bool, animated: bool, and what it shows (showUi)} */
   const uiElements = new Map();
+  /** agentId -> handle of the speech bubble `social.say` keeps for it (drawn instead of the agent's own line). */
+  const speakerBubbles = new Map();
   /** agentId -> {raw, tag, say} */
   const agents = new Map();
-
-  function uiText(u) {
-    const body = u.text ?? (Array.isArray(u.lines) ? u.lines.join('\n') : '');
-    return body;
-  }
 
   function cssColor(c) {
     if (typeof c === 'number') return '#' + c.toString(16).padStart(6, '0');
@@ -515,7 +620,6 @@
     }
     const body = document.createElement('div');
     body.className = 'ui-text';
-    body.textContent = uiText(u);
     el.appendChild(body);
     const style = u.style ?? {};
     const bg = cssColor(style.background?.color);
@@ -531,7 +635,10 @@
     if (world) el.classList.add('world');
     else placeOnScreen(el, anchor);
     overlay.appendChild(el);
-    uiElements.set(u.handle, { raw: u, el, world });
+    const rec = { raw: u, el, body, world, animated: animated(u) };
+    uiElements.set(u.handle, rec);
+    if (u.speaker) speakerBubbles.set(u.speaker, u.handle);
+    showUi(rec, uiTick());
   }
 
   /** A screen-anchored element sits at its corner, `marginPx` in from it. */
@@ -555,6 +662,7 @@
     if (!u) return;
     u.el.remove();
     uiElements.delete(handle);
+    if (u.raw.speaker && speakerBubbles.get(u.raw.speaker) === handle) speakerBubbles.delete(u.raw.speaker);
   }
 
   function upsertAgent(a) {
@@ -642,7 +750,10 @@
       if (!e) { rec.tag.style.visibility = 'hidden'; rec.say.style.visibility = 'hidden'; continue; }
       const top = entityTop(e);
       placeAt(rec.tag, top);
-      if (!rec.say.hidden) {
+      // Its `social.say` bubble, when it has one, is the UI element above (as natively drawn).
+      const own = speakerBubbles.has(rec.raw.agentId);
+      if (own !== rec.say.classList.contains('ui-gone')) rec.say.classList.toggle('ui-gone', own);
+      if (!rec.say.hidden && !own) {
         top.y += 0.45;
         placeAt(rec.say, top);
       }
@@ -948,6 +1059,7 @@
     follow();
     controls.update();
     sky.position.copy(camera.position);
+    animateUi();
     placeOverlays();
     flushBatches();
     planShadows(frames);
@@ -984,9 +1096,14 @@
     position: (id) => { const e = entities.get(id); return e ? e.object.position.toArray() : null; },
     bubbles: () => {
       const out = [];
-      for (const u of uiElements.values()) if (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble') out.push({ handle: u.raw.handle, text: uiText(u.raw), entity: u.raw.anchor?.entity ?? null });
-      for (const [id, rec] of agents) if (rec.raw.saying?.text) out.push({ agent: id, text: rec.raw.saying.text, entity: rec.raw.entity ?? null });
+      for (const u of uiElements.values()) if (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble') out.push({ handle: u.raw.handle, text: u.text, entity: u.raw.anchor?.entity ?? null });
+      for (const [id, rec] of agents) if (rec.raw.saying?.text && !speakerBubbles.has(id)) out.push({ agent: id, text: rec.raw.saying.text, entity: rec.raw.entity ?? null });
       return out;
+    },
+    /** What UI element `handle` shows (its lifecycle applied at `tick`, the tick the page draws): the text revealed, the body it is sized for, its opacity. */
+    ui: (handle) => {
+      const u = uiElements.get(handle);
+      return u ? { text: u.text, full: u.full, opacity: u.opacity, drawn: u.opacity > 0, tick: u.tick } : null;
     },
     agents: () => [...agents.keys()],
     connected: () => connected,
