@@ -137,6 +137,8 @@ struct State {
     /// nothing sent yet, so a snapshot comes first).
     journal: u64,
     epoch: u64,
+    /// The tick of the last message.
+    tick: u64,
     /// With an area of interest, the entities the subscriber has.
     members: Option<Arc<HashSet<EntityId>>>,
     /// UI elements by handle, at the revision sent.
@@ -151,6 +153,7 @@ impl Default for Sent {
         Sent(Arc::new(State {
             journal: 0,
             epoch: 0,
+            tick: 0,
             members: None,
             ui: Arc::default(),
             scene: (Lighting::default(), Camera::default()),
@@ -221,6 +224,7 @@ impl Baseline {
             next: Sent(Arc::new(State {
                 journal: frame.journal,
                 epoch: frame.epoch,
+                tick: frame.tick,
                 members: members.map(Arc::new),
                 ui: Arc::new(ui_next),
                 scene: (world.lighting, world.camera),
@@ -331,14 +335,9 @@ impl Baseline {
             agents_removed = sent.agents.iter().filter(|a| !now.contains(a.id.as_str())).map(|a| a.id.clone()).collect();
             Arc::clone(&frame.agents)
         };
-        let next = Sent(Arc::new(State {
-            journal: frame.journal,
-            epoch: frame.epoch,
-            members,
-            ui: ui_next,
-            scene: (world.lighting, world.camera),
-            agents: agents_next,
-        }));
+        // Nothing changed, but UI still fading or being typed out shows later ticks differently
+        // from the one the subscriber has: the tick alone goes out, so a viewer shows what the
+        // world shows at it (a still world sends nothing, and a viewer's clock would stop).
         let nothing = created.is_empty()
             && changed.is_empty()
             && destroyed.is_empty()
@@ -347,7 +346,19 @@ impl Baseline {
             && scene.is_empty()
             && agents_upserted.is_empty()
             && agents_removed.is_empty();
-        if nothing {
+        let ticking = nothing && frame.tick > sent.tick && world.ui.iter().any(|e| e.changes_between(sent.tick, frame.tick));
+        let next = Sent(Arc::new(State {
+            journal: frame.journal,
+            epoch: frame.epoch,
+            // The publish's, sent or not (nothing showed a change then), so that the state stays
+            // the same whatever the baseline and subscribers can share it.
+            tick: frame.tick,
+            members,
+            ui: ui_next,
+            scene: (world.lighting, world.camera),
+            agents: agents_next,
+        }));
+        if nothing && !ticking {
             return Diff { message: None, next };
         }
         let created: Vec<Value> = created.into_iter().map(|(_, v)| v).collect();
@@ -600,6 +611,24 @@ end)"#,
         b.delivered(d);
         w.ui.remove(&h, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
         assert_eq!(delta(&b, &w, 3).unwrap()["ui"]["removed"], json!([h]));
+    }
+
+    #[test]
+    fn the_tick_alone_goes_out_while_ui_animates_in_a_still_world() {
+        let mut w = World::default();
+        let spec = serde_json::from_value(json!({"anchor": {"kind": "screen"}, "text": "hello", "lifecycle": {"typewriter": {"cps": 30}}}))
+            .unwrap();
+        w.ui.create(crate::world::ui::UiKind::Label, spec, &crate::world::ui::Writer { agent: "agt", operator: false }).unwrap();
+        let mut b = subscribed(&w, None);
+        // 5 characters at 30 cps: typed out by tick 10; each tick until then goes out alone.
+        for tick in 1..=10 {
+            let d = b.delta(&frame(&w, tick)).unwrap_or_else(|| panic!("tick {tick} was not sent"));
+            assert_eq!((d.message["kind"].as_str(), d.message["tick"].as_u64()), (Some("delta"), Some(tick)));
+            assert_eq!(d.message["changed"], json!([]));
+            b.delivered(d);
+        }
+        assert!(b.delta(&frame(&w, 11)).is_none(), "typed out: nothing more to show");
+        assert!(b.delta(&frame(&w, 10)).is_none(), "the same tick is not sent twice");
     }
 
     #[test]

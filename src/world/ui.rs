@@ -652,6 +652,35 @@ impl UiElement {
         total - self.shown_lines(ms_between(self.content_tick, tick)).min(total)
     }
 
+    /// Whether what it shows may change by itself between ticks `from` and `to` (some tick after
+    /// `from`, up to `to`, falls in its fade in, its typewriter or queue, or its fade out), so a
+    /// viewer that has `from` needs `to` even when nothing else changed. Its removal at the ttl
+    /// is a change of its own.
+    pub fn changes_between(&self, from: u64, to: u64) -> bool {
+        let lc = &self.spec.lifecycle;
+        // Float to integer casts saturate, so a hostile duration cannot wrap.
+        let ticks = |ms: f64| (ms * TICKS_PER_SECOND / 1000.0).ceil() as u64;
+        // What shows at the ticks after `start` up to `end` may differ from the tick before.
+        let overlaps = |start: u64, end: u64| start < to && from < end;
+        if let Some(f) = &lc.fade {
+            let d = ticks(f.duration_ms);
+            if overlaps(self.created_tick, self.created_tick.saturating_add(d)) {
+                return true;
+            }
+            if let Some(end) = self.expires_at()
+                && overlaps(end.saturating_sub(d), end)
+            {
+                return true;
+            }
+        }
+        let writing = match (&lc.queue, &lc.typewriter) {
+            (Some(_), _) => self.queue_span_ms(),
+            (None, Some(_)) => self.reveal_ms(self.spec.text.as_deref().unwrap_or_default()),
+            (None, None) => 0.0,
+        };
+        overlaps(self.content_tick, self.content_tick.saturating_add(ticks(writing)))
+    }
+
     /// The tick at which the ttl removes the element, if it has one.
     pub fn expires_at(&self) -> Option<u64> {
         let ttl = self.spec.lifecycle.ttl?;
@@ -1107,6 +1136,23 @@ mod tests {
         assert!((e.present(30).opacity - 0.5).abs() < 1e-6);
         assert_eq!(e.present(120).opacity, 1.0);
         assert!((e.present(210).opacity - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_element_changes_by_itself_only_during_its_fade_and_typewriter() {
+        let mut t = UiTable::default();
+        // 5 characters at 30 cps: typed out at tick 10; a 500 ms fade: in by tick 30, out from
+        // tick 90 to the ttl's 120.
+        let h = label(&mut t, json!({"lifecycle": {"typewriter": {"cps": 30}, "fade": {"durationMs": 500}, "ttl": 2000}}));
+        let e = t.get(&h).unwrap();
+        assert!(e.changes_between(0, 1) && e.changes_between(29, 30));
+        assert!(!e.changes_between(30, 31) && !e.changes_between(30, 90), "fully in, fully typed");
+        assert!(e.changes_between(45, 105) && e.changes_between(90, 91), "fading out");
+        let still = label(&mut t, json!({}));
+        assert!(!t.get(&still).unwrap().changes_between(0, 1000), "a plain label never changes by itself");
+        let queue = label(&mut t, json!({"lifecycle": {"queue": {"lines": ["one", "two"], "defaultHoldMs": 1000}}}));
+        let q = t.get(&queue).unwrap();
+        assert!(q.changes_between(119, 120) && !q.changes_between(120, 500), "the last line stays once shown");
     }
 
     #[test]

@@ -1,9 +1,12 @@
 // Figures, not a test: the web viewer's JavaScript time per frame in the real headless chromium
 // with N entities (default 2000 and 20000), first at rest, then while they fall (dynamic bodies
-// dropped onto a ground: every one changes each tick). Prints the viewer's own `frameStats()`:
-// `update` is the per-frame work around interpolation, overlays and the camera (performance.now);
-// `render` the renderer's call (SwiftShader: CPU rendering, not a GPU figure); `message` applying
-// one stream message. Also the page and bundle bytes.
+// dropped onto a ground: every one changes each tick). Prints, over a window of WINDOW_MS, the
+// viewer's own `frameStats()` (performance.now inside the page): `js` is a frame's JavaScript
+// (`update`: interpolation, overlays, camera; plus `render`: the renderer's call, which queues GL
+// commands — SwiftShader then draws on the CPU in the GPU process), p50 and p95; frames drawn per
+// second (frames the page drew in the window); `parse` and `apply` per stream message; and what a
+// frame draws (`drawStats()`: vertices per instance per batch, shadow map redrawn every N frames).
+// Also the page and bundle bytes.
 //
 //   node tests/node/viewer_bench.mjs [N ...]        (LIMINA_BIN: the binary; target/debug by default)
 import { writeFileSync, mkdtempSync } from 'node:fs';
@@ -16,7 +19,7 @@ import { startServer, root, CHROMIUM, CHROMIUM_ARGS } from './common.mjs';
 import { statSync } from 'node:fs';
 
 const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
-const WINDOW_MS = 6000;
+const WINDOW_MS = Number(process.env.WINDOW_MS ?? 10000);
 
 function scene(n) {
   return `
@@ -35,14 +38,21 @@ end
 }
 
 async function measure(page) {
-  // A window of frames: what the viewer's ring of the last 240 frames holds at its end.
+  // The frames drawn and messages applied in the window (the page keeps the last 240 of each).
+  const start = await page.evaluate(() => window.liminaViewer.frameStats());
   await page.waitForTimeout(WINDOW_MS);
-  return page.evaluate(() => window.liminaViewer.frameStats());
+  const s = await page.evaluate((since) => window.liminaViewer.frameStats(since), start);
+  s.fps = (s.drawn - start.drawn) / ((s.at - start.at) / 1000);
+  s.draw = await page.evaluate(() => window.liminaViewer.drawStats());
+  return s;
 }
 
 function show(label, s) {
-  const f = (x) => x.toFixed(2);
-  console.log(`${label}: update avg ${f(s.update.avgMs)} ms p95 ${f(s.update.p95Ms)} ms (frames ${s.update.frames}); render avg ${f(s.render.avgMs)} ms; message avg ${f(s.message.avgMs)} ms p95 ${f(s.message.p95Ms)} ms (${s.message.frames} msgs); moving ${s.moving}`);
+  const f = (x) => x.toFixed(1);
+  const batches = s.draw.batches.map((b) => `${b.instances} ${b.shape} × ${b.vertices} v`).join(', ');
+  console.log(`${label}: JS per frame p50 ${f(s.js.p50Ms)} ms p95 ${f(s.js.p95Ms)} ms (update p50 ${f(s.update.p50Ms)} p95 ${f(s.update.p95Ms)}; render call p50 ${f(s.render.p50Ms)} p95 ${f(s.render.p95Ms)}); `
+    + `${s.fps.toFixed(2)} frames/s (${s.drawn} drawn in all); per message parse avg ${f(s.parse.avgMs)} ms, apply avg ${f(s.message.avgMs)} ms p95 ${f(s.message.p95Ms)} ms (${s.message.frames} msgs); `
+    + `moving ${s.moving}; draws ${batches}, shadow map every ${s.draw.shadowEvery} frame(s)`);
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'limina-viewer-bench-'));

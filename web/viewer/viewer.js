@@ -42,6 +42,10 @@
   renderer.toneMappingExposure = 1.0;
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = THREE.PCFShadowMap;
+  // The sun's shadow map does not depend on the view: it is drawn again only when something that
+  // casts moved or changed (`shadowsDirty`), not every frame (see `frame`).
+  renderer.shadowMap.autoUpdate = false;
+  let shadowsDirty = true;
   $('stage').appendChild(renderer.domElement);
 
   const scene = new THREE.Scene();
@@ -138,6 +142,7 @@
     sun.target.position.set(0, 0, 0);
     sun.castShadow = l.castShadow ?? false;
     const size = l.shadowMapSize ?? 2048;
+    shadowsDirty = true;
     if (sun.shadow.mapSize.x !== size) {
       sun.shadow.mapSize.set(size, size);
       if (sun.shadow.map) { sun.shadow.map.dispose(); sun.shadow.map = null; }
@@ -220,6 +225,68 @@
   // metalness, shadows), each entity a slot with its own matrix and colour, so 20,000 entities
   // are a handful of draw calls. An entity's pose lives in a transform holder (an Object3D kept
   // out of the scene) and is copied into its slot whenever it changes.
+  //
+  // Draw calls are not what a big world costs, vertices are: a batch draws every vertex of its
+  // shape once per instance, twice with shadows. 10,000 spheres of the full 425 vertices are
+  // 8.5 million vertices a frame, which a software GL (SwiftShader, as in headless chromium) takes
+  // seconds over — no frame came out at 20,000 entities. So a batch's shape has as much detail as
+  // its population allows under `BATCH_VERTICES` (levels of detail by count, chosen when it
+  // grows), and while more than `SHADOW_VERTICES` cast shadows the shadow map is redrawn only
+  // every few frames (it follows moving casters a few frames late). The coarsest levels are flat
+  // shaded (normals from screen derivatives), so their corners share one vertex: a box is 8
+  // vertices instead of 24 and looks the same.
+  const BATCH_VERTICES = 250000;
+  const SHADOW_VERTICES = 400000;
+  const SHADOW_EVERY_MAX = 8;
+  const detail = {
+    box: [{ geometry: geometries.box }, { geometry: shared(geometries.box), flat: true }],
+    sphere: [{ geometry: geometries.sphere }, { geometry: new THREE.SphereGeometry(0.5, 12, 8) }, { geometry: new THREE.SphereGeometry(0.5, 8, 6) },
+      { geometry: shared(new THREE.SphereGeometry(0.5, 8, 6)), flat: true }, { geometry: shared(new THREE.SphereGeometry(0.5, 6, 4)), flat: true }],
+    capsule: [{ geometry: geometries.capsule }, { geometry: new THREE.CapsuleGeometry(0.25, 0.5, 3, 10) },
+      { geometry: shared(new THREE.CapsuleGeometry(0.25, 0.5, 2, 8)), flat: true }, { geometry: shared(new THREE.CapsuleGeometry(0.25, 0.5, 1, 6)), flat: true }],
+  };
+
+  /** `g` with each corner one vertex shared by every face that meets there (for flat shading). */
+  function shared(g) {
+    const pos = g.attributes.position;
+    const index = new Map();
+    const points = [];
+    const remap = new Uint32Array(pos.count);
+    for (let i = 0; i < pos.count; i++) {
+      const key = `${Math.round(pos.getX(i) * 1e5)},${Math.round(pos.getY(i) * 1e5)},${Math.round(pos.getZ(i) * 1e5)}`;
+      let k = index.get(key);
+      if (k === undefined) {
+        k = points.length / 3;
+        index.set(key, k);
+        points.push(pos.getX(i), pos.getY(i), pos.getZ(i));
+      }
+      remap[i] = k;
+    }
+    const source = g.index ? g.index.array : Array.from({ length: pos.count }, (_, i) => i);
+    const triangles = [];
+    for (let i = 0; i < source.length; i += 3) {
+      const [a, b, c] = [remap[source[i]], remap[source[i + 1]], remap[source[i + 2]]];
+      if (a !== b && b !== c && a !== c) triangles.push(a, b, c); // the poles' slivers collapse
+    }
+    const out = new THREE.BufferGeometry();
+    out.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
+    // Flat shading takes its normals from the screen; these (out from the centre) are for the
+    // vertex stage's shadow bias, which would read a missing normal as zero and divide by it.
+    const normals = points.slice();
+    for (let i = 0; i < normals.length; i += 3) {
+      const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]) || 1;
+      normals[i] /= l; normals[i + 1] /= l; normals[i + 2] /= l;
+    }
+    out.setAttribute('normal', new THREE.Float32BufferAttribute(normals, 3));
+    out.setIndex(triangles);
+    return out;
+  }
+
+  /** The most detailed level of `shape` whose `capacity` instances stay under `BATCH_VERTICES`. */
+  function levelFor(shape, capacity) {
+    const levels = detail[shape] ?? detail.box;
+    return levels.find((l) => l.geometry.attributes.position.count * capacity <= BATCH_VERTICES) ?? levels[levels.length - 1];
+  }
   const batches = new Map();
   const dirtyBatches = new Set();
   const tint = new THREE.Color();
@@ -232,7 +299,7 @@
     let b = batches.get(key);
     if (!b) {
       const mat = reflectSky(new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: m?.roughness ?? 0.5, metalness: m?.metalness ?? 0 }));
-      b = { geometry: geometries[e.shape] ?? geometries.box, material: mat, cast, receive, entities: [], mesh: null };
+      b = { shape: e.shape, geometry: null, material: mat, cast, receive, entities: [], mesh: null };
       grow(b, 64);
       batches.set(key, b);
     }
@@ -241,6 +308,12 @@
 
   /** Gives `b` a mesh of `capacity` slots, keeping what its old one held. */
   function grow(b, capacity) {
+    const level = levelFor(b.shape, capacity);
+    b.geometry = level.geometry;
+    if (b.material.flatShading !== !!level.flat) {
+      b.material.flatShading = !!level.flat;
+      b.material.needsUpdate = true;
+    }
     const mesh = new THREE.InstancedMesh(b.geometry, b.material, capacity);
     mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
     mesh.setColorAt(0, tint.setRGB(1, 1, 1));
@@ -257,6 +330,7 @@
     mesh.count = b.entities.length;
     b.mesh = mesh;
     scene.add(mesh);
+    shadowsDirty = true;
   }
 
   function addToBatch(e) {
@@ -294,8 +368,29 @@
   }
 
   function flushBatches() {
-    for (const b of dirtyBatches) b.mesh.instanceMatrix.needsUpdate = true;
+    for (const b of dirtyBatches) {
+      b.mesh.instanceMatrix.needsUpdate = true;
+      if (b.cast) shadowsDirty = true;
+    }
     dirtyBatches.clear();
+  }
+
+  /** Vertices the batches cast into the shadow map (each frame it is redrawn). */
+  function casterVertices() {
+    let n = 0;
+    for (const b of batches.values()) if (b.cast) n += b.entities.length * b.geometry.attributes.position.count;
+    return n;
+  }
+
+  /** Redraws the shadow map this frame if a caster changed, at most every few frames for big worlds. */
+  let shadowFrame = 0;
+  function planShadows(frame) {
+    if (!shadowsDirty || !sun.castShadow) return;
+    const every = Math.min(SHADOW_EVERY_MAX, Math.max(1, Math.ceil(casterVertices() / SHADOW_VERTICES)));
+    if (frame - shadowFrame < every) return;
+    renderer.shadowMap.needsUpdate = true;
+    shadowsDirty = false;
+    shadowFrame = frame;
   }
 
   // ---------------------------------------------------------------- entities
@@ -326,6 +421,7 @@
           });
           object.remove(placeholder);
           object.add(copy);
+          shadowsDirty = true;
         });
       }
     } else {
@@ -344,6 +440,7 @@
     obj.quaternion.set(q[0], q[1], q[2], q[3]);
     obj.scale.set(s[0] * size, s[1] * size, s[2] * size);
     if (e.batch) writeMatrix(e);
+    else shadowsDirty = true;
   }
 
   function create(raw, tick) {
@@ -367,6 +464,7 @@
     pose(e, first.p, first.q, first.s);
     entities.set(e.id, e);
     if (e.shape === 'gltf') scene.add(e.object);
+    shadowsDirty = true;
   }
 
   function destroy(id) {
@@ -374,6 +472,7 @@
     if (!e) return;
     if (e.batch) removeFromBatch(e);
     else scene.remove(e.object);
+    shadowsDirty = true;
     entities.delete(id);
     moving.delete(e);
   }
@@ -442,19 +541,125 @@
       o.quaternion.slerpQuaternions(qa, qb, t);
       o.scale.set((a.s[0] + (b.s[0] - a.s[0]) * t) * k, (a.s[1] + (b.s[1] - a.s[1]) * t) * k, (a.s[2] + (b.s[2] - a.s[2]) * t) * k);
       if (e.batch) writeMatrix(e);
+      else shadowsDirty = true;
     }
   }
 
+  // ---------------------------------------------------------------- UI lifecycle
+  // What a UI element shows at a tick, computed as world/ui.rs computes it for the native
+  // renderer (`UiElement::present` and `opacity`): the fade in (and out before the ttl), the
+  // typewriter's reveal, which queued line shows, the feed's newest lines, and nothing from the
+  // tick its ttl removes it. All from the ticks the stream sends (`createdTick`, `contentTick`)
+  // and the tick the page draws, in whole ticks as the world steps, so the page and a native frame
+  // of the same tick show the same text at the same opacity.
+  const UI_TICKS_PER_SECOND = 60;
+  const UI_DEFAULT_HOLD_MS = 2500;
+  const msBetween = (from, to) => Math.max(0, to - from) * 1000 / UI_TICKS_PER_SECOND;
+  /** Characters as Rust counts them (Unicode scalar values, not UTF-16 units). */
+  function charCount(text) {
+    let n = 0;
+    for (const _ of text) n++;
+    return n;
+  }
+  const holdMs = (u) => u.lifecycle?.queue?.defaultHoldMs ?? UI_DEFAULT_HOLD_MS;
+  function revealMs(u, text) {
+    const t = u.lifecycle?.typewriter;
+    return t ? charCount(text) * 1000 / t.cps : 0;
+  }
+
+  /** The queued line showing `age` ms after the content changed, and how long it has shown. */
+  function queuedLine(u, age) {
+    const lines = u.lifecycle?.queue?.lines ?? [];
+    let start = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const span = revealMs(u, lines[i]) + holdMs(u);
+      if (age < start + span || i + 1 === lines.length) return { text: lines[i], shown: age - start };
+      start += span;
+    }
+    return null;
+  }
+
+  function uiOpacity(u, tick) {
+    const lc = u.lifecycle ?? {};
+    const f = lc.fade;
+    if (!f) return 1;
+    const age = msBetween(u.createdTick ?? 0, tick);
+    const from = f.from ?? 0;
+    const to = f.to ?? 1;
+    let opacity = age >= f.durationMs ? to : from + (to - from) * age / f.durationMs;
+    if (typeof lc.ttl === 'number') {
+      const left = lc.ttl - age;
+      if (left < f.durationMs) opacity *= Math.min(1, Math.max(0, left / f.durationMs));
+    }
+    return Math.min(1, Math.max(0, opacity));
+  }
+
+  /** The tick its ttl removes it at (null: no ttl). */
+  function expiresAt(u) {
+    const ttl = u.lifecycle?.ttl;
+    return typeof ttl === 'number' ? (u.createdTick ?? 0) + Math.ceil(ttl * UI_TICKS_PER_SECOND / 1000) : null;
+  }
+
+  /** `{opacity, full, hidden: [from, to]}`: the body written out (the panel is sized for it) and the characters of it not revealed yet. */
+  function presentUi(u, tick) {
+    const lc = u.lifecycle ?? {};
+    const contentAge = msBetween(u.contentTick ?? 0, tick);
+    let first = queuedLine(u, contentAge);
+    if (!first && u.text) first = { text: u.text, shown: contentAge };
+    let hidden = [0, 0];
+    if (first) {
+      const total = charCount(first.text);
+      const t = lc.typewriter;
+      const n = t ? Math.min(total, Math.max(0, Math.floor(t.cps * first.shown / 1000))) : total;
+      hidden = [n, total];
+    }
+    const lines = Array.isArray(u.lines) ? u.lines : [];
+    const skip = lc.feed ? Math.max(0, lines.length - lc.feed.maxLines) : 0;
+    const parts = first ? [first.text] : [];
+    for (let i = skip; i < lines.length; i++) parts.push(lines[i]);
+    const ends = expiresAt(u);
+    return { opacity: ends !== null && tick >= ends ? 0 : uiOpacity(u, tick), full: parts.join('\n'), hidden };
+  }
+
+  /** Whether what `u` shows changes with time (else it is drawn once). */
+  const animated = (u) => { const lc = u.lifecycle ?? {}; return !!(lc.fade || lc.typewriter || lc.queue || typeof lc.ttl === 'number'); };
+
+  /** The tick UI is shown at: the one the page draws. */
+  const uiTick = () => Math.floor(renderTick());
+
+  /** Writes what `rec` shows at `tick` into its element, touching the page only where that changed. */
+  function showUi(rec, tick) {
+    const p = presentUi(rec.raw, tick);
+    const [from, to] = p.hidden;
+    if (p.full !== rec.full || from !== rec.from || to !== rec.to) {
+      const chars = Array.from(p.full);
+      const unrevealed = document.createElement('span');
+      unrevealed.className = 'ui-unrevealed';
+      unrevealed.textContent = chars.slice(from, to).join('');
+      rec.body.replaceChildren(chars.slice(0, from).join(''), unrevealed, chars.slice(to).join(''));
+      Object.assign(rec, { full: p.full, from, to, text: chars.slice(0, from).concat(chars.slice(to)).join('') });
+    }
+    if (p.opacity !== rec.opacity) {
+      rec.opacity = p.opacity;
+      rec.el.style.opacity = String(p.opacity);
+      // Fully faded out (or expired): not drawn, as the native renderer skips it.
+      rec.el.classList.toggle('ui-gone', p.opacity <= 0);
+    }
+    rec.tick = tick;
+  }
+
+  function animateUi() {
+    const tick = uiTick();
+    for (const rec of uiElements.values()) if (rec.animated && rec.tick !== tick) showUi(rec, tick);
+  }
+
   // ---------------------------------------------------------------- UI elements and agents
-  /** handle -> {raw, el, world: bool} */
+  /** handle -> {raw, el, body, world: bool, animated: bool, and what it shows (showUi)} */
   const uiElements = new Map();
+  /** agentId -> handle of the speech bubble `social.say` keeps for it (drawn instead of the agent's own line). */
+  const speakerBubbles = new Map();
   /** agentId -> {raw, tag, say} */
   const agents = new Map();
-
-  function uiText(u) {
-    const body = u.text ?? (Array.isArray(u.lines) ? u.lines.join('\n') : '');
-    return body;
-  }
 
   function cssColor(c) {
     if (typeof c === 'number') return '#' + c.toString(16).padStart(6, '0');
@@ -474,7 +679,6 @@
     }
     const body = document.createElement('div');
     body.className = 'ui-text';
-    body.textContent = uiText(u);
     el.appendChild(body);
     const style = u.style ?? {};
     const bg = cssColor(style.background?.color);
@@ -490,7 +694,10 @@
     if (world) el.classList.add('world');
     else placeOnScreen(el, anchor);
     overlay.appendChild(el);
-    uiElements.set(u.handle, { raw: u, el, world });
+    const rec = { raw: u, el, body, world, animated: animated(u) };
+    uiElements.set(u.handle, rec);
+    if (u.speaker) speakerBubbles.set(u.speaker, u.handle);
+    showUi(rec, uiTick());
   }
 
   /** A screen-anchored element sits at its corner, `marginPx` in from it. */
@@ -514,6 +721,7 @@
     if (!u) return;
     u.el.remove();
     uiElements.delete(handle);
+    if (u.raw.speaker && speakerBubbles.get(u.raw.speaker) === handle) speakerBubbles.delete(u.raw.speaker);
   }
 
   function upsertAgent(a) {
@@ -601,7 +809,10 @@
       if (!e) { rec.tag.style.visibility = 'hidden'; rec.say.style.visibility = 'hidden'; continue; }
       const top = entityTop(e);
       placeAt(rec.tag, top);
-      if (!rec.say.hidden) {
+      // Its `social.say` bubble, when it has one, is the UI element above (as natively drawn).
+      const own = speakerBubbles.has(rec.raw.agentId);
+      if (own !== rec.say.classList.contains('ui-gone')) rec.say.classList.toggle('ui-gone', own);
+      if (!rec.say.hidden && !own) {
         top.y += 0.45;
         placeAt(rec.say, top);
       }
@@ -665,12 +876,16 @@
   }
 
   // Timings for `frameStats()`: the per-frame update (interpolation, overlays, camera), the
-  // renderer's call, and applying each stream message (its JSON is parsed before).
+  // renderer's call, both (`js`: the page's JavaScript per frame), parsing each stream message's
+  // JSON and applying it.
   const FRAME_SAMPLES = 240;
   const updateMs = new Float64Array(FRAME_SAMPLES);
   const renderMs = new Float64Array(FRAME_SAMPLES);
+  const jsMs = new Float64Array(FRAME_SAMPLES);
   const messageMs = new Float64Array(FRAME_SAMPLES);
+  const parseMs = new Float64Array(FRAME_SAMPLES);
   let messages = 0;
+  let lastParseMs = 0;
 
   // ---------------------------------------------------------------- MCP over HTTP
   let session = null;
@@ -689,17 +904,26 @@
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffered = '';
+    // Where the search for the blank line ending an event resumes: a 2 MB snapshot arrives in
+    // many reads, and searching it all again after each one was quadratic.
+    let scanned = 0;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
       buffered += decoder.decode(value, { stream: true });
       let end;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
+      while ((end = buffered.indexOf('\n\n', scanned)) >= 0) {
         const frame = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
+        scanned = 0;
         const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-        if (data) yield JSON.parse(data);
+        if (!data) continue;
+        const t0 = performance.now();
+        const m = JSON.parse(data);
+        lastParseMs = performance.now() - t0;
+        yield m;
       }
+      scanned = Math.max(0, buffered.length - 1);
     }
   }
 
@@ -781,6 +1005,7 @@
           if (m.method === 'state/snapshot') hadSnapshot = true;
           const t0 = performance.now();
           onState(m.method, m.params ?? {});
+          parseMs[messages % FRAME_SAMPLES] = lastParseMs;
           messageMs[messages++ % FRAME_SAMPLES] = performance.now() - t0;
           // Messages back to back must not starve drawing: let a frame through first. Reading
           // slower is the server's cue to coalesce deltas (it skips, never queues, for a slow reader).
@@ -893,13 +1118,16 @@
     follow();
     controls.update();
     sky.position.copy(camera.position);
+    animateUi();
     placeOverlays();
     flushBatches();
+    planShadows(frames);
     const t1 = performance.now();
     renderer.render(scene, camera);
     const t2 = performance.now();
     updateMs[frames % FRAME_SAMPLES] = t1 - t0;
     renderMs[frames % FRAME_SAMPLES] = t2 - t1;
+    jsMs[frames % FRAME_SAMPLES] = t2 - t0;
     frames++;
     if (t2 - lastCounts > 250) {
       lastCounts = t2;
@@ -909,11 +1137,14 @@
   }
   requestAnimationFrame(frame);
 
-  function stats(samples, count = frames) {
-    const n = Math.min(count, FRAME_SAMPLES);
-    const xs = Array.from(samples.subarray(0, n)).sort((a, b) => a - b);
+  /** Figures over the samples after the first `since` of `count` (as many of them as the ring still holds). */
+  function stats(samples, count, since = 0) {
+    const n = Math.max(0, Math.min(count - since, FRAME_SAMPLES));
+    const xs = [];
+    for (let i = count - n; i < count; i++) xs.push(samples[i % FRAME_SAMPLES]);
+    xs.sort((a, b) => a - b);
     const avg = xs.reduce((a, b) => a + b, 0) / Math.max(1, n);
-    return { frames: n, avgMs: avg, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
+    return { frames: n, avgMs: avg, p50Ms: xs[Math.floor(n * 0.5)] ?? 0, p95Ms: xs[Math.floor(n * 0.95)] ?? 0, maxMs: xs[n - 1] ?? 0 };
   }
 
   // ---------------------------------------------------------------- pixels
@@ -978,9 +1209,14 @@
     position: (id) => { const e = entities.get(id); return e ? e.object.position.toArray() : null; },
     bubbles: () => {
       const out = [];
-      for (const u of uiElements.values()) if (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble') out.push({ handle: u.raw.handle, text: uiText(u.raw), entity: u.raw.anchor?.entity ?? null });
-      for (const [id, rec] of agents) if (rec.raw.saying?.text) out.push({ agent: id, text: rec.raw.saying.text, entity: rec.raw.entity ?? null });
+      for (const u of uiElements.values()) if (u.raw.kind === 'speechBubble' || u.raw.kind === 'thoughtBubble') out.push({ handle: u.raw.handle, text: u.text, entity: u.raw.anchor?.entity ?? null });
+      for (const [id, rec] of agents) if (rec.raw.saying?.text && !speakerBubbles.has(id)) out.push({ agent: id, text: rec.raw.saying.text, entity: rec.raw.entity ?? null });
       return out;
+    },
+    /** What UI element `handle` shows (its lifecycle applied at `tick`, the tick the page draws): the text revealed, the body it is sized for, its opacity. */
+    ui: (handle) => {
+      const u = uiElements.get(handle);
+      return u ? { text: u.text, full: u.full, opacity: u.opacity, drawn: u.opacity > 0, tick: u.tick } : null;
     },
     agents: () => [...agents.keys()],
     connected: () => connected,
@@ -991,7 +1227,20 @@
     modelsLoading: () => modelsLoading,
     /** RGBA of the scene drawn now, base64, rows from the top: the picture, or a mask. */
     pixels: ({ mask = false } = {}) => pixels(mask),
-    frameStats: () => ({ update: stats(updateMs), render: stats(renderMs), message: stats(messageMs, messages), moving: moving.size }),
+    /** Timings of the last frames and messages; given an earlier answer, of those since it. */
+    frameStats: (since) => {
+      const f = since?.drawn ?? 0;
+      const m = since?.messages ?? 0;
+      return { update: stats(updateMs, frames, f), render: stats(renderMs, frames, f), js: stats(jsMs, frames, f), message: stats(messageMs, messages, m),
+        parse: stats(parseMs, messages, m), moving: moving.size, drawn: frames, messages, at: performance.now() };
+    },
+    /** What a frame draws: per batch its shape, instances and vertices each; the camera pass's vertices; how often shadows are redrawn. */
+    drawStats: () => {
+      const list = [...batches.values()].map((b) => ({ shape: b.shape, instances: b.entities.length, vertices: b.geometry.attributes.position.count }));
+      const casters = casterVertices();
+      return { batches: list, vertices: list.reduce((n, b) => n + b.instances * b.vertices, 0), casterVertices: casters,
+        shadowEvery: Math.min(SHADOW_EVERY_MAX, Math.max(1, Math.ceil(casters / SHADOW_VERTICES))), calls: renderer.info.render.calls, triangles: renderer.info.render.triangles };
+    },
   });
 
   // ---------------------------------------------------------------- start
