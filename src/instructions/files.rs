@@ -121,7 +121,7 @@ fn oversized(prefix: &[u8], shown: &str) -> FormatError {
 /// `path`'s real path, when it is a regular file inside `folder` (both with links resolved).
 fn confined(folder: &Path, path: &Path) -> Result<PathBuf, Problem> {
     let real = crate::paths::contained(folder, path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::PermissionDenied => Problem::File("a symlink that leads outside the skill's folder".into()),
+        std::io::ErrorKind::PermissionDenied => Problem::Escapes,
         _ => Problem::File(format!("cannot be read ({e})")),
     })?;
     if !real.is_file() {
@@ -179,7 +179,7 @@ fn resources(dir: &Path, shown: &str) -> Result<Vec<Resource>, FormatError> {
             // to one outside is refused like any link out.
             if meta.file_type().is_symlink() && path.is_dir() {
                 if crate::paths::contained(dir, &path).is_err() {
-                    return Err(fail(&relative, Problem::File("a symlink that leads outside the skill's folder".into())));
+                    return Err(fail(&relative, Problem::Escapes));
                 }
                 continue;
             }

@@ -171,6 +171,12 @@ pub enum Problem {
     Nul,
     #[error("{0}")]
     File(String),
+    #[error("a symlink that leads outside the skill's folder")]
+    Escapes,
+    #[error("gates '{tool}', which needs permission {permission} that profile {profile} does not grant")]
+    NotGranted { tool: String, permission: String, profile: String },
+    #[error("{0}")]
+    Unresolved(String),
 }
 
 /// A `Problem` in a file, at a line (1-based; 0 when it is about the file as a whole).
