@@ -138,3 +138,28 @@ fn a_broken_edit_keeps_the_last_good_version_and_a_good_one_says_list_changed() 
         "{after:?}"
     );
 }
+
+#[test]
+fn discovery_shows_both_kinds_and_skills_read_serves_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, false);
+    let found = crate::packages::call(&e, "skills.search", json!({"query": "light scene", "limit": 25})).result.unwrap();
+    let rows = found["results"].as_array().unwrap();
+    let light = rows.iter().find(|r| r["name"] == "light").unwrap_or_else(|| panic!("{found}"));
+    assert_eq!((light["kind"].as_str(), light["tools"].clone()), (Some("instruction"), json!(["scene.createEntity"])));
+    assert!(rows.iter().any(|r| r["kind"] == "tool"), "{found}");
+    let categories = crate::packages::call(&e, "skills.browse", json!({})).result.unwrap();
+    assert!(categories["categories"].as_array().unwrap().contains(&json!({"name": "instructions", "count": 2})), "{categories}");
+    let browsed = crate::packages::call(&e, "skills.browse", json!({"category": "instructions"})).result.unwrap();
+    assert_eq!(browsed["skills"].as_array().unwrap().len(), 2, "{browsed}");
+    let read = crate::packages::call(&e, "skills.read", json!({"id": "light"})).result.unwrap();
+    assert_eq!(read["body"], "# Lighting\nKey light first.\n");
+    assert_eq!((read["surfaceMode"].as_str(), read["resources"].clone()), (Some("both"), json!(["refs/example.luau", "refs/rig.md"])));
+    let file = crate::packages::call(&e, "skills.read", json!({"id": "light", "file": "refs/rig.md"})).result.unwrap();
+    assert_eq!(file["text"], "three-point rig");
+    for bad in [json!({"id": "ghost"}), json!({"id": "light", "file": "../names.skill.md"})] {
+        let r = crate::packages::call(&e, "skills.read", bad.clone());
+        assert_eq!(r.error.as_ref().map(|f| f.code.as_str()), Some("not_found"), "{bad}: {:?}", r.error);
+    }
+}
