@@ -15,6 +15,7 @@
 use serde_json::{Map, Value, json};
 
 use super::apps;
+use super::prompts;
 use super::protocol::{self, Incoming};
 use super::tool_view::{ToolView, ToolsMode, ViewChange};
 use super::tools;
@@ -69,6 +70,9 @@ pub struct McpSession {
     pub connection: u64,
     /// Registry generation the client last saw, for `notifications/tools/list_changed`.
     seen_generation: u64,
+    /// Instruction registry generation the client last saw, for the prompts' and resources'
+    /// `list_changed`.
+    seen_instructions: u64,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
     /// This client's hold on the agent id it acts under (native mode).
@@ -132,6 +136,7 @@ impl McpSession {
             granted_extra: PermissionSet::default(),
             connection,
             seen_generation: engine.registry().generation(),
+            seen_instructions: engine.registry().instructions().generation(),
             claim: None,
             agent_claim: None,
             tools: ToolView::default(),
@@ -296,6 +301,30 @@ pub fn handle_text(engine: &Engine, session: &mut McpSession, text: &str) -> Vec
 /// Notifications the client should get now: its tool list changed since it last looked, because
 /// the registry changed or because the session enabled or disabled categories.
 pub(crate) fn pending_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
+    let mut notes = instruction_notifications(engine, session);
+    notes.extend(tool_notifications(engine, session));
+    notes
+}
+
+/// `notifications/prompts/list_changed` and `notifications/resources/list_changed` when the
+/// instruction skills changed since the client was last told (a hot reload). Stateful sessions
+/// only: the stateless revision's listen streams carry tool list changes alone.
+fn instruction_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
+    let generation = engine.registry().instructions().generation();
+    if generation == session.seen_instructions {
+        return Vec::new();
+    }
+    session.seen_instructions = generation;
+    match &session.mode {
+        Mode::Standard { .. } if !session.is_stateless() => vec![
+            protocol::notification("notifications/prompts/list_changed", None),
+            protocol::notification("notifications/resources/list_changed", None),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+fn tool_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
     let generation = engine.registry().generation();
     if generation == session.seen_generation && !session.view_changed {
         return Vec::new();
@@ -474,12 +503,14 @@ fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &st
     match method {
         "initialize" => initialize(engine, session, &req.params),
         "ping" => Ok(json!({})),
-        "server/discover" => Ok(discover(session)),
+        "server/discover" => Ok(discover(engine, session)),
         "tools/list" | "listTools" => list_tools(engine, session, req, method == "listTools"),
         "tools/call" | "callTool" => call_tool(engine, session, req, method == "callTool"),
-        "resources/list" => Ok(stamp_result(apps::list(), CacheScope::Public)),
+        "resources/list" => Ok(stamp_result(list_resources(engine), CacheScope::Public)),
         "resources/templates/list" => Ok(stamp_result(json!({"resourceTemplates": []}), CacheScope::Public)),
-        "resources/read" => apps::read(&req.params).map(|r| stamp_result(r, CacheScope::Public)),
+        "resources/read" => read_resource(engine, &req.params).map(|r| stamp_result(r, CacheScope::Public)),
+        "prompts/list" => Ok(stamp_result(prompts::list(engine.registry().instructions()), CacheScope::Public)),
+        "prompts/get" => prompts::get(engine.registry().instructions(), &req.params).map(|r| stamp_result(r, CacheScope::Public)),
         "shutdown" => {
             session.embodied = None;
             session.caller = None;
@@ -512,9 +543,41 @@ fn server_info() -> Value {
     json!({"name": "limina", "title": "limina", "version": env!("CARGO_PKG_VERSION")})
 }
 
-fn capabilities() -> Value {
-    // `resources`: the MCP Apps view (`apps`), the one resource.
-    json!({"tools": {"listChanged": true}, "resources": {}})
+/// `resources/list`: the MCP Apps view, then every instruction skill's body and files.
+fn list_resources(engine: &Engine) -> Value {
+    let mut listed = apps::list();
+    if let Some(Value::Array(all)) = listed.get_mut("resources") {
+        all.extend(prompts::resources(engine.registry().instructions()));
+    }
+    listed
+}
+
+/// `resources/read`: a `skill://` URI from the instruction skills, anything else from `apps`
+/// (which answers -32002 for what it does not have).
+fn read_resource(engine: &Engine, params: &Value) -> Result<Value, RpcError> {
+    if let Some(Value::String(uri)) = params.get("uri")
+        && uri.starts_with(prompts::SCHEME)
+    {
+        return prompts::read(engine.registry().instructions(), uri).ok_or_else(|| {
+            let shown = crate::clip::shown(uri);
+            RpcError {
+                code: protocol::RESOURCE_NOT_FOUND,
+                message: format!("resource not found: {shown} (resources/list shows the skill:// resources)"),
+                data: Some(json!({"uri": shown})),
+            }
+        });
+    }
+    apps::read(params)
+}
+
+fn capabilities(engine: &Engine) -> Value {
+    // `resources`: the MCP Apps view (`apps`) and the instruction skills' bodies and files;
+    // `prompts` only when there are instruction skills to serve (`prompts`).
+    let mut caps = json!({"tools": {"listChanged": true}, "resources": {"listChanged": true}});
+    if !engine.registry().instructions().is_empty() {
+        caps["prompts"] = json!({"listChanged": true});
+    }
+    caps
 }
 
 /// How far a cacheable result may be shared (the stateless revision's `cacheScope`).
@@ -543,7 +606,7 @@ fn stamp_result(mut result: Value, scope: CacheScope) -> Value {
     result
 }
 
-fn discover(session: &mut McpSession) -> Value {
+fn discover(engine: &Engine, session: &mut McpSession) -> Value {
     if session.mode == Mode::Fresh {
         session.mode = Mode::Standard { version: STATELESS_VERSION.to_string() };
     }
@@ -551,7 +614,7 @@ fn discover(session: &mut McpSession) -> Value {
     versions.extend(HANDSHAKE_VERSIONS);
     let result = json!({
         "supportedVersions": versions,
-        "capabilities": capabilities(),
+        "capabilities": capabilities(engine),
         "serverInfo": server_info(),
         "instructions": INSTRUCTIONS,
         "_meta": {"io.modelcontextprotocol/serverInfo": server_info()},
@@ -623,7 +686,7 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
     session.caller = Some(session.default_caller());
     session.apps = apps::declares(p.get("capabilities"));
     session.mode = Mode::Standard { version: version.clone() };
-    Ok(json!({"protocolVersion": version, "capabilities": capabilities(), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
+    Ok(json!({"protocolVersion": version, "capabilities": capabilities(engine), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
 }
 
 /// Longest agent or session id a client may choose.

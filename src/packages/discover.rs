@@ -291,6 +291,34 @@ pub fn discover(root: &Path) -> Vec<Result<Source, (PathBuf, DiscoverError)>> {
     found
 }
 
+/// Every instruction skill under `root` (a folder holding `SKILL.md`, or a `<name>.skill.md`
+/// file), in path order, by the same walking rules as packages: hidden entries skipped, no folder
+/// entered through a link, not inside a package folder (its files are its code). A link out of
+/// the root is left for `instructions::load` to refuse, naming it.
+pub(crate) fn instruction_skills(root: &Path) -> Vec<crate::instructions::Location> {
+    let mut found = Vec::new();
+    walk_instructions(root, 0, &mut found);
+    found
+}
+
+fn walk_instructions(dir: &Path, depth: usize, found: &mut Vec<crate::instructions::Location>) {
+    use crate::instructions::Location;
+    // Deeper than any layout anyone writes; a bound so a pathological tree costs little.
+    const MAX_DEPTH: usize = 8;
+    let Ok(entries) = sorted_entries(dir) else { return };
+    for entry in entries {
+        if hidden(&entry) {
+            continue;
+        }
+        let is_real_dir = entry.symlink_metadata().is_ok_and(|m| m.is_dir());
+        match Location::of(&entry) {
+            Some(at) => found.push(at),
+            None if is_real_dir && depth < MAX_DEPTH && manifest_file(&entry).is_none() => walk_instructions(&entry, depth + 1, found),
+            None => {}
+        }
+    }
+}
+
 fn walk(root: &Path, dir: &Path, real_root: &Path, found: &mut Vec<Result<Source, (PathBuf, DiscoverError)>>) {
     let entries = match sorted_entries(dir) {
         Ok(entries) => entries,
@@ -305,6 +333,9 @@ fn walk(root: &Path, dir: &Path, real_root: &Path, found: &mut Vec<Result<Source
     for entry in entries {
         match classify(&entry, real_root) {
             Ok(Entry::Folder) if manifest_file(&entry).is_some() => found.push(read_package(root, &entry).map_err(|e| (entry.clone(), e))),
+            // An instruction skill's folder holds knowledge, never code: a `.luau` example beside
+            // its SKILL.md is a resource, not a mod (`instruction_skills` finds the folder).
+            Ok(Entry::Folder) if entry.join(crate::instructions::SKILL_FILE).symlink_metadata().is_ok() => {}
             Ok(Entry::Folder) => walk(root, &entry, real_root, found),
             Ok(Entry::Script(_)) => found.push(read_package(root, &entry).map_err(|e| (entry.clone(), e))),
             Ok(Entry::Skip) => {}

@@ -125,6 +125,8 @@ pub fn load_all(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, h
         let status = load_one(mods, &pkg, granted, profile, registry, host, &[]);
         set_status(mods, &pkg.source.path, status);
     }
+    // After the typed skills: instruction skills gate tools, which must be registered by now.
+    super::instructions::sync(mods, registry, host);
 }
 
 /// What `package.load` did.

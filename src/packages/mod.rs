@@ -17,6 +17,7 @@
 pub mod discover;
 mod door;
 mod error;
+mod instructions;
 mod load;
 pub mod manifest;
 mod reload;
@@ -171,6 +172,9 @@ pub struct ModManager {
     granted_profile: crate::policy::Profile,
     granted: PermissionSet,
     pub packages: Vec<InstalledPackage>,
+    /// The last failure reported for each instruction skill file, so an unchanged failure is
+    /// reported once rather than at every reload.
+    instruction_reports: std::collections::BTreeMap<PathBuf, String>,
     /// By package path (a package's identity).
     runtimes: HashMap<PathBuf, Rc<PackageRuntime>>,
     watcher: Option<watch::Watcher>,
@@ -241,6 +245,7 @@ impl ModManager {
             granted_profile,
             granted: granted_profile.permissions(),
             packages: Vec::new(),
+            instruction_reports: Default::default(),
             runtimes: HashMap::new(),
             watcher: None,
         }

@@ -43,6 +43,7 @@ pub fn poll(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, host:
         }
     }
     apply(mods, registry, host);
+    super::instructions::sync(mods, registry, host);
 }
 
 fn loaded(p: &InstalledPackage) -> bool {

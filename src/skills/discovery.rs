@@ -9,6 +9,9 @@
 //! calls and `tools/list`, never on the tick path.
 
 use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::instructions::InstructionSkill;
 
 use super::{Skill, SkillRegistry};
 use crate::policy::PermissionSet;
@@ -97,6 +100,27 @@ pub(crate) fn search(registry: &SkillRegistry, query: &str, permissions: Permiss
         .collect();
     hits.sort_by(|(a_at, a), (b_at, b)| b.score.cmp(&a.score).then(a_at.cmp(b_at)));
     hits.into_iter().take(limit).map(|(_, h)| h).collect()
+}
+
+/// The category instruction skills are listed under in `skills.browse`.
+pub(crate) const INSTRUCTIONS_CATEGORY: &str = "instructions";
+
+/// Instruction skills matching `query` by id and description, best first (registration order on
+/// ties). Anyone may read them: they are text, and the tools they gate keep their own checks.
+pub(crate) fn search_instructions(registry: &SkillRegistry, query: &str, limit: usize) -> Vec<(Arc<InstructionSkill>, u32)> {
+    let terms = terms(query);
+    let mut hits: Vec<(usize, Arc<InstructionSkill>, u32)> = registry
+        .instructions()
+        .list()
+        .enumerate()
+        .filter_map(|(at, s)| {
+            let (name, description) = (s.id.to_lowercase(), s.description.to_lowercase());
+            let score: u32 = terms.iter().map(|t| term_score(t, &name, INSTRUCTIONS_CATEGORY, &description)).sum();
+            (score > 0).then(|| (at, Arc::clone(s), score))
+        })
+        .collect();
+    hits.sort_by(|(a_at, _, a), (b_at, _, b)| b.cmp(a).then(a_at.cmp(b_at)));
+    hits.into_iter().take(limit).map(|(_, s, score)| (s, score)).collect()
 }
 
 /// The categories holding a skill `permissions` may call, in order of first registration, each

@@ -15,6 +15,7 @@ mod errors;
 mod governance;
 mod hostile_geometry;
 mod http_stub;
+mod instruction_skills;
 mod layers;
 mod lua_suite;
 mod mcp;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use mlua::{Lua, Table, Value};
 use serde_json::json;
 
+use crate::instructions::InstructionSkill;
 use crate::policy::{PROFILES, Permission, PermissionSet, profile_permissions};
 use crate::script::convert::{blob, json_to_lua};
 use crate::skills::{Skill, SkillRegistry, discovery};
@@ -75,16 +76,24 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
         "search",
         lua.create_function(move |lua, (query, limit, permissions): (String, Option<usize>, Vec<String>)| {
             let limit = limit.unwrap_or(discovery::SEARCH_DEFAULT_LIMIT).min(discovery::SEARCH_MAX_LIMIT);
-            let hits = discovery::search(&r.borrow(), &query, permission_set(&permissions), limit);
-            let rows: Vec<serde_json::Value> = hits
+            let registry = r.borrow();
+            let hits = discovery::search(&registry, &query, permission_set(&permissions), limit);
+            let mut rows: Vec<(u32, serde_json::Value)> = hits
                 .iter()
                 .map(|h| {
                     let mut row = listed_skill(&h.skill);
                     row["score"] = json!(h.score);
-                    row
+                    (h.score, row)
                 })
                 .collect();
-            blob(lua, serde_json::Value::Array(rows))
+            // Both kinds in one ranking; a typed tool first on a tie (a stable sort keeps it so).
+            for (skill, score) in discovery::search_instructions(&registry, &query, limit) {
+                let mut row = listed_instruction(&skill);
+                row["score"] = json!(score);
+                rows.push((score, row));
+            }
+            rows.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            blob(lua, serde_json::Value::Array(rows.into_iter().take(limit).map(|(_, row)| row).collect()))
         })?,
     )?;
 
@@ -92,10 +101,15 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     ops.set(
         "categories",
         lua.create_function(move |lua, permissions: Vec<String>| {
-            let rows: Vec<serde_json::Value> = discovery::categories(&r.borrow(), permission_set(&permissions))
+            let registry = r.borrow();
+            let mut rows: Vec<serde_json::Value> = discovery::categories(&registry, permission_set(&permissions))
                 .into_iter()
                 .map(|(name, count)| json!({"name": name, "count": count}))
                 .collect();
+            let instructions = registry.instructions().size();
+            if instructions > 0 {
+                rows.push(json!({"name": discovery::INSTRUCTIONS_CATEGORY, "count": instructions}));
+            }
             blob(lua, serde_json::Value::Array(rows))
         })?,
     )?;
@@ -105,6 +119,10 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
         "browse",
         lua.create_function(move |lua, (category, permissions, profile): (String, Vec<String>, String)| {
             let registry = r.borrow();
+            if category == discovery::INSTRUCTIONS_CATEGORY && !registry.instructions().is_empty() {
+                let rows: Vec<serde_json::Value> = registry.instructions().list().map(|s| listed_instruction(s)).collect();
+                return Ok((Value::UserData(blob(lua, serde_json::Value::Array(rows))?), None));
+            }
             let permissions = permission_set(&permissions);
             let resolved = discovery::resolve_categories(&registry, std::slice::from_ref(&category), permissions, &profile);
             if let Some(refusal) = resolved.refused.first() {
@@ -144,6 +162,54 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
         })?,
     )?;
 
+    // `skills.read`: an instruction skill's body and what it gates, or one of its files.
+    let r = Rc::clone(&registry);
+    ops.set(
+        "readInstruction",
+        lua.create_function(move |lua, (id, file): (String, Option<String>)| {
+            let Some(skill) = r.borrow().instructions().get(&id) else {
+                return Ok((
+                    Value::Nil,
+                    Some(format!(
+                        "no instruction skill '{}' (skills.browse {{category = \"instructions\"}} lists them)",
+                        crate::clip::shown(&id)
+                    )),
+                ));
+            };
+            let mut out = json!({
+                "id": skill.id,
+                "description": skill.description,
+                "tools": skill.tool_names().collect::<Vec<_>>(),
+                "resources": skill.resources.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(),
+            });
+            if let Some(v) = &skill.version {
+                out["version"] = json!(v.to_string());
+            }
+            if let Some(m) = skill.surface_mode {
+                out["surfaceMode"] = json!(m.as_str());
+            }
+            match file {
+                None => out["body"] = json!(skill.body),
+                Some(path) => {
+                    let Some(text) = skill.resource(&path).and_then(|r| r.text()) else {
+                        return Ok((
+                            Value::Nil,
+                            Some(format!(
+                                "'{}' is not a text file of skill '{}' (its resources: {})",
+                                crate::clip::shown(&path),
+                                skill.id,
+                                skill.resources.len()
+                            )),
+                        ));
+                    };
+                    out["file"] = json!(path);
+                    out["text"] = json!(text);
+                }
+            }
+            Ok((Value::UserData(blob(lua, out)?), None))
+        })?,
+    )?;
+
     ops.set(
         "permissions",
         lua.create_function(|lua, profile: String| {
@@ -178,9 +244,21 @@ fn permission_set(names: &[String]) -> PermissionSet {
 
 /// A skill as discovery returns it: enough to call it directly. The input schema goes without
 /// `$schema` (the same draft-07 keywords mean the same under the MCP default, 2020-12).
+/// An instruction skill as `skills.search` / `skills.browse` list it: read it with `skills.read`.
+fn listed_instruction(skill: &InstructionSkill) -> serde_json::Value {
+    json!({
+        "name": skill.id,
+        "kind": "instruction",
+        "category": discovery::INSTRUCTIONS_CATEGORY,
+        "description": skill.description,
+        "tools": skill.tool_names().collect::<Vec<_>>(),
+    })
+}
+
 fn listed_skill(skill: &Skill) -> serde_json::Value {
     json!({
         "name": skill.name,
+        "kind": "tool",
         "category": skill.category,
         "tier": skill.tier.as_str(),
         "description": skill.description,

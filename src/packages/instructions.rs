@@ -1,0 +1,198 @@
+//! Instruction skills as packages: found under the scripts root, checked, and kept in the
+//! registry's `InstructionRegistry`, at start-up and on every hot reload.
+//!
+//! A skill's identity is its id (its folder or file name). Each sync reads every skill again and
+//! applies the difference: a new one is registered (`package.loaded`), a changed one replaced in
+//! place (`dev.skill.reload.completed`), a removed or disabled one unregistered. A skill that
+//! fails — malformed front matter, an oversized body, a link out of its folder, a gated tool that
+//! does not exist or that the loading profile does not grant, an unmet dependency or a conflict —
+//! is refused with its file and line (`package.rejected`, or `dev.skill.reload.failed` when a
+//! last good version is registered: that version stays). The same failure is reported once, not
+//! at every unrelated change. Nothing here runs code: the only capability a skill has is
+//! naming tools, and those must be registered and within what the loading profile grants.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use semver::Version;
+use serde_json::json;
+
+use super::discover::{instruction_skills, shown};
+use super::{Host, ModManager, PACKAGES_ACTOR, Refusal, disabled_set};
+use crate::instructions::{self, FormatError, InstructionSkill, Location, Problem};
+use crate::policy::PermissionSet;
+use crate::skills::SkillRegistry;
+use crate::trace::EventKind;
+
+/// The package rule a skill's failure falls under (the `rule` of its event).
+fn rule_of(problem: &Problem) -> Refusal {
+    match problem {
+        Problem::Escapes => Refusal::PathEscape,
+        Problem::UnknownTool(_) | Problem::NotGranted { .. } => Refusal::ProfileDenied,
+        Problem::Unresolved(_) => Refusal::Resolve,
+        Problem::File(_) => Refusal::Unreadable,
+        _ => Refusal::ManifestInvalid,
+    }
+}
+
+/// Reads `at` and checks its gated tools against the typed registry and `granted`.
+fn read(at: &Location, registry: &SkillRegistry, granted: PermissionSet, profile: &str) -> Result<InstructionSkill, FormatError> {
+    let skill = instructions::load(at, &shown(&at.skill_file()))?;
+    skill.check_tools(|name| registry.has(name))?;
+    for tool in &skill.tools {
+        let Some(typed) = registry.get(&tool.name) else { continue };
+        if let Some(missing) = typed.permissions.iter().find(|p| !granted.contains(**p)) {
+            let problem = Problem::NotGranted { tool: tool.name.clone(), permission: missing.to_string(), profile: profile.to_string() };
+            return Err(FormatError::at(&skill.file, tool.line, problem));
+        }
+    }
+    Ok(skill)
+}
+
+/// Refuses skills whose id another skill already has, whose dependencies are not among the good
+/// ones (at a matching version; a skill with no version counts as 0.0.0), or that conflict with a
+/// good one found earlier. Repeated until nothing changes: refusing one can unmeet another.
+fn resolve(found: &mut [(Location, Result<InstructionSkill, FormatError>)]) {
+    let unresolved = |s: &InstructionSkill, why: String| Err(FormatError::at(&s.file, 0, Problem::Unresolved(why)));
+    let mut first_file: BTreeMap<String, String> = BTreeMap::new();
+    for (_, result) in found.iter_mut() {
+        let Ok(skill) = result else { continue };
+        match first_file.get(&skill.id) {
+            Some(other) => *result = unresolved(skill, format!("another skill, {other}, already has the id '{}'", skill.id)),
+            None => {
+                first_file.insert(skill.id.clone(), skill.file.clone());
+            }
+        }
+    }
+    loop {
+        let good: BTreeMap<String, Version> = found
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok())
+            .map(|s| (s.id.clone(), s.version.clone().unwrap_or(Version::new(0, 0, 0))))
+            .collect();
+        let mut changed = false;
+        // Good skills before this one, with what each conflicts with.
+        let mut earlier: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (_, result) in found.iter_mut() {
+            let Ok(skill) = result else { continue };
+            let why = skill
+                .dependencies
+                .iter()
+                .find_map(|(dep, req)| match good.get(dep) {
+                    None => Some(format!("dependency '{dep}' is not a loaded instruction skill")),
+                    Some(v) if !req.matches(v) => Some(format!("dependency '{dep}' is version {v}, not {req}")),
+                    Some(_) => None,
+                })
+                .or_else(|| {
+                    skill.conflicts_with.iter().find(|c| earlier.contains_key(*c)).map(|c| format!("conflicts with '{c}', which is loaded"))
+                })
+                .or_else(|| {
+                    let (other, _) = earlier.iter().find(|(_, theirs)| theirs.contains(&skill.id))?;
+                    Some(format!("'{other}', which is loaded, conflicts with it"))
+                });
+            match why {
+                Some(why) => {
+                    *result = unresolved(skill, why);
+                    changed = true;
+                }
+                None => {
+                    earlier.insert(skill.id.clone(), skill.conflicts_with.clone());
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Reads every instruction skill under the scripts root and applies the difference to
+/// `registry` (see the module doc).
+pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, host: &Rc<dyn Host>) {
+    let (root, granted, profile) = {
+        let m = mods.borrow();
+        let Some(root) = m.root.clone() else { return };
+        (root, m.granted, m.granted_profile.as_str())
+    };
+    let disabled = disabled_set(&root);
+    let mut found: Vec<(Location, Result<InstructionSkill, FormatError>)> = {
+        let reg = registry.borrow();
+        instruction_skills(&root)
+            .into_iter()
+            .filter(|at| !disabled.contains(&at.name()))
+            .map(|at| {
+                let result = read(&at, &reg, granted, profile);
+                (at, result)
+            })
+            .collect()
+    };
+    resolve(&mut found);
+
+    let mut events: Vec<(EventKind, serde_json::Value)> = Vec::new();
+    let mut kept: BTreeSet<String> = BTreeSet::new();
+    {
+        let mut mods = mods.borrow_mut();
+        let reports = &mut mods.instruction_reports;
+        let mut reg = registry.borrow_mut();
+        let reg = reg.instructions_mut();
+        for (at, result) in found {
+            let path: PathBuf = at.skill_file();
+            match result {
+                Ok(skill) => {
+                    reports.remove(&path);
+                    kept.insert(skill.id.clone());
+                    let payload = json!({
+                        "ref": format!("{}@{}", skill.id, skill.version.as_ref().map_or("0.0.0".to_string(), Version::to_string)),
+                        "kind": "instruction",
+                        "path": skill.file,
+                        "contentHash": skill.content_hash,
+                        "tools": skill.tool_names().collect::<Vec<_>>(),
+                    });
+                    match reg.get(&skill.id) {
+                        Some(old) if old.content_hash == skill.content_hash && old.file == skill.file => {}
+                        Some(_) => {
+                            let _ = reg.replace(skill);
+                            events.push((EventKind::DevSkillReloadCompleted, payload));
+                        }
+                        None => {
+                            let _ = reg.register(skill);
+                            events.push((EventKind::PackageLoaded, payload));
+                        }
+                    }
+                }
+                Err(e) => {
+                    let id = at.name();
+                    let last_good = reg.has(&id);
+                    if last_good {
+                        kept.insert(id.clone());
+                    }
+                    let message = e.to_string();
+                    if reports.get(&path) == Some(&message) {
+                        continue;
+                    }
+                    reports.insert(path, message.clone());
+                    let rule = rule_of(&e.problem).as_str();
+                    let (kind, reason) = match last_good {
+                        true => (EventKind::DevSkillReloadFailed, format!("{message} (the last good version keeps running)")),
+                        false => (EventKind::PackageRejected, message),
+                    };
+                    events.push((kind, json!({"ref": id, "kind": "instruction", "path": e.file, "file": e.file, "line": e.line, "rule": rule, "reason": reason})));
+                }
+            }
+        }
+        let gone: Vec<String> = reg.list().map(|s| s.id.clone()).filter(|id| !kept.contains(id)).collect();
+        for id in gone {
+            if let Some(old) = reg.unregister(&id) {
+                events.push((
+                    EventKind::DevSkillReloadCompleted,
+                    json!({"ref": id, "kind": "instruction", "path": old.file, "removed": [id]}),
+                ));
+            }
+        }
+    }
+    for (kind, payload) in events {
+        host.record(PACKAGES_ACTOR, PACKAGES_ACTOR, kind.as_str(), payload);
+    }
+}

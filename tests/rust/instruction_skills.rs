@@ -1,0 +1,165 @@
+//! Instruction skills (issue 29): `SKILL.md` under `scripts/` is loaded into the registry beside
+//! the typed skills, served to MCP clients as prompts and `skill://` resources, and hot reloaded
+//! keeping the last good version on a broken edit, with the file and line in the trace.
+
+use std::path::Path;
+
+use limina::host::Engine;
+use limina::mcp::{McpSession, handle_text};
+use limina::policy::Profile;
+use serde_json::{Value, json};
+
+use crate::packages::{engine, events_of, step_until};
+
+const LIGHT: &str = "---\nname: light\ndescription: Light a scene so captures read.\nversion: 1.0.0\nsurfaceMode: both\ntools: [scene.createEntity]\n---\n# Lighting\nKey light first.\n";
+
+fn scripts_with_skills(dir: &Path) -> std::path::PathBuf {
+    let scripts = dir.join("scripts");
+    std::fs::create_dir_all(scripts.join("light/refs")).unwrap();
+    std::fs::write(scripts.join("light/SKILL.md"), LIGHT).unwrap();
+    std::fs::write(scripts.join("light/refs/rig.md"), "three-point rig").unwrap();
+    // A Luau example beside a SKILL.md is a resource, never a mod.
+    std::fs::write(scripts.join("light/refs/example.luau"), "error('never run')").unwrap();
+    std::fs::write(scripts.join("names.skill.md"), "---\nname: names\ndescription: Name things so others find them.\n---\nUse nouns.\n")
+        .unwrap();
+    scripts
+}
+
+/// Every message `text` brings back: the response first, then any notifications.
+fn send(e: &Engine, s: &mut McpSession, id: u64, method: &str, params: Value) -> Vec<Value> {
+    handle_text(e, s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+}
+
+fn session(e: &Engine) -> (McpSession, Value) {
+    let mut s = McpSession::new(1, Profile::parse("builder.readWrite").unwrap(), e);
+    let init = send(
+        e,
+        &mut s,
+        0,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    (s, init[0]["result"].clone())
+}
+
+#[test]
+fn skill_md_files_are_served_as_prompts_and_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, false);
+    assert_eq!(e.registry().instructions().list().map(|s| s.id.clone()).collect::<Vec<_>>(), ["light", "names"]);
+    assert!(e.mods().packages.iter().all(|p| !p.source.path.ends_with("example.luau")), "a resource was loaded as a mod");
+    let (mut s, init) = session(&e);
+    assert_eq!(init["capabilities"]["prompts"], json!({"listChanged": true}), "{init}");
+    let listed = send(&e, &mut s, 1, "prompts/list", json!({}));
+    assert_eq!(listed[0]["result"]["prompts"][0], json!({"name": "light", "description": "Light a scene so captures read."}));
+    let got = send(&e, &mut s, 2, "prompts/get", json!({"name": "light"}));
+    assert_eq!(got[0]["result"]["messages"][0]["content"]["text"], "# Lighting\nKey light first.\n");
+    let unknown = send(&e, &mut s, 3, "prompts/get", json!({"name": "nope"}));
+    assert_eq!(unknown[0]["error"]["code"], -32602);
+    let resources = send(&e, &mut s, 4, "resources/list", json!({}));
+    let uris: Vec<&str> = resources[0]["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    assert_eq!(
+        uris,
+        ["ui://limina/world", "skill://light", "skill://light/refs/example.luau", "skill://light/refs/rig.md", "skill://names"]
+    );
+    let rig = send(&e, &mut s, 5, "resources/read", json!({"uri": "skill://light/refs/rig.md"}));
+    assert_eq!(rig[0]["result"]["contents"][0]["text"], "three-point rig");
+    for bad in ["skill://light/../names", "skill://light/refs%2Frig.md", "skill://light/SKILL.md", "skill://ghost"] {
+        let r = send(&e, &mut s, 6, "resources/read", json!({"uri": bad}));
+        assert_eq!(r[0]["error"]["code"], -32002, "{bad}: {r:?}");
+    }
+}
+
+#[test]
+fn prompts_are_not_advertised_when_there_are_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    let e = engine(&scripts, false);
+    let (_, init) = session(&e);
+    assert!(init["capabilities"].get("prompts").is_none(), "{init}");
+}
+
+#[test]
+fn a_skill_gating_an_unknown_tool_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(scripts.join("bad")).unwrap();
+    std::fs::write(
+        scripts.join("bad/SKILL.md"),
+        "---\nname: bad\ndescription: d\ntools:\n  - scene.createEntity\n  - scene.teleportEverything\n---\nx\n",
+    )
+    .unwrap();
+    let e = engine(&scripts, false);
+    assert!(!e.registry().instructions().has("bad"));
+    let rejected = events_of(&e, "package.rejected");
+    let ev = rejected.iter().find(|ev| ev["ref"] == "bad").unwrap_or_else(|| panic!("{rejected:?}"));
+    assert_eq!(
+        (ev["file"].as_str(), ev["line"].as_u64(), ev["rule"].as_str()),
+        (Some("bad/SKILL.md"), Some(6), Some("profile.denied")),
+        "{ev}"
+    );
+}
+
+#[test]
+fn a_broken_edit_keeps_the_last_good_version_and_a_good_one_says_list_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, true);
+    let (mut s, _) = session(&e);
+    let skill = scripts.join("light/SKILL.md");
+    let failures = |e: &Engine| events_of(e, "dev.skill.reload.failed").into_iter().filter(|ev| ev["ref"] == "light").collect::<Vec<_>>();
+
+    // Malformed front matter: refused with file and line, the old body still served.
+    std::fs::write(&skill, LIGHT.replace("version: 1.0.0\n", "version: 1.0.0\ncolour: red\n")).unwrap();
+    step_until(&e, "the malformed edit refused", |e| !failures(e).is_empty());
+    let ev = &failures(&e)[0];
+    assert_eq!((ev["file"].as_str(), ev["line"].as_u64()), (Some("light/SKILL.md"), Some(5)), "{ev}");
+    assert!(ev["reason"].as_str().unwrap().contains("the last good version keeps running"), "{ev}");
+    assert_eq!(e.registry().instructions().get("light").unwrap().body, "# Lighting\nKey light first.\n");
+
+    // An oversized body: refused at the body's first line.
+    std::fs::write(&skill, format!("{LIGHT}{}", "x".repeat(70 * 1024))).unwrap();
+    step_until(&e, "the oversized edit refused", |e| failures(e).len() >= 2);
+    let ev = &failures(&e)[1];
+    assert_eq!(ev["line"].as_u64(), Some(8), "{ev}");
+    assert!(ev["reason"].as_str().unwrap().contains("above the maximum of 65536"), "{ev}");
+    assert_eq!(e.registry().instructions().get("light").unwrap().body, "# Lighting\nKey light first.\n");
+
+    // A good edit replaces it, and a client hears that prompts and resources changed.
+    let _ = send(&e, &mut s, 1, "ping", json!({}));
+    std::fs::write(&skill, LIGHT.replace("Key light first.", "Fill light second.")).unwrap();
+    step_until(&e, "the good edit loaded", |e| e.registry().instructions().get("light").is_some_and(|s| s.body.contains("Fill")));
+    let after = send(&e, &mut s, 2, "ping", json!({}));
+    let methods: Vec<&str> = after.iter().filter_map(|m| m["method"].as_str()).collect();
+    assert!(
+        methods.contains(&"notifications/prompts/list_changed") && methods.contains(&"notifications/resources/list_changed"),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn discovery_shows_both_kinds_and_skills_read_serves_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, false);
+    let found = crate::packages::call(&e, "skills.search", json!({"query": "light scene", "limit": 25})).result.unwrap();
+    let rows = found["results"].as_array().unwrap();
+    let light = rows.iter().find(|r| r["name"] == "light").unwrap_or_else(|| panic!("{found}"));
+    assert_eq!((light["kind"].as_str(), light["tools"].clone()), (Some("instruction"), json!(["scene.createEntity"])));
+    assert!(rows.iter().any(|r| r["kind"] == "tool"), "{found}");
+    let categories = crate::packages::call(&e, "skills.browse", json!({})).result.unwrap();
+    assert!(categories["categories"].as_array().unwrap().contains(&json!({"name": "instructions", "count": 2})), "{categories}");
+    let browsed = crate::packages::call(&e, "skills.browse", json!({"category": "instructions"})).result.unwrap();
+    assert_eq!(browsed["skills"].as_array().unwrap().len(), 2, "{browsed}");
+    let read = crate::packages::call(&e, "skills.read", json!({"id": "light"})).result.unwrap();
+    assert_eq!(read["body"], "# Lighting\nKey light first.\n");
+    assert_eq!((read["surfaceMode"].as_str(), read["resources"].clone()), (Some("both"), json!(["refs/example.luau", "refs/rig.md"])));
+    let file = crate::packages::call(&e, "skills.read", json!({"id": "light", "file": "refs/rig.md"})).result.unwrap();
+    assert_eq!(file["text"], "three-point rig");
+    for bad in [json!({"id": "ghost"}), json!({"id": "light", "file": "../names.skill.md"})] {
+        let r = crate::packages::call(&e, "skills.read", bad.clone());
+        assert_eq!(r.error.as_ref().map(|f| f.code.as_str()), Some("not_found"), "{bad}: {:?}", r.error);
+    }
+}
