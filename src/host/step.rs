@@ -327,4 +327,12 @@ impl EngineDoor for Door<'_> {
             log.queued(tick, agent, tool, input, decision);
         }
     }
+
+    fn instruction_skills(&self) -> Vec<crate::agents::instructions::SkillCard> {
+        Vec::new()
+    }
+
+    fn surface_mode(&self, id: &str, _provider: &str, _model: &str) -> Result<crate::agents::instructions::Resolved, String> {
+        Err(format!("no instruction skill '{}' is registered", crate::clip::shown(id)))
+    }
 }
