@@ -7,9 +7,9 @@
 //! `systems::EngineDoor`; this module holds the per-agent rules only.
 //!
 //! The rule an agent lives by: `read_skill {id}` makes the skill active for the agent's **next**
-//! decision only (the first one that starts after the call ran); `read_skill {id, keep: true}`
-//! keeps it active for every decision after that, until `read_skill {id, keep: false}` (then it
-//! serves one more decision) or the skill stops being enabled for the agent; reading a kept
+//! decision only (the first that starts after the decision that read it was received);
+//! `read_skill {id, keep: true}` keeps it active for every decision after that, until
+//! `read_skill {id, keep: false}` (then it serves one more decision) or the skill stops being enabled for the agent; reading a kept
 //! skill again without `keep` leaves it kept. At most `MAX_KEPT` (4) skills are kept, and a
 //! fifth kept drops the oldest kept; at most `MAX_ACTIVE` (8) are active at once, and a ninth
 //! drops the oldest. Each of these changes is traced (`skill.activated`, `skill.deactivated`

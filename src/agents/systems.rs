@@ -339,11 +339,7 @@ impl AgentSystems {
             if env.agents.borrow().get(&actor.agent_id).is_none() {
                 continue;
             }
-            let result = match SkillTool::parse(&action.tool) {
-                Some(tool) => self.skill_call(env, &actor, tool, &action.input),
-                None => env.door.act(&actor, &action.tool, action.input),
-            };
-            let outcome = match result {
+            let outcome = match env.door.act(&actor, &action.tool, action.input) {
                 // A large result is remembered by its size: it would ride in the next eight
                 // requests (and prompts) of this agent.
                 Ok(Some(result)) if json_size_within(&result, MAX_REMEMBERED_RESULT_BYTES).is_err() => json!({
@@ -856,21 +852,19 @@ impl AgentSystems {
         let mut queue_dropped = 0;
         for call in calls {
             let rejected = |reason: String| reject(&call.tool, reason);
+            // The skill tools change only the agent, never the world: they take effect as the
+            // decision is received, so they apply to the very next decision (an HTTP agent's
+            // next one may start in this same tick) and are not command-log records.
             if let Some(tool) = SkillTool::parse(&call.tool) {
                 match self.check_skill_call(env, id, tool, &call.input) {
                     Ok(()) => {
-                        let mut agents = env.agents.borrow_mut();
-                        let Some(record) = agents.get_mut(id) else { return };
-                        if record.queue.len() >= budget.max_queue_depth {
-                            queue_dropped += 1;
-                            continue;
+                        let outcome = match self.skill_call(env, id, &decision_event, tool, &call.input) {
+                            Ok(result) => json!({"tool": call.tool, "success": true, "result": result}),
+                            Err(e) => json!({"tool": call.tool, "success": false, "error": {"code": e.code, "message": e.message}}),
+                        };
+                        if let Some(record) = env.agents.borrow_mut().get_mut(id) {
+                            record.remember_result(outcome);
                         }
-                        env.door.queued(env.tick, id, &call.tool, &call.input, &decision_event);
-                        record.queue.push_back(QueuedAction {
-                            tool: call.tool.clone(),
-                            input: call.input.clone(),
-                            decision_event: Rc::clone(&decision_event),
-                        });
                     }
                     Err(reason) => rejected(reason),
                 }

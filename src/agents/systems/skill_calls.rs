@@ -1,7 +1,7 @@
 //! The agent systems' side of instruction skills (rules in `agents::instructions`): checking a
-//! decision's `list_skills` / `read_skill` calls before they are queued, running them at the
-//! action stage (they change the agent's own state, never the world, so they do not go through
-//! the registry), and shaping each request of an agent with skills enabled. Every activation
+//! decision's `list_skills` / `read_skill` calls and running them as the decision is received
+//! (they change the agent's own state, never the world, so they go neither through the registry
+//! nor into the action queue), and shaping each request of an agent with skills enabled. Every activation
 //! and deactivation is traced, caused by the decision (or perception) it came from.
 
 use serde_json::{Value, json};
@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::super::instructions::{self, Deactivation, Resolved, SkillCard, SkillTool, Surfacing};
 use super::super::provider::ToolSpec;
 use super::super::record::ProviderKind;
-use super::{ActionError, Actor, AgentSystems, Inputs};
+use super::{ActionError, AgentSystems, Inputs};
 use crate::trace::EventKind;
 
 /// An agent's enabled skills, each with its mode for the agent's provider and model.
@@ -118,14 +118,13 @@ impl AgentSystems {
         Ok(())
     }
 
-    /// Runs a queued `list_skills` or `read_skill` as `actor`: its answer goes into the agent's
-    /// `previousResults` like any action's.
-    pub(super) fn skill_call(&self, env: &Inputs<'_>, actor: &Actor, tool: SkillTool, input: &Value) -> Result<Option<Value>, ActionError> {
-        let id = &*actor.agent_id;
+    /// Runs a checked `list_skills` or `read_skill` of agent `id`'s decision `cause`: its answer
+    /// goes into the agent's `previousResults` like an action's.
+    pub(super) fn skill_call(&self, env: &Inputs<'_>, id: &str, cause: &str, tool: SkillTool, input: &Value) -> Result<Value, ActionError> {
         let failure = |code: &'static str, message: String| ActionError { code, message };
         let enabled = self.enabled_skills(env, id).unwrap_or_default();
         let read = match instructions::check_input(tool, input) {
-            Ok(None) => return Ok(Some(instructions::listing(enabled.iter().map(|(card, _)| card)))),
+            Ok(None) => return Ok(instructions::listing(enabled.iter().map(|(card, _)| card))),
             Ok(Some(read)) => read,
             Err(problem) => return Err(failure("invalid_input", problem)),
         };
@@ -133,16 +132,17 @@ impl AgentSystems {
         let Some((card, resolved)) = enabled.iter().find(|(card, _)| *card.id == read.id) else {
             return Err(failure("not_found", not_enabled(&read.id, id)));
         };
-        let (keep, evicted) = {
+        let (keep, evicted, profile) = {
             let mut agents = env.agents.borrow_mut();
             let Some(r) = agents.get_mut(id) else { return Err(failure("not_found", format!("the agent {id} is gone"))) };
-            r.active_skills.activate(&card.id, read.keep)
+            let (keep, evicted) = r.active_skills.activate(&card.id, read.keep);
+            (keep, evicted, r.profile)
         };
         if let Some(evicted) = evicted {
-            self.deactivated(env, id, &evicted, Deactivation::Evicted, &actor.cause);
+            self.deactivated(env, id, &evicted, Deactivation::Evicted, cause);
         }
         // What the gated tools come to for this agent: activation grants no permission.
-        let (offered, _) = self.tools_for(env, None, actor.profile);
+        let (offered, _) = self.tools_for(env, None, profile);
         let (tools, withheld): (Vec<&str>, Vec<&str>) = if resolved.mode.shows_tools() {
             card.tools.iter().map(String::as_str).partition(|tool| offered.iter().any(|t| t.name == *tool))
         } else {
@@ -162,15 +162,15 @@ impl AgentSystems {
             "bodyBytes": if resolved.mode.shows_body() { card.body.len() } else { 0 },
             "tick": env.tick,
         });
-        self.skill_event(env, EventKind::SkillActivated, id, &actor.cause, &payload);
-        Ok(Some(json!({
+        self.skill_event(env, EventKind::SkillActivated, id, cause, &payload);
+        Ok(json!({
             "skill": &*card.id,
             "version": &*card.version,
             "mode": resolved.mode.as_str(),
             "activeFor": active_for,
             "tools": tools,
             "notOffered": withheld,
-        })))
+        }))
     }
 }
 
