@@ -15,6 +15,7 @@ pub(crate) mod depth_limit;
 pub mod digest;
 pub mod durable;
 pub mod host;
+pub mod instructions;
 pub(crate) mod isolate;
 pub mod mcp;
 #[cfg(any(feature = "render", feature = "audio-device"))]

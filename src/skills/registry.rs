@@ -2,6 +2,10 @@
 //!
 //! Registration order is the listing order. The tool list is memoized and invalidated on every
 //! change; `generation` counts changes so transports can tell clients the list changed.
+//!
+//! One registry, both kinds: it also holds the world's instruction skills
+//! (`instructions()`, an `InstructionRegistry` with its own operations and generation), so whoever
+//! holds the typed skills holds the instruction skills with them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,6 +14,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::Skill;
+use crate::instructions::InstructionRegistry;
 use crate::policy::Permission;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -36,6 +41,7 @@ pub struct SkillRegistry {
     index: HashMap<String, usize>,
     generation: u64,
     tools: RefCell<Option<Rc<[ToolSummary]>>>,
+    instructions: InstructionRegistry,
 }
 
 impl std::fmt::Debug for SkillRegistry {
@@ -139,6 +145,15 @@ impl SkillRegistry {
     /// Bumped on every register/replace/unregister/clear.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// The instruction skills (`SKILL.md`) beside the typed ones.
+    pub fn instructions(&self) -> &InstructionRegistry {
+        &self.instructions
+    }
+
+    pub fn instructions_mut(&mut self) -> &mut InstructionRegistry {
+        &mut self.instructions
     }
 
     /// The memoized tool list.

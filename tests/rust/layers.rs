@@ -10,7 +10,7 @@ use std::path::Path;
 const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["clip", "digest", "depth_limit", "isolate", "unguessable", "paths", "atomic_file", "native_noise"]),
     ("foundation", &["script", "physics", "world", "trace", "audio", "render"]),
-    ("rules", &["policy", "scenes"]),
+    ("rules", &["policy", "scenes", "instructions"]),
     ("agents", &["agents"]),
     ("pipeline", &["skills"]),
     ("records", &["packages", "durable", "snapshot"]),
