@@ -22,12 +22,14 @@
 //! allow is never offered, and a call of it is refused by the registry as before.
 
 use std::collections::{BTreeSet, VecDeque};
-use std::rc::Rc;
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::provider::ToolSpec;
+pub use crate::instructions::{InstructionSkill, Reason, SurfaceMode};
 
 /// The tool that lists the instruction skills enabled for the agent.
 pub const LIST_SKILLS: &str = "list_skills";
@@ -45,60 +47,14 @@ pub const MAX_CHOSEN_IDS: usize = 64;
 /// Most skills one `list_skills` answer names (`more` counts the rest).
 pub const MAX_LISTED: usize = 64;
 
-/// Where an active skill's text and tools go in a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SurfaceMode {
-    /// The body goes into the system message; no tool is gated or added.
-    #[serde(rename = "system-prompt")]
-    SystemPrompt,
-    /// The gated tools go into the tool list; the body stays out of the system message.
-    #[serde(rename = "tool-only")]
-    ToolOnly,
-    #[serde(rename = "both")]
-    Both,
-}
+/// An instruction skill as the registry holds it (shared: a decision's copy is a pointer).
+pub type SkillCard = Arc<InstructionSkill>;
 
-impl SurfaceMode {
-    pub const ALL: [SurfaceMode; 3] = [SurfaceMode::SystemPrompt, SurfaceMode::ToolOnly, SurfaceMode::Both];
-
-    pub fn parse(text: &str) -> Option<SurfaceMode> {
-        Self::ALL.into_iter().find(|m| m.as_str() == text)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SurfaceMode::SystemPrompt => "system-prompt",
-            SurfaceMode::ToolOnly => "tool-only",
-            SurfaceMode::Both => "both",
-        }
-    }
-
-    pub fn shows_body(self) -> bool {
-        matches!(self, SurfaceMode::SystemPrompt | SurfaceMode::Both)
-    }
-
-    pub fn shows_tools(self) -> bool {
-        matches!(self, SurfaceMode::ToolOnly | SurfaceMode::Both)
-    }
-}
-
-/// An instruction skill as agents see it: plain data from the engine's registry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SkillCard {
-    pub id: Rc<str>,
-    pub description: Rc<str>,
-    /// Semver, or empty when the skill declares none.
-    pub version: Rc<str>,
-    /// The typed tools it gates, as written.
-    pub tools: Rc<[String]>,
-    pub body: Rc<str>,
-}
-
-/// A skill's mode for one agent, and why the cascade chose it (for the trace).
+/// A skill's mode for one agent, and the cascade's step that chose it (for the trace).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
     pub mode: SurfaceMode,
-    pub reason: String,
+    pub reason: Reason,
 }
 
 /// Which instruction skills an agent may list and read: none unless its spawn enabled some, so
@@ -338,7 +294,7 @@ pub fn listing<'a>(cards: impl Iterator<Item = &'a SkillCard>) -> Value {
             more += 1;
             continue;
         }
-        skills.push(json!({"id": &*card.id, "description": &*card.description}));
+        skills.push(json!({"id": card.id, "description": card.description}));
     }
     let mut out = json!({ "skills": skills });
     if more > 0 {
@@ -358,20 +314,18 @@ pub struct Surfacing<'a> {
 /// skills' bodies (per mode, oldest activation first), and its tool list (the profile's, less
 /// the tools inactive skills gate, plus the two skill tools).
 pub fn compose(system_prompt: &str, offered: &[ToolSpec], skills: &[Surfacing<'_>], active_order: &[&str]) -> (String, Vec<ToolSpec>) {
-    let gated: BTreeSet<&str> =
-        skills.iter().filter(|s| s.mode.shows_tools()).flat_map(|s| s.card.tools.iter().map(String::as_str)).collect();
-    let shown: BTreeSet<&str> =
-        skills.iter().filter(|s| s.active && s.mode.shows_tools()).flat_map(|s| s.card.tools.iter().map(String::as_str)).collect();
+    let gated: BTreeSet<&str> = skills.iter().filter(|s| s.mode.shows_tools()).flat_map(|s| s.card.tool_names()).collect();
+    let shown: BTreeSet<&str> = skills.iter().filter(|s| s.active && s.mode.shows_tools()).flat_map(|s| s.card.tool_names()).collect();
     let mut tools: Vec<ToolSpec> =
         offered.iter().filter(|t| !gated.contains(t.name.as_str()) || shown.contains(t.name.as_str())).cloned().collect();
     tools.extend(skill_tools());
     let mut prompt = system_prompt.to_string();
     for id in active_order {
-        let Some(s) = skills.iter().find(|s| s.active && &*s.card.id == *id && s.mode.shows_body()) else { continue };
+        let Some(s) = skills.iter().find(|s| s.active && s.card.id == *id && s.mode.shows_body()) else { continue };
         if !prompt.is_empty() {
             prompt.push_str("\n\n");
         }
-        let version = if s.card.version.is_empty() { String::new() } else { format!(" {}", s.card.version) };
+        let version = s.card.version.as_ref().map(|v| format!(" version=\"{v}\"")).unwrap_or_default();
         prompt.push_str(&format!("<skill id=\"{}\"{}>\n{}\n</skill>", s.card.id, version, s.card.body.trim_end()));
     }
     (prompt, tools)
@@ -382,13 +336,9 @@ mod tests {
     use super::*;
 
     fn card(id: &str, tools: &[&str]) -> SkillCard {
-        SkillCard {
-            id: id.into(),
-            description: format!("about {id}").into(),
-            version: "1.0.0".into(),
-            tools: tools.iter().map(|t| t.to_string()).collect::<Vec<_>>().into(),
-            body: format!("BODY OF {id}").into(),
-        }
+        let tools = if tools.is_empty() { String::new() } else { format!("tools: [{}]\n", tools.join(", ")) };
+        let text = format!("---\nname: {id}\ndescription: about {id}\nversion: 1.0.0\n{tools}---\nBODY OF {id}\n");
+        Arc::new(crate::instructions::parse(text.as_bytes(), "t", None).unwrap())
     }
 
     fn spec(name: &str) -> ToolSpec {
@@ -482,7 +432,7 @@ mod tests {
         assert_eq!(names(&tools), ["scene.createEntity", "social.say", "list_skills", "read_skill"]);
         // Active, both: body and tool.
         let (prompt, tools) = compose("base", &offered, &surfacing(true, SurfaceMode::Both, SurfaceMode::ToolOnly), &["light"]);
-        assert!(prompt.starts_with("base\n\n<skill id=\"light\" 1.0.0>\nBODY OF light\n</skill>"), "{prompt}");
+        assert!(prompt.starts_with("base\n\n<skill id=\"light\" version=\"1.0.0\">\nBODY OF light\n</skill>"), "{prompt}");
         assert_eq!(names(&tools), ["scene.createEntity", "three.setLighting", "list_skills", "read_skill"]);
         // Active, tool-only: the tool, no body.
         let (prompt, tools) = compose("base", &offered, &surfacing(true, SurfaceMode::ToolOnly, SurfaceMode::ToolOnly), &["light"]);

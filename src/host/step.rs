@@ -329,10 +329,12 @@ impl EngineDoor for Door<'_> {
     }
 
     fn instruction_skills(&self) -> Vec<crate::agents::instructions::SkillCard> {
-        Vec::new()
+        self.parts.rules.registry.borrow().instructions().list().cloned().collect()
     }
 
-    fn surface_mode(&self, id: &str, _provider: &str, _model: &str) -> Result<crate::agents::instructions::Resolved, String> {
-        Err(format!("no instruction skill '{}' is registered", crate::clip::shown(id)))
+    fn surface_mode(&self, id: &str, provider: &str, model: &str) -> Result<crate::agents::instructions::Resolved, String> {
+        let registry = self.parts.rules.registry.borrow();
+        let (mode, reason) = registry.instructions().resolve_surface_mode(id, provider, model).map_err(|e| e.to_string())?;
+        Ok(crate::agents::instructions::Resolved { mode, reason })
     }
 }

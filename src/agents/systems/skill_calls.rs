@@ -49,7 +49,7 @@ impl AgentSystems {
             .instruction_skills()
             .into_iter()
             .filter(|card| choice.allows(&card.id))
-            .filter_map(|card| env.door.surface_mode(&card.id, provider.as_str(), &model).ok().map(|mode| (card, mode)))
+            .filter_map(|card| env.door.surface_mode(&card.id, provider.as_str(), &model).ok().map(|resolved| (card, resolved)))
             .collect();
         Some(enabled)
     }
@@ -79,7 +79,7 @@ impl AgentSystems {
         let (gone, active, prompt) = {
             let mut agents = env.agents.borrow_mut();
             let r = agents.get_mut(id)?;
-            let gone = r.active_skills.retain(|skill| enabled.iter().any(|(card, _)| &*card.id == skill));
+            let gone = r.active_skills.retain(|skill| enabled.iter().any(|(card, _)| card.id == skill));
             let active: Vec<String> = r.active_skills.iter().map(|a| a.id.clone()).collect();
             (gone, active, r.llm.system_prompt.clone())
         };
@@ -88,7 +88,7 @@ impl AgentSystems {
         }
         let surfacing: Vec<Surfacing<'_>> = enabled
             .iter()
-            .map(|(card, resolved)| Surfacing { card, mode: resolved.mode, active: active.iter().any(|a| *a == *card.id) })
+            .map(|(card, resolved)| Surfacing { card, mode: resolved.mode, active: active.iter().any(|a| *a == card.id) })
             .collect();
         let order: Vec<&str> = active.iter().map(String::as_str).collect();
         let surface = instructions::compose(&prompt, offered, &surfacing, &order);
@@ -111,7 +111,7 @@ impl AgentSystems {
         };
         let read = instructions::check_input(tool, input).map_err(|problem| format!("invalid input for {name}: {problem}"))?;
         if let Some(read) = read
-            && !enabled.iter().any(|(card, _)| *card.id == read.id)
+            && !enabled.iter().any(|(card, _)| card.id == read.id)
         {
             return Err(not_enabled(&read.id, id));
         }
@@ -129,7 +129,7 @@ impl AgentSystems {
             Err(problem) => return Err(failure("invalid_input", problem)),
         };
         // Checked when queued, and again now: the skill may have left since.
-        let Some((card, resolved)) = enabled.iter().find(|(card, _)| *card.id == read.id) else {
+        let Some((card, resolved)) = enabled.iter().find(|(card, _)| card.id == read.id) else {
             return Err(failure("not_found", not_enabled(&read.id, id)));
         };
         let (keep, evicted, profile) = {
@@ -144,17 +144,18 @@ impl AgentSystems {
         // What the gated tools come to for this agent: activation grants no permission.
         let (offered, _) = self.tools_for(env, None, profile);
         let (tools, withheld): (Vec<&str>, Vec<&str>) = if resolved.mode.shows_tools() {
-            card.tools.iter().map(String::as_str).partition(|tool| offered.iter().any(|t| t.name == *tool))
+            card.tool_names().partition(|tool| offered.iter().any(|t| t.name == *tool))
         } else {
             (Vec::new(), Vec::new())
         };
         let active_for = if keep { "kept" } else { "next decision" };
+        let version = card.version.as_ref().map(ToString::to_string);
         let payload = json!({
             "agentId": id,
-            "skill": &*card.id,
-            "version": &*card.version,
+            "skill": card.id,
+            "version": version,
             "mode": resolved.mode.as_str(),
-            "reason": resolved.reason,
+            "reason": resolved.reason.to_string(),
             "keep": keep,
             "activeFor": active_for,
             "tools": tools,
@@ -164,8 +165,8 @@ impl AgentSystems {
         });
         self.skill_event(env, EventKind::SkillActivated, id, cause, &payload);
         Ok(json!({
-            "skill": &*card.id,
-            "version": &*card.version,
+            "skill": card.id,
+            "version": version,
             "mode": resolved.mode.as_str(),
             "activeFor": active_for,
             "tools": tools,
@@ -182,8 +183,6 @@ fn not_enabled(skill: &str, agent: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use super::*;
 
     #[test]
@@ -191,13 +190,5 @@ mod tests {
         let message = not_enabled(&"a".repeat(100_000), "agt_0001");
         assert!(message.len() < 300, "{} bytes", message.len());
         assert!(message.contains("agt_0001"));
-    }
-
-    #[test]
-    fn one_rc_per_card_is_enough() {
-        // SkillCard fields are shared, so the per-decision copies are pointer bumps.
-        let card = SkillCard { id: "a".into(), description: "d".into(), version: "".into(), tools: Rc::from(Vec::new()), body: "b".into() };
-        let copy = card.clone();
-        assert!(Rc::ptr_eq(&card.body, &copy.body));
     }
 }
