@@ -146,6 +146,10 @@ pub struct AgentRecord {
     pub seen_seq: u64,
     /// Where it is walking (`social.approach`), until it arrives or gives up.
     pub approach: Option<super::social::Approach>,
+    /// The instruction skills it may list and read (none unless its spawn enabled some).
+    pub skills: super::instructions::SkillChoice,
+    /// The instruction skills active for its next decision (see `instructions`).
+    pub active_skills: super::instructions::ActiveSkills,
 }
 
 /// How many outcomes `previousResults` keeps.
@@ -194,6 +198,11 @@ impl AgentRecord {
         row.insert("spawnedBy".into(), Value::from(&*self.spawned_by));
         row.insert("inFlight".into(), Value::from(self.in_flight.is_some()));
         row.insert("queueDepth".into(), Value::from(self.queue.len()));
+        if !self.skills.is_empty() {
+            row.insert("skills".into(), serde_json::to_value(&self.skills).unwrap_or(Value::Null));
+            let active: Vec<&str> = self.active_skills.iter().map(|a| a.id.as_str()).collect();
+            row.insert("activeSkills".into(), Value::from(active));
+        }
         Value::Object(row)
     }
 
@@ -207,6 +216,10 @@ impl AgentRecord {
         // Only when walking, so agents that never walk hash as they did before walking existed.
         if let Some(approach) = &self.approach {
             state.insert("approach".into(), serde_json::to_value(approach).unwrap_or(Value::Null));
+        }
+        // Likewise only when chosen: what it may read is configuration, as its provider is.
+        if !self.skills.is_empty() {
+            state.insert("skills".into(), serde_json::to_value(&self.skills).unwrap_or(Value::Null));
         }
         Value::Object(state)
     }

@@ -86,13 +86,13 @@ impl RequestBuilder {
     }
 
     /// The request for `r`'s decision at `tick`, with the tools its profile may call.
-    pub(super) fn build(&self, lua: &Lua, r: &AgentRecord, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
+    pub(super) fn build(&self, lua: &Lua, r: &AgentRecord, system_prompt: &str, tools: Option<Table>, tick: u64) -> mlua::Result<Table> {
         let (build, buffer) = self.parts(lua)?;
         let previous = self.previous_results(lua, r)?;
         let text = |s: &str| lua.create_string(s).map(LuaValue::String);
         let mut args = MultiValue::with_capacity(16 + super::perception::RECENT_EVENTS);
         args.push_back(text(&r.id)?);
-        args.push_back(text(&r.llm.system_prompt)?);
+        args.push_back(text(system_prompt)?);
         args.push_back(tools.map_or(LuaValue::Nil, LuaValue::Table));
         args.push_back(LuaValue::Table(previous));
         args.push_back(LuaValue::Number(tick as f64));

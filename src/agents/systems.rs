@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::budget::{Claim, fair_order};
+use super::instructions::{Resolved, SkillCard, SkillTool};
 use super::perception::{MAX_NEARBY, PerceivedEntity, Perception, RECENT_EVENTS, RecentEvent, is_recent_for};
 use super::provider::{
     self, DecideRequest, Decision, MAX_KEPT_CALLS, Provider, ProviderError, ProvidersConfig, RejectReason, RejectedCall, ToolCall, ToolSpec,
@@ -68,6 +69,8 @@ enum DecisionFailure {
     #[error("the scripted policy '{policy}' failed: {detail}")]
     Script { policy: String, detail: String },
 }
+
+mod skill_calls;
 
 /// The tokio runtime decisions run on, made when the first HTTP decision starts.
 struct OffLoop {
@@ -225,6 +228,11 @@ pub(crate) trait EngineDoor {
     fn decided(&self, tick: u64, agent: &str);
     /// The command log's account: a validated call queued for `agent`.
     fn queued(&self, tick: u64, agent: &str, tool: &str, input: &Value, decision: &str);
+    /// The instruction skills registered now, in registration order.
+    fn instruction_skills(&self) -> Vec<SkillCard>;
+    /// Skill `id`'s surface mode for an agent of `provider` asking `model`, and the cascade's
+    /// reason; Err says why there is none (an unregistered id is an error, never a default).
+    fn surface_mode(&self, id: &str, provider: &str, model: &str) -> Result<Resolved, String>;
 }
 
 #[derive(Serialize)]
@@ -611,15 +619,9 @@ impl AgentSystems {
         if let Some(lua) = lua
             && entry.lua.is_none()
         {
-            let list: Vec<Value> =
-                entry.specs.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
             // One table serves every agent of the profile, so all of it is frozen, not just the
             // list: one policy cannot edit the schemas another sees.
-            if let Ok(LuaValue::Table(t)) = json_to_lua(lua, &Value::Array(list))
-                && freeze(&t).is_ok()
-            {
-                entry.lua = Some(t);
-            }
+            entry.lua = frozen_tools(lua, &entry.specs).ok();
         }
         (Rc::clone(&entry.specs), entry.lua.clone())
     }
@@ -628,7 +630,7 @@ impl AgentSystems {
     fn start_decision(&self, env: &Inputs<'_>, id: &str, perception_event: Rc<str>) {
         let Some(kind) = env.agents.borrow().get(id).map(|r| r.llm.provider) else { return };
         if kind == ProviderKind::Scripted {
-            let result = self.run_scripted(env, id);
+            let result = self.run_scripted(env, id, &perception_event);
             return self.finish_decision(env, id, &perception_event, kind, result);
         }
         let (model, system_prompt, profile, perception, previous, timeout) = {
@@ -652,12 +654,16 @@ impl AgentSystems {
                     Err(e) => return self.finish_decision(env, id, &perception_event, kind, Err(e.into())),
                 };
                 let (tools, _) = self.tools_for(env, None, profile);
+                let (system_prompt, tools) = match self.skill_surface(env, id, &tools, &perception_event) {
+                    Some(surface) => surface,
+                    None => (system_prompt, (*tools).clone()),
+                };
                 let request = DecideRequest {
                     agent_id: id.to_string(),
                     model,
                     system_prompt,
                     perception,
-                    tools: (*tools).clone(),
+                    tools,
                     previous_results: previous,
                     // The engine abandons the decision at `timeout`; the request may run on for
                     // a grace period so an answer that comes late is seen, traced and
@@ -733,7 +739,7 @@ impl AgentSystems {
     /// request is built straight from the record (no JSON in between: this runs for every
     /// scripted decision), then the record's borrow ends before the policy runs, so a policy may
     /// call skills that read agents.
-    fn run_scripted(&self, env: &Inputs<'_>, id: &str) -> Result<Decision, DecisionFailure> {
+    fn run_scripted(&self, env: &Inputs<'_>, id: &str, perception_event: &str) -> Result<Decision, DecisionFailure> {
         let lua = env.lua;
         let (policy_name, profile) = {
             let agents = env.agents.borrow();
@@ -745,11 +751,18 @@ impl AgentSystems {
             detail: clipped_detail(crate::script::error_message_and_traceback(&e).0),
         };
         let policy: Function = env.agents.borrow().scripted(&policy_name).ok_or_else(|| DecisionFailure::NoPolicy(policy_name.clone()))?;
-        let (_, tools) = self.tools_for(env, Some(lua), profile);
+        let (specs, tools) = self.tools_for(env, Some(lua), profile);
+        // An agent with instruction skills gets its own prompt and tool list (not the
+        // profile's shared table): what is active differs from agent to agent.
+        let (prompt, tools) = match self.skill_surface(env, id, &specs, perception_event) {
+            Some((prompt, specs)) => (Some(prompt), Some(frozen_tools(lua, &specs).map_err(script_error)?)),
+            None => (None, tools),
+        };
         let request = {
             let agents = env.agents.borrow();
             let Some(r) = agents.get(id) else { return Ok(Decision::default()) };
-            self.request_builder.build(lua, r, tools, env.tick).map_err(script_error)?
+            let prompt = prompt.as_deref().unwrap_or(&r.llm.system_prompt);
+            self.request_builder.build(lua, r, prompt, tools, env.tick).map_err(script_error)?
         };
         // A policy that never returns would hold the loop forever: it runs under a budget of
         // VM checks (deterministic, unlike a clock), and past it the decision fails.
@@ -839,6 +852,24 @@ impl AgentSystems {
         let mut queue_dropped = 0;
         for call in calls {
             let rejected = |reason: String| reject(&call.tool, reason);
+            // The skill tools change only the agent, never the world: they take effect as the
+            // decision is received, so they apply to the very next decision (an HTTP agent's
+            // next one may start in this same tick) and are not command-log records.
+            if let Some(tool) = SkillTool::parse(&call.tool) {
+                match self.check_skill_call(env, id, tool, &call.input) {
+                    Ok(()) => {
+                        let outcome = match self.skill_call(env, id, &decision_event, tool, &call.input) {
+                            Ok(result) => json!({"tool": call.tool, "success": true, "result": result}),
+                            Err(e) => json!({"tool": call.tool, "success": false, "error": {"code": e.code, "message": e.message}}),
+                        };
+                        if let Some(record) = env.agents.borrow_mut().get_mut(id) {
+                            record.remember_result(outcome);
+                        }
+                    }
+                    Err(reason) => rejected(reason),
+                }
+                continue;
+            }
             let offered = match env.door.lookup_tool(&call.tool) {
                 ToolLookup::Unknown(message) => {
                     rejected(message);
@@ -1082,6 +1113,19 @@ pub(crate) fn freeze(t: &Table) -> mlua::Result<()> {
     })?;
     t.set_readonly(true);
     Ok(())
+}
+
+/// `specs` as the read-only Lua list a scripted policy's request carries.
+fn frozen_tools(lua: &Lua, specs: &[ToolSpec]) -> mlua::Result<Table> {
+    let list: Vec<Value> =
+        specs.iter().map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema})).collect();
+    match json_to_lua(lua, &Value::Array(list))? {
+        LuaValue::Table(t) => {
+            freeze(&t)?;
+            Ok(t)
+        }
+        _ => Err(mlua::Error::runtime("a tool list is a table")),
+    }
 }
 
 fn http_timeout(decision: Duration) -> Duration {

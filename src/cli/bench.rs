@@ -50,6 +50,8 @@ pub(crate) enum Section {
     Soak,
     /// The state stream: bytes/s and server CPU per viewer of 2,000 falling bodies, 1/8/32 viewers.
     Stream,
+    /// Instruction skills: a decision request with 0, 1 and 8 active vs all inlined; list_skills.
+    Skills,
     /// The soak's baseline alone: the whole world log held in memory (run by `soak`).
     SoakHeld,
 }
@@ -98,6 +100,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Snapshot,
         Section::Sharing,
         Section::Stream,
+        Section::Skills,
         Section::Soak,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
@@ -134,6 +137,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Snapshot => super::bench_snapshot::run(),
         Section::Sharing => super::bench_sharing::run(),
         Section::Soak => super::bench_soak::run(),
+        Section::Skills => super::bench_skills::run(),
         Section::SoakHeld => super::bench_soak::run_held(),
     }
 }

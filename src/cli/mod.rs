@@ -20,6 +20,7 @@ mod bench_packages;
 #[cfg(feature = "render")]
 mod bench_render;
 mod bench_sharing;
+mod bench_skills;
 mod bench_snapshot;
 mod bench_soak;
 mod bench_spatial;
@@ -34,6 +35,7 @@ mod packages;
 mod project;
 mod run;
 mod skills;
+mod starter_skills;
 pub mod test;
 mod trace;
 mod types;

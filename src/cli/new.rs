@@ -1,5 +1,6 @@
 //! `limina new NAME`: a project folder that runs, tests and serves from the first minute —
-//! `limina.toml` (the marker `project::find` looks for), `main.lua`, `scripts/` with one mod,
+//! `limina.toml` (the marker `project::find` looks for), `main.lua`, `scripts/` with one mod and
+//! the starter library of instruction skills (`scripts/<id>/SKILL.md`),
 //! `scenes/`, `assets/`, `tests/lua/` with a passing test, Luau definitions from `limina types`
 //! with luau-lsp pointed at them, and an MCP client config naming this binary and the project.
 
@@ -147,6 +148,10 @@ fn create(path: &Path) -> anyhow::Result<PathBuf> {
     let root = path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?;
     for (file, text) in FILES {
         write(&root, file, text)?;
+    }
+    // The starter library of instruction skills: agents spawned with skills.enabled read them.
+    for (id, text) in super::starter_skills::STARTER_SKILLS {
+        write(&root, &format!("scripts/{id}/SKILL.md"), text)?;
     }
     write(&root, TYPES_FILE, &definitions(&root)?)?;
     write(&root, MCP_FILE, &mcp_config(&root)?)?;

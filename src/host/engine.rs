@@ -616,6 +616,12 @@ impl Engine {
         self.parts.rules.registry.borrow()
     }
 
+    /// The world's instruction skills, to register, replace or configure from Rust (the
+    /// surface-mode default and provider/model rules). Agents read them at each decision.
+    pub fn instructions_mut(&self) -> std::cell::RefMut<'_, crate::instructions::InstructionRegistry> {
+        std::cell::RefMut::map(self.parts.rules.registry.borrow_mut(), |r| r.instructions_mut())
+    }
+
     /// Claims session id `id` for a client, unless another client, the host script (its own
     /// session or a live `limina.session`'s) or a live agent holds it in any case (an agent's
     /// session carries its quotas, budgets and revocations).

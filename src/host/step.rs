@@ -327,4 +327,14 @@ impl EngineDoor for Door<'_> {
             log.queued(tick, agent, tool, input, decision);
         }
     }
+
+    fn instruction_skills(&self) -> Vec<crate::agents::instructions::SkillCard> {
+        self.parts.rules.registry.borrow().instructions().list().cloned().collect()
+    }
+
+    fn surface_mode(&self, id: &str, provider: &str, model: &str) -> Result<crate::agents::instructions::Resolved, String> {
+        let registry = self.parts.rules.registry.borrow();
+        let (mode, reason) = registry.instructions().resolve_surface_mode(id, provider, model).map_err(|e| e.to_string())?;
+        Ok(crate::agents::instructions::Resolved { mode, reason })
+    }
 }

@@ -279,6 +279,8 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
         deficit: r.deficit,
         seen_seq: r.seen_seq,
         approach,
+        skills: Default::default(),
+        active_skills: Default::default(),
     })
 }
 

@@ -74,6 +74,10 @@ pub enum EventKind {
     WorldResumed,
     /// A `world.step` call ran its ticks: how many, where it stopped and why.
     WorldStepped,
+    /// An agent read an instruction skill: active for its next decision (or kept).
+    SkillActivated,
+    /// An instruction skill stopped being active for an agent (used, evicted, disabled).
+    SkillDeactivated,
 }
 
 impl EventKind {
@@ -113,6 +117,8 @@ impl EventKind {
             EventKind::WorldPaused => "world.paused",
             EventKind::WorldResumed => "world.resumed",
             EventKind::WorldStepped => "world.stepped",
+            EventKind::SkillActivated => "skill.activated",
+            EventKind::SkillDeactivated => "skill.deactivated",
         }
     }
 

@@ -23,6 +23,9 @@ pub enum Reply {
     Chunked { total: usize },
     /// Holds every request until the gate opens (the test sends `true`), then answers `then`.
     Gated { gate: tokio::sync::watch::Receiver<bool>, then: Box<Reply> },
+    /// The first request gets the first reply, the second the second, and so on; the last
+    /// answers every request after it.
+    Sequence(Arc<Vec<Reply>>),
 }
 
 impl Reply {
@@ -98,7 +101,14 @@ pub async fn dead_base_url() -> String {
 
 async fn serve(mut socket: TcpStream, mut reply: Reply, log: Arc<Mutex<Vec<Received>>>) {
     let Some(request) = read_request(&mut socket).await else { return };
-    log.lock().unwrap().push(request);
+    let nth = {
+        let mut log = log.lock().unwrap();
+        log.push(request);
+        log.len() - 1
+    };
+    if let Reply::Sequence(replies) = reply {
+        reply = replies.get(nth).or(replies.last()).cloned().unwrap_or(Reply::Stall(Duration::from_secs(1)));
+    }
     if let Reply::Gated { mut gate, then } = reply {
         let _ = gate.wait_for(|open| *open).await;
         reply = *then;
@@ -120,7 +130,7 @@ async fn serve(mut socket: TcpStream, mut reply: Reply, log: Arc<Mutex<Vec<Recei
         Reply::Stall(quiet) => {
             tokio::time::sleep(quiet).await;
         }
-        Reply::Gated { .. } => unreachable!("opened above"),
+        Reply::Gated { .. } | Reply::Sequence(_) => unreachable!("resolved above"),
         Reply::Chunked { total } => {
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
             if socket.write_all(head.as_bytes()).await.is_err() {

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on purpose")]
 
 mod agent_governance;
+mod agent_skills;
 mod agents;
 mod audio;
 mod cli;

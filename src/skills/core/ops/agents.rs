@@ -176,6 +176,7 @@ pub(super) fn spawn(
         )));
     }
     let budget = budget(&value, a.borrow().scheduler.default_agent_budget)?;
+    let skills = skill_choice(&value)?;
     // The id and the room for it.
     let id = match text(&value, "id") {
         // `agt_mcpN` is MCP connection N's default identity and `agt_sessionN` a script
@@ -259,6 +260,8 @@ pub(super) fn spawn(
         deficit: 0.0,
         seen_seq: 0,
         approach: None,
+        skills,
+        active_skills: Default::default(),
     };
     // Checked above with no change in between, so this cannot fail.
     a.borrow_mut().insert(record).map_err(|e| invalid(e.to_string()))?;
@@ -269,6 +272,19 @@ pub(super) fn spawn(
         out.set("entity", e.to_string())?;
     }
     Ok(out)
+}
+
+/// The spawn's `skills`: which instruction skills the agent may list and read.
+fn skill_choice(value: &Value) -> mlua::Result<crate::agents::instructions::SkillChoice> {
+    let ids = |field: &str| -> Vec<String> {
+        value
+            .get("skills")
+            .and_then(|s| s.get(field))
+            .and_then(Value::as_array)
+            .map(|list| list.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    crate::agents::instructions::SkillChoice::new(ids("enabled"), ids("disabled")).map_err(|e| invalid(e.to_string()))
 }
 
 /// Builds the `agents` ops table.
