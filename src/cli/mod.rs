@@ -207,14 +207,19 @@ impl LogLevel {
 }
 
 fn init_logging(level: LogLevel) {
+    use tracing_subscriber::prelude::*;
     // Logs go to stderr so stdout stays clean for protocol messages and summaries.
     let filter =
         tracing_subscriber::EnvFilter::try_from_env("LIMINA_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level.filter()));
     // A server's parent may stop reading stderr: a log line that cannot be written is dropped.
     // (By default tracing reports that with `eprintln!`, which panics on a closed pipe and took
     // the engine thread down with it.)
-    let _ =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().log_internal_errors(false).try_init();
+    // jsonrpsee traces each WebSocket upgrade request whole (`Request { … headers … }`), bearer
+    // token included: whatever LIMINA_LOG asks, those trace events are never written.
+    let no_headers =
+        tracing_subscriber::filter::filter_fn(|meta| !(meta.target() == "jsonrpsee-server" && *meta.level() == tracing::Level::TRACE));
+    let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).without_time().log_internal_errors(false);
+    let _ = tracing_subscriber::registry().with(log.with_filter(filter).with_filter(no_headers)).try_init();
 }
 
 /// Prints a failure: the one-line message first, then the traceback (if any) indented.

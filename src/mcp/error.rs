@@ -14,6 +14,10 @@ pub enum TokenFileError {
     Grant { file: String, line: usize, source: crate::policy::GrantError },
     #[error("{file}:{line}: unknown profile '{profile}' (known: {})", crate::policy::Profile::ALL.map(crate::policy::Profile::as_str).join(", "))]
     UnknownProfile { file: String, line: usize, profile: String },
+    /// The same token on two lines: which profile it gets would be a guess. The token itself is
+    /// not named (error output goes to logs).
+    #[error("{file}:{line}: this token is already on line {first}; give each token one line")]
+    Duplicate { file: String, line: usize, first: usize },
 }
 
 /// Why `limina mcp` could not serve.

@@ -180,6 +180,38 @@ async fn tokens_map_to_profiles_and_unknown_tokens_are_refused() {
     assert_eq!(widened["session"]["permissions"], json!(["scene.read", "ecs.read", "physics.read", "agent.read", "trace.read"]));
 }
 
+/// The most verbose log (`-vvv`, or `LIMINA_LOG=trace`) never prints a bearer token: the
+/// WebSocket library traces each upgrade request whole, `Authorization` header included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_most_verbose_log_prints_no_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, "builder-secret-0123 builder.readWrite\n").unwrap();
+    for (flag, env) in [("-vvv", None), ("-q", Some("trace"))] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_limina"));
+        command.args([flag, "mcp", "--ws", "--port", "0", "--tokens", tokens.to_str().unwrap()]).env_remove("LIMINA_LOG");
+        if let Some(filter) = env {
+            command.env("LIMINA_LOG", filter);
+        }
+        let mut child = command.current_dir(crate::root()).stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut log = String::new();
+        while !log.contains("ws://") {
+            assert_ne!(stderr.read_line(&mut log).unwrap(), 0, "no address in {log}");
+        }
+        let url = log.split_whitespace().find(|w| w.starts_with("ws://")).unwrap().trim_end_matches(';').to_string();
+        let c = client(&url, Some("builder-secret-0123")).await.unwrap();
+        init(&c).await;
+        call(&c, "scene.createEntity", json!({})).await;
+        drop(c);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        std::io::Read::read_to_string(&mut stderr, &mut log).unwrap();
+        assert!(log.contains("Accepting new connection"), "{flag} {env:?} did not log verbosely: {log}");
+        assert!(!log.contains("builder-secret-0123"), "{flag} {env:?} printed the token: {log}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vanished_client_does_not_disturb_the_others() {
     let server = WsServer::start(&[]);

@@ -84,9 +84,10 @@ pub(crate) struct ServerOptions {
 
 /// Parses a tokens file: `TOKEN PROFILE [+PERMISSION ...]` per line, `#` comments. The
 /// `+PERMISSION` words grant what no profile holds (`+world.time`: pause and step the world);
-/// a file of plain `TOKEN PROFILE` lines reads as before.
+/// a file of plain `TOKEN PROFILE` lines reads as before. A token on two lines is refused.
 pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Grant>, TokenFileError> {
     let mut tokens = HashMap::new();
+    let mut lines = HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -100,6 +101,10 @@ pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Gra
             return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
         };
         let extra = Grant::parse_extra(parts).map_err(|source| TokenFileError::Grant { file: file.to_string(), line: n + 1, source })?;
+        if let Some(&first) = lines.get(token) {
+            return Err(TokenFileError::Duplicate { file: file.to_string(), line: n + 1, first });
+        }
+        lines.insert(token, n + 1);
         tokens.insert(token.to_string(), Grant { profile, extra });
     }
     Ok(tokens)
@@ -197,5 +202,15 @@ mod tests {
         assert!(bad.contains("t:2:") && bad.contains("'world.time' is not a grant"), "{bad}");
         let unknown = parse_tokens("abc builder.readWrite +world.stop", "t").unwrap_err().to_string();
         assert!(unknown.contains("unknown permission 'world.stop'"), "{unknown}");
+    }
+
+    /// A token listed twice has no one meaning: the later line silently won, so a token first
+    /// listed as `system.readonly` could write. The message names both lines, never the token.
+    #[test]
+    fn a_token_listed_twice_is_refused_without_printing_it() {
+        let text = "# viewers\nsecret-42 system.readonly\nother builder.readWrite\nsecret-42 builder.readWrite\n";
+        let twice = parse_tokens(text, "t").unwrap_err().to_string();
+        assert!(twice.contains("t:4:") && twice.contains("line 2"), "{twice}");
+        assert!(!twice.contains("secret-42"), "{twice}");
     }
 }
