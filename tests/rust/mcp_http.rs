@@ -311,11 +311,12 @@ async fn a_full_session_table_never_closes_another_credentials_session() {
             first.get_or_insert(sid);
         }
     }
-    // Full (16 × 64): a newcomer and a credential at its own limit are refused, closing nothing.
+    // Full (16 × 64): a newcomer is refused, closing nothing; a credential at its own limit
+    // makes room from its own idle sessions only.
     let (sid, answer) = open(names[16].clone()).await;
     assert!(sid.is_none() && answer["error"]["message"].as_str().unwrap().contains("1024 sessions, its limit"), "{answer}");
     let (sid, answer) = open(names[3].clone()).await;
-    assert!(sid.is_none() && answer["error"]["message"].as_str().unwrap().contains("its limit of 64"), "{answer}");
+    assert!(sid.is_some(), "token3 replaces its own oldest idle session: {answer}");
     // The oldest session of all, token0's, is still open.
     let ping = s
         .post(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
@@ -331,16 +332,44 @@ async fn one_credential_cannot_take_every_session() {
     let tokens = dir.path().join("tokens");
     std::fs::write(&tokens, "greedy system.readonly\nbuilder builder.readWrite\n").unwrap();
     let s = Http::start(&["--http", "--tokens", tokens.to_str().unwrap()]);
+    let init = || s.post(INIT).header("authorization", "Bearer greedy").send();
+    let mut sids = Vec::new();
     for _ in 0..64 {
-        let r = s.post(INIT).header("authorization", "Bearer greedy").send().await.unwrap();
+        let r = init().await.unwrap();
         assert_eq!(r.status(), StatusCode::OK);
+        sids.push(r.headers()["mcp-session-id"].to_str().unwrap().to_string());
     }
-    let (status, refused) = body(s.post(INIT).header("authorization", "Bearer greedy").send().await.unwrap()).await;
+    // At its limit the token's own longest-idle session without a stream makes room: a client
+    // that opens sessions in a loop (or viewers closing tabs) does not lock the token out.
+    let r = init().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    sids.push(r.headers()["mcp-session-id"].to_str().unwrap().to_string());
+    let ping = |sid: &str| {
+        s.post(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#).header("authorization", "Bearer greedy").header("mcp-session-id", sid).send()
+    };
+    assert_eq!(ping(&sids[0]).await.unwrap().status(), StatusCode::NOT_FOUND, "the oldest idle session made room");
+    assert_eq!(ping(&sids[1]).await.unwrap().status(), StatusCode::OK);
+    // With every session holding an open stream, nothing makes room: the 65th is refused.
+    let mut streams = Vec::new();
+    for sid in &sids[1..] {
+        let get = s
+            .http
+            .get(s.url())
+            .header("accept", "text/event-stream")
+            .header("authorization", "Bearer greedy")
+            .header("mcp-session-id", sid);
+        let get = get.send().await.unwrap();
+        assert_eq!(get.status(), StatusCode::OK);
+        streams.push(get);
+    }
+    let (status, refused) = body(init().await.unwrap()).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(refused["error"]["message"].as_str().unwrap().contains("limit of 64"), "{refused}");
+    assert_eq!(ping(&sids[1]).await.unwrap().status(), StatusCode::OK, "a refused initialize closed nothing");
     // Another credential is unaffected, and the scheme's case does not matter.
     let r = s.post(INIT).header("authorization", "bearer builder").send().await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
+    drop(streams);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -194,23 +194,12 @@ impl HttpState {
 
     fn open_session(&self, who: &Identity) -> Result<(String, u64, Arc<Load>), RpcError> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        // The credential's own limit first: a refused initialize changes nothing.
-        // Without tokens every client is the same (empty) credential: only the total applies.
-        let own = sessions.values().filter(|s| s.credential == who.credential).count();
-        if !who.credential.is_empty() && own >= MAX_SESSIONS_PER_CREDENTIAL {
-            return Err(RpcError {
-                code: protocol::BUSY,
-                message: format!(
-                    "this credential holds {own} sessions, its limit of {MAX_SESSIONS_PER_CREDENTIAL}; close one (DELETE) first"
-                ),
-                data: None,
-            });
-        }
-        if sessions.len() >= MAX_SESSIONS {
-            // Full: the credential's own session idle longest with no open stream makes room
-            // (one client opening sessions in a loop must not lock itself out for the idle
-            // time). Another credential's sessions are never closed for it: one token opening
-            // its 64 closed 65 other users' sessions.
+        // Whichever limit is reached, the credential's own session idle longest with no open
+        // stream makes room: a client that opens sessions in a loop (or a shared token's viewers
+        // that close tabs without DELETE) must not lock the token out for the idle time, and a
+        // credential's sessions are never closed for another one (one token opening its 64 once
+        // closed 65 other users' sessions). A refused initialize changes nothing.
+        let evict_own_idle = |sessions: &mut HashMap<String, HttpSession>| {
             let oldest = sessions
                 .iter()
                 .filter(|(_, s)| s.credential == who.credential && Arc::strong_count(&s.streams) == 1)
@@ -219,6 +208,24 @@ impl HttpState {
             if let Some(s) = oldest.and_then(|id| sessions.remove(&id)) {
                 let _ = self.shared.engine.send(EngineMsg::Closed { conn: s.conn });
             }
+        };
+        // Without tokens every client is the same (empty) credential: only the total applies.
+        let own = |sessions: &HashMap<String, HttpSession>| sessions.values().filter(|s| s.credential == who.credential).count();
+        if !who.credential.is_empty() && own(&sessions) >= MAX_SESSIONS_PER_CREDENTIAL {
+            evict_own_idle(&mut sessions);
+            let own = own(&sessions);
+            if own >= MAX_SESSIONS_PER_CREDENTIAL {
+                return Err(RpcError {
+                    code: protocol::BUSY,
+                    message: format!(
+                        "this credential holds {own} sessions, its limit of {MAX_SESSIONS_PER_CREDENTIAL}, each with an open stream; close one (DELETE) first"
+                    ),
+                    data: None,
+                });
+            }
+        }
+        if sessions.len() >= MAX_SESSIONS {
+            evict_own_idle(&mut sessions);
         }
         if sessions.len() >= MAX_SESSIONS {
             return Err(RpcError {
