@@ -12,7 +12,9 @@
 //! in `initialize`, or, in the stateless revision, the same under each request's
 //! `_meta["io.modelcontextprotocol/clientCapabilities"]`) sees `world.view` carry
 //! `_meta.ui.resourceUri` (and has it listed in the core tier); every other client's tool list
-//! is what it was without this module.
+//! is what it was without this module. Such a client is also listed the app-only skills
+//! (`Tier::App`, marked `_meta.ui.visibility: ["app"]`): `world.viewModel`, which hands the view a
+//! glTF model's bytes, since the sandboxed view cannot fetch `/assets/<id>` itself.
 
 use serde_json::{Value, json};
 
@@ -27,6 +29,8 @@ pub(crate) const MIME_TYPE: &str = "text/html;profile=mcp-app";
 pub(crate) const VIEW_URI: &str = "ui://limina/world";
 /// The tool that opens it.
 pub(crate) const VIEW_TOOL: &str = "world.view";
+/// The app-only tool the view loads a glTF model's bytes with (the view cannot fetch `/assets`).
+pub(crate) const MODEL_TOOL: &str = "world.viewModel";
 /// The stateless revision's `_meta` key for a request's client capabilities.
 pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The extension's older flat tool-metadata key, which hosts still read.
@@ -71,6 +75,11 @@ pub(crate) fn declared_by_request(params: &Value) -> bool {
 /// extension's own `registerAppTool` does).
 pub(crate) fn mark_tool(tool: &mut Value) {
     tool["_meta"] = json!({"ui": {"resourceUri": VIEW_URI}, LEGACY_RESOURCE_URI_KEY: VIEW_URI});
+}
+
+/// Marks an app-only tool (`Tier::App`): the host offers it to views, never to the model.
+pub(crate) fn mark_app_only(tool: &mut Value) {
+    tool["_meta"] = json!({"ui": {"visibility": ["app"]}});
 }
 
 /// The view's resource metadata: no network origins (everything is inlined; data comes through
@@ -132,6 +141,13 @@ pub(crate) fn summary(view: &Value) -> String {
     }
     text.push_str(". The full state is in structuredContent; MCP Apps hosts render it in 3D.");
     text
+}
+
+/// The text of a `world.viewModel` result: what was sent, not the bytes again.
+pub(crate) fn model_summary(model: &Value) -> String {
+    let asset = model.get("asset").and_then(Value::as_str).map(crate::clip::shown).unwrap_or_default();
+    let bytes = model.get("bytes").and_then(Value::as_u64).unwrap_or(0);
+    format!("Model {asset}: {bytes} bytes, base64 in structuredContent.data (for the MCP App view).")
 }
 
 #[cfg(test)]

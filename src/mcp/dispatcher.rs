@@ -24,7 +24,7 @@ use std::rc::Rc;
 
 use crate::agents::claims::{self, SessionClaim};
 use crate::policy::{PermissionSet, Profile};
-use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, discovery};
+use crate::skills::{Caller, ErrorCode, Skill, SkillRegistry, SkillResponse, Tier, discovery};
 
 /// Handshake revisions we serve, newest first (the first is our answer to unknown revisions).
 pub(crate) const HANDSHAKE_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -190,7 +190,7 @@ impl McpSession {
     /// lists `world.view` in the core tier, since calling it is how its user opens the view.
     fn listed_with(&self, registry: &SkillRegistry, apps: bool) -> Vec<Rc<Skill>> {
         let permissions = self.permissions();
-        let shows = |s: &Skill| self.tools.shows(s) || (apps && s.name == apps::VIEW_TOOL);
+        let shows = |s: &Skill| self.tools.shows(s) || (apps && (s.name == apps::VIEW_TOOL || s.tier == Tier::App));
         registry.list().filter(|s| discovery::may_call(s, permissions) && shows(s)).cloned().collect()
     }
 
@@ -730,7 +730,7 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
     let registry = engine.registry();
     if alias || session.mode == Mode::Native {
         let permissions = session.permissions();
-        let tools: Vec<Value> = registry.list().filter(|s| discovery::may_call(s, permissions)).map(|s| tools::native_tool(s)).collect();
+        let tools: Vec<Value> = registry.list().filter(|s| discovery::offered(s, permissions)).map(|s| tools::native_tool(s)).collect();
         return Ok(json!({"tools": tools}));
     }
     // A stateless client declares its capabilities with each request, not once.
@@ -751,6 +751,8 @@ fn list_tools(engine: &Engine, session: &McpSession, req: &Incoming, alias: bool
             let mut tool = tools::standard_tool(s);
             if apps && s.name == apps::VIEW_TOOL {
                 apps::mark_tool(&mut tool);
+            } else if s.tier == Tier::App {
+                apps::mark_app_only(&mut tool);
             }
             tool
         })
@@ -872,6 +874,12 @@ fn call_answer(engine: &Engine, session: &mut McpSession, name: &str, native: bo
     {
         // The whole world as text would flood a host without Apps; a line says what it holds.
         result["content"] = json!([{"type": "text", "text": apps::summary(view)}]);
+    } else if name == apps::MODEL_TOOL
+        && let Some(model) = &response.result
+        && response.error.is_none()
+    {
+        // The bytes travel once, in structuredContent; the text says what they are.
+        result["content"] = json!([{"type": "text", "text": apps::model_summary(model)}]);
     }
     Ok(stamp_result(result, CacheScope::None))
 }

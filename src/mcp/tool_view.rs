@@ -72,11 +72,16 @@ impl ToolView {
     /// Whether the list shows `skill` (permissions aside): core-tier skills always, others by
     /// their category.
     pub(crate) fn shows(&self, skill: &Skill) -> bool {
-        skill.tier == Tier::Core
-            || match self.mode {
-                ToolsMode::Core => self.enabled.contains(&skill.category),
-                ToolsMode::All => !self.disabled.contains(&skill.category),
-            }
+        match skill.tier {
+            Tier::Core => return true,
+            // Listed only to a client that shows MCP Apps (the dispatcher decides).
+            Tier::App => return false,
+            Tier::Standard => {}
+        }
+        match self.mode {
+            ToolsMode::Core => self.enabled.contains(&skill.category),
+            ToolsMode::All => !self.disabled.contains(&skill.category),
+        }
     }
 
     pub(crate) fn apply(&mut self, change: &ViewChange) {

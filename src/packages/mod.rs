@@ -279,13 +279,15 @@ impl ModManager {
             ));
         }
         // The core tier is listed to every client by default: a package claiming it could flood
-        // every agent's context, so only the engine's own skills hold it.
-        if let Some(skill) = skills.iter().find(|s| s.tier == Tier::Core) {
+        // every agent's context, so only the engine's own skills hold it. The app tier is hidden
+        // from the model and from discovery: a package's skill there would be out of sight.
+        if let Some(skill) = skills.iter().find(|s| s.tier != Tier::Standard) {
             return Err(Refused::new(
                 Refusal::TierReserved,
                 format!(
-                    "{reference} declares skill {} with tier = \"core\", which is reserved for the engine's own skills (leave it out: a package's skills are standard, found through skills.search and listed by skills.enable)",
-                    skill.name
+                    "{reference} declares skill {} with tier = \"{}\", which is reserved for the engine's own skills (leave it out: a package's skills are standard, found through skills.search and listed by skills.enable)",
+                    skill.name,
+                    skill.tier.as_str()
                 ),
             ));
         }

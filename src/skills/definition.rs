@@ -44,15 +44,21 @@ pub enum Tier {
     /// Listed once the client enables its category (or the server runs with `--tools all`).
     #[default]
     Standard,
+    /// For an MCP App view, not for the model: listed only to a client that shows MCP Apps,
+    /// marked `_meta.ui.visibility: ["app"]` (so the host keeps it from the model), and never
+    /// found by discovery (`skills.list`, search, browse, enable). Callable by name like any
+    /// skill, through the same policy. Reserved for the engine's own skills.
+    App,
 }
 
 impl Tier {
-    pub const ALL: [Tier; 2] = [Tier::Core, Tier::Standard];
+    pub const ALL: [Tier; 3] = [Tier::Core, Tier::Standard, Tier::App];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::Core => "core",
             Tier::Standard => "standard",
+            Tier::App => "app",
         }
     }
 

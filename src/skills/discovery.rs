@@ -30,6 +30,17 @@ pub(crate) fn may_call(skill: &Skill, permissions: PermissionSet) -> bool {
     permissions.first_missing(&skill.permissions).is_none()
 }
 
+/// Whether discovery offers `skill` at all: an app-only skill (`Tier::App`) is for an MCP App
+/// view, which calls it by name; an agent never needs to find it.
+pub(crate) fn discoverable(skill: &Skill) -> bool {
+    skill.tier != super::Tier::App
+}
+
+/// What discovery shows a caller holding `permissions`: what it may call and may find.
+pub(crate) fn offered(skill: &Skill, permissions: PermissionSet) -> bool {
+    discoverable(skill) && may_call(skill, permissions)
+}
+
 /// One search result and how well it matched.
 #[derive(Debug, Clone)]
 pub(crate) struct Hit {
@@ -91,7 +102,7 @@ pub(crate) fn search(registry: &SkillRegistry, query: &str, permissions: Permiss
     let mut hits: Vec<(usize, Hit)> = registry
         .list()
         .enumerate()
-        .filter(|(_, s)| may_call(s, permissions))
+        .filter(|(_, s)| offered(s, permissions))
         .filter_map(|(at, s)| {
             let (name, category, description) = (s.name.to_lowercase(), s.category.to_lowercase(), s.description.to_lowercase());
             let score: u32 = terms.iter().map(|t| term_score(t, &name, &category, &description)).sum();
@@ -127,7 +138,7 @@ pub(crate) fn search_instructions(registry: &SkillRegistry, query: &str, limit: 
 /// with how many such skills it holds.
 pub(crate) fn categories(registry: &SkillRegistry, permissions: PermissionSet) -> Vec<(String, usize)> {
     let mut out: Vec<(String, usize)> = Vec::new();
-    for skill in registry.list().filter(|s| may_call(s, permissions)) {
+    for skill in registry.list().filter(|s| offered(s, permissions)) {
         match out.iter_mut().find(|(c, _)| *c == skill.category) {
             Some((_, n)) => *n += 1,
             None => out.push((skill.category.clone(), 1)),
@@ -138,7 +149,7 @@ pub(crate) fn categories(registry: &SkillRegistry, permissions: PermissionSet) -
 
 /// The skills of `category` that `permissions` may call, in registration order.
 pub(crate) fn in_category(registry: &SkillRegistry, category: &str, permissions: PermissionSet) -> Vec<Rc<Skill>> {
-    registry.list().filter(|s| s.category == category && may_call(s, permissions)).cloned().collect()
+    registry.list().filter(|s| s.category == category && offered(s, permissions)).cloned().collect()
 }
 
 /// Why a category a client named was not enabled (or disabled, or browsed).

@@ -5,7 +5,9 @@
 // the extension, finds the view on `world.view`'s `_meta.ui.resourceUri`, reads the document,
 // calls the tool and hands the result to the view; the view's own `tools/call`s come back
 // through the bridge and are proxied to the server. The view's read-only hook
-// (`window.liminaView`) must show the world's entity count, and follow the world when it changes.
+// (`window.liminaView`) must show the world's entity count, and follow the world when it changes;
+// a glTF entity's model, which the view cannot fetch, arrives through the app-only
+// `world.viewModel` and replaces its placeholder (the viewer's hook `modelShown`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
@@ -88,7 +90,10 @@ test('the view renders the world through the MCP Apps host bridge', { timeout: 1
   const uri = getToolUiResourceUri(view);
   assert.equal(uri, 'ui://limina/world');
   const plainTools = (await plain.listTools()).tools;
-  assert.ok(!plainTools.some((tool) => tool.name === 'world.view' || tool._meta?.ui));
+  assert.ok(!plainTools.some((tool) => tool.name === 'world.view' || tool.name === 'world.viewModel' || tool._meta?.ui));
+  // The view's model loader is app-only: listed to the Apps host, hidden from its model.
+  const modelTool = tools.find((tool) => tool.name === 'world.viewModel');
+  assert.deepEqual(modelTool?._meta?.ui, { visibility: ['app'] });
   const { resources } = await client.listResources();
   assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [[uri, RESOURCE_MIME_TYPE]]);
   const read = await client.readResource({ uri });
@@ -101,6 +106,10 @@ test('the view renders the world through the MCP Apps host bridge', { timeout: 1
     const made = await client.callTool({ name: 'scene.createEntity', arguments: { shape, position: [i * 2 - 2, 1, 0], color: 0x3366ff * (i + 1) } });
     assert.equal(made.isError, false, JSON.stringify(made));
   }
+  // A glTF model: the sandboxed view cannot fetch /assets, so it loads the bytes through the bridge.
+  const crate = await client.callTool({ name: 'three.loadGLTF', arguments: { assetId: 'models/crate.glb', position: [0, 0, 3] } });
+  assert.equal(crate.isError, false, JSON.stringify(crate));
+  const crateId = crate.structuredContent.entity;
   const opened = await client.callTool({ name: 'world.view', arguments: {} });
   assert.equal(opened.isError, false);
   const total = opened.structuredContent.total;
@@ -128,8 +137,12 @@ test('the view renders the world through the MCP Apps host bridge', { timeout: 1
   // The tool result it was opened with, then its own polls through the bridge.
   await frame.waitForFunction((n) => window.liminaView && window.liminaView.entityCount() === n, total, { timeout: 60000 });
   await frame.waitForFunction(() => window.liminaView.polls() >= 2, null, { timeout: 60000 });
+  // The crate's model replaced its placeholder, its bytes fetched once through the host.
+  await frame.waitForFunction((id) => window.liminaViewer.modelShown(id) && window.liminaViewer.modelsLoading() === 0, crateId, { timeout: 60000 });
   const proxied = await page.evaluate(() => window.proxied);
-  assert.ok(proxied.length >= 2 && proxied.every((name) => name === 'world.view'), JSON.stringify(proxied));
+  assert.equal(proxied.filter((name) => name === 'world.viewModel').length, 1, JSON.stringify(proxied));
+  assert.ok(proxied.filter((name) => name === 'world.view').length >= 2, JSON.stringify(proxied));
+  assert.ok(proxied.every((name) => name === 'world.view' || name === 'world.viewModel'), JSON.stringify(proxied));
   assert.ok((await page.evaluate(() => window.viewSize))?.height > 0, 'the view told the host its size');
 
   // The world changes; the view follows through its polls.

@@ -151,8 +151,8 @@ fn only_a_client_that_declared_the_extension_sees_the_view_on_world_view() {
         assert_eq!(view["_meta"]["ui"]["resourceUri"], URI);
         assert_eq!(view["_meta"]["ui/resourceUri"], URI, "the legacy key hosts still read");
         assert_eq!(view["annotations"]["readOnlyHint"], true);
-        // Everything else is exactly what the plain client sees.
-        let rest: Vec<Value> = apps.iter().filter(|t| t["name"] != "world.view").cloned().collect();
+        // Everything else is exactly what the plain client sees, but the app-only tools.
+        let rest: Vec<Value> = apps.iter().filter(|t| t["name"] != "world.view" && t["name"] != "world.viewModel").cloned().collect();
         let plain_rest: Vec<Value> = plain.iter().filter(|t| t["name"] != "world.view").cloned().collect();
         assert_eq!(rest, plain_rest, "{mode:?}");
     }
@@ -221,4 +221,127 @@ fn world_view_answers_in_the_snapshot_shape_with_a_short_text() {
     for bad in [json!({"limit": 0}), json!({"limit": 2001}), json!({"cursor": "../x"})] {
         assert_eq!(c.call("world.view", bad.clone())["isError"], true, "{bad}");
     }
+}
+
+/// An engine over a project of its own, with `assets/models/` holding the crate and `files`.
+fn project_with(files: &[(&str, &[u8])]) -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("assets/models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::copy(crate::root().join("assets/models/crate.glb"), models.join("crate.glb")).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    let e = Engine::new(EngineConfig { output: Output::Silent, ..EngineConfig::new(dir.path()) }).unwrap();
+    (dir, e)
+}
+
+fn error_text(r: &Value) -> String {
+    assert_eq!(r["isError"], true, "{r}");
+    r["content"][0]["text"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn world_view_model_is_listed_only_to_apps_clients_as_app_only_and_never_discovered() {
+    let e = engine();
+    let mut apps = Client::new(&e, ToolsMode::Core, apps_capabilities());
+    let tool = named(&apps.tools(json!({})), "world.viewModel").cloned().expect("an Apps client lists world.viewModel");
+    assert_eq!(tool["_meta"], json!({"ui": {"visibility": ["app"]}}), "hidden from the model");
+    for mode in [ToolsMode::Core, ToolsMode::All] {
+        let mut plain = Client::new(&e, mode, json!({}));
+        assert!(named(&plain.tools(json!({})), "world.viewModel").is_none(), "a plain client ({mode:?}) does not list it");
+        let catalog = plain.call("skills.list", json!({}));
+        assert!(!catalog.to_string().contains("world.viewModel"), "skills.list leaves it out");
+        let found = plain.call("skills.search", json!({"query": "world.viewModel"}));
+        assert!(!found["structuredContent"].to_string().contains("world.viewModel"), "{found}");
+        let browsed = plain.call("skills.browse", json!({"category": "scene"}));
+        assert_eq!(browsed["isError"], false, "{browsed}");
+        assert!(!browsed.to_string().contains("world.viewModel"), "browse leaves it out");
+    }
+    // Callable by name all the same, through the same pipeline.
+    let mut plain = Client::new(&e, ToolsMode::Core, json!({}));
+    assert_eq!(plain.call("world.viewModel", json!({"asset": "models/crate.glb"}))["isError"], false);
+}
+
+#[test]
+fn world_view_model_hands_out_a_models_bytes_as_the_file_holds_them() {
+    use base64::Engine as _;
+    let e = engine();
+    let mut c = Client::new(&e, ToolsMode::Core, apps_capabilities());
+    let on_disk = std::fs::read(crate::root().join("assets/models/crate.glb")).unwrap();
+    for id in ["models/crate.glb", "models/crate"] {
+        let r = c.call("world.viewModel", json!({"asset": id}));
+        assert_eq!(r["isError"], false, "{r}");
+        let model = &r["structuredContent"];
+        assert_eq!(model["mimeType"], "model/gltf-binary");
+        assert_eq!(model["bytes"], on_disk.len());
+        let data = base64::engine::general_purpose::STANDARD.decode(model["data"].as_str().unwrap()).unwrap();
+        assert_eq!(data, on_disk, "{id}");
+        // The bytes travel once: the text content is a line.
+        let text = r["content"][0]["text"].as_str().unwrap();
+        assert!(text.len() < 200 && text.contains("crate"), "{text}");
+    }
+}
+
+#[test]
+fn world_view_model_refuses_ids_that_leave_assets_or_name_no_model() {
+    let (dir, e) = project_with(&[("secret.glb", b"glTF secret"), ("assets/models/notes.txt", b"not a model")]);
+    let big = std::fs::File::create(dir.path().join("assets/models/huge.glb")).unwrap();
+    big.set_len((16 << 20) + 1).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path().join("secret.glb"), dir.path().join("assets/models/link.glb")).unwrap();
+    let mut c = Client::new(&e, ToolsMode::Core, apps_capabilities());
+    assert_eq!(c.call("world.viewModel", json!({"asset": "models/crate.glb"}))["isError"], false, "the good id");
+    let absolute = dir.path().join("secret.glb").display().to_string();
+    let mut refused = vec![
+        ("../secret.glb", "not a path inside assets/"),
+        ("models/../../secret.glb", "not a path inside assets/"),
+        (absolute.as_str(), "not a path inside assets/"),
+        ("models\\..\\..\\secret.glb", "not a path inside assets/"),
+        // Taken as written, never percent-decoded: a name that does not exist, not a way up.
+        ("%2e%2e/secret.glb", "no such model"),
+        ("models/%2e%2e/%2e%2e/secret.glb", "no such model"),
+        ("models/notes.txt", "only .glb and .gltf"),
+        ("models/huge.glb", "over the 16777216-byte limit"),
+        ("models/nope.glb", "no such model"),
+    ];
+    #[cfg(unix)]
+    refused.push(("models/link.glb", "not a path inside assets/"));
+    for (id, why) in refused {
+        let text = error_text(&c.call("world.viewModel", json!({"asset": id})));
+        assert!(text.contains(why), "{id}: {text}");
+        assert!(!text.contains("secret\""), "{text}");
+    }
+    for bad in [json!({}), json!({"asset": ""}), json!({"asset": "x".repeat(513)}), json!({"asset": 5})] {
+        assert_eq!(c.call("world.viewModel", bad.clone())["isError"], true, "{bad}");
+    }
+}
+
+#[test]
+fn world_view_model_needs_scene_read_and_a_session_budget() {
+    use limina::policy::{Permission, PermissionSet};
+    use limina::skills::Caller;
+    let e = engine();
+    let mut blind = Caller::new("agt_blind", "ses_blind", "system.readonly");
+    blind.permissions = PermissionSet::of(&[Permission::AgentRead]);
+    let refused = e.call(&blind, "world.viewModel", json!({"asset": "models/crate.glb"}));
+    assert_eq!(refused.error.unwrap().code.as_str(), "forbidden");
+
+    // 64 MiB per session per 600 ticks: four models of the largest size, then no more.
+    let (dir, e) = project_with(&[]);
+    std::fs::File::create(dir.path().join("assets/models/full.glb")).unwrap().set_len(16 << 20).unwrap();
+    let reader = Caller::new("agt_reader", "ses_reader", "system.readonly");
+    for _ in 0..4 {
+        assert!(e.call(&reader, "world.viewModel", json!({"asset": "models/full.glb"})).success);
+    }
+    let spent = e.call(&reader, "world.viewModel", json!({"asset": "models/crate.glb"}));
+    assert!(spent.result.is_none());
+    let error = spent.error.unwrap();
+    assert_eq!(error.code.as_str(), "capacity_exceeded", "{}", error.message);
+    assert!(error.message.contains("67108864"), "{}", error.message);
+    // Another session has its own budget; a later window starts afresh.
+    let other = Caller::new("agt_other", "ses_other", "system.readonly");
+    assert!(e.call(&other, "world.viewModel", json!({"asset": "models/crate.glb"})).success);
+    e.step(600).unwrap();
+    assert!(e.call(&reader, "world.viewModel", json!({"asset": "models/crate.glb"})).success);
 }

@@ -76,10 +76,16 @@ impl<'e> Client<'e> {
     }
 }
 
-/// The names of the skills a `profile` may call, in registration order.
+/// The names of the skills a `profile` may call and discovery offers (app-only skills, for MCP
+/// App views, are listed only to Apps clients: see mcp_apps.rs), in registration order.
 fn callable(engine: &Engine, profile: &str) -> Vec<String> {
     let permissions = profile_permissions(profile);
-    engine.registry().list().filter(|s| s.permissions.iter().all(|p| permissions.contains(*p))).map(|s| s.name.clone()).collect()
+    engine
+        .registry()
+        .list()
+        .filter(|s| s.tier != Tier::App && s.permissions.iter().all(|p| permissions.contains(*p)))
+        .map(|s| s.name.clone())
+        .collect()
 }
 
 fn core_tier(engine: &Engine, profile: &str) -> Vec<String> {
@@ -408,7 +414,7 @@ fn a_tier_is_core_or_standard_and_standard_by_default() {
     assert_eq!(build("").unwrap().tier, Tier::Standard);
     assert_eq!(build(r#"tier = "core","#).unwrap().tier, Tier::Core);
     let err = build(r#"tier = "vip","#).unwrap_err().to_string();
-    assert_eq!(err, "test.luau: skill t.tiered: unknown tier 'vip' (known: core standard)");
+    assert_eq!(err, "test.luau: skill t.tiered: unknown tier 'vip' (known: core standard app)");
     let err = build("tier = 1,").unwrap_err().to_string();
     assert!(err.contains("`tier` must be a string, got number"), "{err}");
 }

@@ -210,11 +210,21 @@
         root.traverse((o) => { if (o.isMesh && o.material?.isMeshStandardMaterial) reflectSky(o.material); });
         return root;
       };
-      modelsLoading++;
-      p = new Promise((resolve) => loader.load(url, (gltf) => resolve(withSky(gltf.scene)), undefined, (e) => {
+      const failed = (resolve) => (e) => {
         console.warn(`limina viewer: model ${asset} did not load: ${e?.message ?? e}`);
         resolve(null);
-      })).finally(() => { modelsLoading--; });
+      };
+      modelsLoading++;
+      // A page without network (the MCP App view) gets the bytes from its source instead.
+      const fromSource = window.LIMINA_VIEW_SOURCE?.loadModel;
+      p = new Promise((resolve) => {
+        const done = (gltf) => resolve(withSky(gltf.scene));
+        if (fromSource) {
+          window.LIMINA_VIEW_SOURCE.prepareLoader?.(loader);
+          fromSource(asset).then((bytes) => loader.parse(bytes, '', done, failed(resolve)), failed(resolve));
+        }
+        else loader.load(url, done, undefined, failed(resolve));
+      }).finally(() => { modelsLoading--; });
       models.set(asset, p);
     }
     return p;
@@ -421,6 +431,7 @@
           });
           object.remove(placeholder);
           object.add(copy);
+          object.userData.modelShown = true;
           shadowsDirty = true;
         });
       }
@@ -1225,6 +1236,8 @@
     maskColor: (id) => maskColor(id),
     /** glTF models still being fetched. */
     modelsLoading: () => modelsLoading,
+    /** Whether glTF entity `id` shows its model (its placeholder box replaced). */
+    modelShown: (id) => entities.get(id)?.object.userData.modelShown === true,
     /** RGBA of the scene drawn now, base64, rows from the top: the picture, or a mask. */
     pixels: ({ mask = false } = {}) => pixels(mask),
     /** Timings of the last frames and messages; given an earlier answer, of those since it. */

@@ -7,6 +7,7 @@
 // (`LIMINA_VIEW_SOURCE`, read by web/viewer/viewer.js): the first answer goes to the viewer as a
 // snapshot, each later one as a delta against the one before (created, changed, destroyed; UI
 // and agents upserted and removed; the scene), so the viewer keeps its objects and interpolates.
+// glTF models come the same way (`loadModel`, the app-only tool `world.viewModel`).
 // Only messages from the parent window are read. `window.liminaView` is a read-only hook for
 // tests and hosts' devtools: entities shown, tick, polls answered, last error.
 (function () {
@@ -167,5 +168,44 @@
     });
   }
 
-  window.LIMINA_VIEW_SOURCE = Object.freeze({ start: start });
+  // A glTF model's bytes: the view has no network, so its host calls the app-only tool
+  // `world.viewModel` for it (one call per model; the viewer keeps what it loaded).
+  async function loadModel(asset) {
+    var result = await request("tools/call", { name: "world.viewModel", arguments: { asset: asset } });
+    var model = result && result.structuredContent;
+    if (!model || result.isError || typeof model.data !== "string") {
+      throw new Error((result && result.content && result.content[0] && result.content[0].text) || "no model");
+    }
+    var text = atob(model.data), bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return bytes.buffer;
+  }
+
+  // GLTFLoader turns a .glb's embedded images into `blob:` URLs and fetches them, which a host's
+  // CSP (connect-src 'none') refuses; this plugin decodes them from memory instead
+  // (createImageBitmap on the bytes, as GLTFLoader's own ImageBitmapLoader would).
+  function inlineImages(parser) {
+    var THREE = window.LIMINA_THREE.THREE;
+    var original = parser.loadImageSource.bind(parser);
+    parser.loadImageSource = function (index, loader) {
+      var def = parser.json.images[index];
+      if (def.bufferView === undefined) return original(index, loader);
+      if (!parser.sourceCache[index]) {
+        parser.sourceCache[index] = parser.getDependency("bufferView", def.bufferView).then(function (view) {
+          return createImageBitmap(new Blob([view], { type: def.mimeType }), { premultiplyAlpha: "none" });
+        }).then(function (bitmap) {
+          var texture = new THREE.Texture(bitmap);
+          texture.needsUpdate = true;
+          texture.name = def.name || "";
+          texture.userData.mimeType = def.mimeType;
+          return texture;
+        });
+      }
+      return parser.sourceCache[index].then(function (t) { return t.clone(); });
+    };
+    return { name: "limina_inline_images" };
+  }
+  function prepareLoader(loader) { loader.register(inlineImages); }
+
+  window.LIMINA_VIEW_SOURCE = Object.freeze({ start: start, loadModel: loadModel, prepareLoader: prepareLoader });
 })();

@@ -211,7 +211,8 @@ pub(crate) fn register_core_skills(lua: &Lua, dsl: &Table, parts: &CoreParts) ->
         )
         .map_err(ops_err)?,
         ops::snapshot::create(lua, Rc::clone(&parts.snapshots)).map_err(ops_err)?,
-        ops::digest::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents), Rc::clone(&parts.trace)).map_err(ops_err)?,
+        ops::digest::create(lua, Rc::clone(&parts.world), Rc::clone(&parts.agents), Rc::clone(&parts.trace), parts.project.clone())
+            .map_err(ops_err)?,
         ops::time::create(lua, Rc::clone(&parts.time)).map_err(ops_err)?,
     )
         .into_lua_multi(lua)

@@ -611,12 +611,14 @@ fn event_row(e: &Event, skill: Option<&str>) -> Value {
 }
 
 /// Builds the `digest` ops table: `digest.build(maxBytes, around, tick, seesAgents, seesEvents)`,
-/// and `digest.view(limit, cursor, tick, seesAgents)` (`world.view`, see `view`).
+/// `digest.view(limit, cursor, tick, seesAgents)` (`world.view`, see `view`) and
+/// `digest.model(asset, sessionId, tick)` (`world.viewModel`, see `view_model`).
 pub(crate) fn create(
     lua: &Lua,
     world: Rc<RefCell<World>>,
     agents: Rc<RefCell<Agents>>,
     trace: Rc<RefCell<TraceLog>>,
+    project: std::path::PathBuf,
 ) -> mlua::Result<Table> {
     let ops = lua.create_table()?;
     let (view_world, view_agents) = (Rc::clone(&world), Rc::clone(&agents));
@@ -642,6 +644,7 @@ pub(crate) fn create(
         })?,
     )?;
     super::view::install(lua, &ops, view_world, view_agents)?;
+    super::view_model::install(lua, &ops, project)?;
     ops.set_readonly(true);
     Ok(ops)
 }

@@ -18,6 +18,7 @@ pub(crate) mod time;
 pub(crate) mod trace;
 pub(crate) mod ui;
 pub(crate) mod view;
+pub(crate) mod view_model;
 pub(crate) mod world;
 
 use crate::skills::{ErrorCode, HandlerFailure};

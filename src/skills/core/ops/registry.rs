@@ -23,10 +23,13 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     ops.set(
         "list",
         lua.create_function(move |lua, permissions: Vec<String>| {
-            let tools = r.borrow().tools();
+            let registry = r.borrow();
+            let tools = registry.tools();
             let permissions = permission_set(&permissions);
             let out = lua.create_table_with_capacity(tools.len(), 0)?;
-            for (i, tool) in tools.iter().filter(|t| permissions.first_missing(&t.permissions).is_none()).enumerate() {
+            // App-only skills are for MCP App views, not for the catalog an agent reads.
+            let listed = |name: &str| registry.get(name).is_none_or(|s| discovery::discoverable(&s));
+            for (i, tool) in tools.iter().filter(|t| permissions.first_missing(&t.permissions).is_none() && listed(&t.name)).enumerate() {
                 let row = lua.create_table_with_capacity(0, 2)?;
                 row.raw_set("name", tool.name.as_str())?;
                 row.raw_set("description", tool.description.as_str())?;
@@ -149,7 +152,7 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
             let categories = resolved.valid;
             let tools: Vec<&str> = registry
                 .list()
-                .filter(|s| categories.contains(&s.category) && discovery::may_call(s, permissions))
+                .filter(|s| categories.contains(&s.category) && discovery::offered(s, permissions))
                 .map(|s| s.name.as_str())
                 .collect();
             let mut out = json!({"categories": categories, "tools": tools});
