@@ -95,7 +95,9 @@ test('the view renders the world through the MCP Apps host bridge', { timeout: 1
   const modelTool = tools.find((tool) => tool.name === 'world.viewModel');
   assert.deepEqual(modelTool?._meta?.ui, { visibility: ['app'] });
   const { resources } = await client.listResources();
-  assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [[uri, RESOURCE_MIME_TYPE]]);
+  // The view, first; instruction skills (skill://, from the project's scripts/) may follow.
+  assert.deepEqual(resources.filter((r) => r.uri.startsWith('ui://')).map((r) => [r.uri, r.mimeType]), [[uri, RESOURCE_MIME_TYPE]]);
+  assert.equal(resources[0].uri, uri);
   const read = await client.readResource({ uri });
   const doc = read.contents[0];
   assert.equal(doc.mimeType, RESOURCE_MIME_TYPE);
