@@ -221,6 +221,11 @@ impl AgentRecord {
         if !self.skills.is_empty() {
             state.insert("skills".into(), serde_json::to_value(&self.skills).unwrap_or(Value::Null));
         }
+        // What its next decision will carry is state too: a restore that lost it would decide
+        // differently.
+        if !self.active_skills.is_empty() {
+            state.insert("activeSkills".into(), serde_json::to_value(&self.active_skills).unwrap_or(Value::Null));
+        }
         Value::Object(state)
     }
 }

@@ -1,5 +1,6 @@
 //! The agents as snapshot data: every record with its queue, budget, walk, latest perception
-//! and decision bookkeeping, the id counter and the scheduler budget.
+//! and decision bookkeeping, the instruction skills it may read and those active for its next
+//! decision, the id counter and the scheduler budget.
 //!
 //! A decision in flight is not saved: nothing could deliver its answer to a restored engine, so
 //! the agent is left as one whose decision timed out (its cadence decides it again). The host's
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
 use crate::agents::budget::{AgentBudget, BudgetBounds, SchedulerBudget};
+use crate::agents::instructions::{Active, ActiveSkills, MAX_ACTIVE, MAX_KEPT, SkillChoice};
 use crate::agents::record::{
     AgentKind, AgentRecord, LlmConfig, MAX_DECISION_INTERVAL_TICKS, MAX_DELEGATION, MAX_PERCEPTION_RADIUS, PREVIOUS_RESULTS, QueuedAction,
 };
@@ -51,6 +53,11 @@ struct RecordState {
     deficit: f64,
     seen_seq: u64,
     approach: Option<ApproachState>,
+    /// The instruction skills its spawn enabled and disabled (`SkillChoice`).
+    skills_enabled: Vec<String>,
+    skills_disabled: Vec<String>,
+    /// The skills active for its next decision, oldest first: (id, kept).
+    active_skills: Vec<(String, bool)>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -158,6 +165,9 @@ fn record_state(r: &AgentRecord) -> Result<RecordState, SnapshotError> {
         deficit: r.deficit,
         seen_seq: r.seen_seq,
         approach,
+        skills_enabled: r.skills.enabled.clone(),
+        skills_disabled: r.skills.disabled.clone(),
+        active_skills: r.active_skills.iter().map(|a| (a.id.clone(), a.keep)).collect(),
     })
 }
 
@@ -244,6 +254,14 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
     let previous_results =
         r.previous_results.iter().map(|v| decode_json(id, "previous result", v).map(Rc::new)).collect::<Result<_, _>>()?;
     let perception = r.perception.as_deref().map(|p| decode_json(id, "perception", p)).transpose()?;
+    let skills = SkillChoice::new(r.skills_enabled, r.skills_disabled).map_err(|e| SnapshotError::Invalid(format!("agent {id}: {e}")))?;
+    let saved_active = r.active_skills.len();
+    let active_skills =
+        ActiveSkills::from_saved(r.active_skills.into_iter().map(|(id, keep)| Active { id, keep }).collect()).ok_or_else(|| {
+            SnapshotError::Invalid(format!(
+                "agent {id}: its {saved_active} active skills are not {MAX_ACTIVE} or fewer (at most {MAX_KEPT} kept) distinct skill ids"
+            ))
+        })?;
     let approach = r.approach.map(|a| Approach {
         target: match a.target {
             TargetState::Entity { entity, label } => ApproachTarget::Entity { entity: EntityId(entity), label },
@@ -279,8 +297,8 @@ fn record(r: RecordState) -> Result<AgentRecord, SnapshotError> {
         deficit: r.deficit,
         seen_seq: r.seen_seq,
         approach,
-        skills: Default::default(),
-        active_skills: Default::default(),
+        skills,
+        active_skills,
     })
 }
 
@@ -335,6 +353,25 @@ mod tests {
             (Box::new(|r| r.deficit = f64::NAN), "its scheduling credit NaN is not a finite number"),
             (Box::new(move |r| walk(r, f64::NAN, [0.0; 3])), "talk distance NaN is outside (0, 50]"),
             (Box::new(move |r| walk(r, 1.5, [0.0, f64::INFINITY, 0.0])), "target point [0.0, inf, 0.0] is not finite"),
+        ];
+        for (alter, want) in cases {
+            let message = refusal(|s| alter(&mut s.records[0]));
+            assert!(message.contains(want), "{message:?} should contain {want:?}");
+        }
+    }
+
+    #[test]
+    fn crafted_skill_choices_and_active_skills_are_refused() {
+        let many = (0..9).map(|i| (format!("s{i}"), false)).collect::<Vec<_>>();
+        let kept = (0..5).map(|i| (format!("s{i}"), true)).collect::<Vec<_>>();
+        type Alter = Box<dyn Fn(&mut RecordState)>;
+        let cases: Vec<(Alter, &str)> = vec![
+            (Box::new(|r| r.skills_enabled = vec!["../x".into()]), "agent agt_walker: skills.enabled: '../x' is not a skill id"),
+            (Box::new(|r| r.skills_disabled = vec!["s".into(); 65]), "skills.disabled: 65 ids is more than the 64 allowed"),
+            (Box::new(move |r| r.active_skills = many.clone()), "its 9 active skills are not 8 or fewer"),
+            (Box::new(move |r| r.active_skills = kept.clone()), "its 5 active skills are not 8 or fewer (at most 4 kept)"),
+            (Box::new(|r| r.active_skills = vec![("a".into(), true), ("a".into(), false)]), "its 2 active skills"),
+            (Box::new(|r| r.active_skills = vec![("A B".into(), true)]), "its 1 active skills"),
         ];
         for (alter, want) in cases {
             let message = refusal(|s| alter(&mut s.records[0]));

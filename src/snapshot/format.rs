@@ -30,7 +30,7 @@ pub const MAGIC: [u8; 8] = *b"LIMSNAP\0";
 /// postcard: fields are read in declaration order, enums by variant index), including rapier's
 /// own types on a rapier upgrade; `tests/rust/golden/snapshot_body.sha256` fails when the bytes
 /// of a fixed world change, so a forgotten bump shows up in review.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The engine that writes and reads snapshots.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -297,6 +297,35 @@ fn repeated_keeps_hold_at_most_four_and_drop_the_oldest_traced() {
     assert_eq!(evicted, [json!("s1"), json!("s2")]);
 }
 
+#[test]
+fn a_restored_agent_keeps_its_skill_choice_and_the_skills_active_for_its_next_decision() {
+    let original = engine_with(None);
+    recording_policy(
+        &original,
+        r#"{ [1] = { { tool = "read_skill", input = { id = "lit", keep = true } }, { tool = "read_skill", input = { id = "note" } } } }"#,
+    );
+    let agent = spawn_reader(&original, "builder.readWrite", json!({"enabled": ["*"], "disabled": ["s6"]}));
+    original.step(1).unwrap();
+    let bytes = original.snapshot().unwrap();
+    let list = |e: &Engine| call(e, "agent.list", json!({}));
+    let restored = engine_with(None);
+    recording_policy(&restored, "{}");
+    restored.restore(&bytes).unwrap();
+    assert_eq!(restored.world_hash(), original.world_hash());
+    assert_eq!(list(&restored), list(&original));
+    let row = list(&restored)["agents"].as_array().unwrap().iter().find(|a| a["id"] == agent.as_str()).unwrap().clone();
+    assert_eq!(row["skills"], json!({"enabled": ["*"], "disabled": ["s6"]}), "{row}");
+    assert_eq!(row["activeSkills"], json!(["lit", "note"]), "{row}");
+    // Its next decision carries both bodies; the one after only the kept one, as in the original.
+    restored.step(3).unwrap();
+    let seen = seen(&restored);
+    assert!(seen.len() >= 2, "{} decisions", seen.len());
+    assert!(seen[0].0.contains("LIT-BODY") && seen[0].0.contains("NOTE-BODY"), "{:?}", seen[0].0);
+    assert!(seen[1].0.contains("LIT-BODY") && !seen[1].0.contains("NOTE-BODY"), "{:?}", seen[1].0);
+    original.step(3).unwrap();
+    assert_eq!(restored.world_hash(), original.world_hash());
+}
+
 mod wire {
     //! The same rule over HTTP: a local server speaking Ollama's `/api/chat` or OpenAI's
     //! `/v1/chat/completions` answers the first decision with `read_skill` and every later one
