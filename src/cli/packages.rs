@@ -1,5 +1,6 @@
 //! `limina packages list | inspect NAME | enable NAME | disable NAME | trust NAME | untrust NAME`:
-//! installed mods and packages as a start-up would judge them, and the operator's trust grants.
+//! installed mods, packages and instruction skills as a start-up would judge them, and the
+//! operator's trust grants.
 //!
 //! Nothing here starts an engine or runs package code beyond reading manifests (in throwaway
 //! sandboxed VMs under a deadline): a listing is a survey. `trust` is the only way a package gets
@@ -13,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::{CliError, CliResult};
 use crate::host::EngineConfig;
+use crate::packages::instructions::{Surveyed, TierBounds, skill_path};
 use crate::packages::manifest::{Limits, Trust};
 use crate::packages::trust::{ATTESTATION_MEANS, Grants};
 use crate::packages::{InstalledPackage, Status, admission, set_enabled, survey};
@@ -36,8 +38,9 @@ pub(crate) enum PackagesCommand {
     Enable { name: String },
     /// Keep this package installed but do not load it.
     Disable { name: String },
-    /// Grant a package the trust tier its manifest asks for (or a lower one), for its files as
-    /// they are now; any later edit drops it back to untrusted until granted again.
+    /// Grant a package the trust tier its manifest asks for (or a lower one), or an instruction
+    /// skill verified (or --tier), for its files as they are now; any later edit drops it back to
+    /// untrusted until granted again.
     Trust {
         /// Package name, name@version, or path under the scripts root.
         name: String,
@@ -110,6 +113,112 @@ fn limits_json(l: &Limits) -> Value {
     json!({"memoryBytes": l.memory_bytes, "cpuMs": l.cpu_ms, "valueBytes": l.value_bytes, "valueNodes": l.value_nodes, "valueDepth": l.value_depth})
 }
 
+/// The instruction skill `name` designates (its id or its path under the root), if any.
+fn find_skill<'a>(root: &std::path::Path, skills: &'a [Surveyed], name: &str) -> Option<&'a Surveyed> {
+    skills.iter().find(|s| {
+        let path = skill_path(&s.location);
+        s.location.name() == name || path.strip_prefix(root).is_ok_and(|p| p.to_string_lossy() == name)
+    })
+}
+
+/// A typed package or an instruction skill, whichever `name` designates (both: ambiguous).
+enum Found<'a> {
+    Package(&'a InstalledPackage),
+    Skill(&'a Surveyed),
+}
+
+fn find_any<'a>(
+    root: &std::path::Path,
+    packages: &'a [InstalledPackage],
+    skills: &'a [Surveyed],
+    name: &str,
+) -> Result<Found<'a>, FindError> {
+    match (find(root, packages, name), find_skill(root, skills, name)) {
+        (Ok(p), None) => Ok(Found::Package(p)),
+        (Err(FindError::None { .. }), Some(s)) => Ok(Found::Skill(s)),
+        (Ok(p), Some(s)) => Err(FindError::Many {
+            name: name.to_string(),
+            paths: vec![
+                shown(root, p),
+                skill_path(&s.location).strip_prefix(root).unwrap_or(skill_path(&s.location)).display().to_string(),
+            ],
+        }),
+        (Err(e), _) => Err(e),
+    }
+}
+
+fn skill_ref(s: &Surveyed) -> String {
+    match &s.read {
+        Ok(skill) => format!("{}@{}", skill.id, skill.version.as_ref().map_or("0.0.0".to_string(), |v| v.to_string())),
+        Err(_) => s.location.name(),
+    }
+}
+
+fn skill_status(s: &Surveyed) -> String {
+    match (s.disabled, s.problem()) {
+        (true, _) => "disabled".to_string(),
+        (false, Some(e)) => format!("refused: {e}"),
+        (false, None) => "would load".to_string(),
+    }
+}
+
+/// `limina packages inspect` of an instruction skill.
+fn inspect_skill(root: &std::path::Path, s: &Surveyed) -> Value {
+    let path = skill_path(&s.location);
+    let shown_path = path.strip_prefix(root).unwrap_or(path).display().to_string();
+    let skill = s.read.as_ref().ok();
+    let bounds = s.trust.as_ref().map(|t| {
+        let b = TierBounds::of(t.effective);
+        json!({"bodyBytes": b.body_bytes, "resources": b.resources, "resourceBytes": b.resource_bytes})
+    });
+    json!({
+        "ref": skill_ref(s),
+        "path": shown_path,
+        "kind": "instruction",
+        "trust": s.trust.as_ref().map(|t| json!({"granted": t.granted.map(Trust::as_str), "effective": t.effective.as_str(), "why": t.why})),
+        "description": skill.map(|k| k.description.clone()),
+        "surfaceMode": skill.and_then(|k| k.surface_mode).map(|m| m.as_str()),
+        "gatedTools": skill.map(|k| k.tool_names().collect::<Vec<_>>()),
+        "dependencies": skill.map(|k| k.dependencies.iter().map(|(n, r)| (n.clone(), r.to_string())).collect::<std::collections::BTreeMap<_, _>>()),
+        "conflicts_with": skill.map(|k| k.conflicts_with.clone()),
+        "bodyBytes": skill.map(|k| k.body.len()),
+        "resources": skill.map(|k| k.resources.iter().map(|r| r.path.clone()).collect::<Vec<_>>()),
+        "bounds": bounds,
+        "contentHash": skill.map(|k| k.content_hash.clone()),
+        "status": skill_status(s),
+    })
+}
+
+/// `limina packages trust` of an instruction skill: any tier up to local (default verified).
+fn trust_skill(root: &std::path::Path, s: &Surveyed, tier: Option<TierArg>) -> CliResult {
+    let path = skill_path(&s.location);
+    let shown_path = path.strip_prefix(root).unwrap_or(path).display().to_string();
+    let skill = s.read.as_ref().map_err(|e| CliError::failed(format_args!("{shown_path}: cannot be trusted: {e}")))?;
+    let tier = tier.map_or(Trust::Verified, TierArg::trust);
+    let mut grants = Grants::read(root);
+    let granted = grants.grant_instruction(path, &skill.id, &skill.content_hash, tier).map_err(CliError::failed)?;
+    let file = grants.save(root).map_err(CliError::failed)?;
+    outln!(
+        "{} ({shown_path}): instruction skill granted {} for content {}; recorded in {}",
+        skill_ref(s),
+        granted.tier,
+        granted.content_hash,
+        file.display()
+    );
+    let b = TierBounds::of(tier);
+    outln!(
+        "  it may now hold a {}-byte body and {} resource files ({} bytes); it gates: {}; any edit to its files drops it to untrusted until granted again",
+        b.body_bytes,
+        b.resources,
+        b.resource_bytes,
+        match skill.tools.is_empty() {
+            true => "no tools".to_string(),
+            false => skill.tool_names().collect::<Vec<_>>().join(", "),
+        }
+    );
+    Ok(())
+}
+
 pub fn run(args: &PackagesArgs) -> CliResult {
     let root = super::scripts_root(args.scripts.as_deref()).unwrap_or_else(|| super::project_root().join("scripts"));
     match &args.command {
@@ -121,17 +230,23 @@ pub fn run(args: &PackagesArgs) -> CliResult {
         }
         Some(PackagesCommand::Untrust { name }) => {
             let packages = survey(&root, EngineConfig::new(super::project_root()).profile.as_str());
-            let pkg = find(&root, &packages, name)?;
+            let skills = crate::packages::instructions::survey(&root);
+            let (reference, path, shown_path) = match find_any(&root, &packages, &skills, name)? {
+                Found::Package(pkg) => (pkg.reference(), pkg.source.path.clone(), shown(&root, pkg)),
+                Found::Skill(s) => {
+                    let path = skill_path(&s.location).to_path_buf();
+                    let shown_path = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+                    (skill_ref(s), path, shown_path)
+                }
+            };
             let mut grants = Grants::read(&root);
-            let Some(grant) = grants.revoke(&pkg.source.path) else {
-                outln!("{} ({}): had no trust grant", pkg.reference(), shown(&root, pkg));
+            let Some(grant) = grants.revoke(&path) else {
+                outln!("{reference} ({shown_path}): had no trust grant");
                 return Ok(());
             };
             let file = grants.save(&root).map_err(CliError::failed)?;
             outln!(
-                "{} ({}): {} trust withdrawn in {}; it runs untrusted from the next start (or its next reload)",
-                pkg.reference(),
-                shown(&root, pkg),
+                "{reference} ({shown_path}): {} trust withdrawn in {}; it is untrusted from the next start (or its next reload)",
                 grant.tier,
                 file.display()
             );
@@ -141,6 +256,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
     }
     let profile = EngineConfig::new(super::project_root()).profile;
     let packages = survey(&root, profile.as_str());
+    let skills = crate::packages::instructions::survey(&root);
     match &args.command {
         None | Some(PackagesCommand::List) => {
             for p in &packages {
@@ -151,10 +267,20 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 let trust = if p.manifest.is_some() { trust } else { "-".into() };
                 outln!("{:<24} {:<11} {:<22} {}", p.reference(), p.source.kind.as_str(), trust, status_text(&p.status));
             }
+            for s in &skills {
+                let trust = s.trust.as_ref().map_or("-", |t| t.effective.as_str());
+                outln!("{:<24} {:<11} {:<22} {}", skill_ref(s), "instruction", trust, skill_status(s));
+            }
             Ok(())
         }
         Some(PackagesCommand::Inspect { name }) => {
-            let p = find(&root, &packages, name)?;
+            let p = match find_any(&root, &packages, &skills, name)? {
+                Found::Package(p) => p,
+                Found::Skill(s) => {
+                    outln!("{}", serde_json::to_string_pretty(&inspect_skill(&root, s)).unwrap_or_default());
+                    return Ok(());
+                }
+            };
             let names = |m: Option<&crate::packages::manifest::Manifest>| -> Vec<&str> {
                 m.map(|m| m.capabilities.iter().map(|c| c.as_str()).collect()).unwrap_or_default()
             };
@@ -198,7 +324,10 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             Ok(())
         }
         Some(PackagesCommand::Trust { name, tier }) => {
-            let p = find(&root, &packages, name)?;
+            let p = match find_any(&root, &packages, &skills, name)? {
+                Found::Package(p) => p,
+                Found::Skill(s) => return trust_skill(&root, s, *tier),
+            };
             let Some(manifest) = &p.manifest else {
                 let why = match &p.status {
                     Status::Refused { reason, .. } => reason.clone(),

@@ -177,6 +177,9 @@ pub enum Problem {
     NotGranted { tool: String, permission: String, profile: String },
     #[error("{0}")]
     Unresolved(String),
+    /// Within the format's bounds but beyond those of the tier the operator granted.
+    #[error("{0}")]
+    BeyondTier(String),
 }
 
 /// A `Problem` in a file, at a line (1-based; 0 when it is about the file as a whole).

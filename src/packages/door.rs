@@ -25,7 +25,14 @@ impl std::fmt::Debug for Packages {
 
 impl PackageDoor for Packages {
     fn list(&self, name: Option<&str>) -> Value {
-        self.mods.borrow().list(name)
+        let mods = self.mods.borrow();
+        let mut listing = mods.list(name);
+        let registry = self.registry.borrow();
+        let skills = super::instructions::rows(&mods, registry.instructions(), name);
+        if let Some(rows) = listing.get_mut("packages").and_then(Value::as_array_mut) {
+            rows.extend(skills);
+        }
+        listing
     }
 
     fn load(&self, reference: &str, agent_id: &str, session_id: &str, profile: &str, by: (&str, &str)) -> Value {

@@ -13,13 +13,15 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use semver::Version;
 use serde_json::json;
 
 use super::discover::{instruction_skills, shown};
+use super::manifest::Trust;
+use super::trust::{Grants, TrustDecision};
 use super::{Host, ModManager, PACKAGES_ACTOR, Refusal, disabled_set};
 use crate::instructions::{self, FormatError, InstructionSkill, Location, Problem};
 use crate::policy::PermissionSet;
@@ -32,14 +34,84 @@ fn rule_of(problem: &Problem) -> Refusal {
         Problem::Escapes => Refusal::PathEscape,
         Problem::UnknownTool(_) | Problem::NotGranted { .. } => Refusal::ProfileDenied,
         Problem::Unresolved(_) => Refusal::Resolve,
+        Problem::BeyondTier(_) => Refusal::TrustDenied,
         Problem::File(_) => Refusal::Unreadable,
         _ => Refusal::ManifestInvalid,
     }
 }
 
-/// Reads `at` and checks its gated tools against the typed registry and `granted`.
-fn read(at: &Location, registry: &SkillRegistry, granted: PermissionSet, profile: &str) -> Result<InstructionSkill, FormatError> {
+/// How much an instruction skill may hold in a tier. The format's own bounds
+/// (`instructions::MAX_BODY_BYTES`, `MAX_RESOURCES`, `MAX_RESOURCE_TOTAL_BYTES`) are the widest;
+/// an untrusted skill — anything dropped under `scripts/` — gets a quarter of them, enough for
+/// every starter skill several times over, so an unreviewed folder cannot fill agents' context
+/// windows or the server's memory with its full allowance until the operator says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TierBounds {
+    pub body_bytes: usize,
+    pub resources: usize,
+    pub resource_bytes: u64,
+}
+
+impl TierBounds {
+    pub(crate) fn of(tier: Trust) -> TierBounds {
+        match tier {
+            Trust::Untrusted => TierBounds {
+                body_bytes: instructions::MAX_BODY_BYTES / 4,
+                resources: instructions::MAX_RESOURCES / 4,
+                resource_bytes: instructions::MAX_RESOURCE_TOTAL_BYTES / 4,
+            },
+            Trust::Verified | Trust::Local => TierBounds {
+                body_bytes: instructions::MAX_BODY_BYTES,
+                resources: instructions::MAX_RESOURCES,
+                resource_bytes: instructions::MAX_RESOURCE_TOTAL_BYTES,
+            },
+        }
+    }
+
+    /// Refuses `skill` past these bounds, naming the tier and how to widen it.
+    fn check(self, skill: &InstructionSkill, tier: Trust) -> Result<(), FormatError> {
+        let wider = if tier == Trust::Untrusted {
+            format!("; limina packages trust {} grants the verified bounds", skill.id)
+        } else {
+            String::new()
+        };
+        let beyond = |line: usize, what: String| {
+            Err(FormatError::at(&skill.file, line, Problem::BeyondTier(format!("{what} in the {} tier{wider}", tier.as_str()))))
+        };
+        if skill.body.len() > self.body_bytes {
+            return beyond(skill.body_line, format!("the body is {} bytes, above the maximum of {}", skill.body.len(), self.body_bytes));
+        }
+        if skill.resources.len() > self.resources {
+            return beyond(0, format!("{} resource files, above the maximum of {}", skill.resources.len(), self.resources));
+        }
+        let total: u64 = skill.resources.iter().map(|r| r.bytes.len() as u64).sum();
+        if total > self.resource_bytes {
+            return beyond(0, format!("the resources add up to {total} bytes, above the maximum of {}", self.resource_bytes));
+        }
+        Ok(())
+    }
+}
+
+/// Where a skill lives, as its trust grant is keyed: its folder, or its `.skill.md` file.
+pub(crate) fn skill_path(at: &Location) -> &Path {
+    match at {
+        Location::Folder(dir) => dir,
+        Location::File(file) => file,
+    }
+}
+
+/// Reads `at`, decides its tier from the operator's `grants`, holds it to that tier's bounds,
+/// and checks its gated tools against the typed registry and `granted`.
+fn read(
+    at: &Location,
+    grants: &Grants,
+    registry: &SkillRegistry,
+    granted: PermissionSet,
+    profile: &str,
+) -> Result<(InstructionSkill, TrustDecision), FormatError> {
     let skill = instructions::load(at, &shown(&at.skill_file()))?;
+    let trust = grants.decide_instruction(skill_path(at), &skill.id, &skill.content_hash);
+    TierBounds::of(trust.effective).check(&skill, trust.effective)?;
     skill.check_tools(|name| registry.has(name))?;
     for tool in &skill.tools {
         let Some(typed) = registry.get(&tool.name) else { continue };
@@ -48,7 +120,7 @@ fn read(at: &Location, registry: &SkillRegistry, granted: PermissionSet, profile
             return Err(FormatError::at(&skill.file, tool.line, problem));
         }
     }
-    Ok(skill)
+    Ok((skill, trust))
 }
 
 /// Refuses skills whose id another skill already has, whose dependencies are not among the good
@@ -117,13 +189,18 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
         (root, m.granted, m.granted_profile.as_str())
     };
     let disabled = disabled_set(&root);
+    let grants = Grants::read(&root);
+    let mut tiers: BTreeMap<PathBuf, TrustDecision> = BTreeMap::new();
     let mut found: Vec<(Location, Result<InstructionSkill, FormatError>)> = {
         let reg = registry.borrow();
         instruction_skills(&root)
             .into_iter()
             .filter(|at| !disabled.contains(&at.name()))
             .map(|at| {
-                let result = read(&at, &reg, granted, profile);
+                let result = read(&at, &grants, &reg, granted, profile).map(|(skill, trust)| {
+                    tiers.insert(at.skill_file(), trust);
+                    skill
+                });
                 (at, result)
             })
             .collect()
@@ -134,7 +211,9 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
     let mut kept: BTreeSet<String> = BTreeSet::new();
     {
         let mut mods = mods.borrow_mut();
+        let mods = &mut *mods;
         let reports = &mut mods.instruction_reports;
+        let trust = &mut mods.instruction_trust;
         let mut reg = registry.borrow_mut();
         let reg = reg.instructions_mut();
         for (at, result) in found {
@@ -143,13 +222,16 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
                 Ok(skill) => {
                     reports.remove(&path);
                     kept.insert(skill.id.clone());
+                    let decision = tiers.remove(&path).unwrap_or_else(TrustDecision::untrusted);
                     let payload = json!({
                         "ref": format!("{}@{}", skill.id, skill.version.as_ref().map_or("0.0.0".to_string(), Version::to_string)),
                         "kind": "instruction",
                         "path": skill.file,
                         "contentHash": skill.content_hash,
                         "tools": skill.tool_names().collect::<Vec<_>>(),
+                        "trust": decision.effective.as_str(),
                     });
+                    trust.insert(skill.id.clone(), (decision, skill_path(&at).to_path_buf()));
                     match reg.get(&skill.id) {
                         Some(old) if old.content_hash == skill.content_hash && old.file == skill.file => {}
                         Some(_) => {
@@ -184,6 +266,7 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
         }
         let gone: Vec<String> = reg.list().map(|s| s.id.clone()).filter(|id| !kept.contains(id)).collect();
         for id in gone {
+            trust.remove(&id);
             if let Some(old) = reg.unregister(&id) {
                 events.push((
                     EventKind::DevSkillReloadCompleted,
@@ -195,4 +278,71 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
     for (kind, payload) in events {
         host.record(PACKAGES_ACTOR, PACKAGES_ACTOR, kind.as_str(), payload);
     }
+}
+
+/// The rows `package.list` shows for instruction skills: each registered one with its tier
+/// (`name` narrows to one id). Refused ones are not listed, as refused packages are not; the
+/// trace and `limina packages list` say why.
+pub(super) fn rows(mods: &ModManager, registry: &instructions::InstructionRegistry, name: Option<&str>) -> Vec<serde_json::Value> {
+    registry
+        .list()
+        .filter(|s| name.is_none_or(|n| n == s.id))
+        .map(|s| {
+            let (trust, path) = match mods.instruction_trust.get(&s.id) {
+                Some((trust, path)) => (trust.clone(), mods.shown(path)),
+                None => (TrustDecision::untrusted(), s.file.clone()),
+            };
+            json!({
+                "ref": format!("{}@{}", s.id, s.version.as_ref().map_or("0.0.0".to_string(), Version::to_string)),
+                "name": s.id,
+                "path": path,
+                "version": s.version.as_ref().map(Version::to_string).unwrap_or_default(),
+                "kind": "instruction",
+                "gatedTools": s.tool_names().collect::<Vec<_>>(),
+                "contentHash": s.content_hash,
+                "trust": trust.effective.as_str(),
+                "trustGranted": trust.granted.map(Trust::as_str),
+                "trustWhy": trust.why,
+            })
+        })
+        .collect()
+}
+
+/// One instruction skill as `limina packages` sees it without an engine: read, its tier
+/// decided and held to that tier's bounds (its gated tools are checked against the registry at
+/// start-up, not here).
+pub(crate) struct Surveyed {
+    pub location: Location,
+    pub disabled: bool,
+    /// The skill as read, or why it cannot be.
+    pub read: Result<InstructionSkill, FormatError>,
+    /// Its tier, when it could be read.
+    pub trust: Option<TrustDecision>,
+    /// Whether it fits its tier's bounds (a grant is what lifts a skill past them).
+    pub bounds: Result<(), FormatError>,
+}
+
+impl Surveyed {
+    /// What a start-up would do with it, as one error if it would refuse it.
+    pub fn problem(&self) -> Option<&FormatError> {
+        self.read.as_ref().err().or(self.bounds.as_ref().err())
+    }
+}
+
+/// Every instruction skill under `root`, as the next start-up would read it.
+pub(crate) fn survey(root: &Path) -> Vec<Surveyed> {
+    let disabled = disabled_set(root);
+    let grants = Grants::read(root);
+    instruction_skills(root)
+        .into_iter()
+        .map(|location| {
+            let read = instructions::load(&location, &shown(&location.skill_file()));
+            let trust = read.as_ref().ok().map(|skill| grants.decide_instruction(skill_path(&location), &skill.id, &skill.content_hash));
+            let bounds = match (&read, &trust) {
+                (Ok(skill), Some(trust)) => TierBounds::of(trust.effective).check(skill, trust.effective),
+                _ => Ok(()),
+            };
+            Surveyed { disabled: disabled.contains(&location.name()), location, read, trust, bounds }
+        })
+        .collect()
 }

@@ -17,7 +17,7 @@
 pub mod discover;
 mod door;
 mod error;
-mod instructions;
+pub(crate) mod instructions;
 mod load;
 pub mod manifest;
 mod reload;
@@ -175,6 +175,8 @@ pub struct ModManager {
     /// The last failure reported for each instruction skill file, so an unchanged failure is
     /// reported once rather than at every reload.
     instruction_reports: std::collections::BTreeMap<PathBuf, String>,
+    /// The tier of each registered instruction skill and where it lives, by id.
+    instruction_trust: std::collections::BTreeMap<String, (TrustDecision, PathBuf)>,
     /// By package path (a package's identity).
     runtimes: HashMap<PathBuf, Rc<PackageRuntime>>,
     watcher: Option<watch::Watcher>,
@@ -246,6 +248,7 @@ impl ModManager {
             granted: granted_profile.permissions(),
             packages: Vec::new(),
             instruction_reports: Default::default(),
+            instruction_trust: Default::default(),
             runtimes: HashMap::new(),
             watcher: None,
         }

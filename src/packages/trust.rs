@@ -198,6 +198,50 @@ impl Grants {
         Ok(grant)
     }
 
+    /// The tier the instruction skill `id` at `path` (its folder or `.skill.md` file), with
+    /// `content_hash`, is held to. A skill runs no code, so there is no request to confirm: the
+    /// operator grants it a tier outright, and the tier only widens its size bounds.
+    pub(crate) fn decide_instruction(&self, path: &Path, id: &str, content_hash: &str) -> TrustDecision {
+        let untrusted = |why: String| TrustDecision { requested: Trust::Untrusted, granted: None, effective: Trust::Untrusted, why };
+        if let Some(problem) = &self.problem {
+            return untrusted(format!("no grant can be read: {problem}"));
+        }
+        let key = self.key(path);
+        let Some(grant) = self.grants.get(&key) else {
+            return untrusted(format!("not granted by the operator (limina packages trust {id})"));
+        };
+        let changed = if grant.name != id {
+            Some(format!("it was granted to a skill named '{}'", grant.name))
+        } else if grant.content_hash != content_hash {
+            Some(format!("its files changed since the grant ({} then, {content_hash} now)", grant.content_hash))
+        } else {
+            None
+        };
+        if let Some(changed) = changed {
+            return untrusted(format!("the operator's grant for {key} covers other files: {changed} (limina packages trust {id})"));
+        }
+        match Trust::parse(&grant.tier) {
+            Some(tier) => TrustDecision {
+                requested: tier,
+                granted: Some(tier),
+                effective: tier,
+                why: format!("granted {} by the operator for {key} at {content_hash}", tier.as_str()),
+            },
+            None => untrusted(format!("the grant for {key} names an unknown tier '{}'", grant.tier)),
+        }
+    }
+
+    /// Grants instruction skill `id` at `path`, as its files are now, `tier`.
+    pub(crate) fn grant_instruction(&mut self, path: &Path, id: &str, content_hash: &str, tier: Trust) -> Result<Grant, TrustError> {
+        if tier == Trust::Untrusted {
+            return Err(TrustError::AboveRequest { name: id.to_string(), requested: "verified or local", tier: tier.as_str() });
+        }
+        let grant =
+            Grant { name: id.to_string(), tier: tier.as_str().to_string(), content_hash: content_hash.to_string(), manifest_hash: None };
+        self.grants.insert(self.key(path), grant.clone());
+        Ok(grant)
+    }
+
     /// Removes the grant of the package at `path`; returns it if there was one.
     pub fn revoke(&mut self, path: &Path) -> Option<Grant> {
         let key = self.key(path);

@@ -306,3 +306,71 @@ fn the_trust_command_names_what_it_refuses() {
     assert!(err(&o).contains("not a limina trust file") && err(&o).contains("every package runs untrusted"), "{}", err(&o));
     assert_eq!(std::fs::read_to_string(dir.path().join(".limina-trust.json")).unwrap(), "{ oops");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Instruction skills (issue 29): the same grants, the tier widening only a skill's size bounds.
+
+#[test]
+fn an_instruction_skill_gets_the_untrusted_bounds_until_the_operator_grants_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(scripts.join("big")).unwrap();
+    let body = format!("# Big\n{}", "word ".repeat(4000));
+    let big = format!("---\nname: big\ndescription: A long guide.\nversion: 1.0.0\n---\n{body}");
+    std::fs::write(scripts.join("big/SKILL.md"), &big).unwrap();
+    std::fs::write(scripts.join("small.skill.md"), "---\nname: small\ndescription: Short.\n---\nBe brief.\n").unwrap();
+    let reason_for = |e: &Engine| {
+        let refused = crate::packages::events_of(e, "package.rejected");
+        let r = refused.iter().find(|r| r["ref"] == "big").unwrap_or_else(|| panic!("big was not refused: {refused:?}"));
+        assert_eq!(r["rule"], "trust.denied", "{r}");
+        r["reason"].as_str().unwrap().to_string()
+    };
+
+    // Untrusted: 20,006 bytes is within the format's 64 KiB but not an untrusted skill's 16 KiB.
+    let e = engine(&scripts, false);
+    assert!(!e.registry().instructions().has("big") && e.registry().instructions().has("small"));
+    let reason = reason_for(&e);
+    let want = format!(
+        "big/SKILL.md:6: the body is {} bytes, above the maximum of 16384 in the untrusted tier; limina packages trust big grants the verified bounds",
+        body.len()
+    );
+    assert!(reason.ends_with(&want), "{reason:?} should end with {want:?}");
+    let small = listed(&e, "small");
+    assert_eq!(
+        (small["kind"].clone(), small["trust"].clone(), small["path"].clone()),
+        (json!("instruction"), json!("untrusted"), json!("small.skill.md"))
+    );
+    assert_eq!(listed(&e, "big"), Value::Null, "a refused skill is not listed as loaded");
+    drop(e);
+
+    // The operator's listing shows both, and says why one would be refused.
+    let scripts_arg = scripts.to_str().unwrap();
+    let out = limina_ok(&["packages", "list", "--scripts", scripts_arg], dir.path());
+    let line = |name: &str| out.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} not listed: {out}")).to_string();
+    assert!(line("small@0.0.0").contains("instruction") && line("small@0.0.0").ends_with("would load"), "{out}");
+    assert!(line("big@1.0.0").contains("untrusted") && line("big@1.0.0").contains("above the maximum of 16384"), "{out}");
+
+    // Granted (verified by default: a skill asks for nothing, it runs no code): it loads.
+    let out = grant(&scripts, "big");
+    assert!(out.contains("big@1.0.0 (big): instruction skill granted verified for content sha256:"), "{out}");
+    let e = engine(&scripts, false);
+    assert!(e.registry().instructions().has("big"));
+    let row = listed(&e, "big");
+    assert_eq!(row["trust"], "verified", "{row}");
+    assert!(row["trustWhy"].as_str().unwrap().starts_with("granted verified by the operator for scripts/big at sha256:"), "{row}");
+    let inspected: Value = serde_json::from_str(&limina_ok(&["packages", "inspect", "big", "--scripts", scripts_arg], dir.path())).unwrap();
+    assert_eq!(inspected["bounds"], json!({"bodyBytes": 65536, "resources": 64, "resourceBytes": 1048576}), "{inspected}");
+    drop(e);
+
+    // Any edit drops it back until granted again; untrust withdraws the grant.
+    std::fs::write(scripts.join("big/SKILL.md"), format!("{big}more\n")).unwrap();
+    let e = engine(&scripts, false);
+    assert!(!e.registry().instructions().has("big"));
+    assert!(reason_for(&e).contains("in the untrusted tier"));
+    drop(e);
+    let out = limina_ok(&["packages", "untrust", "big", "--scripts", scripts_arg], dir.path());
+    assert!(out.contains("big@1.0.0 (big): verified trust withdrawn"), "{out}");
+    // A grant to a typed package of the same name cannot cover the skill (keys are paths).
+    let out = limina_ok(&["packages", "untrust", "big", "--scripts", scripts_arg], dir.path());
+    assert!(out.contains("had no trust grant"), "{out}");
+}
