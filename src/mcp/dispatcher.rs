@@ -506,10 +506,10 @@ fn answer(engine: &Engine, session: &mut McpSession, req: &Incoming, method: &st
         "server/discover" => Ok(discover(engine, session)),
         "tools/list" | "listTools" => list_tools(engine, session, req, method == "listTools"),
         "tools/call" | "callTool" => call_tool(engine, session, req, method == "callTool"),
-        "resources/list" => Ok(stamp_result(list_resources(engine), CacheScope::Public)),
-        "resources/templates/list" => Ok(stamp_result(json!({"resourceTemplates": []}), CacheScope::Public)),
+        "resources/list" => unpaged(&req.params).map(|()| stamp_result(list_resources(engine), CacheScope::Public)),
+        "resources/templates/list" => unpaged(&req.params).map(|()| stamp_result(json!({"resourceTemplates": []}), CacheScope::Public)),
         "resources/read" => read_resource(engine, &req.params).map(|r| stamp_result(r, CacheScope::Public)),
-        "prompts/list" => Ok(stamp_result(prompts::list(engine.registry().instructions()), CacheScope::Public)),
+        "prompts/list" => unpaged(&req.params).map(|()| stamp_result(prompts::list(engine.registry().instructions()), CacheScope::Public)),
         "prompts/get" => prompts::get(engine.registry().instructions(), &req.params).map(|r| stamp_result(r, CacheScope::Public)),
         "shutdown" => {
             session.embodied = None;
@@ -543,6 +543,18 @@ fn server_info() -> Value {
     json!({"name": "limina", "title": "limina", "version": env!("CARGO_PKG_VERSION")})
 }
 
+/// The `cursor` of a list that always fits one page (prompts, resources, templates): it never
+/// hands out a `nextCursor`, so any cursor is one it did not issue, and the spec's pagination
+/// section asks for invalid params then rather than the first page again (a client looping on
+/// a cursor it made up would otherwise never learn it is wrong).
+fn unpaged(params: &Value) -> Result<(), RpcError> {
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(c)) => Err(invalid_params(format!("invalid cursor '{}': this list has one page", crate::clip::shown(c)))),
+        Some(other) => Err(invalid_params(format!("cursor must be a string, got {}", crate::skills::schema::type_name(other)))),
+    }
+}
+
 /// `resources/list`: the MCP Apps view, then every instruction skill's body and files.
 fn list_resources(engine: &Engine) -> Value {
     let mut listed = apps::list();
@@ -567,7 +579,14 @@ fn read_resource(engine: &Engine, params: &Value) -> Result<Value, RpcError> {
             }
         });
     }
-    apps::read(params)
+    // The view answers for every other URI; its "this server has ui://limina/world" would hide
+    // the skill:// resources, so a not-found names them too when there are any.
+    apps::read(params).map_err(|mut e| {
+        if e.code == protocol::RESOURCE_NOT_FOUND && !engine.registry().instructions().is_empty() {
+            e.message.push_str(" and the instruction skills' skill:// resources (resources/list shows them)");
+        }
+        e
+    })
 }
 
 fn capabilities(engine: &Engine) -> Value {

@@ -71,6 +71,30 @@ fn skill_md_files_are_served_as_prompts_and_resources() {
     }
 }
 
+/// Found running the official MCP conformance suite (tests/node/conformance.test.mjs): the
+/// lists ignored a `cursor` and answered the first page again, and a not-found for another
+/// scheme said the server had only the MCP Apps view.
+#[test]
+fn unissued_cursors_are_invalid_params_and_not_found_names_the_skill_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, false);
+    let (mut s, _) = session(&e);
+    for method in ["prompts/list", "resources/list", "resources/templates/list"] {
+        for cursor in [json!("abc"), json!("0"), json!(3)] {
+            let r = send(&e, &mut s, 1, method, json!({"cursor": cursor}));
+            assert_eq!(r[0]["error"]["code"], -32602, "{method} {cursor}: {r:?}");
+        }
+        let r = send(&e, &mut s, 2, method, json!({"cursor": null}));
+        assert!(r[0]["result"].is_object(), "{method}: {r:?}");
+        assert!(r[0]["result"].get("nextCursor").is_none(), "{method}: {r:?}");
+    }
+    let r = send(&e, &mut s, 3, "resources/read", json!({"uri": "test://static-text"}));
+    assert_eq!(r[0]["error"]["code"], -32002, "{r:?}");
+    let message = r[0]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("ui://limina/world") && message.contains("skill://"), "{message}");
+}
+
 #[test]
 fn prompts_are_not_advertised_when_there_are_none() {
     let dir = tempfile::tempdir().unwrap();
