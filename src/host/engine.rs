@@ -102,6 +102,9 @@ pub struct EngineConfig {
     /// Start from this snapshot (`limina run SNAPSHOT`, `limina mcp --resume`): restored before
     /// the log opens, so the log is a new segment that starts from it (`host::resume`).
     pub resume: Option<super::Resume>,
+    /// The instruction skills' default surface mode and provider/model rules; `None` reads
+    /// `LIMINA_SKILL_MODE_RULES` and `LIMINA_SKILL_DEFAULT_MODE` (see `instructions::SurfaceConfig`).
+    pub skill_surface: Option<crate::instructions::SurfaceConfig>,
 }
 
 impl EngineConfig {
@@ -134,6 +137,7 @@ impl EngineConfig {
             audio: crate::audio::AudioBackend::Null,
             log: None,
             resume: None,
+            skill_surface: None,
         }
     }
 }
@@ -168,6 +172,9 @@ pub enum EngineError {
     },
     #[error(transparent)]
     Log(#[from] crate::durable::LogFailure),
+    /// The operator's surface-mode configuration cannot be taken.
+    #[error("engine start-up failed: {0}")]
+    SkillSurface(#[from] crate::instructions::SurfaceConfigError),
     /// The snapshot to resume was refused (nothing was started, no log was opened).
     #[error("{from}: cannot resume it: {source}")]
     Resume {
@@ -329,7 +336,17 @@ impl Engine {
                 source,
             })?;
         }
+        let surface = match config.skill_surface.clone() {
+            Some(surface) => surface,
+            None => crate::instructions::SurfaceConfig::from_env()?,
+        };
         let registry = Rc::new(RefCell::new(SkillRegistry::new()));
+        {
+            let mut registry = registry.borrow_mut();
+            let instructions = registry.instructions_mut();
+            instructions.set_default_mode(surface.default_mode);
+            instructions.set_model_rules(surface.rules);
+        }
         let traces_dir = config.traces_dir.clone().unwrap_or_else(|| config.project_root.join("traces"));
 
         install_print(&lua, config.output).map_err(startup("print"))?;

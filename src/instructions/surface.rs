@@ -67,6 +67,105 @@ impl ModelRule {
     }
 }
 
+/// The variable holding the operator's provider/model rules: `provider/model=mode` entries
+/// separated by commas (`ollama/*=system-prompt, openai/gpt-4o-mini=both`), first match wins;
+/// `none` for no rules. Unset: `ModelRule::defaults()`.
+pub const ENV_MODE_RULES: &str = "LIMINA_SKILL_MODE_RULES";
+/// The variable holding the registry's default mode (`system-prompt`, `tool-only`, `both`).
+pub const ENV_DEFAULT_MODE: &str = "LIMINA_SKILL_DEFAULT_MODE";
+/// Most rules an operator may configure.
+pub const MAX_MODEL_RULES: usize = 32;
+/// Longest glob of a rule.
+const MAX_GLOB_CHARS: usize = 128;
+
+/// The operator's part of the cascade: the registry's default mode and the provider/model rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurfaceConfig {
+    pub default_mode: Option<SurfaceMode>,
+    pub rules: Vec<ModelRule>,
+}
+
+impl Default for SurfaceConfig {
+    fn default() -> Self {
+        SurfaceConfig { default_mode: None, rules: ModelRule::defaults() }
+    }
+}
+
+/// A configured rule or default mode that cannot be taken: the variable, the entry and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{variable}: '{entry}' {problem}")]
+pub struct SurfaceConfigError {
+    pub variable: &'static str,
+    pub entry: String,
+    pub problem: String,
+}
+
+impl SurfaceConfig {
+    /// From `LIMINA_SKILL_MODE_RULES` and `LIMINA_SKILL_DEFAULT_MODE` of this process.
+    pub fn from_env() -> Result<Self, SurfaceConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Like `from_env`, with the variables looked up through `lookup` (empty counts as unset).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, SurfaceConfigError> {
+        let var = |name: &str| lookup(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let default_mode = match var(ENV_DEFAULT_MODE) {
+            None => None,
+            Some(text) => Some(SurfaceMode::parse(&text).ok_or_else(|| SurfaceConfigError {
+                variable: ENV_DEFAULT_MODE,
+                entry: crate::clip::shown(&text),
+                problem: "is not one of system-prompt, tool-only, both".into(),
+            })?),
+        };
+        let rules = match var(ENV_MODE_RULES) {
+            None => ModelRule::defaults(),
+            Some(text) => parse_rules(&text)?,
+        };
+        Ok(SurfaceConfig { default_mode, rules })
+    }
+}
+
+/// Parses `provider/model=mode` entries separated by commas (`none`: no rules).
+pub fn parse_rules(text: &str) -> Result<Vec<ModelRule>, SurfaceConfigError> {
+    if text.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let fail = |entry: &str, problem: &str| SurfaceConfigError {
+        variable: ENV_MODE_RULES,
+        entry: crate::clip::shown(entry.trim()),
+        problem: problem.to_string(),
+    };
+    let entries: Vec<&str> = text.split(',').collect();
+    if entries.len() > MAX_MODEL_RULES {
+        return Err(fail(text, &format!("has {} rules, more than the {MAX_MODEL_RULES} allowed", entries.len())));
+    }
+    let glob_ok = |g: &str| {
+        !g.is_empty()
+            && g.len() <= MAX_GLOB_CHARS
+            && g.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'*' | b'.' | b'-' | b'_' | b':' | b'/' | b'@'))
+    };
+    entries
+        .into_iter()
+        .map(|entry| {
+            let Some((globs, mode)) = entry.split_once('=') else {
+                return Err(fail(entry, "is not provider/model=mode"));
+            };
+            let Some((provider, model)) = globs.trim().split_once('/') else {
+                return Err(fail(entry, "is not provider/model=mode (no '/' between provider and model)"));
+            };
+            if !glob_ok(provider) || provider.contains('/') || !glob_ok(model) {
+                return Err(fail(
+                    entry,
+                    &format!("has a glob that is not 1 to {MAX_GLOB_CHARS} of letters, digits, '*', '.', '-', '_', ':', '@' and '/'"),
+                ));
+            }
+            let mode = SurfaceMode::parse(mode.trim())
+                .ok_or_else(|| fail(entry, "ends in a mode that is not system-prompt, tool-only or both"))?;
+            Ok(ModelRule::new(provider, model, mode))
+        })
+        .collect()
+}
+
 /// Resolves the cascade for a skill whose own mode is `own`.
 pub(crate) fn cascade(
     own: Option<SurfaceMode>,
@@ -114,6 +213,43 @@ fn glob(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_operator_configures_rules_and_the_default_mode_and_bad_entries_are_named() {
+        let vars = |rules: &'static str, mode: &'static str| {
+            SurfaceConfig::from_lookup(move |name| match name {
+                ENV_MODE_RULES => Some(rules.to_string()),
+                ENV_DEFAULT_MODE => Some(mode.to_string()),
+                _ => None,
+            })
+        };
+        assert_eq!(vars("", "").unwrap(), SurfaceConfig::default());
+        let c = vars(" ollama/llama3*:1b=system-prompt , openai/meta-llama/Llama-3*=both ", "tool-only").unwrap();
+        assert_eq!(c.default_mode, Some(SurfaceMode::ToolOnly));
+        assert_eq!(
+            c.rules,
+            [
+                ModelRule::new("ollama", "llama3*:1b", SurfaceMode::SystemPrompt),
+                ModelRule::new("openai", "meta-llama/Llama-3*", SurfaceMode::Both)
+            ]
+        );
+        assert!(c.rules[1].matches("OpenAI", "meta-llama/Llama-3.1-8B"));
+        assert_eq!(vars("none", "").unwrap().rules, []);
+        for (rules, mode, want) in [
+            ("ollama=both", "", "LIMINA_SKILL_MODE_RULES: 'ollama=both' is not provider/model=mode (no '/'"),
+            ("ollama/*", "", "'ollama/*' is not provider/model=mode"),
+            ("ollama/*=loud", "", "'ollama/*=loud' ends in a mode that is not"),
+            ("oll ama/*=both", "", "has a glob that is not"),
+            ("/x=both", "", "has a glob that is not"),
+            ("", "verbose", "LIMINA_SKILL_DEFAULT_MODE: 'verbose' is not one of system-prompt, tool-only, both"),
+        ] {
+            let e = vars(rules, mode).unwrap_err().to_string();
+            assert!(e.starts_with(want) || e.contains(want), "{e:?} should contain {want:?}");
+        }
+        let many = vec!["a/b=both"; 33].join(",");
+        let e = parse_rules(&many).unwrap_err().to_string();
+        assert!(e.contains("has 33 rules, more than the 32 allowed"), "{e}");
+    }
 
     #[test]
     fn globs_match_stars_and_case() {

@@ -201,6 +201,37 @@ fn the_provider_model_rule_and_the_registry_default_decide_a_skill_without_a_mod
 }
 
 #[test]
+fn the_operator_configures_the_model_rules_and_a_bad_rule_stops_start_up() {
+    let vars = |name: &str| (name == limina::instructions::ENV_MODE_RULES).then(|| "scripted/read*=both".to_string());
+    let surface = limina::instructions::SurfaceConfig::from_lookup(vars).unwrap();
+    let e = Engine::new(EngineConfig { output: Output::Silent, skill_surface: Some(surface), ..EngineConfig::new(crate::root()) }).unwrap();
+    register_fixtures(&e);
+    recording_policy(&e, r#"{ [1] = { { tool = "read_skill", input = { id = "open" } } } }"#);
+    spawn_reader(&e, "builder.readWrite", json!({"enabled": ["open"]}));
+    e.step(2).unwrap();
+    let activated = &events(&e, "skill.activated")[0];
+    assert_eq!((activated["mode"].clone(), activated["reason"].clone()), (json!("both"), json!("model-rule #0 (scripted / read*)")));
+    // Through the environment, as an operator sets it: a bad entry stops the run, named.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("limina.toml"), "").unwrap();
+    std::fs::write(dir.path().join("w.lua"), "-- nothing\n").unwrap();
+    let run = |rules: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_limina"))
+            .args(["run", "w.lua"])
+            .current_dir(dir.path())
+            .env(limina::instructions::ENV_MODE_RULES, rules)
+            .output()
+            .unwrap()
+    };
+    let bad = run("ollama/*=loud");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success(), "{err}");
+    assert!(err.contains("LIMINA_SKILL_MODE_RULES: 'ollama/*=loud' ends in a mode that is not system-prompt, tool-only or both"), "{err}");
+    let good = run("ollama/*=both, openai/*=system-prompt");
+    assert!(good.status.success(), "{}", String::from_utf8_lossy(&good.stderr));
+}
+
+#[test]
 fn activation_never_grants_a_permission() {
     let e = engine_with(None);
     recording_policy(
