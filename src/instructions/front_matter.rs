@@ -2,8 +2,9 @@
 //! small strict subset of YAML.
 //!
 //! Accepted: `key: value` lines (a plain, `"double"` or `'single'` quoted scalar, or an inline
-//! list `[a, b]`), a `key:` followed by indented `- item` lines (a block list), blank lines and
-//! `#` comments. Everything else YAML has (maps, anchors, block scalars, nesting, multi-document
+//! list `[a, b]`), a `key:` followed by indented `- item` lines (a block list) or by indented
+//! `name: value` lines (a one-level map, for the Claude Skills `metadata` field), blank lines and
+//! `#` comments. Everything else YAML has (nested maps, anchors, block scalars, multi-document
 //! streams) is refused with the line it is on: a skill is a few named fields, and a parser that
 //! accepts less has less to get wrong. No YAML crate is in the tree (DECISIONS.md); this one is a
 //! page long and never recurses, so no input can make it nest deeply or allocate much beyond its
@@ -21,6 +22,8 @@ pub enum Value {
     Scalar(String),
     /// Items with the line each is on.
     List(Vec<(String, usize)>),
+    /// A one-level map (`key:` then indented `name: value` lines), with the line of each entry.
+    Map(Vec<(String, String, usize)>),
 }
 
 /// One `key: value` of the front matter, with the (1-based) line of its key.
@@ -85,15 +88,17 @@ pub fn split(text: &str) -> Result<Split<'_>, SyntaxError> {
             continue;
         }
         if line.starts_with(' ') {
-            let Some(item) = trimmed.strip_prefix("- ").or_else(|| (trimmed == "-").then_some("")) else {
-                return Err(err(line_no, "an indented line must be a list item ('  - value'); nested maps are not supported"));
-            };
             let Some(at) = open_list else {
-                return Err(err(line_no, "a list item must follow a 'key:' line with no value"));
+                return Err(err(line_no, "an indented line must follow a 'key:' line with no value"));
+            };
+            let Some(item) = trimmed.strip_prefix("- ").or_else(|| (trimmed == "-").then_some("")) else {
+                map_entry(&mut entries[at], trimmed, line_no)?;
+                continue;
             };
             let item = scalar(item.trim(), line_no)?;
+            let key = entries[at].key.clone();
             let Value::List(items) = &mut entries[at].value else {
-                return Err(err(line_no, "a list item must follow a 'key:' line with no value"));
+                return Err(err(line_no, format!("'{key}' mixes map entries and list items")));
             };
             if items.len() >= MAX_LIST_ITEMS {
                 return Err(err(line_no, format!("'{}' has more than {MAX_LIST_ITEMS} items", entries[at].key)));
@@ -126,6 +131,39 @@ pub fn split(text: &str) -> Result<Split<'_>, SyntaxError> {
         entries.push(Entry { key: key.to_string(), line: line_no, value });
     }
     Err(err(1, "the front matter is never closed (no second '---' line)"))
+}
+
+/// One indented `name: value` line of a map field (`metadata:`): one level only, plain names,
+/// scalar values.
+fn map_entry(entry: &mut Entry, text: &str, line: usize) -> Result<(), SyntaxError> {
+    let Some((name, rest)) = text.split_once(':') else {
+        return Err(err(line, "an indented line must be a list item ('  - value') or a map entry ('  name: value')"));
+    };
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')) {
+        return Err(err(line, format!("'{}' is not a map key (letters, digits, '_', '-' and '.')", crate::clip::shown(name))));
+    }
+    let rest = rest.trim();
+    if rest.is_empty() || rest.starts_with('[') {
+        return Err(err(line, format!("'{}.{name}' must be a single value; nested maps and lists are not supported", entry.key)));
+    }
+    let value = scalar(rest, line)?;
+    if let Value::List(items) = &entry.value
+        && items.is_empty()
+    {
+        entry.value = Value::Map(Vec::new());
+    }
+    let key = entry.key.clone();
+    let Value::Map(pairs) = &mut entry.value else {
+        return Err(err(line, format!("'{key}' mixes list items and map entries")));
+    };
+    if pairs.iter().any(|(k, _, _)| k == name) {
+        return Err(err(line, format!("'{key}.{name}' is given twice")));
+    }
+    if pairs.len() >= MAX_LIST_ITEMS {
+        return Err(err(line, format!("'{key}' has more than {MAX_LIST_ITEMS} entries")));
+    }
+    pairs.push((name.to_string(), value, line));
+    Ok(())
 }
 
 /// `a, "b", 'c']`: the rest of an inline list after its `[`.
@@ -258,7 +296,8 @@ mod tests {
             ("---\nname: x\n", 1, "never closed"),
             ("---\nname x\n---\n", 2, "expected 'key: value'"),
             ("---\nname: a\nname: b\n---\n", 3, "given twice"),
-            ("---\nmeta:\n  a: b\n---\n", 3, "nested maps"),
+            ("---\nmeta:\n  a:\n    b: c\n---\n", 3, "nested maps"),
+            ("---\nmeta:\n  - a\n  b: c\n---\n", 4, "mixes list items and map entries"),
             ("---\n  - stray\n---\n", 2, "must follow"),
             ("---\ndescription: |\n---\n", 2, "block scalars"),
             ("---\ntools: [a, [b]]\n---\n", 2, "nested"),

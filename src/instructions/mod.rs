@@ -21,7 +21,7 @@ pub use files::{
 };
 pub use registry::{InstructionRegistry, InstructionRegistryError};
 pub use skill::{
-    Expected, FormatError, GatedTool, InstructionSkill, MAX_BODY_BYTES, MAX_DESCRIPTION_CHARS, MAX_GATED_TOOLS, MAX_NAME_CHARS, Problem,
-    Resource, SurfaceMode, is_valid_id, parse,
+    Expected, FormatError, GatedTool, InstructionSkill, MAX_BODY_BYTES, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_GATED_TOOLS,
+    MAX_NAME_CHARS, Problem, Resource, SurfaceMode, is_valid_id, parse,
 };
 pub use surface::{ENV_DEFAULT_MODE, ENV_MODE_RULES, MAX_MODEL_RULES, ModelRule, Reason, SurfaceConfig, SurfaceConfigError, parse_rules};

@@ -23,6 +23,8 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 pub const MAX_NAME_CHARS: usize = 64;
 /// Most typed tools one skill gates.
 pub const MAX_GATED_TOOLS: usize = 32;
+/// Longest `compatibility` note (the Claude Skills format's own bound).
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// Where an activated skill's text and tools go in a model's request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,6 +104,10 @@ pub struct InstructionSkill {
     /// The typed tools it gates, in the order written.
     pub tools: Vec<GatedTool>,
     pub license: Option<String>,
+    /// The Claude Skills `compatibility` note (what the skill expects of its environment).
+    pub compatibility: Option<String>,
+    /// The Claude Skills `metadata` map (author, tags…), shown, never interpreted.
+    pub metadata: BTreeMap<String, String>,
     pub dependencies: BTreeMap<String, VersionReq>,
     pub conflicts_with: Vec<String>,
     /// The markdown after the front matter.
@@ -139,7 +145,9 @@ impl InstructionSkill {
 pub enum Problem {
     #[error("{0}")]
     Syntax(String),
-    #[error("unknown field '{0}' (fields: name, description, version, surfaceMode, tools, license, dependencies, conflicts_with)")]
+    #[error(
+        "unknown field '{0}' (fields: name, description, version, surfaceMode, tools or allowed-tools, license, compatibility, metadata, dependencies, conflicts_with)"
+    )]
     UnknownField(String),
     #[error("'{0}' is missing (a skill needs a name and a description)")]
     Missing(&'static str),
@@ -151,6 +159,8 @@ pub enum Problem {
     NameMismatch { name: String, expected: String, place: &'static str },
     #[error("description is {chars} characters, above the maximum of {max}")]
     DescriptionTooLong { chars: usize, max: usize },
+    #[error("{field} is {chars} characters, above the maximum of {max}")]
+    TooLong { field: &'static str, chars: usize, max: usize },
     #[error("version '{0}' is not semver (like 1.2.0)")]
     BadVersion(String),
     #[error("surfaceMode '{0}' is not one of system-prompt, tool-only, both")]
@@ -251,6 +261,8 @@ pub fn parse(bytes: &[u8], file: &str, expected: Option<Expected<'_>>) -> Result
         surface_mode: None,
         tools: Vec::new(),
         license: None,
+        compatibility: None,
+        metadata: BTreeMap::new(),
         dependencies: BTreeMap::new(),
         conflicts_with: Vec::new(),
         body: split.body.to_string(),
@@ -295,8 +307,30 @@ pub fn parse(bytes: &[u8], file: &str, expected: Option<Expected<'_>>) -> Result
                     Some(SurfaceMode::parse(&text).ok_or_else(|| fail(line, Problem::BadMode(crate::clip::shown(&text))))?);
             }
             "license" => skill.license = Some(one(&value, "license", line, file)?),
-            "tools" => {
-                for (name, item_line) in many(value, line) {
+            "compatibility" => {
+                let text = one(&value, "compatibility", line, file)?;
+                let chars = text.chars().count();
+                if chars > MAX_COMPATIBILITY_CHARS {
+                    return Err(fail(line, Problem::TooLong { field: "compatibility", chars, max: MAX_COMPATIBILITY_CHARS }));
+                }
+                skill.compatibility = Some(text);
+            }
+            "metadata" => {
+                let Value::Map(pairs) = value else {
+                    return Err(fail(line, Problem::Shape { field: "metadata", expected: "a map of indented 'name: value' lines" }));
+                };
+                skill.metadata = pairs.into_iter().map(|(k, v, _)| (k, v)).collect();
+            }
+            // `tools` is limina's name, `allowed-tools` the Claude Skills one (space-separated
+            // there): both name the typed tools the skill gates, and both may be given.
+            "tools" | "allowed-tools" => {
+                let items = match (key.as_str(), value) {
+                    ("allowed-tools", Value::Scalar(text)) => {
+                        text.split([' ', ',']).filter(|t| !t.is_empty()).map(|t| (t.to_string(), line)).collect()
+                    }
+                    (_, value) => many(value, "tools", line, file)?,
+                };
+                for (name, item_line) in items {
                     if !is_tool_name(&name) {
                         return Err(fail(item_line, Problem::BadToolName(crate::clip::shown(&name))));
                     }
@@ -309,7 +343,7 @@ pub fn parse(bytes: &[u8], file: &str, expected: Option<Expected<'_>>) -> Result
                 }
             }
             "dependencies" => {
-                for (text, item_line) in many(value, line) {
+                for (text, item_line) in many(value, "dependencies", line, file)? {
                     let (name, range) = text.split_once('@').unwrap_or((text.as_str(), "*"));
                     let req = VersionReq::parse(range.trim()).ok().filter(|_| is_valid_id(name.trim()));
                     let Some(req) = req else { return Err(fail(item_line, Problem::BadDependency(crate::clip::shown(&text)))) };
@@ -317,7 +351,7 @@ pub fn parse(bytes: &[u8], file: &str, expected: Option<Expected<'_>>) -> Result
                 }
             }
             "conflicts_with" => {
-                for (name, item_line) in many(value, line) {
+                for (name, item_line) in many(value, "conflicts_with", line, file)? {
                     if !is_valid_id(&name) {
                         return Err(fail(item_line, Problem::BadName(crate::clip::shown(&name))));
                     }
@@ -340,14 +374,16 @@ fn one(value: &Value, field: &'static str, line: usize, file: &str) -> Result<St
     match value {
         Value::Scalar(s) => Ok(s.clone()),
         Value::List(_) => Err(FormatError::at(file, line, Problem::Shape { field, expected: "a single value, not a list" })),
+        Value::Map(_) => Err(FormatError::at(file, line, Problem::Shape { field, expected: "a single value, not a map" })),
     }
 }
 
 /// A list field's items; a scalar is a list of one.
-fn many(value: Value, line: usize) -> Vec<(String, usize)> {
+fn many(value: Value, field: &'static str, line: usize, file: &str) -> Result<Vec<(String, usize)>, FormatError> {
     match value {
-        Value::Scalar(s) => vec![(s, line)],
-        Value::List(items) => items,
+        Value::Scalar(s) => Ok(vec![(s, line)]),
+        Value::List(items) => Ok(items),
+        Value::Map(_) => Err(FormatError::at(file, line, Problem::Shape { field, expected: "a list, not a map" })),
     }
 }
 
@@ -356,6 +392,47 @@ mod tests {
     use super::*;
 
     const GOOD: &str = "---\nname: light-a-scene\ndescription: Light a scene so captures read well.\nversion: 1.2.0\nsurfaceMode: both\ntools:\n  - scene.createEntity\n  - three.setLight\nlicense: MIT\ndependencies: [readable-scenes@^1, physics-basics]\nconflicts_with: [noir]\n---\n# Lighting\nKey light first.\n";
+
+    #[test]
+    fn claude_skills_fields_are_read_allowed_tools_gate_like_tools() {
+        let text = "---\nname: x\ndescription: d\nallowed-tools: scene.createEntity three.setLighting\ntools: [physics.raycast]\ncompatibility: Needs a world with physics.\nmetadata:\n  author: limina\n  version: \"2.1\"\n---\nbody\n";
+        let s = parse(text.as_bytes(), "f", None).unwrap();
+        assert_eq!(s.tool_names().collect::<Vec<_>>(), ["scene.createEntity", "three.setLighting", "physics.raycast"]);
+        assert_eq!(s.compatibility.as_deref(), Some("Needs a world with physics."));
+        assert_eq!(s.metadata.get("author").map(String::as_str), Some("limina"));
+        assert_eq!(s.metadata.get("version").map(String::as_str), Some("2.1"));
+        let list = "---\nname: x\ndescription: d\nallowed-tools:\n  - scene.createEntity\n---\nb\n";
+        assert_eq!(parse(list.as_bytes(), "f", None).unwrap().tool_names().collect::<Vec<_>>(), ["scene.createEntity"]);
+        for (text, want) in [
+            ("---\nname: x\ndescription: d\nallowed-tools: Bash(git:*) Read\n---\nb\n", (4, Problem::BadToolName("Bash(git:*)".into()))),
+            (
+                "---\nname: x\ndescription: d\nmetadata: flat\n---\nb\n",
+                (4, Problem::Shape { field: "metadata", expected: "a map of indented 'name: value' lines" }),
+            ),
+            (
+                "---\nname: x\ndescription: d\ntools:\n  a: b\n---\nb\n",
+                (4, Problem::Shape { field: "tools", expected: "a list, not a map" }),
+            ),
+            (
+                "---\nname: x\ndescription: d\nlicense:\n  a: b\n---\nb\n",
+                (4, Problem::Shape { field: "license", expected: "a single value, not a map" }),
+            ),
+        ] {
+            assert_eq!(problem(text.as_bytes()), want, "{text}");
+        }
+        let long = format!("---\nname: x\ndescription: d\ncompatibility: {}\n---\nb\n", "c".repeat(501));
+        assert_eq!(problem(long.as_bytes()), (4, Problem::TooLong { field: "compatibility", chars: 501, max: 500 }));
+        let syntax = |text: &str| match problem(text.as_bytes()) {
+            (line, Problem::Syntax(message)) => (line, message),
+            other => panic!("{other:?}"),
+        };
+        let (line, message) = syntax("---\nname: x\ndescription: d\nmetadata:\n  a:\n    b: c\n---\nb\n");
+        assert_eq!((line, message.as_str()), (5, "'metadata.a' must be a single value; nested maps and lists are not supported"));
+        let (_, message) = syntax("---\nname: x\ndescription: d\nmetadata:\n  a: 1\n  - b\n---\nb\n");
+        assert!(message.contains("'metadata' mixes map entries and list items"), "{message}");
+        let (_, message) = syntax("---\nname: x\ndescription: d\nmetadata:\n  a: 1\n  a: 2\n---\nb\n");
+        assert!(message.contains("'metadata.a' is given twice"), "{message}");
+    }
 
     fn problem(text: &[u8]) -> (usize, Problem) {
         let e = parse(text, "scripts/x/SKILL.md", None).unwrap_err();
