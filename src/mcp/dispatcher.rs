@@ -73,6 +73,11 @@ pub struct McpSession {
     /// Instruction registry generation the client last saw, for the prompts' and resources'
     /// `list_changed`.
     seen_instructions: u64,
+    /// Whether this client's `initialize` was told of the `prompts` capability: only then may
+    /// it hear `notifications/prompts/list_changed` (a capability never declared has no
+    /// notifications). A client that connected before the first skill hears of the skills
+    /// through `resources/list_changed` (their `skill://` resources) instead.
+    prompts_declared: bool,
     /// This client's hold on the session id it initialized with (native mode).
     claim: Option<Rc<SessionClaim>>,
     /// This client's hold on the agent id it acts under (native mode).
@@ -125,6 +130,8 @@ pub(crate) struct DeferredCall {
 struct Listener {
     id: Value,
     tools: bool,
+    prompts: bool,
+    resources: bool,
 }
 
 impl McpSession {
@@ -137,6 +144,7 @@ impl McpSession {
             connection,
             seen_generation: engine.registry().generation(),
             seen_instructions: engine.registry().instructions().generation(),
+            prompts_declared: false,
             claim: None,
             agent_claim: None,
             tools: ToolView::default(),
@@ -316,10 +324,32 @@ fn instruction_notifications(engine: &Engine, session: &mut McpSession) -> Vec<V
     }
     session.seen_instructions = generation;
     match &session.mode {
-        Mode::Standard { .. } if !session.is_stateless() => vec![
-            protocol::notification("notifications/prompts/list_changed", None),
-            protocol::notification("notifications/resources/list_changed", None),
-        ],
+        // Stateless: each listen stream that asked, stamped with its id (one note per id, as
+        // for tools).
+        Mode::Standard { .. } if session.is_stateless() => {
+            let mut notes: Vec<(&str, &Value)> = Vec::new();
+            for l in &session.listeners {
+                for (asked, method) in
+                    [(l.prompts, "notifications/prompts/list_changed"), (l.resources, "notifications/resources/list_changed")]
+                {
+                    if asked && !notes.contains(&(method, &l.id)) {
+                        notes.push((method, &l.id));
+                    }
+                }
+            }
+            notes
+                .into_iter()
+                .map(|(method, id)| protocol::notification(method, Some(json!({"_meta": {SUBSCRIPTION_ID_KEY: id}}))))
+                .collect()
+        }
+        Mode::Standard { .. } => {
+            let mut notes = Vec::new();
+            if session.prompts_declared {
+                notes.push(protocol::notification("notifications/prompts/list_changed", None));
+            }
+            notes.push(protocol::notification("notifications/resources/list_changed", None));
+            notes
+        }
         _ => Vec::new(),
     }
 }
@@ -355,8 +385,10 @@ fn tool_notifications(engine: &Engine, session: &mut McpSession) -> Vec<Value> {
 
 /// Opens a `subscriptions/listen` stream (2026-07-28): records it in the session and returns the
 /// acknowledgement, the stream's first frame, naming what will be delivered (of the filter's
-/// kinds, limina has only `toolsListChanged`). The transport keeps the stream open; its response
-/// is sent only when it ends.
+/// kinds, limina has `toolsListChanged`, `promptsListChanged` and `resourcesListChanged`; a
+/// prompts listener hears when the first instruction skill appears, so a stateless client need
+/// not have seen the capability). The transport keeps the stream open; its response is sent only
+/// when it ends.
 pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, RpcError> {
     if session.mode == Mode::Fresh && carries_stateless_meta(&req.params) {
         session.mode = Mode::Standard { version: STATELESS_VERSION.to_string() };
@@ -388,11 +420,14 @@ pub(crate) fn listen(session: &mut McpSession, req: &Incoming) -> Result<Value, 
         // way, so one client holding them all cannot keep the others from listening.
         session.listeners.remove(0);
     }
-    let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
-    session.listeners.push(Listener { id: id.clone(), tools });
+    let asked = |kind: &str| filter.get(kind) == Some(&Value::Bool(true));
+    let (tools, prompts, resources) = (asked("toolsListChanged"), asked("promptsListChanged"), asked("resourcesListChanged"));
+    session.listeners.push(Listener { id: id.clone(), tools, prompts, resources });
     let mut honored = Map::new();
-    if tools {
-        honored.insert("toolsListChanged".into(), Value::Bool(true));
+    for (kind, on) in [("toolsListChanged", tools), ("promptsListChanged", prompts), ("resourcesListChanged", resources)] {
+        if on {
+            honored.insert(kind.into(), Value::Bool(true));
+        }
     }
     Ok(protocol::notification(
         "notifications/subscriptions/acknowledged",
@@ -705,7 +740,11 @@ fn initialize(engine: &Engine, session: &mut McpSession, params: &Value) -> Resu
     session.caller = Some(session.default_caller());
     session.apps = apps::declares(p.get("capabilities"));
     session.mode = Mode::Standard { version: version.clone() };
-    Ok(json!({"protocolVersion": version, "capabilities": capabilities(engine), "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
+    let capabilities = capabilities(engine);
+    session.prompts_declared = capabilities.get("prompts").is_some();
+    // What the client was told is as of now: a later change is news to it.
+    session.seen_instructions = engine.registry().instructions().generation();
+    Ok(json!({"protocolVersion": version, "capabilities": capabilities, "serverInfo": server_info(), "instructions": INSTRUCTIONS}))
 }
 
 /// Longest agent or session id a client may choose.

@@ -187,3 +187,56 @@ fn discovery_shows_both_kinds_and_skills_read_serves_the_body() {
         assert_eq!(r.error.as_ref().map(|f| f.code.as_str()), Some("not_found"), "{bad}: {:?}", r.error);
     }
 }
+
+/// Who hears that the instruction skills changed: a stateless client only on a listen stream
+/// that asked (stamped with its id), a handshake client unasked — `prompts/list_changed` only if
+/// its `initialize` declared prompts; one that connected before the first skill hears of it
+/// through `resources/list_changed` (the `skill://` resources).
+#[test]
+fn skill_changes_reach_listen_streams_that_asked_and_only_declared_capabilities() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    let e = engine(&scripts, false);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let mut stateless = McpSession::new(1, Profile::BuilderReadWrite, &e);
+    let mut ask = |s: &mut McpSession, id: u64, method: &str, mut params: Value| {
+        params["_meta"] = meta.clone();
+        handle_text(&e, s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+    };
+    let discovered = ask(&mut stateless, 1, "server/discover", json!({}));
+    assert!(discovered[0]["result"]["capabilities"].get("prompts").is_none(), "no skills, no prompts capability");
+    let ack = ask(
+        &mut stateless,
+        2,
+        "subscriptions/listen",
+        json!({"notifications": {"promptsListChanged": true, "resourcesListChanged": true}}),
+    );
+    assert_eq!(ack[0]["params"]["notifications"], json!({"promptsListChanged": true, "resourcesListChanged": true}));
+    let tools_only = ask(&mut stateless, 3, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true}}));
+    assert_eq!(tools_only.len(), 1);
+    let (mut early, init) = session(&e);
+    assert!(init["capabilities"].get("prompts").is_none());
+
+    e.instructions_mut().register(limina::instructions::parse(LIGHT.as_bytes(), "light/SKILL.md", None).unwrap()).unwrap();
+
+    let out = ask(&mut stateless, 4, "ping", json!({}));
+    let notes: Vec<(String, Value)> = out[1..]
+        .iter()
+        .map(|n| (n["method"].as_str().unwrap().to_string(), n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone()))
+        .collect();
+    assert_eq!(
+        notes,
+        [("notifications/prompts/list_changed".to_string(), json!(2)), ("notifications/resources/list_changed".to_string(), json!(2))],
+        "{out:?}"
+    );
+    let out = send(&e, &mut early, 5, "ping", json!({}));
+    let methods: Vec<&str> = out[1..].iter().map(|n| n["method"].as_str().unwrap()).collect();
+    assert_eq!(methods, ["notifications/resources/list_changed"], "prompts were never declared to it: {out:?}");
+    let (mut late, init) = session(&e);
+    assert!(init["capabilities"]["prompts"]["listChanged"] == true);
+    e.instructions_mut().unregister("light");
+    let out = send(&e, &mut late, 6, "ping", json!({}));
+    let methods: Vec<&str> = out[1..].iter().map(|n| n["method"].as_str().unwrap()).collect();
+    assert_eq!(methods, ["notifications/prompts/list_changed", "notifications/resources/list_changed"]);
+}

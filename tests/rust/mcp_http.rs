@@ -233,7 +233,11 @@ async fn stateless_requests_need_agreeing_routing_headers() {
 async fn a_listen_stream_is_acknowledged_first_and_the_get_stream_needs_a_session() {
     let s = Http::start(&["--http"]);
     let mut listen = s
-        .stateless(1, "subscriptions/listen", json!({"notifications": {"toolsListChanged": true, "promptsListChanged": true}}))
+        .stateless(
+            1,
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true, "promptsListChanged": true, "elicitationsPending": true}}),
+        )
         .send()
         .await
         .unwrap();
@@ -241,7 +245,7 @@ async fn a_listen_stream_is_acknowledged_first_and_the_get_stream_needs_a_sessio
     assert_eq!(listen.headers().get("content-type").unwrap(), "text/event-stream");
     let first = events(&mut listen, 1, Duration::from_secs(10)).await;
     assert_eq!(first[0]["method"], "notifications/subscriptions/acknowledged");
-    assert_eq!(first[0]["params"]["notifications"], json!({"toolsListChanged": true}), "only what limina has is honored");
+    assert_eq!(first[0]["params"]["notifications"], json!({"toolsListChanged": true, "promptsListChanged": true}));
     assert_eq!(first[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 1);
 
     // A handshake session has no listen, but a GET stream.
