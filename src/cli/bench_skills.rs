@@ -2,7 +2,8 @@
 //! `builder.readWrite` agent's request (the OpenAI chat-completions body its decision would send:
 //! system and user messages, function tools) with the starter library's eight skills enabled and
 //! 0, 1 and 8 of them active (mode `both`), against the same agent with no skills and with all
-//! eight bodies inlined statically in its system prompt; and the size of a `list_skills` answer.
+//! eight bodies inlined statically in its system prompt; and the size of a `list_skills` answer
+//! and of the MCP `prompts/list` and `resources/list` entries for the same skills.
 //! Bytes here; with `LIMINA_BENCH_SKILLS_DUMP=DIR` each request is also written to
 //! `DIR/<case>.json`, which `tests/node/skill_tokens.test.mjs` counts in o200k tokens.
 
@@ -149,6 +150,20 @@ pub(crate) fn run() -> anyhow::Result<()> {
     outln!("  list_skills answer         {:>7} bytes for {} skills", listing.len(), STARTER_SKILLS.len());
     if let Some(dir) = &dump {
         std::fs::write(dir.join("list_skills.json"), listing)?;
+    }
+    // What an MCP builder pays to discover the same library: the prompts/list result and the
+    // skills' entries of resources/list.
+    let mut registry = crate::instructions::InstructionRegistry::new();
+    for (id, text) in STARTER_SKILLS {
+        registry.register(crate::instructions::parse(text.as_bytes(), id, None)?)?;
+    }
+    let prompts = crate::mcp::prompts::list(&registry).to_string();
+    let resources = json!({"resources": crate::mcp::prompts::resources(&registry)}).to_string();
+    outln!("  prompts/list result        {:>7} bytes for {} skills", prompts.len(), STARTER_SKILLS.len());
+    outln!("  resources/list (skills)    {:>7} bytes", resources.len());
+    if let Some(dir) = &dump {
+        std::fs::write(dir.join("prompts_list.json"), prompts)?;
+        std::fs::write(dir.join("resources_list.json"), resources)?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 pub(crate) mod apps;
 pub mod dispatcher;
 mod error;
-mod prompts;
+pub(crate) mod prompts;
 pub mod protocol;
 pub mod server;
 pub mod stdio;

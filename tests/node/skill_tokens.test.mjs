@@ -19,11 +19,12 @@ test('reading skills on demand costs less than inlining them', () => {
   execFileSync(limina, ['bench', '--only', 'skills'], { cwd: root, env: { ...process.env, LIMINA_BENCH_SKILLS_DUMP: dir } });
   const tokens = (name) => enc.encode(readFileSync(join(dir, `${name}.json`), 'utf8')).length;
   const t = {};
-  for (const name of ['no-skills', 'eight-enabled-none-active', 'one-active', 'eight-active', 'eight-inlined-statically', 'list_skills']) {
+  for (const name of ['no-skills', 'eight-enabled-none-active', 'one-active', 'eight-active', 'eight-inlined-statically', 'list_skills', 'prompts_list', 'resources_list']) {
     t[name] = tokens(name);
     console.log(`${name.padEnd(26)} ${String(t[name]).padStart(6)} o200k tokens`);
   }
   assert.ok(t['eight-enabled-none-active'] < t['eight-inlined-statically'], 'discovery is cheaper than a static catalog');
   assert.ok(t['one-active'] < t['eight-inlined-statically'], 'one active skill is cheaper than all eight inlined');
   assert.ok(t['list_skills'] < 1000, `list_skills is small: ${t['list_skills']}`);
+  assert.ok(t['prompts_list'] < 1500, `prompts/list is small: ${t['prompts_list']}`);
 });
