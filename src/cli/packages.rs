@@ -107,7 +107,16 @@ fn find<'a>(root: &std::path::Path, packages: &'a [InstalledPackage], name: &str
 }
 
 fn limits_json(l: &Limits) -> Value {
-    json!({"memoryBytes": l.memory_bytes, "cpuMs": l.cpu_ms, "valueBytes": l.value_bytes, "valueNodes": l.value_nodes, "valueDepth": l.value_depth})
+    json!({
+        "memoryBytes": l.memory_bytes,
+        "cpuMs": l.cpu_ms,
+        "valueBytes": l.value_bytes,
+        "valueNodes": l.value_nodes,
+        "valueDepth": l.value_depth,
+        "processMemoryBytes": l.process_memory_bytes,
+        "processCpuSeconds": l.process_cpu_seconds,
+        "processFiles": l.process_files,
+    })
 }
 
 pub fn run(args: &PackagesArgs) -> CliResult {

@@ -53,19 +53,70 @@ impl Trust {
     /// choose within.
     pub(crate) fn limit_bounds(self) -> LimitBounds {
         const MIB: usize = 1 << 20;
+        const GIB: u64 = 1 << 30;
+        // The process limits bind a package's worker (`worker/confine.rs`): its address space
+        // must hold the limina binary's own mappings (about 100 MiB here) beside the VM's memory
+        // limit, and its CPU time is the worker's whole life (it is recycled at half of it).
         let untrusted = LimitBounds {
-            floor: Limits { memory_bytes: MIB, cpu_ms: 1.0, value_bytes: 1024, value_nodes: 100, value_depth: 2 },
-            default: Limits { memory_bytes: 16 * MIB, cpu_ms: 50.0, value_bytes: 4 * MIB, value_nodes: 100_000, value_depth: 64 },
-            ceiling: Limits { memory_bytes: 64 * MIB, cpu_ms: 250.0, value_bytes: 16 * MIB, value_nodes: 1_000_000, value_depth: 64 },
+            floor: Limits {
+                memory_bytes: MIB,
+                cpu_ms: 1.0,
+                value_bytes: 1024,
+                value_nodes: 100,
+                value_depth: 2,
+                process_memory_bytes: GIB / 4,
+                process_cpu_seconds: 1,
+                process_files: 4,
+            },
+            default: Limits {
+                memory_bytes: 16 * MIB,
+                cpu_ms: 50.0,
+                value_bytes: 4 * MIB,
+                value_nodes: 100_000,
+                value_depth: 64,
+                process_memory_bytes: GIB,
+                process_cpu_seconds: 60,
+                process_files: 16,
+            },
+            ceiling: Limits {
+                memory_bytes: 64 * MIB,
+                cpu_ms: 250.0,
+                value_bytes: 16 * MIB,
+                value_nodes: 1_000_000,
+                value_depth: 64,
+                process_memory_bytes: 2 * GIB,
+                process_cpu_seconds: 600,
+                process_files: 64,
+            },
         };
         let verified = LimitBounds {
-            default: Limits { memory_bytes: 64 * MIB, cpu_ms: 200.0, value_bytes: 16 * MIB, value_nodes: 250_000, value_depth: 64 },
-            ceiling: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, value_bytes: 64 * MIB, value_nodes: 4_000_000, value_depth: 64 },
+            default: Limits {
+                memory_bytes: 64 * MIB,
+                cpu_ms: 200.0,
+                value_bytes: 16 * MIB,
+                value_nodes: 250_000,
+                value_depth: 64,
+                process_memory_bytes: 2 * GIB,
+                process_cpu_seconds: 300,
+                ..untrusted.default
+            },
+            ceiling: Limits {
+                memory_bytes: 256 * MIB,
+                cpu_ms: 1000.0,
+                value_bytes: 64 * MIB,
+                value_nodes: 4_000_000,
+                value_depth: 64,
+                process_memory_bytes: 8 * GIB,
+                process_cpu_seconds: 3600,
+                ..untrusted.ceiling
+            },
             ..untrusted
         };
         match self {
             Trust::Untrusted => untrusted,
             Trust::Verified => verified,
+            // A local package runs in the engine's process: its process limits are not applied
+            // (they would bind the engine), only kept in range.
             Trust::Local => LimitBounds {
                 floor: untrusted.floor,
                 default: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, ..verified.ceiling },
@@ -82,7 +133,7 @@ impl Trust {
 }
 
 /// Per-VM memory, per-call CPU time, and the size of values the host converts for a package.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     pub memory_bytes: usize,
     /// A whole number of milliseconds.
@@ -93,6 +144,12 @@ pub struct Limits {
     pub value_nodes: usize,
     /// Nesting depth of one such value.
     pub value_depth: usize,
+    /// The worker process's address space (`RLIMIT_AS`), for packages run out of process.
+    pub process_memory_bytes: u64,
+    /// The worker process's CPU time over its whole life (`RLIMIT_CPU`, whole seconds).
+    pub process_cpu_seconds: u64,
+    /// The worker process's open files (`RLIMIT_NOFILE`).
+    pub process_files: u64,
 }
 
 impl Limits {
@@ -118,12 +175,20 @@ struct LimitField {
     set: fn(&mut Limits, u64),
 }
 
-const LIMIT_FIELDS: [LimitField; 5] = [
+const LIMIT_FIELDS: [LimitField; 8] = [
     LimitField { name: "memoryBytes", unit: " bytes", get: |l| l.memory_bytes as f64, set: |l, n| l.memory_bytes = n as usize },
     LimitField { name: "cpuMs", unit: " ms", get: |l| l.cpu_ms, set: |l, n| l.cpu_ms = n as f64 },
     LimitField { name: "valueBytes", unit: " bytes", get: |l| l.value_bytes as f64, set: |l, n| l.value_bytes = n as usize },
     LimitField { name: "valueNodes", unit: " nodes", get: |l| l.value_nodes as f64, set: |l, n| l.value_nodes = n as usize },
     LimitField { name: "valueDepth", unit: " levels", get: |l| l.value_depth as f64, set: |l, n| l.value_depth = n as usize },
+    LimitField {
+        name: "processMemoryBytes",
+        unit: " bytes",
+        get: |l| l.process_memory_bytes as f64,
+        set: |l, n| l.process_memory_bytes = n,
+    },
+    LimitField { name: "processCpuSeconds", unit: " s", get: |l| l.process_cpu_seconds as f64, set: |l, n| l.process_cpu_seconds = n },
+    LimitField { name: "processFiles", unit: " files", get: |l| l.process_files as f64, set: |l, n| l.process_files = n },
 ];
 
 fn limit_names() -> String {

@@ -27,6 +27,7 @@ pub(crate) mod sandbox;
 mod scan;
 pub mod trust;
 mod watch;
+pub mod worker;
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -178,6 +179,8 @@ pub struct ModManager {
     /// By package path (a package's identity).
     runtimes: HashMap<PathBuf, Rc<PackageRuntime>>,
     watcher: Option<watch::Watcher>,
+    /// Where untrusted and verified packages run (`worker.rs`).
+    isolation: worker::Isolation,
 }
 
 impl std::fmt::Debug for ModManager {
@@ -248,7 +251,17 @@ impl ModManager {
             instruction_reports: Default::default(),
             runtimes: HashMap::new(),
             watcher: None,
+            isolation: worker::Isolation::InProcess,
         }
+    }
+
+    /// Where packages loaded from now on run (the engine sets it from its config).
+    pub fn set_isolation(&mut self, isolation: worker::Isolation) {
+        self.isolation = isolation;
+    }
+
+    pub fn isolation(&self) -> &worker::Isolation {
+        &self.isolation
     }
 
     pub fn root(&self) -> Option<&Path> {
@@ -358,6 +371,13 @@ impl ModManager {
             .map(|p| {
                 let m = p.effective.as_ref().or(p.manifest.as_ref());
                 let attested = m.is_some_and(|m| m.attestation.is_some());
+                let running = matches!(p.status, Status::Loaded { .. }).then(|| self.runtimes.get(&p.source.path)).flatten();
+                let worker = running.and_then(|r| r.worker());
+                let isolation = match (running, worker) {
+                    (None, _) => Value::Null,
+                    (Some(_), Some(_)) => json!("worker"),
+                    (Some(_), None) => json!("in-process"),
+                };
                 json!({
                     "ref": p.reference(),
                     "name": p.name(),
@@ -373,6 +393,8 @@ impl ModManager {
                     "trustRequested": p.trust.requested.as_str(),
                     "trustGranted": p.trust.granted.map(Trust::as_str),
                     "trustWhy": p.trust.why,
+                    "isolation": isolation,
+                    "worker": worker.map(|w| json!({"pid": w.pid, "restarts": w.restarts})),
                 })
             })
             .collect();
