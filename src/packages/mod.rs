@@ -5,7 +5,8 @@
 //! resolves dependencies, checks each package's declared capabilities against what the loading
 //! profile grants (an over-claim is refused) and its limits against its tier, and registers
 //! their skills all at once or not at all. Each package runs in its `PackageRuntime`, a
-//! restricted VM whatever its tier. Changes on disk are picked up between ticks by running the
+//! restricted VM whatever its tier; untrusted and verified packages hold theirs in a confined
+//! worker process (`worker/`, the second barrier). Changes on disk are picked up between ticks by running the
 //! same scan and plan as start-up: a good edit replaces the package's skills atomically (a call
 //! in flight finishes on the old version), a refused or broken one keeps the last good version
 //! and says why. A package's identity is its path. Every load, refusal and reload is a trace

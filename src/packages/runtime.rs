@@ -22,6 +22,10 @@
 //! checked between them. The registry validates the package skill's own input before the call
 //! and its output after it, outside the deadline; the budget bounds both.
 //!
+//! **Out of process.** For a package that runs in a worker (`worker/`), the engine's runtime
+//! holds no VM: its calls cross to the worker, which builds this same runtime
+//! (`load_in_worker`) with a host that turns `host.invoke` into a frame back to the engine.
+//!
 //! The one host function is `host.invoke(skill, input)`: it goes through the skill registry as
 //! the agent whose call is running, with permissions cut down to the package's capabilities,
 //! and the package named for provenance.
@@ -145,7 +149,9 @@ fn overrun_error(o: Overrun) -> mlua::Error {
 impl PackageRuntime {
     /// Builds the runtime and its skills, in `tier` (the operator's grant, never the manifest's
     /// request) with `limits` (already checked against that tier). Nothing is registered here:
-    /// the caller registers the skills all at once, or not at all.
+    /// the caller registers the skills all at once, or not at all. `isolation` decides whether
+    /// the package runs here or in a worker process.
+    #[allow(clippy::too_many_arguments, reason = "the admitted package, its grants, and where it runs")]
     pub fn load(
         source: &Source,
         shown: String,

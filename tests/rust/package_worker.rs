@@ -40,6 +40,14 @@ return { skills = {
         end,
     },
     {
+        name = "probe.nested", version = "1.0.0", category = "mods", description = "Calls its own package back.",
+        permissions = {}, input = s.object({}), output = s.object({ inner = s.any() }),
+        handler = function()
+            local r = host.invoke("probe.echo", { n = 2 })
+            return { inner = r.result }
+        end,
+    },
+    {
         name = "probe.fine", version = "1.0.0", category = "mods", description = "Answers.",
         permissions = {}, input = s.object({}), output = s.object({ ok = s.boolean() }),
         handler = function() return { ok = true } end,
@@ -93,9 +101,13 @@ fn an_untrusted_package_runs_in_a_confined_worker_and_answers_as_in_process() {
         assert_eq!(limits("Max open files"), "8 8");
         assert_eq!(limits("Max core file size"), "0 0");
 
-        // The same package in process gives the same answer, and its row says where it runs.
+        // The same package in process gives the same answers, and its row says where it runs.
         let (_d2, inproc) = probe_world("{}", Isolation::InProcess);
         assert_eq!(out.result, call(&inproc, "probe.echo", json!({"n": 7})).result);
+        // A call back into its own package nests on the worker's stack, as in process.
+        let nested = call(&e, "probe.nested", json!({}));
+        assert_eq!(nested.result.as_ref().unwrap()["inner"]["n"], 2, "{nested:?}");
+        assert_eq!(nested.result, call(&inproc, "probe.nested", json!({})).result);
         assert_eq!(out.result.unwrap()["found"], true, "host.invoke crossed the pipe");
         let row = listed(&inproc, "probe");
         assert_eq!((row["isolation"].clone(), row["worker"].clone()), (json!("in-process"), Value::Null));

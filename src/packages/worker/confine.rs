@@ -17,8 +17,10 @@
 //!    `prlimit64`. Memory may be mapped and protected but never executable, and `tgkill` reaches
 //!    only the worker itself (`abort()` raises `SIGABRT` that way).
 //!
-//! The list is what the Rust runtime, mlua and Luau need after start-up on Linux (found by
-//! running the hostile-package suite in workers under `strace -f`).
+//! The list is what the Rust runtime, mlua and Luau may need after start-up on Linux. Running
+//! the hostile-package suites in workers under `strace -f` showed only `read`, `write`, `brk`,
+//! `mmap`, `munmap`, `mremap`, `futex`, `clock_gettime` and `getrandom` after the filter; the
+//! rest is what the allocator under pressure, `abort()`, a sleeping thread and exit use.
 
 use crate::packages::manifest::Limits;
 
