@@ -227,7 +227,9 @@ fn a_package_that_fails_to_load_in_its_worker_says_why_like_in_process() {
 fn worker_call_overhead() {
     let mut figures = Vec::new();
     for (label, isolation) in [("in-process", Isolation::InProcess), ("worker", workers())] {
+        let start = Instant::now();
         let (_d, e) = probe_world("{}", isolation);
+        figures.push(format!("{label:>10} engine start with one package: {:.1} ms", start.elapsed().as_secs_f64() * 1e3));
         for (skill, input) in [("probe.fine", json!({})), ("probe.echo", json!({"n": 1}))] {
             for _ in 0..20 {
                 call(&e, skill, input.clone());
@@ -246,4 +248,46 @@ fn worker_call_overhead() {
         }
     }
     println!("package call overhead (probe.echo makes one host.invoke):\n{}", figures.join("\n"));
+}
+
+#[test]
+fn untrusted_and_verified_packages_run_in_workers_and_local_ones_in_process() {
+    within(HANG_GUARD, "tiers", || {
+        let dir = tempfile::tempdir().unwrap();
+        let scripts = dir.path().join("scripts");
+        for (name, trust) in [("plain", "untrusted"), ("vouched", "verified"), ("mine", "local")] {
+            std::fs::create_dir_all(scripts.join(name)).unwrap();
+            std::fs::write(
+                scripts.join(name).join("package.luau"),
+                format!(r#"return {{ name = "{name}", version = "1.0.0", trust = "{trust}" }}"#),
+            )
+            .unwrap();
+            std::fs::write(scripts.join(name).join("init.luau"), PROBE.replace("probe.", &format!("{name}."))).unwrap();
+        }
+        crate::package_trust::grant(&scripts, "vouched");
+        crate::package_trust::grant(&scripts, "mine");
+        let e = engine_with(&scripts, workers());
+        for (name, trust, isolation) in
+            [("plain", "untrusted", "worker"), ("vouched", "verified", "worker"), ("mine", "local", "in-process")]
+        {
+            let row = listed(&e, name);
+            assert_eq!((row["trust"].as_str(), row["isolation"].as_str()), (Some(trust), Some(isolation)), "{row}");
+            let nested = call(&e, &format!("{name}.nested"), json!({}));
+            assert_eq!(nested.result.as_ref().map(|r| r["inner"]["n"].clone()), Some(json!(2)), "{name}: {nested:?}");
+        }
+    });
+}
+
+#[test]
+fn the_worker_subcommand_is_hidden_and_refuses_to_run_by_hand() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_limina")).arg("--help").output().unwrap();
+    assert!(!String::from_utf8_lossy(&help.stdout).contains("package-worker"));
+    let by_hand = std::process::Command::new(env!("CARGO_BIN_EXE_limina"))
+        .arg(limina::packages::worker::WORKER_COMMAND)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(by_hand.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&by_hand.stderr);
+    assert!(said.contains("cannot read its Load frame") && said.contains("started by the engine"), "{said}");
 }
