@@ -55,7 +55,7 @@ impl Trust {
         const MIB: usize = 1 << 20;
         const GIB: u64 = 1 << 30;
         // The process limits bind a package's worker (`worker/confine.rs`): its address space
-        // must hold the limina binary's own mappings (about 100 MiB here) beside the VM's memory
+        // must hold the limina binary's own mappings (`WORKER_BASE_BYTES`) beside the VM's memory
         // limit, and its CPU time is the worker's whole life (it is recycled at half of it).
         let untrusted = LimitBounds {
             floor: Limits {
@@ -210,7 +210,16 @@ pub enum LimitError {
     BelowFloor { field: &'static str, value: String, floor: String, range: String },
     #[error("limits.{field}: {value} is above the {ceiling} ceiling ({range})")]
     AboveCeiling { field: &'static str, value: String, ceiling: String, range: String },
+    #[error(
+        "limits.processMemoryBytes: {process} bytes cannot hold limits.memoryBytes ({memory} bytes) beside the worker's own {base} bytes; raise it to at least {}",
+        .memory + .base
+    )]
+    ProcessMemoryTooSmall { process: u64, memory: u64, base: u64 },
 }
+
+/// Address space a package worker needs beside its VM's memory: the limina binary's own
+/// mappings (about 70 MiB for a debug build here) with room to spare.
+pub(crate) const WORKER_BASE_BYTES: u64 = 128 << 20;
 
 fn show(n: f64, unit: &str) -> String {
     format!("{n}{unit}")
@@ -240,6 +249,15 @@ pub(crate) fn parse_limits(value: Option<&Value>, trust: Trust) -> Result<Limits
             return Err(LimitError::AboveCeiling { field: field.name, value, ceiling: show(ceiling, field.unit), range });
         }
         (field.set)(&mut limits, n as u64);
+    }
+    // The VM's own limit must end a table bomb before the address space does, so that the
+    // package gets its usual `memory limit` error rather than a failed allocation anywhere.
+    if limits.process_memory_bytes < limits.memory_bytes as u64 + WORKER_BASE_BYTES {
+        return Err(LimitError::ProcessMemoryTooSmall {
+            process: limits.process_memory_bytes,
+            memory: limits.memory_bytes as u64,
+            base: WORKER_BASE_BYTES,
+        });
     }
     Ok(limits)
 }
@@ -496,6 +514,10 @@ mod tests {
             assert!(err.contains(want), "{limits}: {err:?} should contain {want:?}");
         }
         assert!(parse(json!({"memoryBytes": 134217728}), Trust::Verified).is_ok(), "verified packages may go higher");
+        let e = parse(json!({"memoryBytes": 268435456, "processMemoryBytes": 268435456}), Trust::Verified).unwrap_err();
+        assert!(e.contains("cannot hold limits.memoryBytes (268435456 bytes)") && e.contains("at least 402653184"), "{e}");
+        let ok = parse(json!({"processMemoryBytes": 268435456, "processCpuSeconds": 2, "processFiles": 4}), Trust::Untrusted).unwrap();
+        assert_eq!((ok.process_memory_bytes, ok.process_cpu_seconds, ok.process_files), (268435456, 2, 4));
         let local = parse(json!({"memoryBytes": 0.5}), Trust::Local).unwrap_err();
         assert!(local.contains("not a whole number"), "{local}");
     }
