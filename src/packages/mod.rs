@@ -327,7 +327,9 @@ impl ModManager {
             let _ = reg.unregister(gone);
         }
         drop(reg);
-        self.runtimes.insert(pkg.source.path.clone(), runtime);
+        if let Some(old) = self.runtimes.insert(pkg.source.path.clone(), runtime) {
+            old.close_worker();
+        }
         host.record(
             PACKAGES_ACTOR,
             PACKAGES_ACTOR,

@@ -279,6 +279,13 @@ impl PackageRuntime {
         self.worker.as_ref().map(super::worker::Client::info)
     }
 
+    /// Ends the package's worker for good, if it has one (it was unloaded or replaced).
+    pub(crate) fn close_worker(&self) {
+        if let Some(client) = &self.worker {
+            client.close();
+        }
+    }
+
     /// Arms a test hook in the package's worker, for its next call (tests of the worker's
     /// confinement; an error when the package runs in process).
     #[doc(hidden)]

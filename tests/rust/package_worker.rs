@@ -291,3 +291,32 @@ fn the_worker_subcommand_is_hidden_and_refuses_to_run_by_hand() {
     let said = String::from_utf8_lossy(&by_hand.stderr);
     assert!(said.contains("cannot read its Load frame") && said.contains("started by the engine"), "{said}");
 }
+
+#[test]
+fn a_hot_reload_replaces_the_worker_and_reaps_the_old_one() {
+    within(HANG_GUARD, "worker reload", || {
+        let dir = tempfile::tempdir().unwrap();
+        let scripts = dir.path().join("scripts");
+        std::fs::create_dir_all(&scripts).unwrap();
+        let file = scripts.join("hot.luau");
+        std::fs::write(&file, crate::packages::echo_mod("one")).unwrap();
+        let e = Engine::new(EngineConfig {
+            output: Output::Silent,
+            scripts: Some(scripts.clone()),
+            watch_scripts: true,
+            package_isolation: workers(),
+            ..EngineConfig::new(dir.path())
+        })
+        .unwrap();
+        assert_eq!(call(&e, "hot.echo", json!({})).result, Some(json!({"v": "one"})));
+        let first = worker_pid(&e, "hot");
+        std::fs::write(&file, crate::packages::echo_mod("two")).unwrap();
+        crate::packages::step_until(&e, "the edited handler", |e| call(e, "hot.echo", json!({})).result == Some(json!({"v": "two"})));
+        let second = worker_pid(&e, "hot");
+        assert_ne!(first, second, "the new version runs in a new worker");
+        assert!(std::fs::metadata(format!("/proc/{first}")).is_err(), "the old worker is killed and reaped");
+        std::fs::remove_file(&file).unwrap();
+        crate::packages::step_until(&e, "the removal", |e| !e.registry().has("hot.echo"));
+        assert!(std::fs::metadata(format!("/proc/{second}")).is_err(), "an unloaded package's worker is gone");
+    });
+}

@@ -85,6 +85,9 @@ pub(crate) struct Client {
     /// VM rebuilds reported by workers that have ended, and by the live one.
     rebuilds_gone: Cell<u64>,
     rebuilds_live: Cell<u64>,
+    /// Set when the package was unloaded or replaced: its worker ends and none starts again
+    /// (a skill table or search index may keep the old runtime alive a while).
+    closed: Cell<bool>,
 }
 
 impl std::fmt::Debug for Client {
@@ -110,6 +113,7 @@ impl Client {
             restarts: Cell::new(0),
             rebuilds_gone: Cell::new(0),
             rebuilds_live: Cell::new(0),
+            closed: Cell::new(false),
         };
         let skills = client.spawn(wall_backstop(load_deadline)).map_err(|f| f.message)?;
         Ok((client, skills))
@@ -171,10 +175,19 @@ impl Client {
         }
     }
 
+    /// Ends the worker for good: the package was unloaded or replaced.
+    pub fn close(&self) {
+        self.closed.set(true);
+        self.retire();
+    }
+
     /// The live worker's generation, starting one if there is none.
     fn ensure(&self) -> Result<u64, Fault> {
         if let Some(w) = self.process.borrow().as_ref() {
             return Ok(w.generation);
+        }
+        if self.closed.get() {
+            return Err(Fault { kind: "load", message: format!("{} was unloaded or replaced; its worker is gone", self.spec.reference) });
         }
         if self.generations.get() > 0 {
             self.restarts.set(self.restarts.get() + 1);
