@@ -320,3 +320,22 @@ fn a_hot_reload_replaces_the_worker_and_reaps_the_old_one() {
         assert!(std::fs::metadata(format!("/proc/{second}")).is_err(), "an unloaded package's worker is gone");
     });
 }
+
+#[test]
+fn a_worker_program_that_is_not_a_worker_refuses_the_package_clearly() {
+    within(HANG_GUARD, "not a worker", || {
+        for (program, says) in [("/bin/true", "exited with status 0 while loading"), ("/nonexistent/limina", "cannot start its worker")] {
+            let dir = tempfile::tempdir().unwrap();
+            let scripts = dir.path().join("scripts");
+            std::fs::create_dir_all(&scripts).unwrap();
+            std::fs::write(scripts.join("lonely.luau"), crate::packages::echo_mod("x")).unwrap();
+            let e = engine_with(&scripts, Isolation::Workers { program: program.into() });
+            let refused = events_of(&e, "package.rejected");
+            assert_eq!(refused.len(), 1, "{refused:?}");
+            assert_eq!(refused[0]["rule"], "load.failed");
+            assert!(refused[0]["reason"].as_str().unwrap().contains(says), "{program}: {}", refused[0]);
+            e.step(3).unwrap();
+            assert!(!e.registry().has("hot.echo"));
+        }
+    });
+}

@@ -283,4 +283,24 @@ mod tests {
         assert!(matches!(read_blocking::<FromWorker>(&mut garbage.as_slice(), 1024), Err(FrameError::Garbage(_))));
         assert!(matches!(read_blocking::<FromWorker>(&mut [0u8, 0].as_slice(), 1024), Err(FrameError::Closed)));
     }
+
+    /// A peer that neither reads nor writes (`sleep`): both directions end at the deadline,
+    /// the write one once the pipe's buffer is full.
+    #[test]
+    fn a_peer_that_stops_reading_or_answering_costs_a_deadline_not_a_hang() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = Pipe::new(child.stdin.take().unwrap(), child.stdout.take().unwrap()).unwrap();
+        let soon = || Instant::now() + std::time::Duration::from_millis(100);
+        let big = ToWorker::InvokeResult { response: Value::String("x".repeat(4 << 20)) };
+        assert!(matches!(pipe.send(&big, soon()), Err(FrameError::Timeout)));
+        assert!(matches!(pipe.receive::<FromWorker>(1024, soon()), Err(FrameError::Timeout)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(matches!(pipe.receive::<FromWorker>(1024, soon()), Err(FrameError::Closed)));
+    }
 }
