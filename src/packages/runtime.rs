@@ -475,6 +475,10 @@ impl PackageRuntime {
 
     /// The pooled VM (rebuilt here if a limit discarded it) and a skill's functions.
     fn checkout(&self, skill: &str) -> Result<(Lua, Function, Option<Function>, Option<Function>), SkillFailure> {
+        // Never build a VM here for a package that runs in a worker.
+        if self.worker.is_some() {
+            return Err(SkillFailure { code: ErrorCode::HandlerError, message: format!("{} runs in its worker", self.reference) });
+        }
         if self.vm.borrow().is_none() {
             let (vm, _) = self.build_vm().map_err(|e| SkillFailure {
                 code: ErrorCode::HandlerError,
