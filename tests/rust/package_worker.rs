@@ -57,15 +57,21 @@ return { skills = {
 
 /// A world with one untrusted folder package, `probe`, whose manifest sets `limits`.
 fn probe_world(limits: &str, isolation: Isolation) -> (tempfile::TempDir, Engine) {
+    let dir = probe_files(limits);
+    let e = engine_with(&dir.path().join("scripts"), isolation);
+    assert!(e.registry().has("probe.fine"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
+    (dir, e)
+}
+
+/// The files of `probe_world`; `limits` may be followed by more manifest fields.
+fn probe_files(limits: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let scripts = dir.path().join("scripts");
     std::fs::create_dir_all(scripts.join("probe")).unwrap();
     std::fs::write(scripts.join("probe/package.luau"), format!(r#"return {{ name = "probe", version = "1.0.0", limits = {limits} }}"#))
         .unwrap();
     std::fs::write(scripts.join("probe/init.luau"), PROBE).unwrap();
-    let e = engine_with(&scripts, isolation);
-    assert!(e.registry().has("probe.fine"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
-    (dir, e)
+    dir
 }
 
 /// The `package.list` row of `name`.
@@ -155,9 +161,14 @@ fn a_forbidden_system_call_kills_the_worker_and_the_next_call_gets_a_new_one() {
 #[test]
 fn a_native_cpu_spin_ends_at_the_cpu_rlimit() {
     within(HANG_GUARD, "cpu rlimit", || {
-        // cpuMs 250: a wall backstop of 5 s, so only RLIMIT_CPU (1 s) can end a native spin
-        // first (which the in-VM deadline cannot see: no Luau instruction runs).
-        let (_d, e) = probe_world("{ cpuMs = 250, processCpuSeconds = 1 }", workers());
+        // A verified package with cpuMs 1000 has a wall backstop of 10 s, so RLIMIT_CPU (1 s)
+        // ends a native spin first (the in-VM deadline cannot see it: no Luau instruction
+        // runs) even when the worker gets only a tenth of a core.
+        let d = probe_files("{ cpuMs = 1000, processCpuSeconds = 1 }, trust = \"verified\"");
+        let scripts = d.path().join("scripts");
+        crate::package_trust::grant(&scripts, "probe");
+        let e = engine_with(&scripts, workers());
+        assert_eq!(listed(&e, "probe")["trust"], "verified");
         call(&e, "probe.fine", json!({}));
         let pid = worker_pid(&e, "probe");
         e.mods().runtime("probe").unwrap().arm_worker_hook(TestHook::NativeSpin).unwrap();
