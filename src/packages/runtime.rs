@@ -703,7 +703,7 @@ fn definition_json(lua: &Lua, def: &Table, budget: &Budget) -> Result<Value, Str
             ("handler", LuaValue::Function(_)) => Value::Bool(true),
             ("hooks", LuaValue::Table(hooks)) => {
                 let has = |k: &str| matches!(hooks.raw_get::<LuaValue>(k), Ok(LuaValue::Function(_)));
-                super::worker::process::hooks_marker(has("before"), has("after"))
+                json!({"before": has("before"), "after": has("after")})
             }
             _ => lua_to_json_within(lua, &value, &key, budget, &mut || Ok(())).map_err(|e| describe(&e))?,
         };

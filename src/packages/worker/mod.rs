@@ -30,7 +30,7 @@
 
 mod client;
 mod confine;
-pub(crate) mod process;
+mod process;
 pub(crate) mod protocol;
 
 use std::path::{Path, PathBuf};

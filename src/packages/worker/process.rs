@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::io::{Stdin, Stdout};
 use std::rc::{Rc, Weak};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::protocol::{CallCtx, FromWorker, LOAD_FRAME, LoadSpec, Outcome, TestHook, ToWorker, read_blocking, write_blocking, write_raw};
 use crate::packages::runtime::{Host, PackageRuntime};
@@ -176,9 +176,4 @@ pub fn serve() -> i32 {
             0
         }
     }
-}
-
-/// A definition's fields as the worker sends them (`handler` and hook functions marked).
-pub(crate) fn hooks_marker(before: bool, after: bool) -> Value {
-    json!({"before": before, "after": after})
 }
