@@ -350,3 +350,22 @@ fn a_worker_program_that_is_not_a_worker_refuses_the_package_clearly() {
         }
     });
 }
+
+#[test]
+fn a_well_behaved_package_leaves_the_same_trace_in_a_worker_as_in_process() {
+    within(HANG_GUARD, "same trace", || {
+        let run = |isolation| {
+            let (_d, e) = probe_world("{}", isolation);
+            for n in 0..3 {
+                call(&e, "probe.echo", json!({"n": n}));
+                call(&e, "probe.nested", json!({}));
+                e.step(2).unwrap();
+            }
+            let kinds: Vec<String> = e.trace().durable().map(Result::unwrap).map(|ev| ev.event_type.to_string()).collect();
+            (kinds, e.world_hash())
+        };
+        let (inproc, worker) = (run(Isolation::InProcess), run(workers()));
+        assert!(inproc.0.len() > 10, "{:?}", inproc.0);
+        assert_eq!(worker, inproc);
+    });
+}
