@@ -95,6 +95,10 @@ enum Command {
     Replay(durable::ReplayArgs),
     /// Rebuild a logged world after a crash: the newest good snapshot plus the log after it.
     Recover(durable::RecoverArgs),
+    /// A package worker: serves one untrusted package over stdin and stdout, confined (started by
+    /// the engine, never by hand; see docs/sandbox.md).
+    #[command(name = "__package-worker", hide = true)]
+    PackageWorker,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell to complete for.
@@ -118,6 +122,11 @@ pub(crate) fn main_with(args: impl IntoIterator<Item = OsString>) -> i32 {
 
 fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
     let cli = match Cli::try_parse_from(args) {
+        // Before logging and project search: a worker touches nothing it does not need.
+        Ok(Cli { command: Command::PackageWorker, .. }) => {
+            let code = crate::packages::worker::serve();
+            return if code == 0 { Ok(()) } else { Err(CliError::Reported) };
+        }
         Ok(cli) => cli,
         Err(e) => {
             init_logging(LogLevel::Default);
@@ -157,6 +166,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
         Command::Bench(args) => bench::run(&args),
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
+        Command::PackageWorker => Ok(()),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "limina", &mut std::io::stdout());
@@ -170,7 +180,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
 /// commands that need none.
 fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectError> {
     let file = match &cli.command {
-        Command::Completions { .. } | Command::New(_) => return Ok(None),
+        Command::Completions { .. } | Command::New(_) | Command::PackageWorker => return Ok(None),
         Command::Run(args) => Some(args.file.as_path()),
         Command::Test(args) => args.paths.first().map(std::path::PathBuf::as_path),
         Command::Mcp(args) => args.scene.as_deref().or(args.resume.as_deref()).filter(|s| s.is_absolute()),

@@ -110,7 +110,16 @@ fn find<'a>(root: &std::path::Path, packages: &'a [InstalledPackage], name: &str
 }
 
 fn limits_json(l: &Limits) -> Value {
-    json!({"memoryBytes": l.memory_bytes, "cpuMs": l.cpu_ms, "valueBytes": l.value_bytes, "valueNodes": l.value_nodes, "valueDepth": l.value_depth})
+    json!({
+        "memoryBytes": l.memory_bytes,
+        "cpuMs": l.cpu_ms,
+        "valueBytes": l.value_bytes,
+        "valueNodes": l.value_nodes,
+        "valueDepth": l.value_depth,
+        "processMemoryBytes": l.process_memory_bytes,
+        "processCpuSeconds": l.process_cpu_seconds,
+        "processFiles": l.process_files,
+    })
 }
 
 /// The instruction skill `name` designates (its id or its path under the root), if any.

@@ -82,6 +82,9 @@ pub struct EngineConfig {
     pub scripts: Option<PathBuf>,
     /// Hot-reload changed scripts between ticks.
     pub watch_scripts: bool,
+    /// Where untrusted and verified packages run: in worker processes (the `limina` binary's
+    /// default on Linux) or in process (`packages::worker::Isolation`).
+    pub package_isolation: crate::packages::worker::Isolation,
     /// Agent scheduler budgets (decision starts and actions per tick, the agent cap, the
     /// per-agent defaults).
     pub scheduler: crate::agents::budget::SchedulerBudget,
@@ -129,6 +132,7 @@ impl EngineConfig {
             scene_saves: None,
             scripts: None,
             watch_scripts: false,
+            package_isolation: crate::packages::worker::Isolation::from_environment(),
             scheduler: crate::agents::budget::SchedulerBudget::default(),
             provider: crate::agents::record::ProviderKind::Scripted,
             providers: None,
@@ -382,7 +386,11 @@ impl Engine {
                 registry: Rc::clone(&registry),
                 policy: Rc::new(RefCell::new(PolicyEngine::new())),
                 policy_enabled: config.policy,
-                mods: Rc::new(RefCell::new(ModManager::new(config.scripts.clone(), config.profile))),
+                mods: Rc::new(RefCell::new({
+                    let mut mods = ModManager::new(config.scripts.clone(), config.profile);
+                    mods.set_isolation(config.package_isolation.clone());
+                    mods
+                })),
                 host: RefCell::new(None),
             },
             journal: Journal {

@@ -83,8 +83,11 @@ pub(super) fn load_one(
     if let Some(why) = unmet_dependency(mods, pkg) {
         return rejected(host, pkg, Refusal::Resolve, why);
     }
-    let shown = mods.borrow().shown(&pkg.source.path);
-    let built = PackageRuntime::load(&pkg.source, shown, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host));
+    let (shown, isolation) = {
+        let m = mods.borrow();
+        (m.shown(&pkg.source.path), m.isolation.clone())
+    };
+    let built = PackageRuntime::load(&pkg.source, shown, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host), &isolation);
     let (runtime, skills) = match built {
         Ok(r) => r,
         Err(e) => return rejected(host, pkg, Refusal::LoadFailed, e.to_string()),

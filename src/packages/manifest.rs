@@ -53,19 +53,70 @@ impl Trust {
     /// choose within.
     pub(crate) fn limit_bounds(self) -> LimitBounds {
         const MIB: usize = 1 << 20;
+        const GIB: u64 = 1 << 30;
+        // The process limits bind a package's worker (`worker/confine.rs`): its address space
+        // must hold the limina binary's own mappings (`WORKER_BASE_BYTES`) beside the VM's memory
+        // limit, and its CPU time is the worker's whole life (it is recycled at half of it).
         let untrusted = LimitBounds {
-            floor: Limits { memory_bytes: MIB, cpu_ms: 1.0, value_bytes: 1024, value_nodes: 100, value_depth: 2 },
-            default: Limits { memory_bytes: 16 * MIB, cpu_ms: 50.0, value_bytes: 4 * MIB, value_nodes: 100_000, value_depth: 64 },
-            ceiling: Limits { memory_bytes: 64 * MIB, cpu_ms: 250.0, value_bytes: 16 * MIB, value_nodes: 1_000_000, value_depth: 64 },
+            floor: Limits {
+                memory_bytes: MIB,
+                cpu_ms: 1.0,
+                value_bytes: 1024,
+                value_nodes: 100,
+                value_depth: 2,
+                process_memory_bytes: GIB / 4,
+                process_cpu_seconds: 1,
+                process_files: 4,
+            },
+            default: Limits {
+                memory_bytes: 16 * MIB,
+                cpu_ms: 50.0,
+                value_bytes: 4 * MIB,
+                value_nodes: 100_000,
+                value_depth: 64,
+                process_memory_bytes: GIB,
+                process_cpu_seconds: 60,
+                process_files: 16,
+            },
+            ceiling: Limits {
+                memory_bytes: 64 * MIB,
+                cpu_ms: 250.0,
+                value_bytes: 16 * MIB,
+                value_nodes: 1_000_000,
+                value_depth: 64,
+                process_memory_bytes: 2 * GIB,
+                process_cpu_seconds: 600,
+                process_files: 64,
+            },
         };
         let verified = LimitBounds {
-            default: Limits { memory_bytes: 64 * MIB, cpu_ms: 200.0, value_bytes: 16 * MIB, value_nodes: 250_000, value_depth: 64 },
-            ceiling: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, value_bytes: 64 * MIB, value_nodes: 4_000_000, value_depth: 64 },
+            default: Limits {
+                memory_bytes: 64 * MIB,
+                cpu_ms: 200.0,
+                value_bytes: 16 * MIB,
+                value_nodes: 250_000,
+                value_depth: 64,
+                process_memory_bytes: 2 * GIB,
+                process_cpu_seconds: 300,
+                ..untrusted.default
+            },
+            ceiling: Limits {
+                memory_bytes: 256 * MIB,
+                cpu_ms: 1000.0,
+                value_bytes: 64 * MIB,
+                value_nodes: 4_000_000,
+                value_depth: 64,
+                process_memory_bytes: 8 * GIB,
+                process_cpu_seconds: 3600,
+                ..untrusted.ceiling
+            },
             ..untrusted
         };
         match self {
             Trust::Untrusted => untrusted,
             Trust::Verified => verified,
+            // A local package runs in the engine's process: its process limits are not applied
+            // (they would bind the engine), only kept in range.
             Trust::Local => LimitBounds {
                 floor: untrusted.floor,
                 default: Limits { memory_bytes: 256 * MIB, cpu_ms: 1000.0, ..verified.ceiling },
@@ -82,7 +133,7 @@ impl Trust {
 }
 
 /// Per-VM memory, per-call CPU time, and the size of values the host converts for a package.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     pub memory_bytes: usize,
     /// A whole number of milliseconds.
@@ -93,6 +144,12 @@ pub struct Limits {
     pub value_nodes: usize,
     /// Nesting depth of one such value.
     pub value_depth: usize,
+    /// The worker process's address space (`RLIMIT_AS`), for packages run out of process.
+    pub process_memory_bytes: u64,
+    /// The worker process's CPU time over its whole life (`RLIMIT_CPU`, whole seconds).
+    pub process_cpu_seconds: u64,
+    /// The worker process's open files (`RLIMIT_NOFILE`).
+    pub process_files: u64,
 }
 
 impl Limits {
@@ -118,12 +175,20 @@ struct LimitField {
     set: fn(&mut Limits, u64),
 }
 
-const LIMIT_FIELDS: [LimitField; 5] = [
+const LIMIT_FIELDS: [LimitField; 8] = [
     LimitField { name: "memoryBytes", unit: " bytes", get: |l| l.memory_bytes as f64, set: |l, n| l.memory_bytes = n as usize },
     LimitField { name: "cpuMs", unit: " ms", get: |l| l.cpu_ms, set: |l, n| l.cpu_ms = n as f64 },
     LimitField { name: "valueBytes", unit: " bytes", get: |l| l.value_bytes as f64, set: |l, n| l.value_bytes = n as usize },
     LimitField { name: "valueNodes", unit: " nodes", get: |l| l.value_nodes as f64, set: |l, n| l.value_nodes = n as usize },
     LimitField { name: "valueDepth", unit: " levels", get: |l| l.value_depth as f64, set: |l, n| l.value_depth = n as usize },
+    LimitField {
+        name: "processMemoryBytes",
+        unit: " bytes",
+        get: |l| l.process_memory_bytes as f64,
+        set: |l, n| l.process_memory_bytes = n,
+    },
+    LimitField { name: "processCpuSeconds", unit: " s", get: |l| l.process_cpu_seconds as f64, set: |l, n| l.process_cpu_seconds = n },
+    LimitField { name: "processFiles", unit: " files", get: |l| l.process_files as f64, set: |l, n| l.process_files = n },
 ];
 
 fn limit_names() -> String {
@@ -145,7 +210,16 @@ pub enum LimitError {
     BelowFloor { field: &'static str, value: String, floor: String, range: String },
     #[error("limits.{field}: {value} is above the {ceiling} ceiling ({range})")]
     AboveCeiling { field: &'static str, value: String, ceiling: String, range: String },
+    #[error(
+        "limits.processMemoryBytes: {process} bytes cannot hold limits.memoryBytes ({memory} bytes) beside the worker's own {base} bytes; raise it to at least {}",
+        .memory + .base
+    )]
+    ProcessMemoryTooSmall { process: u64, memory: u64, base: u64 },
 }
+
+/// Address space a package worker needs beside its VM's memory: the limina binary's own
+/// mappings (about 70 MiB for a debug build here) with room to spare.
+pub(crate) const WORKER_BASE_BYTES: u64 = 128 << 20;
 
 fn show(n: f64, unit: &str) -> String {
     format!("{n}{unit}")
@@ -175,6 +249,15 @@ pub(crate) fn parse_limits(value: Option<&Value>, trust: Trust) -> Result<Limits
             return Err(LimitError::AboveCeiling { field: field.name, value, ceiling: show(ceiling, field.unit), range });
         }
         (field.set)(&mut limits, n as u64);
+    }
+    // The VM's own limit must end a table bomb before the address space does, so that the
+    // package gets its usual `memory limit` error rather than a failed allocation anywhere.
+    if limits.process_memory_bytes < limits.memory_bytes as u64 + WORKER_BASE_BYTES {
+        return Err(LimitError::ProcessMemoryTooSmall {
+            process: limits.process_memory_bytes,
+            memory: limits.memory_bytes as u64,
+            base: WORKER_BASE_BYTES,
+        });
     }
     Ok(limits)
 }
@@ -431,6 +514,10 @@ mod tests {
             assert!(err.contains(want), "{limits}: {err:?} should contain {want:?}");
         }
         assert!(parse(json!({"memoryBytes": 134217728}), Trust::Verified).is_ok(), "verified packages may go higher");
+        let e = parse(json!({"memoryBytes": 268435456, "processMemoryBytes": 268435456}), Trust::Verified).unwrap_err();
+        assert!(e.contains("cannot hold limits.memoryBytes (268435456 bytes)") && e.contains("at least 402653184"), "{e}");
+        let ok = parse(json!({"processMemoryBytes": 268435456, "processCpuSeconds": 2, "processFiles": 4}), Trust::Untrusted).unwrap();
+        assert_eq!((ok.process_memory_bytes, ok.process_cpu_seconds, ok.process_files), (268435456, 2, 4));
         let local = parse(json!({"memoryBytes": 0.5}), Trust::Local).unwrap_err();
         assert!(local.contains("not a whole number"), "{local}");
     }

@@ -5,7 +5,8 @@
 //! resolves dependencies, checks each package's declared capabilities against what the loading
 //! profile grants (an over-claim is refused) and its limits against its tier, and registers
 //! their skills all at once or not at all. Each package runs in its `PackageRuntime`, a
-//! restricted VM whatever its tier. Changes on disk are picked up between ticks by running the
+//! restricted VM whatever its tier; untrusted and verified packages hold theirs in a confined
+//! worker process (`worker/`, the second barrier). Changes on disk are picked up between ticks by running the
 //! same scan and plan as start-up: a good edit replaces the package's skills atomically (a call
 //! in flight finishes on the old version), a refused or broken one keeps the last good version
 //! and says why. A package's identity is its path. Every load, refusal and reload is a trace
@@ -27,6 +28,7 @@ pub(crate) mod sandbox;
 mod scan;
 pub mod trust;
 mod watch;
+pub mod worker;
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -180,6 +182,8 @@ pub struct ModManager {
     /// By package path (a package's identity).
     runtimes: HashMap<PathBuf, Rc<PackageRuntime>>,
     watcher: Option<watch::Watcher>,
+    /// Where untrusted and verified packages run (`worker.rs`).
+    isolation: worker::Isolation,
 }
 
 impl std::fmt::Debug for ModManager {
@@ -251,7 +255,17 @@ impl ModManager {
             instruction_trust: Default::default(),
             runtimes: HashMap::new(),
             watcher: None,
+            isolation: worker::Isolation::InProcess,
         }
+    }
+
+    /// Where packages loaded from now on run (the engine sets it from its config).
+    pub fn set_isolation(&mut self, isolation: worker::Isolation) {
+        self.isolation = isolation;
+    }
+
+    pub fn isolation(&self) -> &worker::Isolation {
+        &self.isolation
     }
 
     pub fn root(&self) -> Option<&Path> {
@@ -316,7 +330,9 @@ impl ModManager {
             let _ = reg.unregister(gone);
         }
         drop(reg);
-        self.runtimes.insert(pkg.source.path.clone(), runtime);
+        if let Some(old) = self.runtimes.insert(pkg.source.path.clone(), runtime) {
+            old.close_worker();
+        }
         host.record(
             PACKAGES_ACTOR,
             PACKAGES_ACTOR,
@@ -361,6 +377,13 @@ impl ModManager {
             .map(|p| {
                 let m = p.effective.as_ref().or(p.manifest.as_ref());
                 let attested = m.is_some_and(|m| m.attestation.is_some());
+                let running = matches!(p.status, Status::Loaded { .. }).then(|| self.runtimes.get(&p.source.path)).flatten();
+                let worker = running.and_then(|r| r.worker());
+                let isolation = match (running, worker) {
+                    (None, _) => Value::Null,
+                    (Some(_), Some(_)) => json!("worker"),
+                    (Some(_), None) => json!("in-process"),
+                };
                 json!({
                     "ref": p.reference(),
                     "name": p.name(),
@@ -376,6 +399,8 @@ impl ModManager {
                     "trustRequested": p.trust.requested.as_str(),
                     "trustGranted": p.trust.granted.map(Trust::as_str),
                     "trustWhy": p.trust.why,
+                    "isolation": isolation,
+                    "worker": worker.map(|w| json!({"pid": w.pid, "restarts": w.restarts})),
                 })
             })
             .collect();

@@ -73,7 +73,10 @@ fn unload(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>, host: &
             let _ = reg.unregister(s);
         }
     }
-    mods.borrow_mut().runtimes.remove(&pkg.source.path);
+    let gone = mods.borrow_mut().runtimes.remove(&pkg.source.path);
+    if let Some(gone) = gone {
+        gone.close_worker();
+    }
     host.record(
         PACKAGES_ACTOR,
         PACKAGES_ACTOR,

@@ -22,6 +22,10 @@
 //! checked between them. The registry validates the package skill's own input before the call
 //! and its output after it, outside the deadline; the budget bounds both.
 //!
+//! **Out of process.** For a package that runs in a worker (`worker/`), the engine's runtime
+//! holds no VM: its calls cross to the worker, which builds this same runtime
+//! (`load_in_worker`) with a host that turns `host.invoke` into a frame back to the engine.
+//!
 //! The one host function is `host.invoke(skill, input)`: it goes through the skill registry as
 //! the agent whose call is running, with permissions cut down to the package's capabilities,
 //! and the package named for provenance.
@@ -37,6 +41,7 @@ use serde_json::{Value, json};
 use super::discover::Source;
 use super::manifest::{Limits, Manifest, Trust};
 use super::sandbox::{Meter, Overrun, SandboxSpec, restricted_vm};
+use super::worker::protocol::LoadSpec;
 use super::{LoadError, ManifestReadError, ShapeError};
 use crate::policy::PermissionSet;
 use crate::script::convert::{Budget, BudgetLimit, ConvertError, ConvertErrorKind, Interrupt, json_to_lua_within, lua_to_json_within};
@@ -47,6 +52,11 @@ use crate::skills::{CallInfo, Caller, ErrorCode, ExternalHandler, Handler, Handl
 pub trait Host {
     /// Runs a skill through the registry pipeline.
     fn invoke(&self, caller: &Caller, skill: &str, input: Value) -> SkillResponse;
+    /// `invoke`, its response as JSON (what `host.invoke` hands the package). A package
+    /// worker's host answers this one over its pipe.
+    fn invoke_json(&self, caller: &Caller, skill: &str, input: Value) -> Value {
+        serde_json::to_value(self.invoke(caller, skill, input)).unwrap_or(Value::Null)
+    }
     /// Records an event in the world log; returns its id.
     fn record(&self, actor: &str, thread: &str, event_type: &str, payload: Value) -> String;
 }
@@ -80,6 +90,9 @@ pub struct PackageRuntime {
     /// The deadline of the outermost call running in this package's VM.
     meter: Rc<Meter>,
     rebuilds: Cell<u64>,
+    /// Set when the package runs in a worker process (`worker/`): calls go there, and `vm`
+    /// stays empty.
+    worker: Option<super::worker::Client>,
 }
 
 impl std::fmt::Debug for PackageRuntime {
@@ -108,7 +121,7 @@ fn sealed_err(e: mlua::Error) -> LoadError {
 }
 
 /// Load time allowed to a package: four calls' worth of CPU time, at most 2 s.
-fn load_deadline(limits: &Limits) -> Duration {
+pub(super) fn load_deadline(limits: &Limits) -> Duration {
     Duration::from_secs_f64((limits.cpu_ms * 4.0).min(2000.0) / 1000.0)
 }
 
@@ -136,7 +149,9 @@ fn overrun_error(o: Overrun) -> mlua::Error {
 impl PackageRuntime {
     /// Builds the runtime and its skills, in `tier` (the operator's grant, never the manifest's
     /// request) with `limits` (already checked against that tier). Nothing is registered here:
-    /// the caller registers the skills all at once, or not at all.
+    /// the caller registers the skills all at once, or not at all. `isolation` decides whether
+    /// the package runs here or in a worker process.
+    #[allow(clippy::too_many_arguments, reason = "the admitted package, its grants, and where it runs")]
     pub fn load(
         source: &Source,
         shown: String,
@@ -145,6 +160,7 @@ impl PackageRuntime {
         limits: Limits,
         granted: PermissionSet,
         host: Rc<dyn Host>,
+        isolation: &super::worker::Isolation,
     ) -> Result<(Rc<Self>, Vec<Skill>), LoadError> {
         let entry = match (&manifest.main, source.kind) {
             (Some(main), _) => main.clone(),
@@ -162,20 +178,20 @@ impl PackageRuntime {
         for c in &manifest.capabilities {
             capabilities.insert(*c);
         }
-        let runtime = Rc::new(PackageRuntime {
+        let spec = LoadSpec {
             reference: manifest.reference(),
-            trust: tier,
+            trust: tier.as_str().to_string(),
             limits,
             capabilities: capabilities.intersect(granted),
-            source: source.clone(),
+            folder: source.kind == super::discover::Kind::Folder,
+            files: source.files.clone(),
             shown,
             entry,
-            host,
-            vm: RefCell::new(None),
-            frames: Rc::new(RefCell::new(Vec::new())),
-            meter: Meter::new(),
-            rebuilds: Cell::new(0),
-        });
+        };
+        if let Some(program) = isolation.worker_for(tier) {
+            return Self::load_out_of_process(program, spec, source, tier, host);
+        }
+        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, None));
         let (vm, defs) = runtime.build_vm()?;
         let mut skills = Vec::new();
         for def in defs {
@@ -187,6 +203,97 @@ impl PackageRuntime {
         }
         runtime.vm.replace(Some(vm));
         Ok((runtime, skills))
+    }
+
+    fn from_spec(spec: &LoadSpec, source: Source, trust: Trust, host: Rc<dyn Host>, worker: Option<super::worker::Client>) -> Self {
+        PackageRuntime {
+            reference: spec.reference.clone(),
+            trust,
+            limits: spec.limits,
+            capabilities: spec.capabilities,
+            source,
+            shown: spec.shown.clone(),
+            entry: spec.entry.clone(),
+            host,
+            vm: RefCell::new(None),
+            frames: Rc::new(RefCell::new(Vec::new())),
+            meter: Meter::new(),
+            rebuilds: Cell::new(0),
+            worker,
+        }
+    }
+
+    /// Starts the package's worker, loads the package there, and builds its skills from the
+    /// definitions it sends back, with the same checks as in process.
+    fn load_out_of_process(
+        program: &std::path::Path,
+        spec: LoadSpec,
+        source: &Source,
+        tier: Trust,
+        host: Rc<dyn Host>,
+    ) -> Result<(Rc<Self>, Vec<Skill>), LoadError> {
+        let (client, defs) = super::worker::Client::start(program, spec.clone(), load_deadline(&spec.limits)).map_err(LoadError::Script)?;
+        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, Some(client)));
+        // A plain VM only to hold the definitions as tables for `Skill::from_table`: no package
+        // code runs in it.
+        let lua = Lua::new();
+        let budget = spec.limits.value_budget();
+        let mut skills = Vec::new();
+        for def in &defs {
+            let table = definition_table(&lua, def, &budget).map_err(|problem| LoadError::Value {
+                file: runtime.display_path(),
+                what: "a skill definition from its worker".into(),
+                problem,
+            })?;
+            let mut skill = Skill::from_table(&lua, &table, &runtime.display_path())?;
+            skill.handler = Handler::External(Rc::clone(&runtime) as Rc<dyn ExternalHandler>);
+            skills.push(skill);
+        }
+        Ok((runtime, skills))
+    }
+
+    /// In a package worker: builds the runtime from its `Load` frame and returns its skill
+    /// definitions as JSON, after the checks the engine would run in process.
+    pub(crate) fn load_in_worker(spec: &LoadSpec, host: Rc<dyn Host>) -> Result<(Rc<Self>, Vec<Value>), LoadError> {
+        let kind = if spec.folder { super::discover::Kind::Folder } else { super::discover::Kind::SingleFile };
+        let source = Source { kind, path: spec.shown.clone().into(), files: spec.files.clone(), content_hash: String::new() };
+        let trust = Trust::parse(&spec.trust).unwrap_or(Trust::Untrusted);
+        let runtime = Rc::new(Self::from_spec(spec, source, trust, host, None));
+        let (vm, defs) = runtime.build_vm()?;
+        let mut out = Vec::new();
+        for def in defs {
+            runtime.check_definition(&vm.lua, &def)?;
+            Skill::from_table(&vm.lua, &def, &runtime.display_path())?;
+            out.push(definition_json(&vm.lua, &def, &spec.limits.value_budget()).map_err(|problem| LoadError::Value {
+                file: runtime.display_path(),
+                what: "a skill definition".into(),
+                problem,
+            })?);
+        }
+        runtime.vm.replace(Some(vm));
+        Ok((runtime, out))
+    }
+
+    /// The worker this package runs in, if it runs out of process.
+    pub fn worker(&self) -> Option<super::worker::WorkerInfo> {
+        self.worker.as_ref().map(super::worker::Client::info)
+    }
+
+    /// Ends the package's worker for good, if it has one (it was unloaded or replaced).
+    pub(crate) fn close_worker(&self) {
+        if let Some(client) = &self.worker {
+            client.close();
+        }
+    }
+
+    /// Arms a test hook in the package's worker, for its next call (tests of the worker's
+    /// confinement; an error when the package runs in process).
+    #[doc(hidden)]
+    pub fn arm_worker_hook(&self, hook: super::worker::TestHook) -> Result<(), String> {
+        match &self.worker {
+            Some(client) => client.arm(hook),
+            None => Err(format!("{} runs in process", self.reference)),
+        }
     }
 
     fn display_path(&self) -> String {
@@ -207,7 +314,10 @@ impl PackageRuntime {
 
     /// How many times the VM was discarded and rebuilt after hitting a limit.
     pub fn rebuilds(&self) -> u64 {
-        self.rebuilds.get()
+        match &self.worker {
+            Some(client) => client.rebuilds(),
+            None => self.rebuilds.get(),
+        }
     }
 
     /// Creates the VM, runs the entry file, and collects its skill definitions.
@@ -341,12 +451,15 @@ impl PackageRuntime {
                 meter.check().map_err(overrun_error)?;
                 let check = &mut || meter.check().map_err(Interrupt::from);
                 let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
-                    Ok(input) => host.invoke(&caller, &name, input),
+                    Ok(input) => host.invoke_json(&caller, &name, input),
                     Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
-                    Err(e) => SkillResponse::failure(ErrorCode::InvalidInput, format!("invalid input for {name}: {}", describe(&e))),
+                    Err(e) => serde_json::to_value(SkillResponse::failure(
+                        ErrorCode::InvalidInput,
+                        format!("invalid input for {name}: {}", describe(&e)),
+                    ))
+                    .unwrap_or(Value::Null),
                 };
                 meter.check().map_err(overrun_error)?;
-                let response = serde_json::to_value(&response).unwrap_or(Value::Null);
                 json_to_lua_within(lua, &response, "response", &budget, check).map_err(|e| match e.downcast_ref::<ConvertError>() {
                     Some(c) if c.kind != ConvertErrorKind::Interrupted => crate::script::located_error(
                         lua,
@@ -362,6 +475,10 @@ impl PackageRuntime {
 
     /// The pooled VM (rebuilt here if a limit discarded it) and a skill's functions.
     fn checkout(&self, skill: &str) -> Result<(Lua, Function, Option<Function>, Option<Function>), SkillFailure> {
+        // Never build a VM here for a package that runs in a worker.
+        if self.worker.is_some() {
+            return Err(SkillFailure { code: ErrorCode::HandlerError, message: format!("{} runs in its worker", self.reference) });
+        }
         if self.vm.borrow().is_none() {
             let (vm, _) = self.build_vm().map_err(|e| SkillFailure {
                 code: ErrorCode::HandlerError,
@@ -489,11 +606,14 @@ pub(crate) fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<V
 
 impl ExternalHandler for PackageRuntime {
     fn call(&self, skill: &str, input: &Value, call: &CallInfo<'_>) -> Result<Value, SkillFailure> {
-        let (lua, handler, before, after) = self.checkout(skill)?;
         // The package acts as the caller, never with more than its capabilities.
         let mut caller = call.caller.clone();
         caller.permissions = caller.permissions.intersect(self.capabilities);
         caller.package = Some(self.reference.as_str().into());
+        if let Some(client) = &self.worker {
+            return client.call(&self.host, &caller, skill, input, call);
+        }
+        let (lua, handler, before, after) = self.checkout(skill)?;
         let outermost = self.frames.borrow().is_empty();
         if outermost {
             self.meter.arm(Duration::from_secs_f64(self.limits.cpu_ms / 1000.0));
@@ -569,6 +689,52 @@ impl ExternalHandler for PackageRuntime {
             }
         })
     }
+}
+
+/// A skill definition as JSON for the engine, converted within the package's budget: every
+/// field but the functions, which are marked (`handler = true`, `hooks = {before, after}`).
+fn definition_json(lua: &Lua, def: &Table, budget: &Budget) -> Result<Value, String> {
+    let mut out = serde_json::Map::new();
+    for pair in def.clone().pairs::<LuaValue, LuaValue>() {
+        let (key, value) = pair.map_err(|e| e.to_string())?;
+        let LuaValue::String(key) = key else { return Err("a skill definition's keys must be strings".into()) };
+        let key = key.to_str().map_err(|e| e.to_string())?.to_string();
+        let json = match (key.as_str(), &value) {
+            ("handler", LuaValue::Function(_)) => Value::Bool(true),
+            ("hooks", LuaValue::Table(hooks)) => {
+                let has = |k: &str| matches!(hooks.raw_get::<LuaValue>(k), Ok(LuaValue::Function(_)));
+                json!({"before": has("before"), "after": has("after")})
+            }
+            _ => lua_to_json_within(lua, &value, &key, budget, &mut || Ok(())).map_err(|e| describe(&e))?,
+        };
+        out.insert(key, json);
+    }
+    Ok(Value::Object(out))
+}
+
+/// The engine's side of `definition_json`: the table `Skill::from_table` reads, with inert
+/// functions where the worker marked its own.
+fn definition_table(lua: &Lua, def: &Value, budget: &Budget) -> Result<Table, String> {
+    let Value::Object(fields) = def else { return Err("not a table".into()) };
+    let table = lua.create_table().map_err(|e| e.to_string())?;
+    let inert = || lua.create_function(|_, ()| Ok(())).map_err(|e| e.to_string());
+    for (key, value) in fields {
+        let lua_value = match (key.as_str(), value) {
+            ("handler", Value::Bool(true)) => LuaValue::Function(inert()?),
+            ("hooks", Value::Object(marks)) => {
+                let hooks = lua.create_table().map_err(|e| e.to_string())?;
+                for k in ["before", "after"] {
+                    if marks.get(k) == Some(&Value::Bool(true)) {
+                        hooks.raw_set(k, inert()?).map_err(|e| e.to_string())?;
+                    }
+                }
+                LuaValue::Table(hooks)
+            }
+            _ => json_to_lua_within(lua, value, key, budget, &mut || Ok(())).map_err(|e| e.to_string())?,
+        };
+        table.raw_set(key.as_str(), lua_value).map_err(|e| e.to_string())?;
+    }
+    Ok(table)
 }
 
 /// Where a package call failed.

@@ -103,7 +103,7 @@ impl fmt::Display for Permission {
 }
 
 /// A set of permissions, as a bitmask (one bit per `Permission`, so at most 16).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PermissionSet(u16);
 
 impl PermissionSet {

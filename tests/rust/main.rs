@@ -30,6 +30,7 @@ mod package_loading;
 mod package_paths;
 mod package_reload;
 mod package_trust;
+mod package_worker;
 mod packages;
 mod playtest;
 mod providers;

@@ -190,7 +190,7 @@ fn limina_ok(args: &[&str], cwd: &Path) -> String {
     out
 }
 
-fn grant(scripts: &Path, name: &str) -> String {
+pub(crate) fn grant(scripts: &Path, name: &str) -> String {
     limina_ok(&["packages", "trust", name, "--scripts", scripts.to_str().unwrap()], scripts.parent().unwrap())
 }
 

@@ -154,7 +154,21 @@ return { skills = { {
 } } }
 "#;
 
-fn sandbox_world() -> (tempfile::TempDir, Engine) {
+/// The hostile suites run twice: in process (the restricted VM is the only barrier) and in
+/// worker processes (`package_worker.rs`), with the same expectations.
+fn isolations() -> [limina::packages::worker::Isolation; 2] {
+    [limina::packages::worker::Isolation::InProcess, crate::package_worker::workers()]
+}
+
+fn sandbox_worlds() -> impl Iterator<Item = (tempfile::TempDir, Engine)> {
+    isolations().into_iter().map(sandbox_world)
+}
+
+fn hostile_worlds() -> impl Iterator<Item = (tempfile::TempDir, Engine)> {
+    isolations().into_iter().map(hostile_world)
+}
+
+fn sandbox_world(isolation: limina::packages::worker::Isolation) -> (tempfile::TempDir, Engine) {
     let dir = tempfile::tempdir().unwrap();
     let scripts = dir.path().join("scripts");
     std::fs::create_dir_all(scripts.join("evil")).unwrap();
@@ -166,7 +180,9 @@ fn sandbox_world() -> (tempfile::TempDir, Engine) {
     .unwrap();
     std::fs::write(scripts.join("evil/init.luau"), EVIL).unwrap();
     std::fs::write(scripts.join("reader.luau"), READER).unwrap();
-    let e = engine(&scripts, false);
+    let out_of_process = isolation != limina::packages::worker::Isolation::InProcess;
+    let e = crate::package_worker::engine_with(&scripts, isolation);
+    assert_eq!(e.mods().runtime("evil").unwrap().worker().is_some(), out_of_process);
     assert!(e.registry().has("evil.spin"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
     (dir, e)
 }
@@ -187,75 +203,81 @@ fn attack(e: &Engine, skill: &str) -> limina::skills::SkillFailure {
 #[test]
 fn an_endless_loop_is_stopped_at_the_deadline_even_under_pcall() {
     within(HANG_GUARD, "endless loops", || {
-        let (_d, e) = sandbox_world();
-        let f = attack(&e, "evil.spin");
-        assert_eq!(f.code, ErrorCode::HandlerError);
-        // The CPU deadline ends it; on a host so loaded that the call gets under a tenth of a core,
-        // the wall-clock backstop may come first. Either way the call is bounded.
-        assert!(f.message.contains("cpu deadline") && f.message.contains("30 ms"), "{}", f.message);
-        let f = attack(&e, "evil.spin_pcall");
-        assert!(f.message.contains("cpu deadline"), "{}", f.message);
-        let violations = events_of(&e, "package.violation");
-        assert_eq!(violations.len(), 2);
-        assert!(violations[0]["kind"] == "cpu" || violations[0]["kind"] == "wall", "{}", violations[0]);
-        assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
+        for (_d, e) in sandbox_worlds() {
+            let f = attack(&e, "evil.spin");
+            assert_eq!(f.code, ErrorCode::HandlerError);
+            // The CPU deadline ends it; on a host so loaded that the call gets under a tenth of a core,
+            // the wall-clock backstop may come first. Either way the call is bounded.
+            assert!(f.message.contains("cpu deadline") && f.message.contains("30 ms"), "{}", f.message);
+            let f = attack(&e, "evil.spin_pcall");
+            assert!(f.message.contains("cpu deadline"), "{}", f.message);
+            let violations = events_of(&e, "package.violation");
+            assert_eq!(violations.len(), 2);
+            assert!(violations[0]["kind"] == "cpu" || violations[0]["kind"] == "wall", "{}", violations[0]);
+            assert!(e.mods().runtime("evil").unwrap().rebuilds() >= 2, "a VM that hit a limit is rebuilt");
+        }
     });
 }
 
 #[test]
 fn a_table_bomb_hits_the_memory_limit() {
     within(HANG_GUARD, "table bomb", || {
-        let (_d, e) = sandbox_world();
-        let f = attack(&e, "evil.bomb");
-        assert!(f.message.contains("memory limit of 8000000 bytes"), "{}", f.message);
-        assert_eq!(events_of(&e, "package.violation")[0]["kind"], "memory");
+        for (_d, e) in sandbox_worlds() {
+            let f = attack(&e, "evil.bomb");
+            assert!(f.message.contains("memory limit of 8000000 bytes"), "{}", f.message);
+            assert_eq!(events_of(&e, "package.violation")[0]["kind"], "memory");
+        }
     });
 }
 
 #[test]
 fn deep_recursion_and_pattern_blowups_fail_cleanly() {
     within(HANG_GUARD, "recursion and patterns", || {
-        let (_d, e) = sandbox_world();
-        let f = attack(&e, "evil.recurse");
-        assert!(f.message.to_lowercase().contains("stack overflow"), "{}", f.message);
-        let f = attack(&e, "evil.pattern");
-        assert!(f.message.contains("pattern too costly"), "{}", f.message);
+        for (_d, e) in sandbox_worlds() {
+            let f = attack(&e, "evil.recurse");
+            assert!(f.message.to_lowercase().contains("stack overflow"), "{}", f.message);
+            let f = attack(&e, "evil.pattern");
+            assert!(f.message.contains("pattern too costly"), "{}", f.message);
+        }
     });
 }
 
 #[test]
 fn escapes_and_dangerous_globals_are_not_there() {
-    let (_d, e) = sandbox_world();
-    let f = attack(&e, "evil.escape");
-    assert!(f.message.contains("no '..'"), "{}", f.message);
-    let seen = call(&e, "evil.globals", json!({})).result.unwrap()["seen"].clone();
-    assert_eq!(
-        seen,
-        json!({"os": false, "io": false, "getinfo": false, "getfenv": false, "setfenv": false, "loadstring": false, "traceback": true})
-    );
+    for (_d, e) in sandbox_worlds() {
+        let f = attack(&e, "evil.escape");
+        assert!(f.message.contains("no '..'"), "{}", f.message);
+        let seen = call(&e, "evil.globals", json!({})).result.unwrap()["seen"].clone();
+        assert_eq!(
+            seen,
+            json!({"os": false, "io": false, "getinfo": false, "getfenv": false, "setfenv": false, "loadstring": false, "traceback": true})
+        );
+    }
 }
 
 #[test]
 fn a_package_cannot_reach_another_through_globals() {
-    let (_d, e) = sandbox_world();
-    assert_eq!(call(&e, "evil.write_global", json!({})).result, Some(json!({"ok": true})));
-    assert_eq!(call(&e, "reader.peek", json!({})).result, Some(json!({"seen": false})));
+    for (_d, e) in sandbox_worlds() {
+        assert_eq!(call(&e, "evil.write_global", json!({})).result, Some(json!({"ok": true})));
+        assert_eq!(call(&e, "reader.peek", json!({})).result, Some(json!({"seen": false})));
+    }
 }
 
 #[test]
 fn host_invoke_beyond_the_grants_is_forbidden_and_traced() {
-    let (_d, e) = sandbox_world();
-    let before = e.world_hash();
-    let r = call(&e, "evil.grab", json!({}));
-    let result = r.result.unwrap();
-    assert_eq!(result["ok"], false);
-    assert_eq!(result["seen"]["code"], "forbidden");
-    assert_eq!(result["seen"]["message"], "missing permission: scene.write (package evil@1.0.0 was not granted it)");
-    assert_eq!(e.world_hash(), before);
-    let denied: Vec<Value> = events_of(&e, "policy.denied");
-    let last = denied.last().unwrap();
-    assert_eq!(last["context"]["package"], "evil@1.0.0");
-    assert_eq!(last["context"]["agentId"], "agt_script", "the caller's attribution is kept");
+    for (_d, e) in sandbox_worlds() {
+        let before = e.world_hash();
+        let r = call(&e, "evil.grab", json!({}));
+        let result = r.result.unwrap();
+        assert_eq!(result["ok"], false);
+        assert_eq!(result["seen"]["code"], "forbidden");
+        assert_eq!(result["seen"]["message"], "missing permission: scene.write (package evil@1.0.0 was not granted it)");
+        assert_eq!(e.world_hash(), before);
+        let denied: Vec<Value> = events_of(&e, "policy.denied");
+        let last = denied.last().unwrap();
+        assert_eq!(last["context"]["package"], "evil@1.0.0");
+        assert_eq!(last["context"]["agentId"], "agt_script", "the caller's attribution is kept");
+    }
 }
 
 pub(crate) fn write_package(scripts: &Path, dir: &str, manifest: &str) {
@@ -510,7 +532,7 @@ return { package = { name = "benign", version = "1.0.0" }, skills = { {
 } } }
 "#;
 
-fn hostile_world() -> (tempfile::TempDir, Engine) {
+fn hostile_world(isolation: limina::packages::worker::Isolation) -> (tempfile::TempDir, Engine) {
     let dir = tempfile::tempdir().unwrap();
     let scripts = dir.path().join("scripts");
     std::fs::create_dir_all(scripts.join("hostile")).unwrap();
@@ -521,7 +543,9 @@ fn hostile_world() -> (tempfile::TempDir, Engine) {
     .unwrap();
     std::fs::write(scripts.join("hostile/init.luau"), hostile_mod()).unwrap();
     std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
-    let e = engine(&scripts, false);
+    let out_of_process = isolation != limina::packages::worker::Isolation::InProcess;
+    let e = crate::package_worker::engine_with(&scripts, isolation);
+    assert_eq!(e.mods().runtime("hostile").unwrap().worker().is_some(), out_of_process);
     assert!(e.registry().has("hostile.fine"), "{:?}", e.mods().packages.iter().map(|p| (&p.status, p.reference())).collect::<Vec<_>>());
     (dir, e)
 }
@@ -548,26 +572,28 @@ fn refused(e: &Engine, skill: &str) -> String {
 #[test]
 fn a_handler_result_that_expands_past_the_budget_is_refused() {
     within(HANG_GUARD, "result bombs", || {
-        let (_d, e) = hostile_world();
-        let m = refused(&e, "hostile.result_dag");
-        assert!(m.contains("result.v") && m.contains("more than 20000 nodes") && m.contains("limits.valueNodes"), "{m}");
-        let m = refused(&e, "hostile.result_bytes");
-        assert!(m.contains("result.v") && m.contains("bytes") && m.contains("limits.valueBytes"), "{m}");
+        for (_d, e) in hostile_worlds() {
+            let m = refused(&e, "hostile.result_dag");
+            assert!(m.contains("result.v") && m.contains("more than 20000 nodes") && m.contains("limits.valueNodes"), "{m}");
+            let m = refused(&e, "hostile.result_bytes");
+            assert!(m.contains("result.v") && m.contains("bytes") && m.contains("limits.valueBytes"), "{m}");
+        }
     });
 }
 
 #[test]
 fn host_invoke_input_that_expands_past_the_budget_is_refused() {
     within(HANG_GUARD, "host.invoke bombs", || {
-        let (_d, e) = hostile_world();
-        for (skill, want) in [("hostile.invoke_dag", "more than 20000 nodes"), ("hostile.invoke_bytes", "bytes")] {
-            let before = (e.world_hash(), e.tick());
-            let r = call(&e, skill, json!({})).result.unwrap_or_else(|| panic!("{skill} should answer"));
-            assert_eq!(r["ok"], false, "{skill}");
-            assert_eq!(r["seen"]["code"], "invalid_input", "{skill}: {r}");
-            let m = r["seen"]["message"].as_str().unwrap();
-            assert!(m.contains("input.tag") && m.contains(want), "{skill}: {m}");
-            still_sound(&e, before, skill);
+        for (_d, e) in hostile_worlds() {
+            for (skill, want) in [("hostile.invoke_dag", "more than 20000 nodes"), ("hostile.invoke_bytes", "bytes")] {
+                let before = (e.world_hash(), e.tick());
+                let r = call(&e, skill, json!({})).result.unwrap_or_else(|| panic!("{skill} should answer"));
+                assert_eq!(r["ok"], false, "{skill}");
+                assert_eq!(r["seen"]["code"], "invalid_input", "{skill}: {r}");
+                let m = r["seen"]["message"].as_str().unwrap();
+                assert!(m.contains("input.tag") && m.contains(want), "{skill}: {m}");
+                still_sound(&e, before, skill);
+            }
         }
     });
 }
@@ -604,23 +630,25 @@ fn a_single_file_header_that_expands_past_the_budget_is_refused_at_load() {
 
 #[test]
 fn table_keys_that_are_not_utf8_are_refused_not_merged() {
-    let (_d, e) = hostile_world();
-    let m = refused(&e, "hostile.utf8_keys");
-    assert!(m.contains("result.v") && m.contains("not valid UTF-8"), "{m}");
+    for (_d, e) in hostile_worlds() {
+        let m = refused(&e, "hostile.utf8_keys");
+        assert!(m.contains("result.v") && m.contains("not valid UTF-8"), "{m}");
+    }
 }
 
 #[test]
 fn a_plain_find_or_split_on_huge_strings_never_stalls_the_host() {
     within(HANG_GUARD, "plain find", || {
-        let (_d, e) = hostile_world();
-        for skill in ["hostile.find_plain", "hostile.find_nospecials", "hostile.split"] {
-            let before = (e.world_hash(), e.tick());
-            let r = call(&e, skill, json!({}));
-            // The attack is a C loop the deadline never reaches; either the search finishes or
-            // the deadline ends it — which one depends on machine speed, so both are fine.
-            let deadline = r.error.as_ref().is_some_and(|f| f.message.contains("cpu deadline"));
-            assert!(r.result == Some(json!({"ok": true})) || deadline, "{skill}: {:?}", r.error);
-            still_sound(&e, before, skill);
+        for (_d, e) in hostile_worlds() {
+            for skill in ["hostile.find_plain", "hostile.find_nospecials", "hostile.split"] {
+                let before = (e.world_hash(), e.tick());
+                let r = call(&e, skill, json!({}));
+                // The attack is a C loop the deadline never reaches; either the search finishes or
+                // the deadline ends it — which one depends on machine speed, so both are fine.
+                let deadline = r.error.as_ref().is_some_and(|f| f.message.contains("cpu deadline"));
+                assert!(r.result == Some(json!({"ok": true})) || deadline, "{skill}: {:?}", r.error);
+                still_sound(&e, before, skill);
+            }
         }
     });
 }
@@ -655,18 +683,19 @@ return { skills = { {
 #[test]
 fn c_library_calls_are_bounded_per_call() {
     within(HANG_GUARD, "C calls", || {
-        let (_d, e) = hostile_world();
-        let m = refused(&e, "hostile.sort");
-        assert!(m.contains("table.sort") && m.contains("1048577"), "{m}");
-        let m = refused(&e, "hostile.rep");
-        assert!(m.contains("string.rep") && m.contains("33554432") && m.contains("16777216"), "{m}");
-        let m = refused(&e, "hostile.format");
-        assert!(m.contains("string.format") && m.contains("16777216"), "{m}");
-        let m = refused(&e, "hostile.move");
-        assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
-        // The pattern matcher checks the deadline itself (Luau calls the interrupt from it).
-        let m = refused(&e, "hostile.gsub");
-        assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
+        for (_d, e) in hostile_worlds() {
+            let m = refused(&e, "hostile.sort");
+            assert!(m.contains("table.sort") && m.contains("1048577"), "{m}");
+            let m = refused(&e, "hostile.rep");
+            assert!(m.contains("string.rep") && m.contains("33554432") && m.contains("16777216"), "{m}");
+            let m = refused(&e, "hostile.format");
+            assert!(m.contains("string.format") && m.contains("16777216"), "{m}");
+            let m = refused(&e, "hostile.move");
+            assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
+            // The pattern matcher checks the deadline itself (Luau calls the interrupt from it).
+            let m = refused(&e, "hostile.gsub");
+            assert!(m.contains("cpu deadline") && m.contains("250 ms"), "{m}");
+        }
     });
 }
 
