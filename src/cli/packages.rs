@@ -86,26 +86,13 @@ fn shown(root: &std::path::Path, p: &InstalledPackage) -> String {
 enum FindError {
     #[error("no package named '{name}' under {} (limina packages list shows them)", root.display())]
     None { name: String, root: PathBuf },
-    #[error("{} packages are named '{name}' ({}): name one by its path", paths.len(), paths.join(", "))]
+    #[error("{} packages or skills are named '{name}' ({}): name one by its path", paths.len(), paths.join(", "))]
     Many { name: String, paths: Vec<String> },
 }
 
 impl From<FindError> for CliError {
     fn from(e: FindError) -> Self {
         CliError::usage(e)
-    }
-}
-
-/// The one package `name` designates (a name, a ref, or a path under the root).
-fn find<'a>(root: &std::path::Path, packages: &'a [InstalledPackage], name: &str) -> Result<&'a InstalledPackage, FindError> {
-    let matches: Vec<&InstalledPackage> = packages
-        .iter()
-        .filter(|p| (p.manifest.is_some() && (p.name() == name || p.reference() == name)) || shown(root, p) == name)
-        .collect();
-    match matches.as_slice() {
-        [one] => Ok(one),
-        [] => Err(FindError::None { name: name.to_string(), root: root.to_path_buf() }),
-        many => Err(FindError::Many { name: name.to_string(), paths: many.iter().map(|p| shown(root, p)).collect() }),
     }
 }
 
@@ -122,12 +109,9 @@ fn limits_json(l: &Limits) -> Value {
     })
 }
 
-/// The instruction skill `name` designates (its id or its path under the root), if any.
-fn find_skill<'a>(root: &std::path::Path, skills: &'a [Surveyed], name: &str) -> Option<&'a Surveyed> {
-    skills.iter().find(|s| {
-        let path = skill_path(&s.location);
-        s.location.name() == name || path.strip_prefix(root).is_ok_and(|p| p.to_string_lossy() == name)
-    })
+fn skill_shown(root: &std::path::Path, s: &Surveyed) -> String {
+    let path = skill_path(&s.location);
+    path.strip_prefix(root).unwrap_or(path).display().to_string()
 }
 
 /// A typed package or an instruction skill, whichever `name` designates (both: ambiguous).
@@ -136,24 +120,53 @@ enum Found<'a> {
     Skill(&'a Surveyed),
 }
 
+/// The one package or instruction skill `name` designates: by name or ref when only one thing
+/// carries it, else by path under the root (`benign.luau`, `benign/` for a skill's folder,
+/// `packs/lighting`). A name several things carry (a package and a skill, two skills) with no
+/// path to tell them apart is refused listing their paths.
 fn find_any<'a>(
     root: &std::path::Path,
     packages: &'a [InstalledPackage],
     skills: &'a [Surveyed],
     name: &str,
 ) -> Result<Found<'a>, FindError> {
-    match (find(root, packages, name), find_skill(root, skills, name)) {
-        (Ok(p), None) => Ok(Found::Package(p)),
-        (Err(FindError::None { .. }), Some(s)) => Ok(Found::Skill(s)),
-        (Ok(p), Some(s)) => Err(FindError::Many {
-            name: name.to_string(),
-            paths: vec![
-                shown(root, p),
-                skill_path(&s.location).strip_prefix(root).unwrap_or(skill_path(&s.location)).display().to_string(),
-            ],
-        }),
-        (Err(e), _) => Err(e),
+    let mut named: Vec<Found<'a>> = packages
+        .iter()
+        .filter(|p| p.manifest.is_some() && (p.name() == name || p.reference() == name))
+        .map(Found::Package)
+        .chain(skills.iter().filter(|s| s.location.name() == name || skill_ref(s) == name).map(Found::Skill))
+        .collect();
+    if named.len() == 1 {
+        return Ok(named.remove(0));
     }
+    let mut by_path: Vec<Found<'a>> = packages
+        .iter()
+        .filter(|p| shown(root, p) == name)
+        .map(Found::Package)
+        .chain(
+            skills
+                .iter()
+                .filter(|s| {
+                    let path = skill_shown(root, s);
+                    name == format!("{path}/") || (name == path && path != s.location.name())
+                })
+                .map(Found::Skill),
+        )
+        .collect();
+    if by_path.len() == 1 {
+        return Ok(by_path.remove(0));
+    }
+    if named.is_empty() {
+        return Err(FindError::None { name: name.to_string(), root: root.to_path_buf() });
+    }
+    let paths = named
+        .iter()
+        .map(|f| match f {
+            Found::Package(p) => shown(root, p),
+            Found::Skill(s) => format!("{}/", skill_shown(root, s)).replace(".skill.md/", ".skill.md"),
+        })
+        .collect();
+    Err(FindError::Many { name: name.to_string(), paths })
 }
 
 fn skill_ref(s: &Surveyed) -> String {

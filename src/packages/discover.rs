@@ -301,17 +301,28 @@ pub(crate) fn instruction_skills(root: &Path) -> Vec<crate::instructions::Locati
     found
 }
 
+/// Most instruction skills one scripts root may hold: far above any library anyone curates, and
+/// a bound on what every reload reads and every `prompts/list` answer carries. The walk stops at
+/// one past it, so a folder of a million skills costs a bounded read.
+pub(crate) const MAX_INSTRUCTION_SKILLS: usize = 256;
+
 fn walk_instructions(dir: &Path, depth: usize, found: &mut Vec<crate::instructions::Location>) {
     use crate::instructions::Location;
     // Deeper than any layout anyone writes; a bound so a pathological tree costs little.
     const MAX_DEPTH: usize = 8;
     let Ok(entries) = sorted_entries(dir) else { return };
     for entry in entries {
+        if found.len() > MAX_INSTRUCTION_SKILLS {
+            return;
+        }
         if hidden(&entry) {
             continue;
         }
         let is_real_dir = entry.symlink_metadata().is_ok_and(|m| m.is_dir());
-        match Location::of(&entry) {
+        // A folder with a package manifest is a typed package: a `SKILL.md` in it is one of its
+        // files, not a second thing with the same name.
+        let is_package = is_real_dir && manifest_file(&entry).is_some();
+        match Location::of(&entry).filter(|_| !is_package) {
             Some(at) => found.push(at),
             None if is_real_dir && depth < MAX_DEPTH && manifest_file(&entry).is_none() => walk_instructions(&entry, depth + 1, found),
             None => {}

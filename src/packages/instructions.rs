@@ -19,7 +19,7 @@ use std::rc::Rc;
 use semver::Version;
 use serde_json::json;
 
-use super::discover::{instruction_skills, shown};
+use super::discover::{MAX_INSTRUCTION_SKILLS, instruction_skills, shown};
 use super::manifest::Trust;
 use super::trust::{Grants, TrustDecision};
 use super::{Host, ModManager, PACKAGES_ACTOR, Refusal, disabled_set};
@@ -123,20 +123,43 @@ fn read(
     Ok((skill, trust))
 }
 
-/// Refuses skills whose id another skill already has, whose dependencies are not among the good
-/// ones (at a matching version; a skill with no version counts as 0.0.0), or that conflict with a
-/// good one found earlier. Repeated until nothing changes: refusing one can unmeet another.
-fn resolve(found: &mut [(Location, Result<InstructionSkill, FormatError>)]) {
-    let unresolved = |s: &InstructionSkill, why: String| Err(FormatError::at(&s.file, 0, Problem::Unresolved(why)));
-    let mut first_file: BTreeMap<String, String> = BTreeMap::new();
-    for (_, result) in found.iter_mut() {
-        let Ok(skill) = result else { continue };
-        match first_file.get(&skill.id) {
-            Some(other) => *result = unresolved(skill, format!("another skill, {other}, already has the id '{}'", skill.id)),
-            None => {
-                first_file.insert(skill.id.clone(), skill.file.clone());
-            }
+/// Refuses, until nothing changes (refusing one can unmeet another):
+/// - every file claiming an id another file claims too (a skill's id is its folder or file
+///   name, so `a/x/`, `b/x/` and `x.skill.md` all claim `x`), except the one already registered
+///   under it (`incumbent`): a newcomer never takes a loaded skill's id;
+/// - a skill whose dependencies are not among the good ones (at a matching version; a skill with
+///   no version counts as 0.0.0);
+/// - a skill that declares a conflict with a good one: the declarer is refused, so a
+///   declaration can never evict another skill, whatever the names' order.
+fn resolve(
+    found: &mut [(Location, Result<InstructionSkill, FormatError>)],
+    incumbent: impl Fn(&str) -> Option<PathBuf>,
+    show: impl Fn(&Path) -> String,
+) {
+    let unresolved = |file: &str, why: String| Err(FormatError::at(file, 0, Problem::Unresolved(why)));
+    let mut claims: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for (at, _) in found.iter() {
+        claims.entry(at.name()).or_default().push(skill_path(at).to_path_buf());
+    }
+    for (at, result) in found.iter_mut() {
+        let (id, here) = (at.name(), skill_path(at));
+        let paths = &claims[&id];
+        if paths.len() < 2 {
+            continue;
         }
+        let keeper = incumbent(&id).filter(|p| paths.contains(p));
+        if keeper.as_deref() == Some(here) {
+            continue;
+        }
+        let file = result.as_ref().map_or_else(|e| e.file.clone(), |s| s.file.clone());
+        let why = match keeper {
+            Some(loaded) => format!("the id '{id}' belongs to the loaded skill at {}; another file cannot take it", show(&loaded)),
+            None => {
+                let all: Vec<String> = paths.iter().map(|p| show(p)).collect();
+                format!("{} files claim the id '{id}' ({}): all are refused until one is renamed or removed", all.len(), all.join(", "))
+            }
+        };
+        *result = unresolved(&file, why);
     }
     loop {
         let good: BTreeMap<String, Version> = found
@@ -145,8 +168,6 @@ fn resolve(found: &mut [(Location, Result<InstructionSkill, FormatError>)]) {
             .map(|s| (s.id.clone(), s.version.clone().unwrap_or(Version::new(0, 0, 0))))
             .collect();
         let mut changed = false;
-        // Good skills before this one, with what each conflicts with.
-        let mut earlier: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (_, result) in found.iter_mut() {
             let Ok(skill) = result else { continue };
             let why = skill
@@ -158,20 +179,12 @@ fn resolve(found: &mut [(Location, Result<InstructionSkill, FormatError>)]) {
                     Some(_) => None,
                 })
                 .or_else(|| {
-                    skill.conflicts_with.iter().find(|c| earlier.contains_key(*c)).map(|c| format!("conflicts with '{c}', which is loaded"))
-                })
-                .or_else(|| {
-                    let (other, _) = earlier.iter().find(|(_, theirs)| theirs.contains(&skill.id))?;
-                    Some(format!("'{other}', which is loaded, conflicts with it"))
+                    let c = skill.conflicts_with.iter().find(|c| **c != skill.id && good.contains_key(*c))?;
+                    Some(format!("it declares a conflict with '{c}', which is loaded (the skill declaring a conflict is the one refused)"))
                 });
-            match why {
-                Some(why) => {
-                    *result = unresolved(skill, why);
-                    changed = true;
-                }
-                None => {
-                    earlier.insert(skill.id.clone(), skill.conflicts_with.clone());
-                }
+            if let Some(why) = why {
+                *result = unresolved(&skill.file, why);
+                changed = true;
             }
         }
         if !changed {
@@ -190,10 +203,15 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
     };
     let disabled = disabled_set(&root);
     let grants = Grants::read(&root);
+    let incumbents: BTreeMap<String, PathBuf> =
+        mods.borrow().instruction_trust.iter().map(|(id, (_, p))| (id.clone(), p.clone())).collect();
     let mut tiers: BTreeMap<PathBuf, TrustDecision> = BTreeMap::new();
+    let mut locations = instruction_skills(&root);
+    let overflow = locations.len() > MAX_INSTRUCTION_SKILLS;
+    locations.truncate(MAX_INSTRUCTION_SKILLS);
     let mut found: Vec<(Location, Result<InstructionSkill, FormatError>)> = {
         let reg = registry.borrow();
-        instruction_skills(&root)
+        locations
             .into_iter()
             .filter(|at| !disabled.contains(&at.name()))
             .map(|at| {
@@ -205,9 +223,19 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
             })
             .collect()
     };
-    resolve(&mut found);
+    resolve(&mut found, |id| incumbents.get(id).cloned(), |p| mods.borrow().shown(p));
 
     let mut events: Vec<(EventKind, serde_json::Value)> = Vec::new();
+    if overflow {
+        let reason = format!(
+            "more than {MAX_INSTRUCTION_SKILLS} instruction skills under the scripts root: only the first {MAX_INSTRUCTION_SKILLS} in path order are read"
+        );
+        let mut m = mods.borrow_mut();
+        if m.instruction_reports.get(&root) != Some(&reason) {
+            m.instruction_reports.insert(root.clone(), reason.clone());
+            events.push((EventKind::PackageRejected, json!({"kind": "instruction", "rule": Refusal::Resolve.as_str(), "reason": reason})));
+        }
+    }
     let mut kept: BTreeSet<String> = BTreeSet::new();
     {
         let mut mods = mods.borrow_mut();
@@ -246,7 +274,11 @@ pub(super) fn sync(mods: &RefCell<ModManager>, registry: &RefCell<SkillRegistry>
                 }
                 Err(e) => {
                     let id = at.name();
-                    let last_good = reg.has(&id);
+                    // The last good version stays through a broken edit of its own files; a
+                    // skill whose dependency left, that declares a conflict, or whose id is
+                    // claimed twice has no good version to keep.
+                    let incumbent_here = incumbents.get(&id).is_some_and(|p| p == skill_path(&at));
+                    let last_good = incumbent_here && !matches!(e.problem, Problem::Unresolved(_)) && reg.has(&id);
                     if last_good {
                         kept.insert(id.clone());
                     }
@@ -320,12 +352,14 @@ pub(crate) struct Surveyed {
     pub trust: Option<TrustDecision>,
     /// Whether it fits its tier's bounds (a grant is what lifts a skill past them).
     pub bounds: Result<(), FormatError>,
+    /// Whether it resolves beside the others (ids, dependencies, conflicts), as at start-up.
+    pub resolved: Result<(), FormatError>,
 }
 
 impl Surveyed {
     /// What a start-up would do with it, as one error if it would refuse it.
     pub fn problem(&self) -> Option<&FormatError> {
-        self.read.as_ref().err().or(self.bounds.as_ref().err())
+        self.read.as_ref().err().or(self.bounds.as_ref().err()).or(self.resolved.as_ref().err())
     }
 }
 
@@ -333,7 +367,9 @@ impl Surveyed {
 pub(crate) fn survey(root: &Path) -> Vec<Surveyed> {
     let disabled = disabled_set(root);
     let grants = Grants::read(root);
-    instruction_skills(root)
+    let mut locations = instruction_skills(root);
+    locations.truncate(MAX_INSTRUCTION_SKILLS);
+    let mut surveyed: Vec<Surveyed> = locations
         .into_iter()
         .map(|location| {
             let read = instructions::load(&location, &shown(&location.skill_file()));
@@ -342,7 +378,20 @@ pub(crate) fn survey(root: &Path) -> Vec<Surveyed> {
                 (Ok(skill), Some(trust)) => TierBounds::of(trust.effective).check(skill, trust.effective),
                 _ => Ok(()),
             };
-            Surveyed { disabled: disabled.contains(&location.name()), location, read, trust, bounds }
+            Surveyed { disabled: disabled.contains(&location.name()), location, read, trust, bounds, resolved: Ok(()) }
         })
-        .collect()
+        .collect();
+    // Resolved as a start-up would: the enabled ones that read and fit, with no skill loaded yet.
+    let mut found: Vec<(Location, Result<InstructionSkill, FormatError>)> =
+        surveyed.iter().filter(|s| !s.disabled).map(|s| (s.location.clone(), s.bounds.clone().and_then(|()| s.read.clone()))).collect();
+    resolve(&mut found, |_| None, |p| p.strip_prefix(root).unwrap_or(p).display().to_string());
+    for (location, result) in found {
+        if let (Err(e), Some(s)) = (result, surveyed.iter_mut().find(|s| s.location == location))
+            && s.read.is_ok()
+            && s.bounds.is_ok()
+        {
+            s.resolved = Err(e);
+        }
+    }
+    surveyed
 }

@@ -200,7 +200,7 @@ fn skill_changes_reach_listen_streams_that_asked_and_only_declared_capabilities(
     let e = engine(&scripts, false);
     let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
     let mut stateless = McpSession::new(1, Profile::BuilderReadWrite, &e);
-    let mut ask = |s: &mut McpSession, id: u64, method: &str, mut params: Value| {
+    let ask = |s: &mut McpSession, id: u64, method: &str, mut params: Value| {
         params["_meta"] = meta.clone();
         handle_text(&e, s, &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
     };
@@ -239,4 +239,77 @@ fn skill_changes_reach_listen_streams_that_asked_and_only_declared_capabilities(
     let out = send(&e, &mut late, 6, "ping", json!({}));
     let methods: Vec<&str> = out[1..].iter().map(|n| n["method"].as_str().unwrap()).collect();
     assert_eq!(methods, ["notifications/prompts/list_changed", "notifications/resources/list_changed"]);
+}
+
+fn skill_text(name: &str, extra: &str, body: &str) -> String {
+    format!("---\nname: {name}\ndescription: {name} here.\n{extra}---\n{body}\n")
+}
+
+fn rejected_reason(e: &Engine, file: &str) -> String {
+    let all = events_of(e, "package.rejected");
+    let ev = all.iter().find(|ev| ev["file"] == file).unwrap_or_else(|| panic!("{file} not refused: {all:?}"));
+    ev["reason"].as_str().unwrap().to_string()
+}
+
+/// Attacks found by an outside check: a second file with a loaded skill's name, a conflict
+/// declared to evict another skill, a dependency that leaves during a hot reload, a flood of
+/// skills, and a `SKILL.md` dropped into a typed package's folder.
+#[test]
+fn a_newcomer_never_takes_a_skill_s_id_and_a_conflict_refuses_only_its_declarer() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    for d in ["lighting", "0/lighting", "victim", "base", "child"] {
+        std::fs::create_dir_all(scripts.join(d)).unwrap();
+    }
+    std::fs::write(scripts.join("lighting/SKILL.md"), skill_text("lighting", "", "OPERATOR")).unwrap();
+    std::fs::write(scripts.join("0/lighting/SKILL.md"), skill_text("lighting", "", "ATTACKER")).unwrap();
+    std::fs::write(scripts.join("victim/SKILL.md"), skill_text("victim", "", "V")).unwrap();
+    std::fs::write(scripts.join("aaa.skill.md"), skill_text("aaa", "conflicts_with: [victim]\n", "A")).unwrap();
+    std::fs::write(scripts.join("base/SKILL.md"), skill_text("base", "version: 1.0.0\n", "B")).unwrap();
+    std::fs::write(scripts.join("child/SKILL.md"), skill_text("child", "dependencies: [base@^1]\n", "C")).unwrap();
+    let e = engine(&scripts, true);
+    let has = |e: &Engine, id: &str| e.registry().instructions().has(id);
+    // Two files claim `lighting` at start-up: both refused, both named.
+    assert!(!has(&e, "lighting"));
+    let reason = rejected_reason(&e, "lighting/SKILL.md");
+    assert!(reason.contains("2 files claim the id 'lighting' (0/lighting, lighting): all are refused"), "{reason}");
+    // The declarer of a conflict is refused, whatever the names' order.
+    assert!(has(&e, "victim") && !has(&e, "aaa"));
+    assert!(rejected_reason(&e, "scripts/aaa.skill.md").contains("declares a conflict with 'victim'"));
+    assert!(has(&e, "base") && has(&e, "child"));
+
+    // Live: once one `lighting` is loaded, a newcomer with its name is refused and it stays.
+    std::fs::remove_dir_all(scripts.join("0")).unwrap();
+    step_until(&e, "lighting loaded", |e| has(e, "lighting"));
+    std::fs::create_dir_all(scripts.join("zz/lighting")).unwrap();
+    std::fs::write(scripts.join("zz/lighting/SKILL.md"), skill_text("lighting", "", "ATTACKER AGAIN")).unwrap();
+    step_until(&e, "the newcomer refused", |e| {
+        events_of(e, "package.rejected")
+            .iter()
+            .any(|ev| ev["reason"].as_str().is_some_and(|r| r.contains("belongs to the loaded skill at lighting")))
+    });
+    assert!(e.registry().instructions().get("lighting").unwrap().body.contains("OPERATOR"));
+    // A dependency that leaves takes its dependant with it (no "last good" for a broken set).
+    std::fs::remove_dir_all(scripts.join("base")).unwrap();
+    step_until(&e, "child unloaded with its dependency", |e| !has(e, "child"));
+    drop(e);
+
+    // A SKILL.md inside a typed package's folder is one of the package's files.
+    std::fs::create_dir_all(scripts.join("dual")).unwrap();
+    std::fs::write(scripts.join("dual/package.luau"), "return { name = \"dual\", version = \"1.0.0\" }\n").unwrap();
+    std::fs::write(scripts.join("dual/init.luau"), "return { skills = {} }\n").unwrap();
+    std::fs::write(scripts.join("dual/SKILL.md"), skill_text("dual", "", "D")).unwrap();
+    // A flood: only the first 256 in path order are read, and that is said once.
+    std::fs::create_dir_all(scripts.join("flood")).unwrap();
+    for i in 0..300 {
+        std::fs::write(scripts.join(format!("flood/f{i:03}.skill.md")), skill_text(&format!("f{i:03}"), "", "x")).unwrap();
+    }
+    let e = engine(&scripts, false);
+    assert!(!has(&e, "dual"));
+    assert!(has(&e, "f000") && !has(&e, "f299") && e.registry().instructions().size() <= 256);
+    let flood: Vec<Value> = events_of(&e, "package.rejected")
+        .into_iter()
+        .filter(|ev| ev["reason"].as_str().is_some_and(|r| r.starts_with("more than 256 instruction skills")))
+        .collect();
+    assert_eq!(flood.len(), 1, "{flood:?}");
 }

@@ -374,3 +374,23 @@ fn an_instruction_skill_gets_the_untrusted_bounds_until_the_operator_grants_more
     let out = limina_ok(&["packages", "untrust", "big", "--scripts", scripts_arg], dir.path());
     assert!(out.contains("had no trust grant"), "{out}");
 }
+
+#[test]
+fn a_package_and_a_skill_of_one_name_are_told_apart_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    std::fs::create_dir_all(scripts.join("benign")).unwrap();
+    std::fs::write(scripts.join("benign.luau"), BENIGN).unwrap();
+    std::fs::write(scripts.join("benign/SKILL.md"), "---\nname: benign\ndescription: Same name.\n---\nb\n").unwrap();
+    let scripts_arg = scripts.to_str().unwrap();
+    let o = limina_within(&["packages", "inspect", "benign", "--scripts", scripts_arg], dir.path(), HANG_GUARD);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("2 packages or skills are named 'benign' (benign.luau, benign/): name one by its path"), "{err}");
+    let package: Value =
+        serde_json::from_str(&limina_ok(&["packages", "inspect", "benign.luau", "--scripts", scripts_arg], dir.path())).unwrap();
+    assert_eq!(package["kind"], "single-file", "{package}");
+    let skill: Value = serde_json::from_str(&limina_ok(&["packages", "inspect", "benign/", "--scripts", scripts_arg], dir.path())).unwrap();
+    assert_eq!(skill["kind"], "instruction", "{skill}");
+    assert!(grant(&scripts, "benign/").contains("instruction skill granted verified"));
+}
