@@ -330,7 +330,6 @@ pub(super) fn rows(mods: &ModManager, registry: &instructions::InstructionRegist
                 "path": path,
                 "version": s.version.as_ref().map(Version::to_string).unwrap_or_default(),
                 "kind": "instruction",
-                "gatedTools": s.tool_names().collect::<Vec<_>>(),
                 "contentHash": s.content_hash,
                 "trust": trust.effective.as_str(),
                 "trustGranted": trust.granted.map(Trust::as_str),

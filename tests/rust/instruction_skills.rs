@@ -313,3 +313,30 @@ fn a_newcomer_never_takes_a_skill_s_id_and_a_conflict_refuses_only_its_declarer(
         .collect();
     assert_eq!(flood.len(), 1, "{flood:?}");
 }
+
+/// A client is never shown a tool its profile cannot call, not even as a name a skill gates.
+#[test]
+fn discovery_shows_a_player_only_the_gated_tools_it_may_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = scripts_with_skills(dir.path());
+    let e = engine(&scripts, false);
+    let mut player = McpSession::new(1, Profile::parse("player.limited").unwrap(), &e);
+    send(
+        &e,
+        &mut player,
+        0,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "p", "version": "1"}}),
+    );
+    let call = |s: &mut McpSession, id: u64, name: &str, args: Value| {
+        let out = send(&e, s, id, "tools/call", json!({"name": name, "arguments": args}));
+        out[0]["result"]["structuredContent"].clone()
+    };
+    let read = call(&mut player, 1, "skills.read", json!({"id": "light"}));
+    assert_eq!(read["tools"], json!([]), "player.limited may not call scene.createEntity: {read}");
+    let browsed = call(&mut player, 2, "skills.browse", json!({"category": "instructions"}));
+    assert!(browsed.to_string().contains("\"light\"") && !browsed.to_string().contains("scene.createEntity"), "{browsed}");
+    let (mut builder, _) = session(&e);
+    let read = call(&mut builder, 3, "skills.read", json!({"id": "light"}));
+    assert_eq!(read["tools"], json!(["scene.createEntity"]), "{read}");
+}

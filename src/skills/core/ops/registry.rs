@@ -91,7 +91,7 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
                 .collect();
             // Both kinds in one ranking; a typed tool first on a tie (a stable sort keeps it so).
             for (skill, score) in discovery::search_instructions(&registry, &query, limit) {
-                let mut row = listed_instruction(&skill);
+                let mut row = listed_instruction(&skill, &registry, permission_set(&permissions));
                 row["score"] = json!(score);
                 rows.push((score, row));
             }
@@ -123,7 +123,8 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
         lua.create_function(move |lua, (category, permissions, profile): (String, Vec<String>, String)| {
             let registry = r.borrow();
             if category == discovery::INSTRUCTIONS_CATEGORY && !registry.instructions().is_empty() {
-                let rows: Vec<serde_json::Value> = registry.instructions().list().map(|s| listed_instruction(s)).collect();
+                let rows: Vec<serde_json::Value> =
+                    registry.instructions().list().map(|s| listed_instruction(s, &registry, permission_set(&permissions))).collect();
                 return Ok((Value::UserData(blob(lua, serde_json::Value::Array(rows))?), None));
             }
             let permissions = permission_set(&permissions);
@@ -169,8 +170,9 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
     let r = Rc::clone(&registry);
     ops.set(
         "readInstruction",
-        lua.create_function(move |lua, (id, file): (String, Option<String>)| {
-            let Some(skill) = r.borrow().instructions().get(&id) else {
+        lua.create_function(move |lua, (id, file, permissions): (String, Option<String>, Vec<String>)| {
+            let registry = r.borrow();
+            let Some(skill) = registry.instructions().get(&id) else {
                 return Ok((
                     Value::Nil,
                     Some(format!(
@@ -182,7 +184,7 @@ pub(crate) fn create(lua: &Lua, registry: Rc<RefCell<SkillRegistry>>, reloader: 
             let mut out = json!({
                 "id": skill.id,
                 "description": skill.description,
-                "tools": skill.tool_names().collect::<Vec<_>>(),
+                "tools": callable_tools(&skill, &registry, permission_set(&permissions)),
                 "resources": skill.resources.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(),
             });
             if let Some(v) = &skill.version {
@@ -248,14 +250,20 @@ fn permission_set(names: &[String]) -> PermissionSet {
 /// A skill as discovery returns it: enough to call it directly. The input schema goes without
 /// `$schema` (the same draft-07 keywords mean the same under the MCP default, 2020-12).
 /// An instruction skill as `skills.search` / `skills.browse` list it: read it with `skills.read`.
-fn listed_instruction(skill: &InstructionSkill) -> serde_json::Value {
+fn listed_instruction(skill: &InstructionSkill, registry: &SkillRegistry, permissions: PermissionSet) -> serde_json::Value {
     json!({
         "name": skill.id,
         "kind": "instruction",
         "category": discovery::INSTRUCTIONS_CATEGORY,
         "description": skill.description,
-        "tools": skill.tool_names().collect::<Vec<_>>(),
+        "tools": callable_tools(skill, registry, permissions),
     })
+}
+
+/// The tools `skill` gates that a caller holding `permissions` may call: a client is never shown
+/// a tool its profile cannot call, not even as a name in a skill's listing.
+fn callable_tools<'a>(skill: &'a InstructionSkill, registry: &SkillRegistry, permissions: PermissionSet) -> Vec<&'a str> {
+    skill.tool_names().filter(|name| registry.get(name).is_some_and(|t| t.permissions.iter().all(|p| permissions.contains(*p)))).collect()
 }
 
 fn listed_skill(skill: &Skill) -> serde_json::Value {
