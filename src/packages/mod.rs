@@ -76,8 +76,27 @@ pub(crate) const CORE_NAMESPACES: [&str; 16] = [
 /// Actor and thread of the events the package system records itself.
 pub(crate) const PACKAGES_ACTOR: &str = "sys_packages";
 
-/// File (under the scripts root) listing disabled packages.
+/// File listing disabled packages, kept beside the scripts root as the trust file is (outside
+/// it: anything dropped under the scripts root could otherwise delete it and re-enable what the
+/// operator disabled). Older versions kept it inside the scripts root; that copy is still read
+/// (it can only add to what is disabled) and is folded into the outside one at the next change.
 pub(crate) const DISABLED_FILE: &str = ".limina-packages.json";
+
+/// Where the operator's disabled list for `root` lives, and where older versions kept it.
+fn disabled_files(root: &Path) -> (Option<PathBuf>, PathBuf) {
+    let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    (absolute.parent().map(|p| p.join(DISABLED_FILE)), root.join(DISABLED_FILE))
+}
+
+fn read_disabled(path: &Path) -> BTreeSet<String> {
+    let Ok(text) = std::fs::read_to_string(path) else { return BTreeSet::new() };
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.get("disabled").and_then(Value::as_array).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        })
+        .unwrap_or_default()
+}
 
 /// Why a package was refused (the `rule` of its `package.rejected` event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,16 +239,13 @@ pub(crate) fn read_manifest(source: &Source) -> Result<Manifest, ManifestReadErr
 }
 
 pub(super) fn disabled_set(root: &Path) -> BTreeSet<String> {
-    let Ok(text) = std::fs::read_to_string(root.join(DISABLED_FILE)) else { return BTreeSet::new() };
-    serde_json::from_str::<Value>(&text)
-        .ok()
-        .and_then(|v| {
-            v.get("disabled").and_then(Value::as_array).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
-        })
-        .unwrap_or_default()
+    let (outside, legacy) = disabled_files(root);
+    let mut disabled = outside.as_deref().map(read_disabled).unwrap_or_default();
+    disabled.extend(read_disabled(&legacy));
+    disabled
 }
 
-/// Enables or disables a package by name (persisted beside the scripts).
+/// Enables or disables a package by name (persisted beside the scripts root, outside it).
 pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), StateError> {
     let mut disabled = disabled_set(root);
     if enabled {
@@ -238,8 +254,14 @@ pub fn set_enabled(root: &Path, name: &str, enabled: bool) -> Result<(), StateEr
         disabled.insert(name.to_string());
     }
     let text = serde_json::to_string_pretty(&json!({"disabled": disabled})).unwrap_or_default();
-    let path = root.join(DISABLED_FILE);
-    std::fs::write(&path, text + "\n").map_err(|source| StateError::Write { path, source })
+    let (outside, legacy) = disabled_files(root);
+    let path = outside.unwrap_or_else(|| legacy.clone());
+    std::fs::write(&path, text + "\n").map_err(|source| StateError::Write { path: path.clone(), source })?;
+    // Folded in: the copy inside the scripts root would otherwise keep re-disabling `name`.
+    if path != legacy && legacy.symlink_metadata().is_ok() {
+        std::fs::remove_file(&legacy).map_err(|source| StateError::Write { path: legacy, source })?;
+    }
+    Ok(())
 }
 
 impl ModManager {

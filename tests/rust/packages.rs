@@ -398,8 +398,22 @@ fn a_disabled_package_stays_installed_but_unloaded() {
     assert!(!e.registry().has("hot.echo"));
     assert_eq!(e.mods().packages[0].status, Status::Disabled);
     assert_eq!(call(&e, "package.list", json!({})).result.unwrap()["packages"][0]["ref"], "plain@1.0.0");
+    drop(e);
+    // The list lives beside the scripts root: nothing dropped into it (or deleted from it)
+    // re-enables what the operator disabled.
+    assert!(dir.path().join(".limina-packages.json").is_file() && !scripts.join(".limina-packages.json").exists());
+    std::fs::write(scripts.join(".limina-packages.json"), r#"{"disabled": []}"#).unwrap();
+    assert!(!engine(&scripts, false).registry().has("hot.echo"), "a list inside scripts/ cannot re-enable");
+    std::fs::remove_file(scripts.join(".limina-packages.json")).unwrap();
     limina::packages::set_enabled(&scripts, "plain", true).unwrap();
     assert!(engine(&scripts, false).registry().has("hot.echo"));
+    // An older list inside the scripts root still disables (it can only add), and the next
+    // change folds it into the outside one.
+    std::fs::write(scripts.join(".limina-packages.json"), r#"{"disabled": ["plain"]}"#).unwrap();
+    assert!(!engine(&scripts, false).registry().has("hot.echo"));
+    limina::packages::set_enabled(&scripts, "other", false).unwrap();
+    assert!(!scripts.join(".limina-packages.json").exists());
+    assert!(!engine(&scripts, false).registry().has("hot.echo"), "plain stays disabled after the fold");
 }
 
 // ---------------------------------------------------------------------------------------------
