@@ -11,8 +11,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Serves the files under a folder on 127.0.0.1 until dropped; `redirect` answers every
-/// request with a 302 to another host instead.
+/// Serves the files under a folder on 127.0.0.1 until dropped.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Files,
+    /// Every request gets a 302 to another host.
+    Redirect,
+    /// Every request is read, then nothing is sent for 3 s.
+    Stall,
+}
+
 struct StaticServer {
     url: String,
     stop: Arc<AtomicBool>,
@@ -21,7 +29,7 @@ struct StaticServer {
 }
 
 impl StaticServer {
-    fn start(root: &Path, redirect: bool) -> Self {
+    fn start(root: &Path, mode: Mode) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
@@ -32,7 +40,7 @@ impl StaticServer {
                     break;
                 }
                 if let Ok(stream) = stream {
-                    serve(stream, &root, redirect);
+                    serve(stream, &root, mode);
                 }
             }
         });
@@ -50,7 +58,7 @@ impl Drop for StaticServer {
     }
 }
 
-fn serve(mut stream: TcpStream, root: &Path, redirect: bool) {
+fn serve(mut stream: TcpStream, root: &Path, mode: Mode) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut first = String::new();
@@ -64,7 +72,11 @@ fn serve(mut stream: TcpStream, root: &Path, redirect: bool) {
         }
     }
     let path = first.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_string();
-    let response = if redirect {
+    if mode == Mode::Stall {
+        std::thread::sleep(Duration::from_secs(3));
+        return;
+    }
+    let response = if mode == Mode::Redirect {
         b"HTTP/1.1 302 Found\r\nLocation: http://example.invalid/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
     } else {
         match (!path.contains("..")).then(|| std::fs::read(root.join(&path))).and_then(Result::ok) {
@@ -196,7 +208,9 @@ fn file_registry_search_install_with_approval_and_lockfile() {
     assert!(refused.contains("pass --yes") && refused.contains("not approved"), "{refused}");
     assert!(w.installed("greet").is_none() && w.installed("base").is_none() && w.lock().is_empty());
 
+    let started = Instant::now();
     let out = ok(&["packages", "install", "greet", "--yes"], &w.project);
+    eprintln!("install of two packages from file://: {:?}", started.elapsed());
     // The approval shows the resolved capabilities (its own and its parent's), tier and secrets.
     assert!(out.contains("capabilities (resolved): scene.read, scene.write"), "{out}");
     assert!(out.contains("trust tier: verified") && out.contains("secrets: GREET_TOKEN"), "{out}");
@@ -230,7 +244,7 @@ fn file_registry_search_install_with_approval_and_lockfile() {
 fn http_registry_offline_reinstall_and_patch_versus_minor_updates() {
     let w = World::new();
     w.publish("greet", "1.0.0", "capabilities = { \"scene.read\" }");
-    let server = StaticServer::start(&w.registry, false);
+    let server = StaticServer::start(&w.registry, Mode::Files);
     w.configure(&server.url, "untrusted", &[&w.public]);
     let started = Instant::now();
     ok(&["packages", "install", "greet", "--yes"], &w.project);
@@ -415,10 +429,17 @@ fn hostile_registries_fail_clearly() {
     let w = World::new();
     w.publish("greet", "1.0.0", "");
     // A redirect is never followed.
-    let server = StaticServer::start(&w.registry, true);
+    let server = StaticServer::start(&w.registry, Mode::Redirect);
     w.configure(&server.url, "untrusted", &[&w.public]);
     let err = fails(&["packages", "install", "greet", "--yes"], &w.project);
     assert!(err.contains("redirected") && err.contains("example.invalid"), "{err}");
+    drop(server);
+    // A server that never answers is given up on after the registry's timeout.
+    let server = StaticServer::start(&w.registry, Mode::Stall);
+    let toml = format!("[[registry]]\nname = \"main\"\nurl = \"{}\"\ntimeout = 1\nkeys = [\"{}\"]\n", server.url, w.public);
+    std::fs::write(w.project.join("limina.toml"), toml).unwrap();
+    let err = fails(&["packages", "info", "greet"], &w.project);
+    assert!(err.contains("timed out"), "{err}");
     drop(server);
     // Not a package name; an index that is not semver; an archive path elsewhere; unknown keys.
     w.configure(&w.file_url(), "untrusted", &[&w.public]);
@@ -429,6 +450,9 @@ fn hostile_registries_fail_clearly() {
     assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("'one' is not semver"));
     std::fs::write(&index_file, index.replace("archives/greet-1.0.0.tar.gz", "archives/../../x.tar.gz")).unwrap();
     assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("must be archives/greet-1.0.0.tar.gz"));
+    // An index file past its cap is not read.
+    std::fs::write(&index_file, format!("{index}{}", " ".repeat(1 << 20))).unwrap();
+    assert!(fails(&["packages", "info", "greet"], &w.project).contains("larger than the 1048576 bytes allowed"));
     std::fs::write(&index_file, &index).unwrap();
     std::fs::write(w.project.join("limina.toml"), "[[registry]]\nname = \"main\"\nurl = \"file:///x\"\nkeys = []\nmirror = true\n")
         .unwrap();

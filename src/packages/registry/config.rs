@@ -6,6 +6,7 @@
 //! url = "https://packages.example.org/limina/"   # or file:///abs/path, or http://127.0.0.1:PORT/
 //! tier = "verified"                    # the tier its packages are granted at install (at most)
 //! keys = ["ed25519:<64 hex>"]          # accepted signing keys (two during a rotation)
+//! timeout = 60                         # seconds one file may take over HTTP (1 to 600)
 //! ```
 //!
 //! The trusted keys come from here, the operator's file, never from the registry. Unknown keys
@@ -36,6 +37,9 @@ struct RegistryToml {
     tier: Option<String>,
     #[serde(default)]
     keys: Vec<String>,
+    /// Seconds one file may take to arrive (default 60).
+    #[serde(default)]
+    timeout: Option<u64>,
 }
 
 /// Where a registry lives.
@@ -55,6 +59,8 @@ pub struct Registry {
     pub tier: Trust,
     /// Keys whose signatures are accepted (more than one during a rotation).
     pub keys: Vec<PublicKey>,
+    /// How long one file may take to arrive over HTTP.
+    pub timeout: std::time::Duration,
 }
 
 /// Whether `host` is a loopback name or address.
@@ -125,7 +131,12 @@ pub(crate) fn parse(text: &str, _project: &Path) -> Result<Vec<Registry>, String
             return Err(format!("{at}: keys is empty; every registry needs the public key its archives are signed with"));
         }
         let keys = r.keys.iter().map(|k| PublicKey::parse(k).map_err(|e| format!("{at}: keys: {e}"))).collect::<Result<_, _>>()?;
-        out.push(Registry { name: r.name, location, tier, keys });
+        let timeout = match r.timeout {
+            None => 60,
+            Some(t @ 1..=600) => t,
+            Some(t) => return Err(format!("{at}: timeout {t} must be 1 to 600 seconds")),
+        };
+        out.push(Registry { name: r.name, location, tier, keys, timeout: std::time::Duration::from_secs(timeout) });
     }
     Ok(out)
 }

@@ -12,9 +12,8 @@ use std::time::Duration;
 use super::RegistryError;
 use super::config::{Location, Registry};
 
-/// Time to connect, and to receive a whole file.
+/// Time to connect (receiving a whole file has the registry's `timeout`).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-const TOTAL_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[derive(Default)]
 pub struct Fetcher {
@@ -47,10 +46,7 @@ impl Fetcher {
         }
         let slot = usize::from(loopback);
         if self.clients[slot].is_none() {
-            let mut builder = reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .connect_timeout(CONNECT_TIMEOUT)
-                .timeout(TOTAL_TIMEOUT);
+            let mut builder = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).connect_timeout(CONNECT_TIMEOUT);
             if loopback {
                 builder = builder.no_proxy();
             }
@@ -71,7 +67,7 @@ impl Fetcher {
                 let url = format!("{base}{relative}");
                 let loopback = reqwest::Url::parse(base).ok().and_then(|u| u.host_str().map(super::config::is_loopback)).unwrap_or(false);
                 let (runtime, client) = self.http(loopback).map_err(fail)?;
-                runtime.block_on(get_http(client, &url, cap)).map_err(fail)
+                runtime.block_on(get_http(client, &url, cap, registry.timeout)).map_err(fail)
             }
         }
     }
@@ -96,8 +92,8 @@ fn read_file(path: &Path, cap: u64) -> Result<Fetched, String> {
     Ok(Fetched::Found(bytes))
 }
 
-async fn get_http(client: &reqwest::Client, url: &str, cap: u64) -> Result<Fetched, String> {
-    let mut response = client.get(url).send().await.map_err(|e| format!("GET {url}: {}", chain(&e)))?;
+async fn get_http(client: &reqwest::Client, url: &str, cap: u64, timeout: Duration) -> Result<Fetched, String> {
+    let mut response = client.get(url).timeout(timeout).send().await.map_err(|e| format!("GET {url}: {}", chain(&e)))?;
     let status = response.status();
     if status == reqwest::StatusCode::NOT_FOUND {
         return Ok(Fetched::Missing);
