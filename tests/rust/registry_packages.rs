@@ -327,6 +327,7 @@ fn tampered_replayed_and_wrongly_signed_archives_are_refused() {
     let elsewhere = w.sources.join("greet-2");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::write(elsewhere.join("package.luau"), "return { name = \"greet\", version = \"2.0.0\" }").unwrap();
+    std::fs::write(elsewhere.join("init.luau"), "return {}").unwrap();
     w.publish_dir(&elsewhere, &other_key);
     let err = fails(&["packages", "install", "greet@2.0.0", "--yes"], &w.project);
     assert!(err.contains("does not verify") && err.contains("signed by someone else"), "{err}");
@@ -366,6 +367,13 @@ fn publish_validates_the_package_and_never_replaces_a_version() {
         let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
         assert!(err.contains("symbolic link"), "{err}");
     }
+    // Its code must load and its skill definitions be valid.
+    std::fs::write(bad.join("package.luau"), "return { name = \"bad\", version = \"1.0.0\" }").unwrap();
+    let _ = std::fs::remove_file(bad.join("passwd.luau"));
+    std::fs::write(bad.join("init.luau"), "return { skills = { { name = \"bad.thing\", input = 42, handler = function() end } } }")
+        .unwrap();
+    let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+    assert!(err.contains("its code does not load"), "{err}");
     assert!(!w.registry.join("index/bad.json").exists(), "nothing was published");
     w.publish("good", "1.0.0", "");
     let dir = w.sources.join("good-1.0.0");

@@ -738,6 +738,7 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
         for parent in &m.extends {
             deps.entry(parent.clone()).or_insert_with(|| "*".into());
         }
+        check_code(&source, &m).map_err(refuse)?;
         let caps = m.capabilities.iter().map(|c| c.as_str().to_string()).collect();
         (m.name.clone(), m.version.clone(), "folder", m.description.clone(), caps, deps, m.conflicts_with.clone(), m.secrets.clone())
     };
@@ -798,4 +799,33 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), Registry
     let temporary = path.with_extension("json.tmp");
     std::fs::write(&temporary, text).map_err(|e| io(path.display(), e))?;
     std::fs::rename(&temporary, path).map_err(|e| io(path.display(), e))
+}
+
+/// Stands in for the engine while `publish` loads a package: no skill can be invoked from a
+/// package's top-level code, and nothing is recorded.
+struct NoEngine;
+
+impl crate::packages::Host for NoEngine {
+    fn invoke(&self, _: &crate::skills::Caller, skill: &str, _: serde_json::Value) -> crate::skills::SkillResponse {
+        crate::skills::SkillResponse::failure(crate::skills::ErrorCode::HandlerError, format!("{skill}: no engine while publishing"))
+    }
+
+    fn record(&self, _: &str, _: &str, _: &str, _: serde_json::Value) -> String {
+        String::new()
+    }
+}
+
+/// Loads the package as the engine would, in the untrusted tier with every capability it
+/// declares: its code must run to its skill definitions within the untrusted limits, and each
+/// definition (name, schemas) must be valid.
+fn check_code(source: &Source, manifest: &Manifest) -> Result<(), String> {
+    let limits = manifest.limits_for(Trust::Untrusted).map_err(|e| e.to_string())?;
+    let mut granted = crate::policy::PermissionSet::EMPTY;
+    for c in &manifest.capabilities {
+        granted.insert(*c);
+    }
+    let host: std::rc::Rc<dyn crate::packages::Host> = std::rc::Rc::new(NoEngine);
+    crate::packages::PackageRuntime::load(source, source.shown(), manifest, Trust::Untrusted, limits, granted, host)
+        .map(|_| ())
+        .map_err(|e| format!("its code does not load: {e}"))
 }
