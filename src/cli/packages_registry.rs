@@ -43,7 +43,11 @@ impl Approver for Prompt {
     fn approve(&mut self, asks: &[Approval]) -> bool {
         for a in asks {
             let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
-            let what = if a.kind == "instruction" { "gated tools" } else { "capabilities (resolved)" };
+            let what = if a.kind == crate::packages::registry::index::PackageKind::Instruction {
+                "gated tools"
+            } else {
+                "capabilities (resolved)"
+            };
             outln!("{} from registry '{}' ({}): {}", a.reference, a.registry, a.kind, a.why);
             outln!("  trust tier: {}", a.tier.as_str());
             outln!("  {what}: {}", list(&a.capabilities));

@@ -20,7 +20,7 @@ mod error;
 pub(crate) mod instructions;
 mod load;
 pub mod manifest;
-pub mod registry;
+pub(crate) mod registry;
 mod reload;
 pub mod resolve;
 pub mod runtime;

@@ -47,7 +47,7 @@ pub struct Index {
 pub struct Entry {
     pub version: String,
     /// `folder` (a code package) or `instruction` (a SKILL.md skill).
-    pub kind: String,
+    pub kind: PackageKind,
     #[serde(default)]
     pub description: String,
     #[serde(default)]
@@ -65,6 +65,31 @@ pub struct Entry {
     pub sha256: String,
     pub size: u64,
     pub signature: String,
+}
+
+/// What an archive holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PackageKind {
+    /// A code package: a folder with `package.luau`.
+    Folder,
+    /// An instruction skill: a folder with `SKILL.md`.
+    Instruction,
+}
+
+impl PackageKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PackageKind::Folder => "folder",
+            PackageKind::Instruction => "instruction",
+        }
+    }
+}
+
+impl std::fmt::Display for PackageKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 pub fn archive_path(name: &str, version: &str) -> String {
@@ -104,9 +129,6 @@ pub fn parse_index(bytes: &[u8], name: &str, registry: &str) -> Result<Index, Re
         let v = semver::Version::parse(&e.version).map_err(|err| bad(format!("{at} is not semver ({err})")))?;
         if index.versions.iter().filter(|o| o.version == e.version).count() > 1 {
             return Err(bad(format!("{at} is listed twice")));
-        }
-        if e.kind != "folder" && e.kind != "instruction" {
-            return Err(bad(format!("{at}: kind '{}' is not folder or instruction", e.kind)));
         }
         if e.archive != archive_path(name, &v.to_string()) {
             return Err(bad(format!("{at}: archive '{}' must be {}", e.archive, archive_path(name, &e.version))));

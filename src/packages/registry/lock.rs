@@ -23,8 +23,7 @@ pub struct Locked {
     pub name: String,
     pub version: String,
     pub registry: String,
-    /// `folder` or `instruction`.
-    pub kind: String,
+    pub kind: super::index::PackageKind,
     pub archive_sha256: String,
     pub content_hash: String,
     /// The resolved capabilities (after `extends` and dependencies) the operator approved.

@@ -20,7 +20,7 @@ use super::RegistryError;
 use super::archive;
 use super::config::Registry;
 use super::fetch::{Fetched, Fetcher};
-use super::index::{self, Entry, Index};
+use super::index::{self, Entry, Index, PackageKind};
 use super::keys::{self, SecretKey};
 use super::lock::{Lock, Locked};
 use crate::packages::discover::{self, Source};
@@ -64,7 +64,7 @@ impl Project {
 pub struct Approval {
     pub reference: String,
     pub registry: String,
-    pub kind: String,
+    pub kind: PackageKind,
     pub tier: Trust,
     /// Resolved capabilities (after `extends` and dependencies), or an instruction skill's
     /// gated tools.
@@ -281,7 +281,7 @@ struct Staged {
     pick_index: usize,
     /// Its staging folder.
     dir: PathBuf,
-    kind: String,
+    kind: PackageKind,
     /// A code package's source (its path set to where it will be installed) and manifest.
     package: Option<(Source, Manifest)>,
     /// An instruction skill's gated tools and content hash.
@@ -305,7 +305,7 @@ fn stage(project: &Project, staging: &Path, i: usize, pick: &Pick, bytes: &[u8])
     let me = format!("{}@{}", pick.name, pick.entry.version);
     let refuse = |problem: String| RegistryError::Refused(format!("{me}: {problem}"));
     let is_skill = files.iter().any(|(p, _)| p == crate::instructions::SKILL_FILE);
-    if is_skill != (pick.entry.kind == "instruction") {
+    if is_skill != (pick.entry.kind == PackageKind::Instruction) {
         return Err(refuse(format!(
             "the index says kind '{}', the archive holds {}",
             pick.entry.kind,
@@ -322,7 +322,7 @@ fn stage(project: &Project, staging: &Path, i: usize, pick: &Pick, bytes: &[u8])
         return Ok(Staged {
             pick_index: i,
             dir,
-            kind: "instruction".into(),
+            kind: PackageKind::Instruction,
             package: None,
             skill: Some((tools, skill.content_hash.clone())),
             files_hash: skill.content_hash,
@@ -335,7 +335,7 @@ fn stage(project: &Project, staging: &Path, i: usize, pick: &Pick, bytes: &[u8])
     }
     let files_hash = all_files_hash(&source);
     source.path = project.scripts.join(&pick.name);
-    Ok(Staged { pick_index: i, dir, kind: "folder".into(), package: Some((source, manifest)), skill: None, files_hash })
+    Ok(Staged { pick_index: i, dir, kind: PackageKind::Folder, package: Some((source, manifest)), skill: None, files_hash })
 }
 
 /// The tier a package from `registry` is granted: the registry's, at most what it asks for.
@@ -430,7 +430,7 @@ pub fn install(
         let dest = project.scripts.join(&pick.name);
         let locked = lock.get(&pick.name);
         let in_place = locked.is_some_and(|l| l.version == pick.entry.version && l.archive_sha256 == pick.entry.sha256)
-            && current_hash(project, &dest, locked.map(|l| l.kind.as_str())).as_deref() == locked.map(|l| l.content_hash.as_str());
+            && current_hash(project, &dest, locked.map(|l| l.kind)).as_deref() == locked.map(|l| l.content_hash.as_str());
         if in_place {
             let tier = locked.and_then(|l| Trust::parse(&l.tier)).unwrap_or(Trust::Untrusted);
             done.push(Done {
@@ -450,7 +450,7 @@ pub fn install(
                     dest.display()
                 )));
             }
-            Some(l) if exists && current_hash(project, &dest, Some(&l.kind)).as_deref() != Some(l.content_hash.as_str()) => {
+            Some(l) if exists && current_hash(project, &dest, Some(l.kind)).as_deref() != Some(l.content_hash.as_str()) => {
                 return Err(RegistryError::Refused(format!(
                     "{} was edited since {}@{} was installed (its files no longer hash to the lockfile's {}): keep your copy elsewhere and remove it first",
                     dest.display(),
@@ -513,7 +513,7 @@ pub fn install(
             asks.push(Approval {
                 reference: format!("{}@{}", pick.name, pick.entry.version),
                 registry: registry.name.clone(),
-                kind: s.kind.clone(),
+                kind: s.kind,
                 tier,
                 capabilities,
                 secrets,
@@ -560,7 +560,7 @@ pub fn install(
             name: pick.name.clone(),
             version: pick.entry.version.clone(),
             registry: registry.name.clone(),
-            kind: s.kind.clone(),
+            kind: s.kind,
             archive_sha256: pick.entry.sha256.clone(),
             content_hash: s.files_hash.clone(),
             capabilities,
@@ -580,11 +580,11 @@ pub fn install(
 }
 
 /// The hash the lockfile pins for what is at `dest` now (`None`: nothing readable there).
-fn current_hash(project: &Project, dest: &Path, kind: Option<&str>) -> Option<String> {
+fn current_hash(project: &Project, dest: &Path, kind: Option<PackageKind>) -> Option<String> {
     if !dest.is_dir() {
         return None;
     }
-    if kind == Some("instruction") {
+    if kind == Some(PackageKind::Instruction) {
         let at = crate::instructions::Location::Folder(dest.to_path_buf());
         return crate::instructions::load(&at, "SKILL.md").ok().map(|s| s.content_hash);
     }
@@ -729,7 +729,16 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
         let version = skill.version.clone().ok_or_else(|| refuse("its SKILL.md has no version; a published skill needs one".into()))?;
         let deps = skill.dependencies.iter().map(|(n, r)| (n.clone(), r.to_string())).collect();
         let tools = skill.tool_names().map(str::to_string).collect();
-        (skill.id.clone(), version, "instruction", skill.description.clone(), tools, deps, skill.conflicts_with.clone(), Vec::new())
+        (
+            skill.id.clone(),
+            version,
+            PackageKind::Instruction,
+            skill.description.clone(),
+            tools,
+            deps,
+            skill.conflicts_with.clone(),
+            Vec::new(),
+        )
     } else {
         let root = package.parent().unwrap_or(package);
         let source = discover::read_package(root, package).map_err(|e| refuse(e.to_string()))?;
@@ -740,7 +749,16 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
         }
         check_code(&source, &m).map_err(refuse)?;
         let caps = m.capabilities.iter().map(|c| c.as_str().to_string()).collect();
-        (m.name.clone(), m.version.clone(), "folder", m.description.clone(), caps, deps, m.conflicts_with.clone(), m.secrets.clone())
+        (
+            m.name.clone(),
+            m.version.clone(),
+            PackageKind::Folder,
+            m.description.clone(),
+            caps,
+            deps,
+            m.conflicts_with.clone(),
+            m.secrets.clone(),
+        )
     };
     let version = version.to_string();
     let bytes = archive::pack(package)?;
@@ -761,7 +779,7 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
     let size = bytes.len() as u64;
     let entry = Entry {
         version: version.clone(),
-        kind: kind.into(),
+        kind,
         description,
         author: author.into(),
         capabilities,
