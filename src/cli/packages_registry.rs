@@ -158,7 +158,7 @@ pub(super) fn remove(scripts: &Path, name: &str) -> CliResult {
 
 pub(super) fn publish(dir: &Path, key: &Path, registry: &Path, author: Option<&str>) -> CliResult {
     let key = SecretKey::read(key)?;
-    let entry = ops::publish(dir, &key, registry, author.unwrap_or(""))?;
+    let entry = crate::packages::registry::publish::publish(dir, &key, registry, author.unwrap_or(""))?;
     outln!(
         "published {} ({} bytes, sha256 {}) into {}, signed by {}",
         entry.archive,

@@ -1,8 +1,9 @@
 //! Package registries: a static index plus signed archives, in a folder (`file://`) or on any
 //! static web host (`https://`; plain `http` to loopback only), configured per project in
-//! `limina.toml`. `install`, `update`, `remove`, `search`, `info` and `publish` work against
-//! them (`ops.rs`); installed packages are pinned in `limina.lock` with their archive and
-//! content hashes and what the operator approved; archives are cached under
+//! `limina.toml`. `install`, `update`, `remove`, `search` and `info` work against them
+//! (`ops.rs`), `publish` writes into one (`publish.rs`); installed packages are pinned in
+//! `limina.lock` with their archive and content hashes and what the operator approved;
+//! archives are cached under
 //! `.limina/cache/<registry>/` so a locked package reinstalls offline. docs/registries.md is the
 //! user's guide, including how keys are rotated.
 //!
@@ -19,6 +20,7 @@ pub mod index;
 pub mod keys;
 pub mod lock;
 pub mod ops;
+pub mod publish;
 
 use std::path::PathBuf;
 
