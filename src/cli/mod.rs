@@ -32,6 +32,7 @@ mod error;
 mod mcp;
 mod new;
 mod packages;
+mod packages_registry;
 mod project;
 mod run;
 mod skills;

@@ -113,7 +113,8 @@ const VSCODE_SETTINGS: &str = r#"{
 }
 "#;
 
-const GITIGNORE: &str = "/traces/\n/snapshots/\n";
+// `.limina/` holds the registry cache and staging folders (docs/registries.md).
+const GITIGNORE: &str = "/traces/\n/snapshots/\n/.limina/\n";
 
 pub fn run(args: &NewArgs) -> CliResult {
     match create(&args.path) {

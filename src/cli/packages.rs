@@ -50,6 +50,49 @@ pub(crate) enum PackagesCommand {
     },
     /// Withdraw a package's trust grant: it runs untrusted from the next start.
     Untrust { name: String },
+    /// Packages in the project's registries whose name or description contains QUERY.
+    Search {
+        #[arg(default_value = "")]
+        query: String,
+    },
+    /// A package's versions in every registry that has it, as JSON.
+    Info { name: String },
+    /// Install packages (NAME or NAME@RANGE) and their dependencies from the registries, after
+    /// approval; with no name, everything in limina.lock (from the cache when offline).
+    Install {
+        names: Vec<String>,
+        /// Approve without asking (for scripts).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Apply patch releases of installed packages; list newer minor/major ones (applied with
+    /// --to VERSION, after approval).
+    Update {
+        name: Option<String>,
+        #[arg(long, value_name = "VERSION")]
+        to: Option<String>,
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Remove a package installed from a registry.
+    Remove { name: String },
+    /// Validate, sign and add a package folder to a registry folder.
+    Publish {
+        dir: PathBuf,
+        /// The publisher's secret key file (limina packages keygen).
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        /// The registry folder to write into.
+        #[arg(long, value_name = "DIR")]
+        registry: PathBuf,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Make a signing key: writes the secret key (mode 0600) and prints the public key.
+    Keygen {
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -247,6 +290,17 @@ fn trust_skill(root: &std::path::Path, s: &Surveyed, tier: Option<TierArg>) -> C
 pub fn run(args: &PackagesArgs) -> CliResult {
     let root = super::scripts_root(args.scripts.as_deref()).unwrap_or_else(|| super::project_root().join("scripts"));
     match &args.command {
+        Some(PackagesCommand::Search { query }) => return super::packages_registry::search(&root, query),
+        Some(PackagesCommand::Info { name }) => return super::packages_registry::info(&root, name),
+        Some(PackagesCommand::Install { names, yes }) => return super::packages_registry::install(&root, names, *yes),
+        Some(PackagesCommand::Update { name, to, yes }) => {
+            return super::packages_registry::update(&root, name.as_deref(), to.as_deref(), *yes);
+        }
+        Some(PackagesCommand::Remove { name }) => return super::packages_registry::remove(&root, name),
+        Some(PackagesCommand::Publish { dir, key, registry, author }) => {
+            return super::packages_registry::publish(dir, key, registry, author.as_deref());
+        }
+        Some(PackagesCommand::Keygen { out }) => return super::packages_registry::keygen(out),
         Some(PackagesCommand::Enable { name } | PackagesCommand::Disable { name }) => {
             let enable = matches!(args.command, Some(PackagesCommand::Enable { .. }));
             set_enabled(&root, name, enable).map_err(CliError::failed)?;
@@ -386,6 +440,6 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             );
             Ok(())
         }
-        Some(PackagesCommand::Enable { .. } | PackagesCommand::Disable { .. } | PackagesCommand::Untrust { .. }) => Ok(()),
+        _ => Ok(()),
     }
 }

@@ -279,6 +279,9 @@ pub struct Manifest {
     pub main: Option<String>,
     /// The `limits` table as written (already valid for the requested tier).
     pub limits_request: Option<Value>,
+    /// Names of the secrets it needs (`API_KEY`): shown for approval at install
+    /// (docs/registries.md).
+    pub secrets: Vec<String>,
 }
 
 impl Manifest {
@@ -293,7 +296,7 @@ impl Manifest {
     }
 }
 
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 13] = [
     "name",
     "version",
     "description",
@@ -306,6 +309,7 @@ const FIELDS: [&str; 12] = [
     "attestation",
     "main",
     "limits",
+    "secrets",
 ];
 
 pub(crate) fn is_valid_package_name(name: &str) -> bool {
@@ -415,6 +419,15 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Mani
     // again at admission against the tier the package is given.
     let limits_request = m.get("limits").cloned();
     parse_limits(limits_request.as_ref(), trust)?;
+    let secrets = m.get("secrets").map(|v| strings(v, "secrets")).transpose()?.unwrap_or_default();
+    if let Some(bad_secret) = secrets.iter().find(|s| {
+        s.is_empty()
+            || s.len() > 64
+            || !s.starts_with(|c: char| c.is_ascii_uppercase())
+            || !s.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    }) {
+        return Err(bad("secrets", format!("'{bad_secret}' must be 1-64 uppercase letters, digits or '_', starting with a letter")));
+    }
     Ok(Manifest {
         name,
         version,
@@ -428,6 +441,7 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Mani
         attestation,
         main,
         limits_request,
+        secrets,
     })
 }
 

@@ -21,6 +21,7 @@ mod error;
 pub(crate) mod instructions;
 mod load;
 pub mod manifest;
+pub(crate) mod registry;
 mod reload;
 pub mod resolve;
 pub mod runtime;

@@ -35,6 +35,7 @@ mod packages;
 mod playtest;
 mod providers;
 mod registry;
+mod registry_packages;
 mod render;
 mod resume;
 mod scenes;

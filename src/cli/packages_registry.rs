@@ -1,0 +1,179 @@
+//! `limina packages search | info | install | update | remove | publish | keygen`: the registry
+//! commands (src/packages/registry, docs/registries.md). Approval is a y/N prompt on a terminal;
+//! without one, `--yes` is the only way to approve, so a script never installs by accident.
+
+use std::io::IsTerminal as _;
+use std::path::Path;
+
+use semver::{Version, VersionReq};
+
+use super::{CliError, CliResult};
+use crate::host::EngineConfig;
+use crate::packages::registry::fetch::Fetcher;
+use crate::packages::registry::keys::SecretKey;
+use crate::packages::registry::lock::Lock;
+use crate::packages::registry::ops::{self, Approval, Approver, Project, Request};
+use crate::packages::registry::{RegistryError, config};
+
+impl From<RegistryError> for CliError {
+    fn from(e: RegistryError) -> Self {
+        match e {
+            RegistryError::Usage(_) => CliError::usage(e),
+            _ => CliError::failed(e),
+        }
+    }
+}
+
+fn project(scripts: &Path) -> Result<Project, CliError> {
+    let root = super::project_root();
+    let registries = config::read(&root)?;
+    Ok(Project {
+        root: root.clone(),
+        scripts: scripts.to_path_buf(),
+        registries,
+        profile: EngineConfig::new(root).profile.as_str().to_string(),
+    })
+}
+
+struct Prompt {
+    yes: bool,
+}
+
+impl Approver for Prompt {
+    fn approve(&mut self, asks: &[Approval]) -> bool {
+        for a in asks {
+            let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+            let what = if a.kind == crate::packages::registry::index::PackageKind::Instruction {
+                "gated tools"
+            } else {
+                "capabilities (resolved)"
+            };
+            outln!("{} from registry '{}' ({}): {}", a.reference, a.registry, a.kind, a.why);
+            outln!("  trust tier: {}", a.tier.as_str());
+            outln!("  {what}: {}", list(&a.capabilities));
+            outln!("  secrets: {}", list(&a.secrets));
+            outln!("  dependencies: {}", list(&a.dependencies));
+        }
+        if self.yes {
+            outln!("approved (--yes)");
+            return true;
+        }
+        if !std::io::stdin().is_terminal() {
+            eprintln!("not approved: standard input is not a terminal; pass --yes to approve in a script");
+            return false;
+        }
+        print!("install? [y/N] ");
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        matches!(answer.trim(), "y" | "Y" | "yes")
+    }
+}
+
+fn request(text: &str) -> Result<Request, CliError> {
+    let (name, range) = match text.split_once('@') {
+        Some((n, r)) => {
+            let range = VersionReq::parse(r).map_err(|e| CliError::usage(format_args!("{text}: '{r}' is not a version or range ({e})")))?;
+            (n, Some(range))
+        }
+        None => (text, None),
+    };
+    Ok(Request { name: name.to_string(), range, force_approval: false })
+}
+
+fn report(done: &[ops::Done]) {
+    for d in done {
+        let how = if d.changed { "installed" } else { "already installed" };
+        outln!("{}: {how} from '{}', trust {}", d.reference, d.registry, d.tier.as_str());
+    }
+}
+
+pub(super) fn search(scripts: &Path, query: &str) -> CliResult {
+    let project = project(scripts)?;
+    let found = ops::search(&project, &mut Fetcher::new(), query)?;
+    for (registry, name, e) in &found {
+        outln!("{:<24} {:<10} {:<12} {}", format!("{name}@{}", e.version), e.kind, registry, e.description);
+    }
+    if found.is_empty() {
+        outln!("no package matches '{query}'");
+    }
+    Ok(())
+}
+
+pub(super) fn info(scripts: &Path, name: &str) -> CliResult {
+    let project = project(scripts)?;
+    let found = ops::info(&project, &mut Fetcher::new(), name)?;
+    let value: Vec<serde_json::Value> =
+        found.iter().map(|(r, idx)| serde_json::json!({"registry": r, "name": idx.name, "versions": idx.versions})).collect();
+    outln!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+    Ok(())
+}
+
+pub(super) fn install(scripts: &Path, names: &[String], yes: bool) -> CliResult {
+    let project = project(scripts)?;
+    let requests: Vec<Request> = if names.is_empty() {
+        let lock = Lock::read(&project.root)?;
+        lock.packages.iter().map(|l| Request { name: l.name.clone(), range: None, force_approval: false }).collect()
+    } else {
+        names.iter().map(|n| request(n)).collect::<Result<_, _>>()?
+    };
+    if requests.is_empty() {
+        outln!("nothing to install: name a package, or install from a limina.lock");
+        return Ok(());
+    }
+    let done = ops::install(&project, &mut Fetcher::new(), &requests, &mut Prompt { yes })?;
+    report(&done);
+    Ok(())
+}
+
+pub(super) fn update(scripts: &Path, name: Option<&str>, to: Option<&str>, yes: bool) -> CliResult {
+    let project = project(scripts)?;
+    let to = to.map(|t| Version::parse(t).map_err(|e| CliError::usage(format_args!("--to '{t}' is not a version ({e})")))).transpose()?;
+    if to.is_some() && name.is_none() {
+        return Err(CliError::usage("--to needs a package name: limina packages update NAME --to VERSION"));
+    }
+    let (done, held) = ops::update(&project, &mut Fetcher::new(), name, to.as_ref(), &mut Prompt { yes })?;
+    report(&done);
+    for h in &held {
+        outln!(
+            "{}@{}: held back, newer minor/major versions need approval: {} (limina packages update {} --to VERSION)",
+            h.name,
+            h.current,
+            h.newer.join(", "),
+            h.name
+        );
+    }
+    if done.iter().all(|d| !d.changed) && held.is_empty() {
+        outln!("everything is up to date");
+    }
+    Ok(())
+}
+
+pub(super) fn remove(scripts: &Path, name: &str) -> CliResult {
+    let project = project(scripts)?;
+    let removed = ops::remove(&project, name)?;
+    outln!("{}@{}: removed (its archive stays in the cache)", removed.name, removed.version);
+    Ok(())
+}
+
+pub(super) fn publish(dir: &Path, key: &Path, registry: &Path, author: Option<&str>) -> CliResult {
+    let key = SecretKey::read(key)?;
+    let entry = crate::packages::registry::publish::publish(dir, &key, registry, author.unwrap_or(""))?;
+    outln!(
+        "published {} ({} bytes, sha256 {}) into {}, signed by {}",
+        entry.archive,
+        entry.size,
+        entry.sha256,
+        registry.display(),
+        key.public()
+    );
+    Ok(())
+}
+
+pub(super) fn keygen(out: &Path) -> CliResult {
+    let key = SecretKey::generate()?;
+    key.write_new(out)?;
+    outln!("{}", key.public());
+    eprintln!("secret key written to {} (mode 0600); the line above is the public key for limina.toml's `keys`", out.display());
+    Ok(())
+}

@@ -1,0 +1,473 @@
+//! Package registries end to end, through the real binary: a `file://` registry and one served
+//! over HTTP by a tiny static server inside the test; keygen, publish, search, install with
+//! approval, the lockfile, an offline reinstall from the cache, the patch/minor update policy,
+//! tampered and wrongly signed archives, conflicts explained, and instruction skills.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Serves the files under a folder on 127.0.0.1 until dropped.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Files,
+    /// Every request gets a 302 to another host.
+    Redirect,
+    /// Every request is read, then nothing is sent for 3 s.
+    Stall,
+}
+
+struct StaticServer {
+    url: String,
+    stop: Arc<AtomicBool>,
+    addr: std::net::SocketAddr,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl StaticServer {
+    fn start(root: &Path, mode: Mode) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (root, flag) = (root.to_path_buf(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if flag.load(Ordering::SeqCst) {
+                    break;
+                }
+                if let Ok(stream) = stream {
+                    serve(stream, &root, mode);
+                }
+            }
+        });
+        StaticServer { url: format!("http://{addr}/"), stop, addr, thread: Some(thread) }
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(self.addr);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve(mut stream: TcpStream, root: &Path, mode: Mode) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+    }
+    let path = first.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_string();
+    if mode == Mode::Stall {
+        std::thread::sleep(Duration::from_secs(3));
+        return;
+    }
+    let response = if mode == Mode::Redirect {
+        b"HTTP/1.1 302 Found\r\nLocation: http://example.invalid/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+    } else {
+        match (!path.contains("..")).then(|| std::fs::read(root.join(&path))).and_then(Result::ok) {
+            Some(body) => {
+                let mut r = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()).into_bytes();
+                r.extend(body);
+                r
+            }
+            None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+        }
+    };
+    let _ = stream.write_all(&response);
+}
+
+fn limina(args: &[&str], cwd: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run limina");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("limina {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn ok(args: &[&str], cwd: &Path) -> String {
+    let out = limina(args, cwd);
+    assert!(out.status.success(), "limina {args:?} failed:\n{}", text(&out));
+    text(&out)
+}
+
+fn fails(args: &[&str], cwd: &Path) -> String {
+    let out = limina(args, cwd);
+    assert!(!out.status.success(), "limina {args:?} should fail:\n{}", text(&out));
+    text(&out)
+}
+
+/// A workspace: a project, a registry folder, a publisher key and the public key.
+struct World {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    registry: PathBuf,
+    key: PathBuf,
+    public: String,
+    sources: PathBuf,
+}
+
+impl World {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("game");
+        let registry = dir.path().join("registry");
+        let sources = dir.path().join("src");
+        std::fs::create_dir_all(project.join("scripts")).unwrap();
+        std::fs::create_dir_all(&sources).unwrap();
+        let key = dir.path().join("publisher.key");
+        let public = ok(&["packages", "keygen", "--out", key.to_str().unwrap()], dir.path()).lines().next().unwrap().trim().to_string();
+        assert!(public.starts_with("ed25519:"), "{public}");
+        World { _dir: dir, project, registry, key, public, sources }
+    }
+
+    fn configure(&self, url: &str, tier: &str, keys: &[&str]) {
+        let keys: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
+        let toml = format!("[[registry]]\nname = \"main\"\nurl = \"{url}\"\ntier = \"{tier}\"\nkeys = [{}]\n", keys.join(", "));
+        std::fs::write(self.project.join("limina.toml"), toml).unwrap();
+    }
+
+    fn file_url(&self) -> String {
+        format!("file://{}", self.registry.display())
+    }
+
+    /// Writes and publishes a folder package.
+    fn publish(&self, name: &str, version: &str, extra: &str) -> String {
+        let dir = self.sources.join(format!("{name}-{version}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("package.luau"), format!("return {{ name = \"{name}\", version = \"{version}\", {extra} }}\n")).unwrap();
+        std::fs::write(dir.join("init.luau"), format!("-- {name} {version}\nreturn {{}}\n")).unwrap();
+        self.publish_dir(&dir, &self.key)
+    }
+
+    fn publish_dir(&self, dir: &Path, key: &Path) -> String {
+        ok(
+            &["packages", "publish", dir.to_str().unwrap(), "--key", key.to_str().unwrap(), "--registry", self.registry.to_str().unwrap()],
+            &self.project,
+        )
+    }
+
+    fn lock(&self) -> String {
+        std::fs::read_to_string(self.project.join("limina.lock")).unwrap_or_default()
+    }
+
+    fn installed(&self, name: &str) -> Option<String> {
+        std::fs::read_to_string(self.project.join("scripts").join(name).join("package.luau")).ok()
+    }
+}
+
+#[test]
+fn file_registry_search_install_with_approval_and_lockfile() {
+    let w = World::new();
+    w.configure(&w.file_url(), "verified", &[&w.public]);
+    w.publish("base", "1.0.0", "capabilities = { \"scene.read\" }, description = \"shared helpers\"");
+    let published = w.publish(
+        "greet",
+        "1.0.0",
+        "description = \"says hello\", trust = \"verified\", capabilities = { \"scene.write\" }, dependencies = { base = \"^1\" }, extends = { \"base\" }, secrets = { \"GREET_TOKEN\" }",
+    );
+    assert!(published.contains("archives/greet-1.0.0.tar.gz") && published.contains(&w.public), "{published}");
+
+    let found = ok(&["packages", "search", "hello"], &w.project);
+    assert!(found.contains("greet@1.0.0") && !found.contains("base@"), "{found}");
+
+    // No terminal and no --yes: nothing is installed.
+    let refused = fails(&["packages", "install", "greet"], &w.project);
+    assert!(refused.contains("pass --yes") && refused.contains("not approved"), "{refused}");
+    assert!(w.installed("greet").is_none() && w.installed("base").is_none() && w.lock().is_empty());
+
+    let started = Instant::now();
+    let out = ok(&["packages", "install", "greet", "--yes"], &w.project);
+    eprintln!("install of two packages from file://: {:?}", started.elapsed());
+    // The approval shows the resolved capabilities (its own and its parent's), tier and secrets.
+    assert!(out.contains("capabilities (resolved): scene.read, scene.write"), "{out}");
+    assert!(out.contains("trust tier: verified") && out.contains("secrets: GREET_TOKEN"), "{out}");
+    assert!(out.contains("base@1.0.0 from registry 'main'") && out.contains("trust tier: untrusted"), "base asks no trust:\n{out}");
+    assert!(w.installed("greet").is_some() && w.installed("base").is_some());
+    let lock = w.lock();
+    assert!(lock.contains("name = \"greet\"") && lock.contains("version = \"1.0.0\"") && lock.contains("archive_sha256"), "{lock}");
+    assert!(lock.contains("\"GREET_TOKEN\""), "{lock}");
+    // The approval is recorded as an operator grant for these files.
+    let trust = std::fs::read_to_string(w.project.join(".limina-trust.json")).unwrap();
+    assert!(trust.contains("scripts/greet") && trust.contains("\"verified\""), "{trust}");
+    let listed = ok(&["packages", "list"], &w.project);
+    assert!(listed.lines().any(|l| l.starts_with("greet@1.0.0") && l.contains("verified") && l.contains("would load")), "{listed}");
+
+    // A second install changes nothing; a package not from a registry is never overwritten.
+    assert!(ok(&["packages", "install", "greet", "--yes"], &w.project).contains("already installed"));
+    std::fs::create_dir_all(w.project.join("scripts/mine")).unwrap();
+    std::fs::write(w.project.join("scripts/mine/package.luau"), "return { name = \"mine\", version = \"1.0.0\" }").unwrap();
+    w.publish("mine", "2.0.0", "");
+    let clash = fails(&["packages", "install", "mine", "--yes"], &w.project);
+    assert!(clash.contains("not installed from a registry"), "{clash}");
+
+    // Remove refuses while a dependent is installed.
+    let needed = fails(&["packages", "remove", "base"], &w.project);
+    assert!(needed.contains("needed by greet@1.0.0"), "{needed}");
+    ok(&["packages", "remove", "greet"], &w.project);
+    assert!(w.installed("greet").is_none() && !w.lock().contains("\"greet\""));
+}
+
+#[test]
+fn http_registry_offline_reinstall_and_patch_versus_minor_updates() {
+    let w = World::new();
+    w.publish("greet", "1.0.0", "capabilities = { \"scene.read\" }");
+    let server = StaticServer::start(&w.registry, Mode::Files);
+    w.configure(&server.url, "untrusted", &[&w.public]);
+    let started = Instant::now();
+    ok(&["packages", "install", "greet", "--yes"], &w.project);
+    eprintln!("install over http: {:?}", started.elapsed());
+    assert!(w.project.join(".limina/cache/main/greet-1.0.0.tar.gz").is_file());
+
+    // A patch and a minor release: the patch applies by itself (no new capability, so no
+    // approval: no --yes), the minor is held back and listed.
+    w.publish("greet", "1.0.1", "capabilities = { \"scene.read\" }");
+    w.publish("greet", "1.1.0", "capabilities = { \"scene.read\" }");
+    let out = ok(&["packages", "update"], &w.project);
+    assert!(out.contains("greet@1.0.1: installed"), "{out}");
+    assert!(out.contains("greet@1.0.1: held back") && out.contains("1.1.0") && out.contains("--to VERSION"), "{out}");
+    assert!(w.installed("greet").unwrap().contains("1.0.1") && w.lock().contains("version = \"1.0.1\""));
+    // The minor one needs --to and approval.
+    let refused = fails(&["packages", "update", "greet", "--to", "1.1.0"], &w.project);
+    assert!(refused.contains("update beyond a patch release") && refused.contains("pass --yes"), "{refused}");
+    assert!(w.installed("greet").unwrap().contains("1.0.1"));
+
+    // Offline: the server is gone, the package deleted; the locked version comes from the cache.
+    drop(server);
+    std::fs::remove_dir_all(w.project.join("scripts/greet")).unwrap();
+    let out = ok(&["packages", "install"], &w.project);
+    assert!(out.contains("greet@1.0.1: installed"), "{out}");
+    assert!(w.installed("greet").unwrap().contains("1.0.1"));
+    // Without the server, anything not cached fails with a clear error.
+    let offline = fails(&["packages", "info", "greet"], &w.project);
+    assert!(offline.contains("cannot fetch index/greet.json"), "{offline}");
+}
+
+#[test]
+fn a_widened_patch_release_needs_approval_again() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    w.publish("greet", "1.0.0", "capabilities = { \"scene.read\" }");
+    ok(&["packages", "install", "greet", "--yes"], &w.project);
+    w.publish("greet", "1.0.1", "capabilities = { \"scene.read\", \"scene.write\" }");
+    let refused = fails(&["packages", "update"], &w.project);
+    assert!(refused.contains("widens what greet@1.0.0 was approved for: scene.write"), "{refused}");
+    assert!(w.installed("greet").unwrap().contains("1.0.0"), "nothing changed");
+    let out = ok(&["packages", "update", "--yes"], &w.project);
+    assert!(out.contains("greet@1.0.1: installed"), "{out}");
+}
+
+#[test]
+fn tampered_replayed_and_wrongly_signed_archives_are_refused() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    w.publish("greet", "1.0.0", "");
+    let archive = w.registry.join("archives/greet-1.0.0.tar.gz");
+    let good = std::fs::read(&archive).unwrap();
+
+    // One byte flipped.
+    let mut bad = good.clone();
+    let last = bad.len() - 10;
+    bad[last] ^= 0x55;
+    std::fs::write(&archive, &bad).unwrap();
+    let err = fails(&["packages", "install", "greet", "--yes"], &w.project);
+    assert!(err.contains("tampered") && err.contains("greet@1.0.0"), "{err}");
+    assert!(w.installed("greet").is_none() && !w.project.join(".limina/cache/main/greet-1.0.0.tar.gz").exists());
+
+    // Re-hashed in the index but signed by no configured key.
+    let index_file = w.registry.join("index/greet.json");
+    let index = std::fs::read_to_string(&index_file).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&index).unwrap();
+    let sha = {
+        use sha2::Digest as _;
+        sha2::Sha256::digest(&bad).iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    v["versions"][0]["sha256"] = sha.into();
+    std::fs::write(&index_file, v.to_string()).unwrap();
+    let err = fails(&["packages", "install", "greet", "--yes"], &w.project);
+    assert!(err.contains("does not verify against the registry's key"), "{err}");
+    std::fs::write(&archive, &good).unwrap();
+    std::fs::write(&index_file, &index).unwrap();
+
+    // The right archive, signed by someone else's key.
+    let other_key = w.project.parent().unwrap().join("other.key");
+    let other_public = ok(&["packages", "keygen", "--out", other_key.to_str().unwrap()], &w.project).lines().next().unwrap().to_string();
+    let elsewhere = w.sources.join("greet-2");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("package.luau"), "return { name = \"greet\", version = \"2.0.0\" }").unwrap();
+    std::fs::write(elsewhere.join("init.luau"), "return {}").unwrap();
+    w.publish_dir(&elsewhere, &other_key);
+    let err = fails(&["packages", "install", "greet@2.0.0", "--yes"], &w.project);
+    assert!(err.contains("does not verify") && err.contains("signed by someone else"), "{err}");
+
+    // A good archive and signature replayed under another name.
+    std::fs::copy(&archive, w.registry.join("archives/evil-1.0.0.tar.gz")).unwrap();
+    let replay = index.replace("\"greet\"", "\"evil\"").replace("greet-1.0.0", "evil-1.0.0");
+    std::fs::write(w.registry.join("index/evil.json"), replay).unwrap();
+    let err = fails(&["packages", "install", "evil", "--yes"], &w.project);
+    assert!(err.contains("does not verify"), "{err}");
+    assert!(w.installed("evil").is_none());
+
+    // Rotation: while both keys are configured, archives signed by either install.
+    w.configure(&w.file_url(), "untrusted", &[&w.public, &other_public]);
+    ok(&["packages", "install", "greet@1.0.0", "--yes"], &w.project);
+    let out = ok(&["packages", "update", "greet", "--to", "2.0.0", "--yes"], &w.project);
+    assert!(out.contains("greet@2.0.0: installed"), "{out}");
+}
+
+#[test]
+fn publish_validates_the_package_and_never_replaces_a_version() {
+    let w = World::new();
+    let key = w.key.to_str().unwrap();
+    let registry = w.registry.to_str().unwrap();
+    let bad = w.sources.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("package.luau"), "return { name = \"bad\", version = \"1.0\" }").unwrap();
+    let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+    assert!(err.contains("version: '1.0' is not semver"), "{err}");
+    std::fs::write(bad.join("package.luau"), "return { name = \"bad\", version = \"1.0.0\", capabilities = { \"root\" } }").unwrap();
+    let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+    assert!(err.contains("unknown permission 'root'"), "{err}");
+    #[cfg(unix)]
+    {
+        std::fs::write(bad.join("package.luau"), "return { name = \"bad\", version = \"1.0.0\" }").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", bad.join("passwd.luau")).unwrap();
+        let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+        assert!(err.contains("symbolic link"), "{err}");
+    }
+    // Its code must load and its skill definitions be valid.
+    std::fs::write(bad.join("package.luau"), "return { name = \"bad\", version = \"1.0.0\" }").unwrap();
+    let _ = std::fs::remove_file(bad.join("passwd.luau"));
+    std::fs::write(bad.join("init.luau"), "return { skills = { { name = \"bad.thing\", input = 42, handler = function() end } } }")
+        .unwrap();
+    let err = fails(&["packages", "publish", bad.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+    assert!(err.contains("its code does not load"), "{err}");
+    assert!(!w.registry.join("index/bad.json").exists(), "nothing was published");
+    w.publish("good", "1.0.0", "");
+    let dir = w.sources.join("good-1.0.0");
+    let err = fails(&["packages", "publish", dir.to_str().unwrap(), "--key", key, "--registry", registry], &w.project);
+    assert!(err.contains("already published"), "{err}");
+    let size = std::fs::metadata(w.registry.join("archives/good-1.0.0.tar.gz")).unwrap().len();
+    eprintln!("archive of a two-file package: {size} bytes");
+}
+
+#[test]
+fn unsatisfiable_and_conflicting_sets_are_explained() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    w.publish("base", "1.0.0", "");
+    w.publish("app", "1.0.0", "dependencies = { base = \"^2\" }");
+    let err = fails(&["packages", "install", "app", "--yes"], &w.project);
+    assert!(err.contains("app@1.0.0 needs base ^2") && err.contains("main has 1.0.0"), "{err}");
+
+    w.publish("left", "1.0.0", "dependencies = { base = \"=1.0.0\" }");
+    w.publish("base", "1.1.0", "");
+    w.publish("right", "1.0.0", "dependencies = { base = \">=1.1\" }");
+    let err = fails(&["packages", "install", "left", "right", "--yes"], &w.project);
+    assert!(err.contains("no single version satisfies both") && err.contains("left@1.0.0 needs base =1.0.0"), "{err}");
+
+    // A conflict with an installed package: the resolver's own reason, and nothing installed.
+    w.publish("rival", "1.0.0", "conflicts_with = { \"base\" }");
+    ok(&["packages", "install", "base", "--yes"], &w.project);
+    let err = fails(&["packages", "install", "rival", "--yes"], &w.project);
+    assert!(err.contains("declares conflicts_with 'base'") && err.contains("nothing was changed"), "{err}");
+    assert!(w.installed("rival").is_none());
+
+    // A parent's update that breaks a child is refused and reported.
+    w.publish("child", "1.0.0", "dependencies = { base = \"~1.1.0\" }");
+    ok(&["packages", "install", "child", "--yes"], &w.project);
+    w.publish("base", "1.2.0", "");
+    let err = fails(&["packages", "update", "base", "--to", "1.2.0", "--yes"], &w.project);
+    assert!(err.contains("child@1.0.0 (installed)") && err.contains("not satisfied by the installed base@1.2.0"), "{err}");
+}
+
+#[test]
+fn instruction_skills_install_the_same_way() {
+    let w = World::new();
+    w.configure(&w.file_url(), "verified", &[&w.public]);
+    let dir = w.sources.join("naming");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: naming\ndescription: Name things so others find them.\nversion: 1.0.0\n---\nUse nouns.\n",
+    )
+    .unwrap();
+    w.publish_dir(&dir, &w.key);
+    let out = ok(&["packages", "install", "naming", "--yes"], &w.project);
+    assert!(out.contains("naming@1.0.0 from registry 'main' (instruction)") && out.contains("gated tools: none"), "{out}");
+    assert!(w.project.join("scripts/naming/SKILL.md").is_file());
+    let listed = ok(&["packages", "list"], &w.project);
+    assert!(listed.lines().any(|l| l.starts_with("naming@1.0.0") && l.contains("verified")), "{listed}");
+}
+
+#[test]
+fn hostile_registries_fail_clearly() {
+    let w = World::new();
+    w.publish("greet", "1.0.0", "");
+    // A redirect is never followed.
+    let server = StaticServer::start(&w.registry, Mode::Redirect);
+    w.configure(&server.url, "untrusted", &[&w.public]);
+    let err = fails(&["packages", "install", "greet", "--yes"], &w.project);
+    assert!(err.contains("redirected") && err.contains("example.invalid"), "{err}");
+    drop(server);
+    // A server that never answers is given up on after the registry's timeout.
+    let server = StaticServer::start(&w.registry, Mode::Stall);
+    let toml = format!("[[registry]]\nname = \"main\"\nurl = \"{}\"\ntimeout = 1\nkeys = [\"{}\"]\n", server.url, w.public);
+    std::fs::write(w.project.join("limina.toml"), toml).unwrap();
+    let err = fails(&["packages", "info", "greet"], &w.project);
+    assert!(err.contains("timed out"), "{err}");
+    drop(server);
+    // Not a package name; an index that is not semver; an archive path elsewhere; unknown keys.
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    assert!(fails(&["packages", "install", "../etc", "--yes"], &w.project).contains("not a package name"));
+    let index_file = w.registry.join("index/greet.json");
+    let index = std::fs::read_to_string(&index_file).unwrap();
+    std::fs::write(&index_file, index.replace("\"version\": \"1.0.0\"", "\"version\": \"one\"")).unwrap();
+    assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("'one' is not semver"));
+    std::fs::write(&index_file, index.replace("archives/greet-1.0.0.tar.gz", "archives/../../x.tar.gz")).unwrap();
+    assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("must be archives/greet-1.0.0.tar.gz"));
+    // An index file past its cap is not read.
+    std::fs::write(&index_file, format!("{index}{}", " ".repeat(1 << 20))).unwrap();
+    assert!(fails(&["packages", "info", "greet"], &w.project).contains("larger than the 1048576 bytes allowed"));
+    std::fs::write(&index_file, &index).unwrap();
+    std::fs::write(w.project.join("limina.toml"), "[[registry]]\nname = \"main\"\nurl = \"file:///x\"\nkeys = []\nmirror = true\n")
+        .unwrap();
+    let err = fails(&["packages", "search"], &w.project);
+    assert!(err.contains("mirror") && err.contains("line 5"), "{err}");
+    // A hand-broken lockfile is named.
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    std::fs::write(w.project.join("limina.lock"), "version = 1\n[[package]]\nname = \"greet\"\nversion = \"x\"\n").unwrap();
+    assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("limina.lock"));
+}
