@@ -113,7 +113,8 @@ fn oversized(prefix: &[u8], shown: &str) -> FormatError {
         Err(e) => std::str::from_utf8(&prefix[..e.valid_up_to()]).unwrap_or_default(),
     };
     match super::front_matter::split(valid) {
-        Ok(split) => FormatError::at(shown, split.body_line, Problem::BodyTooLarge { bytes: split.body.len(), max: MAX_BODY_BYTES }),
+        // Only a prefix was read: its body's length is not the file's.
+        Ok(split) => FormatError::at(shown, split.body_line, Problem::BodyPastCap { max: MAX_BODY_BYTES }),
         Err(e) => FormatError::at(shown, e.line, Problem::Syntax(e.message)),
     }
 }
@@ -314,7 +315,7 @@ mod tests {
         std::fs::write(dir.join(SKILL_FILE), huge).unwrap();
         let e = load_dir(&dir).unwrap_err();
         assert_eq!(e.line, 5);
-        assert!(matches!(e.problem, Problem::BodyTooLarge { .. }), "{e}");
+        assert!(matches!(e.problem, Problem::BodyPastCap { max: MAX_BODY_BYTES }), "{e}");
         std::fs::write(dir.join(SKILL_FILE), "x".repeat(10 << 20)).unwrap();
         assert_eq!(load_dir(&dir).unwrap_err().line, 1);
     }

@@ -175,6 +175,9 @@ pub enum Problem {
     BadDependency(String),
     #[error("the body is {bytes} bytes, above the maximum of {max}")]
     BodyTooLarge { bytes: usize, max: usize },
+    /// The file is past what is read of it, so its body's size is not known exactly.
+    #[error("the body is larger than the maximum of {max} bytes")]
+    BodyPastCap { max: usize },
     #[error("the file is not UTF-8 text")]
     NotUtf8,
     #[error("the file contains a NUL byte")]
