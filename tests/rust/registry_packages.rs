@@ -289,6 +289,48 @@ fn a_widened_patch_release_needs_approval_again() {
     assert!(out.contains("greet@1.0.1: installed"), "{out}");
 }
 
+/// Found by an outside attack: a code package that also holds a SKILL.md was published and
+/// installed as an instruction skill, so its capabilities were never shown and a widening
+/// update went through unasked; and `remove` deleted a folder the lockfile named without
+/// checking it was the one installed.
+#[test]
+fn a_package_with_a_skill_md_is_approved_as_code_and_remove_spares_edits() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    let publish_dual = |version: &str, caps: &str| {
+        let dir = w.sources.join(format!("dual-{version}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("package.luau"),
+            format!("return {{ name = \"dual\", version = \"{version}\", capabilities = {{ {caps} }} }}\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("init.luau"), "return {}\n").unwrap();
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: dual\ndescription: docs\nversion: {version}\n---\nb\n")).unwrap();
+        w.publish_dir(&dir, &w.key)
+    };
+    publish_dual("1.0.0", "\"scene.read\"");
+    let index = std::fs::read_to_string(w.registry.join("index/dual.json")).unwrap();
+    assert!(index.contains("\"kind\": \"folder\"") || index.contains("\"kind\":\"folder\""), "{index}");
+    let out = ok(&["packages", "install", "dual", "--yes"], &w.project);
+    assert!(out.contains("scene.read"), "the approval shows its capabilities: {out}");
+    publish_dual("1.0.1", "\"scene.read\", \"agent.write\"");
+    let refused = fails(&["packages", "update"], &w.project);
+    assert!(refused.contains("widens what dual@1.0.0 was approved for: agent.write"), "{refused}");
+
+    // remove: an edited install stays, and says why.
+    std::fs::write(w.project.join("scripts/dual/notes.txt"), "mine").unwrap();
+    let kept = fails(&["packages", "remove", "dual"], &w.project);
+    assert!(
+        kept.contains("is not what dual@1.0.0 installed (notes.txt was not in the package)") && kept.contains("nothing was removed"),
+        "{kept}"
+    );
+    assert!(w.project.join("scripts/dual/notes.txt").exists());
+    std::fs::remove_file(w.project.join("scripts/dual/notes.txt")).unwrap();
+    ok(&["packages", "remove", "dual"], &w.project);
+    assert!(!w.project.join("scripts/dual").exists());
+}
+
 #[test]
 fn tampered_replayed_and_wrongly_signed_archives_are_refused() {
     let w = World::new();

@@ -304,7 +304,11 @@ fn stage(project: &Project, staging: &Path, i: usize, pick: &Pick, bytes: &[u8])
     archive::write(&files, &dir)?;
     let me = format!("{}@{}", pick.name, pick.entry.version);
     let refuse = |problem: String| RegistryError::Refused(format!("{me}: {problem}"));
-    let is_skill = files.iter().any(|(p, _)| p == crate::instructions::SKILL_FILE);
+    // The kind comes from the verified files, as the engine will read them (a folder with a
+    // package manifest is a code package even with a SKILL.md in it), never from the unsigned
+    // index entry alone.
+    let has = |name: &str| files.iter().any(|(p, _)| p == name);
+    let is_skill = has(crate::instructions::SKILL_FILE) && !has("package.luau") && !has("package.lua");
     if is_skill != (pick.entry.kind == PackageKind::Instruction) {
         return Err(refuse(format!(
             "the index says kind '{}', the archive holds {}",
@@ -493,6 +497,7 @@ pub fn install(
         let why = match lock.get(&pick.name) {
             None => Some("new".to_string()),
             Some(_) if pick.force_approval => Some("update beyond a patch release".to_string()),
+            Some(l) if l.kind != s.kind => Some(format!("changes kind from {} to {}", l.kind, s.kind)),
             Some(l) => {
                 let wider: Vec<&String> =
                     capabilities.iter().chain(&secrets).filter(|c| !l.capabilities.contains(c) && !l.secrets.contains(c)).collect();
@@ -667,7 +672,17 @@ pub fn remove(project: &Project, name: &str) -> Result<Locked, RegistryError> {
         return Err(RegistryError::Refused(format!("{name} is needed by {}: remove those first", dependents.join(", "))));
     }
     let dest = project.scripts.join(name);
-    if dest.is_dir() {
+    // Only what was installed, byte for byte: a folder with an edited, added or removed file,
+    // or one the lockfile names but the registry tooling never put there, is the operator's.
+    if dest.symlink_metadata().is_ok() {
+        if let Err(why) = same_as_installed(project, &locked, &dest) {
+            return Err(RegistryError::Refused(format!(
+                "{} is not what {}@{} installed ({why}): nothing was removed; move it away yourself",
+                dest.display(),
+                locked.name,
+                locked.version
+            )));
+        }
         std::fs::remove_dir_all(&dest).map_err(|e| io(dest.display(), e))?;
     }
     let mut grants = Grants::read(&project.scripts);
@@ -677,6 +692,38 @@ pub fn remove(project: &Project, name: &str) -> Result<Locked, RegistryError> {
     lock.remove(name);
     lock.write(&project.root)?;
     Ok(locked)
+}
+
+/// Whether `dest` holds exactly the files of the cached archive `locked` was installed from.
+fn same_as_installed(project: &Project, locked: &Locked, dest: &Path) -> Result<(), String> {
+    let (_, bytes) = cached(project, &locked.registry, &locked.name, &locked.version)
+        .ok_or_else(|| "its archive is not in the cache to compare it with".to_string())?;
+    let mut want: BTreeMap<String, Vec<u8>> = archive::read(&bytes).map_err(|e| e.to_string())?.into_iter().collect();
+    let mut stack = vec![dest.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let path = entry.path();
+            let relative = path.strip_prefix(dest).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            let kind = entry.file_type().map_err(|e| e.to_string())?;
+            if kind.is_dir() {
+                stack.push(path);
+            } else if !kind.is_file() {
+                return Err(format!("{relative} is not a regular file"));
+            } else {
+                let Some(expected) = want.remove(&relative) else { return Err(format!("{relative} was not in the package")) };
+                let now = std::fs::read(&path).map_err(|e| format!("{relative}: {e}"))?;
+                if now != expected {
+                    return Err(format!("{relative} was edited"));
+                }
+            }
+        }
+    }
+    match want.keys().next() {
+        Some(missing) => Err(format!("{missing} is missing")),
+        None => Ok(()),
+    }
 }
 
 /// `search [QUERY]`: each registry's packages whose name or newest description contains it.

@@ -27,7 +27,9 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
     if !package.is_dir() {
         return Err(refuse("not a folder (publish a package folder holding package.luau, or a skill folder holding SKILL.md)".into()));
     }
-    let is_skill = package.join(crate::instructions::SKILL_FILE).is_file();
+    // As the engine reads it: a folder with a package manifest is a code package, whatever else
+    // it holds (a SKILL.md in it is one of its files).
+    let is_skill = package.join(crate::instructions::SKILL_FILE).is_file() && crate::packages::discover::manifest_file(package).is_none();
     let (name, version, kind, description, capabilities, dependencies, conflicts, secrets) = if is_skill {
         let at = crate::instructions::Location::Folder(package.to_path_buf());
         let skill = crate::instructions::load(&at, "SKILL.md").map_err(|e| refuse(e.to_string()))?;
