@@ -206,7 +206,10 @@ fn find_any<'a>(
         .iter()
         .map(|f| match f {
             Found::Package(p) => shown(root, p),
-            Found::Skill(s) => format!("{}/", skill_shown(root, s)).replace(".skill.md/", ".skill.md"),
+            Found::Skill(s) => match s.location {
+                crate::instructions::Location::Folder(_) => format!("{}/", skill_shown(root, s)),
+                crate::instructions::Location::File(_) => skill_shown(root, s),
+            },
         })
         .collect();
     Err(FindError::Many { name: name.to_string(), paths })

@@ -479,9 +479,7 @@ pub fn install(
         let bytes = verified_archive(project, fetcher, &picks[i])?;
         staged.push(stage(project, &staging.0, i, &picks[i], &bytes)?);
     }
-    let todo_picks: Vec<&Pick> = todo.iter().map(|&i| &picks[i]).collect();
     let resolved = check_resolution(project, &picks, &staged)?;
-    let _ = todo_picks;
     // Approval: new packages, widened ones, and the ones the operator asked to approve.
     let mut asks = Vec::new();
     for s in &staged {
