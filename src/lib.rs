@@ -24,6 +24,7 @@ pub mod packages;
 pub mod paths;
 pub mod physics;
 pub mod policy;
+pub(crate) mod redact;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scenes;

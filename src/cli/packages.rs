@@ -377,6 +377,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 Ok(l) => limits_json(&l),
                 Err(r) => json!({"refused": r.rule.as_str(), "reason": r.message}),
             });
+            let store = crate::packages::secrets::SecretStore::new(Some(&root));
             let v = json!({
                 "ref": p.reference(),
                 "path": shown(&root, p),
@@ -395,6 +396,8 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 "declaredCapabilities": names(m),
                 "resolvedCapabilities": names(p.effective.as_ref()),
                 "grantedCapabilities": granted,
+                "secrets": m.map(|m| crate::packages::secrets::status(&store, &m.name, &m.secrets, &p.trust.secrets)),
+                "secretsFile": m.filter(|m| !m.secrets.is_empty()).and_then(|_| store.problem()),
                 "profile": profile.as_str(),
                 "limits": limits,
                 "contentHash": p.source.content_hash,
@@ -417,9 +420,9 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 };
                 return Err(CliError::failed(format_args!("{}: cannot be trusted: {why}", shown(&root, p))));
             };
-            if manifest.requested_trust == Trust::Untrusted {
+            if manifest.requested_trust == Trust::Untrusted && manifest.secrets.is_empty() {
                 return Err(CliError::failed(format_args!(
-                    "{} ({}) asks for no trust (its manifest's `trust` is untrusted or absent): there is nothing to grant",
+                    "{} ({}) asks for no trust (its manifest's `trust` is untrusted or absent) and declares no secrets: there is nothing to grant",
                     manifest.reference(),
                     shown(&root, p)
                 )));
@@ -428,11 +431,15 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             let granted = grants.grant(&p.source, manifest, tier.map(TierArg::trust)).map_err(CliError::failed)?;
             let file = grants.save(&root).map_err(CliError::failed)?;
             let caps: Vec<&str> = manifest.capabilities.iter().map(|c| c.as_str()).collect();
+            let what = if granted.tier == Trust::Untrusted.as_str() {
+                "approved its secrets (it stays untrusted)".to_string()
+            } else {
+                format!("granted {}", granted.tier)
+            };
             outln!(
-                "{} ({}): granted {} for content {}{}; recorded in {}",
+                "{} ({}): {what} for content {}{}; recorded in {}",
                 manifest.reference(),
                 shown(&root, p),
-                granted.tier,
                 granted.content_hash,
                 granted.manifest_hash.as_deref().map(|h| format!(" and manifest {h}")).unwrap_or_default(),
                 file.display()
@@ -441,6 +448,15 @@ pub fn run(args: &PackagesArgs) -> CliResult {
                 "  it declares capabilities: {}; any edit to its files drops it to untrusted until granted again",
                 if caps.is_empty() { "none".to_string() } else { caps.join(", ") }
             );
+            if !granted.secrets.is_empty() {
+                outln!(
+                    "  secrets approved: {} (values: [{}] in {} beside the scripts folder, mode 0600, or {}NAME in the environment)",
+                    granted.secrets.join(", "),
+                    manifest.name,
+                    crate::packages::secrets::SECRETS_FILE,
+                    crate::packages::secrets::ENV_PREFIX
+                );
+            }
             Ok(())
         }
         _ => Ok(()),

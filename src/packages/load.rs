@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::manifest::Manifest;
 use super::scan::{ScanRules, scan};
+use super::secrets::PackageSecrets;
 use super::{Admitted, Host, InstalledPackage, ModManager, PACKAGES_ACTOR, PackageRuntime, Refusal, Status};
 use crate::policy::{PermissionSet, profile_permissions};
 use crate::skills::{Skill, SkillRegistry};
@@ -83,11 +84,13 @@ pub(super) fn load_one(
     if let Some(why) = unmet_dependency(mods, pkg) {
         return rejected(host, pkg, Refusal::Resolve, why);
     }
-    let (shown, isolation) = {
+    let (shown, isolation, store) = {
         let m = mods.borrow();
-        (m.shown(&pkg.source.path), m.isolation.clone())
+        (m.shown(&pkg.source.path), m.isolation.clone(), Rc::clone(&m.secret_store))
     };
-    let built = PackageRuntime::load(&pkg.source, shown, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host), &isolation);
+    let secrets = PackageSecrets::new(&manifest.name, &manifest.secrets, &pkg.trust.secrets, store);
+    let built =
+        PackageRuntime::load(&pkg.source, shown, &manifest, pkg.trust.effective, limits, granted, Rc::clone(host), &isolation, secrets);
     let (runtime, skills) = match built {
         Ok(r) => r,
         Err(e) => return rejected(host, pkg, Refusal::LoadFailed, e.to_string()),

@@ -312,6 +312,14 @@ const FIELDS: [&str; 13] = [
     "secrets",
 ];
 
+/// A secret's name: 1-64 uppercase letters, digits or `_`, starting with a letter.
+pub(crate) fn is_valid_secret_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
 pub(crate) fn is_valid_package_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
@@ -420,12 +428,7 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Mani
     let limits_request = m.get("limits").cloned();
     parse_limits(limits_request.as_ref(), trust)?;
     let secrets = m.get("secrets").map(|v| strings(v, "secrets")).transpose()?.unwrap_or_default();
-    if let Some(bad_secret) = secrets.iter().find(|s| {
-        s.is_empty()
-            || s.len() > 64
-            || !s.starts_with(|c: char| c.is_ascii_uppercase())
-            || !s.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-    }) {
+    if let Some(bad_secret) = secrets.iter().find(|s| !is_valid_secret_name(s)) {
         return Err(bad("secrets", format!("'{bad_secret}' must be 1-64 uppercase letters, digits or '_', starting with a letter")));
     }
     Ok(Manifest {

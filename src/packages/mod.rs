@@ -27,6 +27,7 @@ pub mod resolve;
 pub mod runtime;
 pub(crate) mod sandbox;
 mod scan;
+pub mod secrets;
 pub mod trust;
 mod watch;
 pub mod worker;
@@ -204,6 +205,8 @@ pub struct ModManager {
     watcher: Option<watch::Watcher>,
     /// Where untrusted and verified packages run (`worker.rs`).
     isolation: worker::Isolation,
+    /// The operator's secret values for this scripts root (`secrets.rs`).
+    pub(crate) secret_store: Rc<secrets::SecretStore>,
 }
 
 impl std::fmt::Debug for ModManager {
@@ -269,8 +272,10 @@ impl ModManager {
     /// A manager for the mods under `root`. A relative root is made absolute here, once: the
     /// watcher reports absolute paths, and a package's path is its identity.
     pub fn new(root: Option<PathBuf>, granted_profile: crate::policy::Profile) -> Self {
+        let root = root.map(|r| std::path::absolute(&r).unwrap_or(r));
         Self {
-            root: root.map(|r| std::path::absolute(&r).unwrap_or(r)),
+            secret_store: Rc::new(secrets::SecretStore::new(root.as_deref())),
+            root,
             granted_profile,
             granted: granted_profile.permissions(),
             packages: Vec::new(),
@@ -422,6 +427,7 @@ impl ModManager {
                     "trustRequested": p.trust.requested.as_str(),
                     "trustGranted": p.trust.granted.map(Trust::as_str),
                     "trustWhy": p.trust.why,
+                    "secrets": secrets::status(&self.secret_store, &p.name(), m.map(|m| m.secrets.as_slice()).unwrap_or_default(), &p.trust.secrets),
                     "isolation": isolation,
                     "worker": worker.map(|w| json!({"pid": w.pid, "restarts": w.restarts})),
                 })

@@ -26,9 +26,12 @@
 //! holds no VM: its calls cross to the worker, which builds this same runtime
 //! (`load_in_worker`) with a host that turns `host.invoke` into a frame back to the engine.
 //!
-//! The one host function is `host.invoke(skill, input)`: it goes through the skill registry as
+//! The host functions are `host.invoke(skill, input)`, which goes through the skill registry as
 //! the agent whose call is running, with permissions cut down to the package's capabilities,
-//! and the package named for provenance.
+//! and the package named for provenance; and `host.secret(name)`, a secret the operator
+//! approved and supplied for this package (`secrets.rs`), during a call only. Whatever the
+//! package hands back — results, errors, `host.invoke` inputs — has the secrets it was handed
+//! redacted on the engine's side, in process and out.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -59,6 +62,11 @@ pub trait Host {
     }
     /// Records an event in the world log; returns its id.
     fn record(&self, actor: &str, thread: &str, event_type: &str, payload: Value) -> String;
+    /// `host.secret(name)` for a package whose secrets the engine holds elsewhere: a package
+    /// worker's host asks over its pipe. The engine's own host has none to give.
+    fn secret(&self, name: &str) -> Result<String, String> {
+        Err(format!("host.secret('{name}'): no secrets are available here"))
+    }
 }
 
 struct Handlers {
@@ -93,6 +101,10 @@ pub struct PackageRuntime {
     /// Set when the package runs in a worker process (`worker/`): calls go there, and `vm`
     /// stays empty.
     worker: Option<super::worker::Client>,
+    /// The engine's side of the package's secrets (`None` in a worker, whose host asks).
+    secrets: Option<Rc<super::secrets::PackageSecrets>>,
+    /// The values this VM was handed, kept out of its `print`.
+    seen: Rc<RefCell<super::secrets::Seen>>,
 }
 
 impl std::fmt::Debug for PackageRuntime {
@@ -161,6 +173,7 @@ impl PackageRuntime {
         granted: PermissionSet,
         host: Rc<dyn Host>,
         isolation: &super::worker::Isolation,
+        secrets: super::secrets::PackageSecrets,
     ) -> Result<(Rc<Self>, Vec<Skill>), LoadError> {
         let entry = match (&manifest.main, source.kind) {
             (Some(main), _) => main.clone(),
@@ -189,9 +202,9 @@ impl PackageRuntime {
             entry,
         };
         if let Some(program) = isolation.worker_for(tier) {
-            return Self::load_out_of_process(program, spec, source, tier, host);
+            return Self::load_out_of_process(program, spec, source, tier, host, secrets);
         }
-        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, None));
+        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, None, Some(Rc::new(secrets))));
         let (vm, defs) = runtime.build_vm()?;
         let mut skills = Vec::new();
         for def in defs {
@@ -205,7 +218,15 @@ impl PackageRuntime {
         Ok((runtime, skills))
     }
 
-    fn from_spec(spec: &LoadSpec, source: Source, trust: Trust, host: Rc<dyn Host>, worker: Option<super::worker::Client>) -> Self {
+    fn from_spec(
+        spec: &LoadSpec,
+        source: Source,
+        trust: Trust,
+        host: Rc<dyn Host>,
+        worker: Option<super::worker::Client>,
+        secrets: Option<Rc<super::secrets::PackageSecrets>>,
+    ) -> Self {
+        let seen = secrets.as_ref().map(|s| Rc::clone(&s.seen)).unwrap_or_default();
         PackageRuntime {
             reference: spec.reference.clone(),
             trust,
@@ -220,6 +241,8 @@ impl PackageRuntime {
             meter: Meter::new(),
             rebuilds: Cell::new(0),
             worker,
+            secrets,
+            seen,
         }
     }
 
@@ -231,9 +254,10 @@ impl PackageRuntime {
         source: &Source,
         tier: Trust,
         host: Rc<dyn Host>,
+        secrets: super::secrets::PackageSecrets,
     ) -> Result<(Rc<Self>, Vec<Skill>), LoadError> {
         let (client, defs) = super::worker::Client::start(program, spec.clone(), load_deadline(&spec.limits)).map_err(LoadError::Script)?;
-        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, Some(client)));
+        let runtime = Rc::new(Self::from_spec(&spec, source.clone(), tier, host, Some(client), Some(Rc::new(secrets))));
         // A plain VM only to hold the definitions as tables for `Skill::from_table`: no package
         // code runs in it.
         let lua = Lua::new();
@@ -258,7 +282,7 @@ impl PackageRuntime {
         let kind = if spec.folder { super::discover::Kind::Folder } else { super::discover::Kind::SingleFile };
         let source = Source { kind, path: spec.shown.clone().into(), files: spec.files.clone(), content_hash: String::new() };
         let trust = Trust::parse(&spec.trust).unwrap_or(Trust::Untrusted);
-        let runtime = Rc::new(Self::from_spec(spec, source, trust, host, None));
+        let runtime = Rc::new(Self::from_spec(spec, source, trust, host, None, None));
         let (vm, defs) = runtime.build_vm()?;
         let mut out = Vec::new();
         for def in defs {
@@ -322,7 +346,11 @@ impl PackageRuntime {
 
     /// Creates the VM, runs the entry file, and collects its skill definitions.
     fn build_vm(&self) -> Result<(Vm, Vec<Table>), LoadError> {
-        let spec = SandboxSpec { owner: self.reference.clone(), memory_bytes: self.limits.memory_bytes };
+        let spec = SandboxSpec {
+            owner: self.reference.clone(),
+            memory_bytes: self.limits.memory_bytes,
+            print_redaction: Some(Rc::clone(&self.seen)),
+        };
         let lua = restricted_vm(&spec, &self.meter).map_err(|source| LoadError::Sandbox { owner: self.reference.clone(), source })?;
         let globals = lua.globals();
         let require = self.package_require(&lua).map_err(lua_err)?;
@@ -434,7 +462,9 @@ impl PackageRuntime {
         let meter = Rc::clone(&self.meter);
         let reference = self.reference.clone();
         let budget = self.limits.value_budget();
+        let invoke_secrets = self.secrets.clone();
         let t = lua.create_table()?;
+        t.raw_set("secret", self.secret_function(lua)?)?;
         t.raw_set(
             "invoke",
             lua.create_function(move |lua, (name, input): (LuaValue, LuaValue)| {
@@ -451,7 +481,7 @@ impl PackageRuntime {
                 meter.check().map_err(overrun_error)?;
                 let check = &mut || meter.check().map_err(Interrupt::from);
                 let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
-                    Ok(input) => host.invoke_json(&caller, &name, input),
+                    Ok(input) => host.invoke_json(&caller, &name, redact_input(&invoke_secrets, input)),
                     Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
                     Err(e) => serde_json::to_value(SkillResponse::failure(
                         ErrorCode::InvalidInput,
@@ -471,6 +501,45 @@ impl PackageRuntime {
         )?;
         t.set_readonly(true);
         Ok(t)
+    }
+
+    /// `host.secret(name)`: the value of a secret the operator approved and supplied for this
+    /// package, while one of its skills runs; an error naming the fix otherwise.
+    fn secret_function(&self, lua: &Lua) -> mlua::Result<Function> {
+        let secrets = self.secrets.clone();
+        let host = Rc::clone(&self.host);
+        let frames = Rc::clone(&self.frames);
+        let seen = Rc::clone(&self.seen);
+        let reference = self.reference.clone();
+        lua.create_function(move |lua, name: LuaValue| {
+            let LuaValue::String(name) = name else {
+                return Err(crate::script::located_error(lua, "host.secret: the secret's name must be a string"));
+            };
+            let name = name.to_string_lossy();
+            if !super::manifest::is_valid_secret_name(&name) {
+                return Err(crate::script::located_error(
+                    lua,
+                    format!("host.secret: '{}' is not a secret name (1-64 uppercase letters, digits or '_')", crate::clip::shown(&name)),
+                ));
+            }
+            if frames.borrow().is_empty() {
+                return Err(crate::script::located_error(
+                    lua,
+                    format!("host.secret('{name}'): only while one of {reference}'s skills is running, not while its files load"),
+                ));
+            }
+            let value = match &secrets {
+                Some(s) => s.get(&name),
+                None => host.secret(&name),
+            };
+            match value {
+                Ok(value) => {
+                    seen.borrow_mut().add(&value);
+                    lua.create_string(value)
+                }
+                Err(why) => Err(crate::script::located_error(lua, format!("host.secret('{name}'): {why}"))),
+            }
+        })
     }
 
     /// The pooled VM (rebuilt here if a limit discarded it) and a skill's functions.
@@ -521,6 +590,8 @@ impl PackageRuntime {
     }
 
     fn violation(&self, caller: &Caller, skill: &str, kind: &str, message: &str) {
+        // A conversion error can name a key of the package's value, and a key can be a secret.
+        let message = self.secrets.as_ref().map_or_else(|| message.to_string(), |s| s.redact_text(message));
         let payload = json!({"package": self.reference, "skill": skill, "kind": kind, "message": message});
         self.host.record(&caller.agent_id, &caller.session_id, "package.violation", payload);
     }
@@ -558,7 +629,7 @@ fn read_manifest_value(
     pick: impl FnOnce(LuaValue) -> mlua::Result<Option<LuaValue>>,
 ) -> Result<Option<Value>, LoadError> {
     let meter = Meter::new();
-    let spec = SandboxSpec { owner: chunk.to_string(), memory_bytes: MANIFEST_MEMORY };
+    let spec = SandboxSpec { owner: chunk.to_string(), memory_bytes: MANIFEST_MEMORY, print_redaction: None };
     let lua = restricted_vm(&spec, &meter).map_err(|source| LoadError::Sandbox { owner: chunk.to_string(), source })?;
     prepare(&lua).map_err(lua_err)?;
     lua.sandbox(true).map_err(lua_err)?;
@@ -604,14 +675,34 @@ pub(crate) fn read_manifest_file(path: &std::path::Path, text: &str) -> Result<V
     Ok(value.unwrap_or(Value::Null))
 }
 
+/// `input` with the secrets the package was handed redacted, when the engine holds them.
+fn redact_input(secrets: &Option<Rc<super::secrets::PackageSecrets>>, input: Value) -> Value {
+    match secrets {
+        Some(s) => s.redact_value(input),
+        None => input,
+    }
+}
+
 impl ExternalHandler for PackageRuntime {
     fn call(&self, skill: &str, input: &Value, call: &CallInfo<'_>) -> Result<Value, SkillFailure> {
+        let outcome = self.call_unredacted(skill, input, call);
+        // What the package hands back, in process or from its worker, never carries a secret
+        // it was handed: the trace, the command log and clients all see this.
+        match &self.secrets {
+            Some(s) => outcome.map(|v| s.redact_value(v)).map_err(|f| SkillFailure { code: f.code, message: s.redact_text(&f.message) }),
+            None => outcome,
+        }
+    }
+}
+
+impl PackageRuntime {
+    fn call_unredacted(&self, skill: &str, input: &Value, call: &CallInfo<'_>) -> Result<Value, SkillFailure> {
         // The package acts as the caller, never with more than its capabilities.
         let mut caller = call.caller.clone();
         caller.permissions = caller.permissions.intersect(self.capabilities);
         caller.package = Some(self.reference.as_str().into());
         if let Some(client) = &self.worker {
-            return client.call(&self.host, &caller, skill, input, call);
+            return client.call(&self.host, &caller, skill, input, call, self.secrets.as_deref());
         }
         let (lua, handler, before, after) = self.checkout(skill)?;
         let outermost = self.frames.borrow().is_empty();

@@ -232,6 +232,8 @@ pub(crate) struct SandboxSpec {
     /// Prefixes `print` output: a package reference, or the file whose header is read.
     pub owner: String,
     pub memory_bytes: usize,
+    /// The secrets the VM's package has been handed, kept out of what `print` writes.
+    pub print_redaction: Option<Rc<std::cell::RefCell<super::secrets::Seen>>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -257,7 +259,7 @@ pub(crate) fn restricted_vm(spec: &SandboxSpec, meter: &Rc<Meter>) -> Result<Lua
     let only_traceback = lua.create_table()?;
     only_traceback.raw_set("traceback", debug.get::<Function>("traceback")?)?;
     g.raw_set("debug", only_traceback)?;
-    g.raw_set("print", print_to_stderr(&lua, spec.owner.clone())?)?;
+    g.raw_set("print", print_to_stderr(&lua, spec.owner.clone(), spec.print_redaction.clone())?)?;
     bound_library(&lua, spec.memory_bytes.min(MAX_BUILT_STRING), meter)?;
     let m = Rc::clone(meter);
     lua.set_interrupt(move |_| match m.poll() {
@@ -267,7 +269,7 @@ pub(crate) fn restricted_vm(spec: &SandboxSpec, meter: &Rc<Meter>) -> Result<Lua
     Ok(lua)
 }
 
-fn print_to_stderr(lua: &Lua, owner: String) -> mlua::Result<Function> {
+fn print_to_stderr(lua: &Lua, owner: String, redaction: Option<Rc<std::cell::RefCell<super::secrets::Seen>>>) -> mlua::Result<Function> {
     lua.create_function(move |_, args: mlua::Variadic<LuaValue>| {
         let mut line = Vec::new();
         for (i, v) in args.iter().enumerate() {
@@ -286,7 +288,11 @@ fn print_to_stderr(lua: &Lua, owner: String) -> mlua::Result<Function> {
                 break;
             }
         }
-        eprintln!("[{owner}] {}", String::from_utf8_lossy(&line));
+        let line = String::from_utf8_lossy(&line);
+        match &redaction {
+            Some(seen) => eprintln!("[{owner}] {}", seen.borrow().text(&line)),
+            None => eprintln!("[{owner}] {line}"),
+        }
         Ok(())
     })
 }
@@ -552,7 +558,7 @@ mod tests {
     use super::*;
 
     fn vm(meter: &Rc<Meter>) -> Lua {
-        restricted_vm(&SandboxSpec { owner: "test".into(), memory_bytes: 64 << 20 }, meter).unwrap()
+        restricted_vm(&SandboxSpec { owner: "test".into(), memory_bytes: 64 << 20, print_redaction: None }, meter).unwrap()
     }
 
     fn message(e: mlua::Error) -> String {
@@ -622,7 +628,7 @@ mod tests {
 
     #[test]
     fn a_zero_memory_limit_is_refused() {
-        let e = restricted_vm(&SandboxSpec { owner: "x".into(), memory_bytes: 0 }, &Meter::new()).unwrap_err();
+        let e = restricted_vm(&SandboxSpec { owner: "x".into(), memory_bytes: 0, print_redaction: None }, &Meter::new()).unwrap_err();
         assert!(e.to_string().contains("0 bytes would mean no limit"), "{e}");
     }
 
@@ -694,7 +700,7 @@ mod tests {
         assert!(e.contains(&format!("string.rep would build {} bytes", MAX_BUILT_STRING + 2)), "{e}");
         let e = message(lua.load("local s = string.rep('x', 6000000) return string.format('%s%s%s', s, s, s)").exec().unwrap_err());
         assert!(e.contains("string.format could build up to 18000012 bytes"), "{e}");
-        let small = restricted_vm(&SandboxSpec { owner: "x".into(), memory_bytes: 2 << 20 }, &Meter::new()).unwrap();
+        let small = restricted_vm(&SandboxSpec { owner: "x".into(), memory_bytes: 2 << 20, print_redaction: None }, &Meter::new()).unwrap();
         let e = message(small.load("return string.rep('x', 3000000)").exec().unwrap_err());
         assert!(e.contains("more than the 2097152 one call may build"), "never more than the memory limit: {e}");
     }

@@ -15,6 +15,12 @@
 //! (`scripts/greet.luau`): a project moved elsewhere keeps its grants, and since a package's
 //! identity is its path, another file taking the same name gets no grant.
 //!
+//! **Secrets ride on the grant.** A grant also approves the secrets the manifest declares
+//! (`secrets.rs` supplies their values). Since it pins the files, a package edited to declare
+//! another secret has none approved until the operator grants it again. A package that asks
+//! for no trust but declares secrets gets a grant of tier `untrusted`: it approves the secrets
+//! and lifts nothing else.
+//!
 //! **An attestation is not a grant.** A manifest's `attestation` pins the hash of its own code;
 //! its author computed it, so it proves the files are the ones the manifest describes
 //! (integrity), never that they deserve trust.
@@ -43,13 +49,16 @@ pub(crate) const ATTESTATION_MEANS: &str =
 pub(crate) struct Grant {
     /// The package's name when granted.
     pub name: String,
-    /// `verified` or `local`.
+    /// `verified` or `local`; `untrusted` for a grant that only approves secrets.
     pub tier: String,
     /// The package's content hash when granted (its code files, as `package.list` shows it).
     pub content_hash: String,
     /// The sha256 of a folder package's manifest when granted (a single-file mod's manifest is
     /// part of its content hash).
     pub manifest_hash: Option<String>,
+    /// The secrets the manifest declared when granted, approved with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -80,12 +89,18 @@ pub struct TrustDecision {
     pub granted: Option<Trust>,
     pub effective: Trust,
     pub why: String,
+    /// The declared secrets the operator approved for these very files.
+    pub secrets: Vec<String>,
 }
 
 impl TrustDecision {
     /// A package with no manifest to ask with.
     pub fn untrusted() -> Self {
-        Self { requested: Trust::Untrusted, granted: None, effective: Trust::Untrusted, why: "asks for no trust".into() }
+        Self::untrusted_because("asks for no trust".into())
+    }
+
+    pub(crate) fn untrusted_because(why: String) -> Self {
+        Self { requested: Trust::Untrusted, granted: None, effective: Trust::Untrusted, why, secrets: Vec::new() }
     }
 }
 
@@ -135,39 +150,51 @@ impl Grants {
         relative.to_string_lossy().replace('\\', "/")
     }
 
-    /// The tier the package in `source`, with `manifest`, runs in.
+    /// The tier the package in `source`, with `manifest`, runs in, and the secrets approved.
     pub(crate) fn decide(&self, source: &Source, manifest: &Manifest) -> TrustDecision {
         let requested = manifest.requested_trust;
         let name = &manifest.name;
-        let untrusted = |why: String| TrustDecision { requested, granted: None, effective: Trust::Untrusted, why };
+        let key = self.key(&source.path);
+        let grant = if self.problem.is_some() { None } else { self.grants.get(&key) };
+        let manifest_hash = source.manifest_hash();
+        let changed = grant.and_then(|grant| {
+            if grant.name != *name {
+                Some(format!("it was granted to a package named '{}'", grant.name))
+            } else if grant.content_hash != source.content_hash {
+                Some(format!("its code changed since the grant ({} then, {} now)", grant.content_hash, source.content_hash))
+            } else if grant.manifest_hash != manifest_hash {
+                Some("its manifest changed since the grant".to_string())
+            } else {
+                None
+            }
+        });
+        let secrets: Vec<String> = match (grant, &changed) {
+            (Some(grant), None) => manifest.secrets.iter().filter(|s| grant.secrets.contains(s)).cloned().collect(),
+            _ => Vec::new(),
+        };
+        let untrusted =
+            |why: String| TrustDecision { requested, granted: None, effective: Trust::Untrusted, why, secrets: secrets.clone() };
         if requested == Trust::Untrusted {
-            return TrustDecision::untrusted();
+            return untrusted("asks for no trust".into());
         }
         let asks = format!("asks for trust {}", requested.as_str());
         if let Some(problem) = &self.problem {
             return untrusted(format!("{asks}, but {problem}"));
         }
-        let key = self.key(&source.path);
-        let Some(grant) = self.grants.get(&key) else {
+        let Some(grant) = grant else {
             return untrusted(format!("{asks}, which the operator has not granted (limina packages trust {name})"));
-        };
-        let manifest_hash = source.manifest_hash();
-        let changed = if grant.name != *name {
-            Some(format!("it was granted to a package named '{}'", grant.name))
-        } else if grant.content_hash != source.content_hash {
-            Some(format!("its code changed since the grant ({} then, {} now)", grant.content_hash, source.content_hash))
-        } else if grant.manifest_hash != manifest_hash {
-            Some("its manifest changed since the grant".to_string())
-        } else {
-            None
         };
         if let Some(changed) = changed {
             return untrusted(format!(
                 "{asks}; the operator's grant for {key} covers other files: {changed}; it runs untrusted until granted again (limina packages trust {name})"
             ));
         }
-        let Some(tier) = Trust::parse(&grant.tier) else {
-            return untrusted(format!("{asks}; the grant for {key} names an unknown tier '{}'", grant.tier));
+        let tier = match Trust::parse(&grant.tier) {
+            Some(Trust::Untrusted) => {
+                return untrusted(format!("{asks}; the operator granted {key} only its secrets (limina packages trust {name})"));
+            }
+            Some(tier) => tier,
+            None => return untrusted(format!("{asks}; the grant for {key} names an unknown tier '{}'", grant.tier)),
         };
         let effective = tier.min(requested);
         TrustDecision {
@@ -175,13 +202,15 @@ impl Grants {
             granted: Some(tier),
             effective,
             why: format!("granted {} by the operator for {key} at {}", tier.as_str(), source.content_hash),
+            secrets,
         }
     }
 
-    /// Grants `tier` (default: what the manifest asks for) to these very files.
+    /// Grants `tier` (default: what the manifest asks for) to these very files, and approves the
+    /// secrets their manifest declares. `untrusted` is a grant only for a package with secrets.
     pub fn grant(&mut self, source: &Source, manifest: &Manifest, tier: Option<Trust>) -> Result<Grant, TrustError> {
         let tier = tier.unwrap_or(manifest.requested_trust);
-        if tier > manifest.requested_trust || tier == Trust::Untrusted {
+        if tier > manifest.requested_trust || (tier == Trust::Untrusted && manifest.secrets.is_empty()) {
             return Err(TrustError::AboveRequest {
                 name: manifest.name.clone(),
                 requested: manifest.requested_trust.as_str(),
@@ -193,6 +222,7 @@ impl Grants {
             tier: tier.as_str().to_string(),
             content_hash: source.content_hash.clone(),
             manifest_hash: source.manifest_hash(),
+            secrets: manifest.secrets.clone(),
         };
         self.grants.insert(self.key(&source.path), grant.clone());
         Ok(grant)
@@ -202,7 +232,7 @@ impl Grants {
     /// `content_hash`, is held to. A skill runs no code, so there is no request to confirm: the
     /// operator grants it a tier outright, and the tier only widens its size bounds.
     pub(crate) fn decide_instruction(&self, path: &Path, id: &str, content_hash: &str) -> TrustDecision {
-        let untrusted = |why: String| TrustDecision { requested: Trust::Untrusted, granted: None, effective: Trust::Untrusted, why };
+        let untrusted = TrustDecision::untrusted_because;
         if let Some(problem) = &self.problem {
             return untrusted(format!("no grant can be read: {problem}"));
         }
@@ -226,6 +256,7 @@ impl Grants {
                 granted: Some(tier),
                 effective: tier,
                 why: format!("granted {} by the operator for {key} at {content_hash}", tier.as_str()),
+                secrets: Vec::new(),
             },
             None => untrusted(format!("the grant for {key} names an unknown tier '{}'", grant.tier)),
         }
@@ -236,8 +267,13 @@ impl Grants {
         if tier == Trust::Untrusted {
             return Err(TrustError::AboveRequest { name: id.to_string(), requested: "verified or local", tier: tier.as_str() });
         }
-        let grant =
-            Grant { name: id.to_string(), tier: tier.as_str().to_string(), content_hash: content_hash.to_string(), manifest_hash: None };
+        let grant = Grant {
+            name: id.to_string(),
+            tier: tier.as_str().to_string(),
+            content_hash: content_hash.to_string(),
+            manifest_hash: None,
+            secrets: Vec::new(),
+        };
         self.grants.insert(self.key(path), grant.clone());
         Ok(grant)
     }

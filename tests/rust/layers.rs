@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// The layers, lowest first. A folder may name folders of its own layer or below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["clip", "digest", "depth_limit", "isolate", "unguessable", "paths", "atomic_file", "native_noise"]),
+    ("base", &["clip", "digest", "depth_limit", "isolate", "unguessable", "paths", "atomic_file", "native_noise", "redact"]),
     ("foundation", &["script", "physics", "world", "trace", "audio", "render"]),
     ("rules", &["policy", "scenes", "instructions"]),
     ("agents", &["agents"]),

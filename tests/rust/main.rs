@@ -29,6 +29,7 @@ mod mcp_ws;
 mod package_loading;
 mod package_paths;
 mod package_reload;
+mod package_secrets;
 mod package_trust;
 mod package_worker;
 mod packages;

@@ -513,3 +513,48 @@ fn hostile_registries_fail_clearly() {
     std::fs::write(w.project.join("limina.lock"), "version = 1\n[[package]]\nname = \"greet\"\nversion = \"x\"\n").unwrap();
     assert!(fails(&["packages", "install", "greet", "--yes"], &w.project).contains("limina.lock"));
 }
+
+#[test]
+fn an_installed_package_reads_the_secret_approved_at_install() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    let dir = w.sources.join("weather");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("package.luau"), "return { name = \"weather\", version = \"1.0.0\", secrets = { \"WX_KEY\" } }\n").unwrap();
+    std::fs::write(
+        dir.join("init.luau"),
+        r#"return { skills = { { name = "weather.key", version = "1.0.0", category = "mods", description = "Key length.",
+            permissions = {}, input = s.object({}), output = s.object({ length = s.number() }),
+            handler = function() return { length = #host.secret("WX_KEY") } end } } }"#,
+    )
+    .unwrap();
+    w.publish_dir(&dir, &w.key);
+    let out = ok(&["packages", "install", "weather", "--yes"], &w.project);
+    assert!(out.contains("trust tier: untrusted") && out.contains("secrets: WX_KEY"), "{out}");
+    // The approval is the grant: an untrusted one, approving the secret only.
+    let trust = std::fs::read_to_string(w.project.join(".limina-trust.json")).unwrap();
+    assert!(trust.contains("\"untrusted\"") && trust.contains("WX_KEY"), "{trust}");
+    let inspected = ok(&["packages", "inspect", "weather"], &w.project);
+    assert!(inspected.contains("\"approved\": true") && inspected.contains("\"effective\": \"untrusted\""), "{inspected}");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["mcp", "--stdio"])
+        .env("LIMINA_SECRET_WX_KEY", "wx-0123456789")
+        .current_dir(&w.project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for r in [
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "weather.key", "arguments": {}}}),
+    ] {
+        writeln!(stdin, "{r}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(r#""structuredContent":{"length":13}"#), "{stdout}");
+}

@@ -373,7 +373,13 @@ fn check_resolution(project: &Project, picks: &[Pick], staged: &[Staged]) -> Res
         let registry = project.registry(&picks[s.pick_index].registry)?;
         let tier = tier_for(registry, Some(manifest));
         cands.push(Candidate { manifest: manifest.clone(), source: source.clone(), enabled: true });
-        trusts.push(TrustDecision { requested: manifest.requested_trust, granted: Some(tier), effective: tier, why: "at install".into() });
+        trusts.push(TrustDecision {
+            requested: manifest.requested_trust,
+            granted: Some(tier),
+            effective: tier,
+            why: "at install".into(),
+            secrets: manifest.secrets.clone(),
+        });
         was_refused.push(false);
     }
     let granted = profile_permissions(&project.profile);
@@ -551,7 +557,8 @@ pub fn install(
                 tools.clone()
             }
             (None, Some(m)) => {
-                if tier != Trust::Untrusted {
+                // An untrusted package's grant approves only its secrets.
+                if tier != Trust::Untrusted || !m.secrets.is_empty() {
                     let source = discover::read_package(&project.scripts, &dest).map_err(|e| RegistryError::Refused(e.to_string()))?;
                     grants.grant(&source, m, Some(tier)).map_err(|e| RegistryError::Refused(e.to_string()))?;
                 }

@@ -14,6 +14,7 @@ use super::keys::{self, SecretKey};
 use crate::packages::discover::{self, Source};
 use crate::packages::manifest::{Manifest, Trust};
 use crate::packages::read_manifest;
+use crate::packages::secrets::SecretStore;
 
 fn io(what: impl std::fmt::Display, e: std::io::Error) -> RegistryError {
     RegistryError::Io(format!("{what}: {e}"))
@@ -160,6 +161,7 @@ fn check_code(source: &Source, manifest: &Manifest) -> Result<(), String> {
         granted,
         host,
         &crate::packages::worker::Isolation::InProcess,
+        crate::packages::secrets::PackageSecrets::new(&manifest.name, &manifest.secrets, &[], std::rc::Rc::new(SecretStore::new(None))),
     )
     .map(|_| ())
     .map_err(|e| format!("its code does not load: {e}"))

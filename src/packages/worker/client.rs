@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use super::protocol::{CallCtx, FrameError, FromWorker, LOAD_FRAME, LoadSpec, Outcome, Pipe, TestHook, ToWorker, value_frame};
 use crate::packages::runtime::Host;
 use crate::packages::sandbox::wall_backstop;
+use crate::packages::secrets::PackageSecrets;
 use crate::skills::{CallInfo, Caller, ErrorCode, SkillFailure};
 
 /// The hidden subcommand a worker runs.
@@ -310,7 +311,17 @@ impl Client {
         skill: &str,
         input: &Value,
         call: &CallInfo<'_>,
+        secrets: Option<&PackageSecrets>,
     ) -> Result<Value, SkillFailure> {
+        // What the worker sends into the engine never carries a secret it was handed.
+        let redact_text = |text: &str| match secrets {
+            Some(s) => s.redact_text(text),
+            None => text.to_string(),
+        };
+        let redact_value = |value: Value| match secrets {
+            Some(s) => s.redact_value(value),
+            None => value,
+        };
         let violation = |kind: &str, message: &str| {
             let payload = json!({"package": self.spec.reference, "skill": skill, "kind": kind, "message": message});
             host.record(&caller.agent_id, &caller.session_id, "package.violation", payload);
@@ -337,8 +348,15 @@ impl Client {
         loop {
             match self.receive(generation, max, due, &doing).map_err(fail)? {
                 FromWorker::Invoke { skill: invoked, input } => {
-                    let response = host.invoke_json(caller, &invoked, input);
+                    let response = host.invoke_json(caller, &invoked, redact_value(input));
                     self.send(generation, &ToWorker::InvokeResult { response }, due, &doing).map_err(fail)?;
+                }
+                FromWorker::Secret { name } => {
+                    let value = match secrets {
+                        Some(s) => s.get(&name),
+                        None => Err(format!("{} has no secrets", self.spec.reference)),
+                    };
+                    self.send(generation, &ToWorker::SecretResult { value }, due, &doing).map_err(fail)?;
                 }
                 FromWorker::Violation { kind, message } => {
                     // Only the runtime's own limit kinds; the text is the worker's, cut short.
@@ -346,7 +364,7 @@ impl Client {
                         "cpu" | "wall" | "memory" | "value" => kind,
                         _ => return Err(fail(self.protocol_fault(generation, &format!("violation kind {kind:?}"), due, &doing))),
                     };
-                    violation(&kind, &cut(&message, 4096));
+                    violation(&kind, &redact_text(&cut(&message, 4096)));
                 }
                 FromWorker::Done { outcome, cpu_ms, rebuilds } => {
                     self.rebuilds_live.set(rebuilds);
@@ -375,6 +393,7 @@ fn frame_name(frame: &FromWorker) -> &'static str {
         FromWorker::Loaded { .. } => "Loaded",
         FromWorker::LoadFailed { .. } => "LoadFailed",
         FromWorker::Invoke { .. } => "Invoke",
+        FromWorker::Secret { .. } => "Secret",
         FromWorker::Violation { .. } => "Violation",
         FromWorker::Done { .. } => "Done",
     }

@@ -3,7 +3,8 @@
 //! It reads its `Load` frame (the package's files, limits and capabilities), confines itself
 //! (`confine.rs`), then builds the package's `PackageRuntime` exactly as the engine would in
 //! process — the same restricted VM, meter, budgets and error messages — with a `Host` whose
-//! `host.invoke` becomes an `Invoke` frame answered by the engine. It then serves `Call` frames
+//! `host.invoke` becomes an `Invoke` frame answered by the engine (and `host.secret` a `Secret`
+//! frame: the engine keeps the values and the approvals, and answers after its own checks). It then serves `Call` frames
 //! until its stdin closes. A call may nest: while it waits for an `InvokeResult`, the skill it
 //! invoked may call back into this package, which arrives as another `Call` and is served on
 //! the same stack, as in process.
@@ -44,19 +45,20 @@ impl Link {
         }
     }
 
-    /// Serves frames until an `InvokeResult` arrives (inside `host.invoke`) or forever (the
-    /// top level, `until_result` false).
-    fn serve(&self, until_result: bool) -> Option<Value> {
+    /// Serves frames until the answer to a question arrives (an `InvokeResult` inside
+    /// `host.invoke`, a `SecretResult` inside `host.secret`) or forever (the top level,
+    /// `until_answer` false).
+    fn serve(&self, until_answer: bool) -> Option<ToWorker> {
         loop {
             match self.next() {
                 ToWorker::Call { skill, input, ctx } => {
                     let done = self.call(&skill, &input, &ctx);
                     self.send(&done);
                 }
-                ToWorker::InvokeResult { response } if until_result => return Some(response),
+                answer @ (ToWorker::InvokeResult { .. } | ToWorker::SecretResult { .. }) if until_answer => return Some(answer),
                 ToWorker::Hook { hook } => self.hook.set(Some(hook)),
                 // Out of order from the engine: a bug there; nothing sensible to answer.
-                ToWorker::InvokeResult { .. } | ToWorker::Load(_) => std::process::exit(3),
+                ToWorker::InvokeResult { .. } | ToWorker::SecretResult { .. } | ToWorker::Load(_) => std::process::exit(3),
             }
         }
     }
@@ -121,7 +123,19 @@ impl Host for PipeHost {
 
     fn invoke_json(&self, _caller: &Caller, skill: &str, input: Value) -> Value {
         self.link.send(&FromWorker::Invoke { skill: skill.to_string(), input });
-        self.link.serve(true).unwrap_or(Value::Null)
+        match self.link.serve(true) {
+            Some(ToWorker::InvokeResult { response }) => response,
+            // The engine answered another question: a bug there.
+            _ => std::process::exit(3),
+        }
+    }
+
+    fn secret(&self, name: &str) -> Result<String, String> {
+        self.link.send(&FromWorker::Secret { name: name.to_string() });
+        match self.link.serve(true) {
+            Some(ToWorker::SecretResult { value }) => value,
+            _ => std::process::exit(3),
+        }
     }
 
     fn record(&self, _actor: &str, _thread: &str, event_type: &str, payload: Value) -> String {

@@ -81,9 +81,21 @@ pub enum TestHook {
 #[serde(tag = "t", rename_all = "camelCase")]
 pub(crate) enum ToWorker {
     Load(Box<LoadSpec>),
-    Call { skill: String, input: Value, ctx: CallCtx },
-    InvokeResult { response: Value },
-    Hook { hook: TestHook },
+    Call {
+        skill: String,
+        input: Value,
+        ctx: CallCtx,
+    },
+    InvokeResult {
+        response: Value,
+    },
+    /// The answer to `Secret`: the value, or why not.
+    SecretResult {
+        value: Result<String, String>,
+    },
+    Hook {
+        hook: TestHook,
+    },
 }
 
 /// How a call ended in the worker.
@@ -108,6 +120,10 @@ pub(crate) enum FromWorker {
     Invoke {
         skill: String,
         input: Value,
+    },
+    /// `host.secret(name)` from the running call.
+    Secret {
+        name: String,
     },
     /// The runtime's `package.violation` (a limit the VM enforced itself).
     Violation {
