@@ -301,7 +301,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
         }
         Some(PackagesCommand::Remove { name }) => return super::packages_registry::remove(&root, name),
         Some(PackagesCommand::Publish { dir, key, registry, author }) => {
-            return super::packages_registry::publish(dir, key, registry, author.as_deref());
+            return super::packages_registry::publish(&root, dir, key, registry, author.as_deref());
         }
         Some(PackagesCommand::Keygen { out }) => return super::packages_registry::keygen(out),
         Some(PackagesCommand::Enable { name } | PackagesCommand::Disable { name }) => {

@@ -156,8 +156,9 @@ pub(super) fn remove(scripts: &Path, name: &str) -> CliResult {
     Ok(())
 }
 
-pub(super) fn publish(dir: &Path, key: &Path, registry: &Path, author: Option<&str>) -> CliResult {
+pub(super) fn publish(scripts: &Path, dir: &Path, key: &Path, registry: &Path, author: Option<&str>) -> CliResult {
     let key = SecretKey::read(key)?;
+    run_shipped_tests(scripts, dir)?;
     let entry = crate::packages::registry::publish::publish(dir, &key, registry, author.unwrap_or(""))?;
     outln!(
         "published {} ({} bytes, sha256 {}) into {}, signed by {}",
@@ -175,5 +176,26 @@ pub(super) fn keygen(out: &Path) -> CliResult {
     key.write_new(out)?;
     outln!("{}", key.public());
     eprintln!("secret key written to {} (mode 0600); the line above is the public key for limina.toml's `keys`", out.display());
+    Ok(())
+}
+
+/// Runs the tests a code package ships (`tests/` in its folder) as `limina test` would, in a
+/// throwaway project holding the package as an install unpacks it and the dependencies installed
+/// in `scripts`; any failure stops the publish with the failing lines.
+fn run_shipped_tests(scripts: &Path, dir: &Path) -> CliResult {
+    let Some(stage) = crate::packages::registry::publish::test_stage(dir, Some(scripts))? else { return Ok(()) };
+    let mut out = Vec::new();
+    let report = super::test::run_tests(&stage.project, Some(&stage.scripts), std::slice::from_ref(&stage.tests), None, &mut out);
+    let text = String::from_utf8_lossy(&out).replace(&format!("{}/", stage.project.display()), "");
+    if report.failed > 0 || report.passed == 0 {
+        let why = if report.failed > 0 { "its tests failed" } else { "its tests/ folder holds no test that ran" };
+        return Err(CliError::failed(format_args!(
+            "{}: not published: {why} ({}):\n{}",
+            dir.display(),
+            report.summary_line(),
+            text.trim_end()
+        )));
+    }
+    outln!("tests: {}", report.summary_line());
     Ok(())
 }

@@ -558,3 +558,67 @@ fn an_installed_package_reads_the_secret_approved_at_install() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(r#""structuredContent":{"length":13}"#), "{stdout}");
 }
+
+#[test]
+fn publish_runs_the_tests_a_package_ships() {
+    let w = World::new();
+    w.configure(&w.file_url(), "untrusted", &[&w.public]);
+    // A dependency the publisher has installed: the tests run with it beside the package.
+    let base = w.project.join("scripts/base");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::write(base.join("package.luau"), "return { name = \"base\", version = \"1.0.0\" }").unwrap();
+    std::fs::write(
+        base.join("init.luau"),
+        r#"return { skills = { { name = "base.two", version = "1.0.0", category = "mods", description = "Two.",
+            permissions = {}, input = s.object({}), output = s.object({ v = s.number() }), handler = function() return { v = 2 } end } } }"#,
+    )
+    .unwrap();
+    let adder = |version: &str, op: &str| {
+        let dir = w.sources.join(format!("adder-{version}"));
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        std::fs::write(
+            dir.join("package.luau"),
+            format!("return {{ name = \"adder\", version = \"{version}\", dependencies = {{ base = \"^1\" }} }}"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("init.luau"),
+            format!(
+                r#"return {{ skills = {{ {{ name = "adder.add", version = "1.0.0", category = "mods", description = "Adds.",
+                permissions = {{}}, input = s.object({{ a = s.number() }}), output = s.object({{ sum = s.number() }}),
+                handler = function(input) return {{ sum = input.a {op} host.invoke("base.two", {{}}).result.v }} end }} }} }}"#
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("tests/add_test.luau"),
+            r#"describe("adder", function()
+                it("adds two", function()
+                    local r = limina.call("adder.add", { a = 3 })
+                    expect(r.success).toBe(true)
+                    expect(r.result.sum).toBe(5)
+                end)
+            end)"#,
+        )
+        .unwrap();
+        dir
+    };
+    let out = w.publish_dir(&adder("1.0.0", "+"), &w.key);
+    assert!(out.contains("tests: 1 passed, 0 failed") && out.contains("published"), "{out}");
+
+    // A release whose own tests fail is not published, and says which test and why.
+    let broken = adder("1.0.1", "-");
+    let args =
+        ["packages", "publish", broken.to_str().unwrap(), "--key", w.key.to_str().unwrap(), "--registry", w.registry.to_str().unwrap()];
+    let refused = fails(&args, &w.project);
+    assert!(refused.contains("its tests failed") && refused.contains("FAIL") && refused.contains("adds two"), "{refused}");
+    let index = std::fs::read_to_string(w.registry.join("index/adder.json")).unwrap();
+    assert!(index.contains("1.0.0") && !index.contains("1.0.1"), "{index}");
+    // Nothing is left behind in the temporary folder.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("limina-publish-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -3,9 +3,14 @@
 //! tier, or its SKILL.md), packs it reproducibly, signs it and adds it to a registry folder. A
 //! published version is never replaced. Uploading the folder to a static host is the
 //! publisher's business.
+//!
+//! A code package that ships tests (`tests/*.luau` inside its folder) has them run first, by the
+//! command (`test_stage` lays out a throwaway project for that: the package as an install would
+//! unpack it, beside the dependencies the publisher has installed); a failing test stops the
+//! publish.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::RegistryError;
 use super::archive;
@@ -165,4 +170,52 @@ fn check_code(source: &Source, manifest: &Manifest) -> Result<(), String> {
     )
     .map(|_| ())
     .map_err(|e| format!("its code does not load: {e}"))
+}
+
+/// A throwaway project holding a package about to be published, for its tests; removed on drop.
+#[derive(Debug)]
+pub struct TestStage {
+    pub project: PathBuf,
+    pub scripts: PathBuf,
+    /// The package's `tests/` folder, inside `scripts`.
+    pub tests: PathBuf,
+}
+
+impl Drop for TestStage {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.project);
+    }
+}
+
+/// Lays out `package` (a code package folder that ships `tests/`) for its tests: packed and
+/// unpacked under the archive's rules into `scripts/<name>`, with each dependency and parent the
+/// publisher has installed in `installed` (a scripts folder) copied beside it. `None` when the
+/// package ships no tests.
+pub fn test_stage(package: &Path, installed: Option<&Path>) -> Result<Option<TestStage>, RegistryError> {
+    let refuse = |problem: String| RegistryError::Refused(format!("{}: {problem}", package.display()));
+    if !package.join("tests").is_dir() || discover::manifest_file(package).is_none() {
+        return Ok(None);
+    }
+    let root = package.parent().unwrap_or(package);
+    let source = discover::read_package(root, package).map_err(|e| refuse(e.to_string()))?;
+    let m = read_manifest(&source).map_err(|e| refuse(e.to_string()))?;
+    let project = std::env::temp_dir().join(format!("limina-publish-{}-{}", std::process::id(), crate::unguessable::hex(8)));
+    std::fs::create_dir(&project).map_err(|e| io(project.display(), e))?;
+    let scripts = project.join("scripts");
+    let stage = TestStage { tests: scripts.join(&m.name).join("tests"), scripts: scripts.clone(), project };
+    std::fs::create_dir(&scripts).map_err(|e| io(scripts.display(), e))?;
+    archive::write(&archive::read(&archive::pack(package)?)?, &scripts.join(&m.name))?;
+    let needed: std::collections::BTreeSet<&String> = m.dependencies.keys().chain(&m.extends).collect();
+    for dep in needed {
+        let Some(installed) = installed else { break };
+        let folder = installed.join(dep);
+        let file = installed.join(format!("{dep}.luau"));
+        if folder.join("package.luau").is_file() || folder.join("package.lua").is_file() {
+            archive::write(&archive::read(&archive::pack(&folder)?)?, &scripts.join(dep))?;
+        } else if file.is_file() {
+            let text = std::fs::read(&file).map_err(|e| io(file.display(), e))?;
+            std::fs::write(scripts.join(format!("{dep}.luau")), text).map_err(|e| io(file.display(), e))?;
+        }
+    }
+    Ok(Some(stage))
 }
