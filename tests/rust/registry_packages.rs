@@ -5,6 +5,7 @@
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
@@ -621,4 +622,48 @@ fn publish_runs_the_tests_a_package_ships() {
         .filter(|e| e.file_name().to_string_lossy().starts_with("limina-publish-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_failed_commit_puts_everything_back_and_installs_never_interleave() {
+    let w = World::new();
+    w.configure(&w.file_url(), "verified", &[&w.public]);
+    w.publish("base", "1.0.0", "trust = \"verified\"");
+    w.publish("greet", "1.0.0", "trust = \"verified\", dependencies = { base = \"^1\" }");
+    ok(&["packages", "install", "greet", "--yes"], &w.project);
+    let trust_before = std::fs::read(w.project.join(".limina-trust.json")).unwrap();
+    let lock_before = w.lock();
+
+    // Both get a patch; writing the trust file fails after both folders have moved in.
+    w.publish("base", "1.0.1", "trust = \"verified\"");
+    w.publish("greet", "1.0.1", "trust = \"verified\", dependencies = { base = \"^1\" }");
+    std::fs::create_dir(w.project.join(".limina-trust.json.tmp")).unwrap();
+    let failed = fails(&["packages", "update"], &w.project);
+    assert!(failed.contains("cannot write the trust file") && failed.contains("nothing was changed"), "{failed}");
+    assert!(w.installed("greet").unwrap().contains("1.0.0") && w.installed("base").unwrap().contains("1.0.0"), "the old versions are back");
+    assert_eq!(std::fs::read(w.project.join(".limina-trust.json")).unwrap(), trust_before);
+    assert_eq!(w.lock(), lock_before);
+    std::fs::remove_dir(w.project.join(".limina-trust.json.tmp")).unwrap();
+    let out = ok(&["packages", "update"], &w.project);
+    assert!(out.contains("greet@1.0.1: installed") && out.contains("base@1.0.1: installed"), "{out}");
+
+    // While another command holds the project, an install changes nothing and says why.
+    let lock_file = w.project.join(".limina/packages.lock");
+    let mut holder = Command::new("flock")
+        .arg(&lock_file)
+        .args(["-c", "echo held; sleep 60"])
+        .stdout(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("flock(1) from util-linux");
+    let mut line = String::new();
+    BufReader::new(holder.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "held");
+    let busy = fails(&["packages", "remove", "greet"], &w.project);
+    // The whole group: the shell's `sleep` holds the lock too.
+    Command::new("kill").args(["-9", "--", &format!("-{}", holder.id())]).status().unwrap();
+    holder.wait().unwrap();
+    assert!(busy.contains("another limina packages command is changing this project"), "{busy}");
+    assert!(w.installed("greet").is_some());
+    ok(&["packages", "remove", "greet"], &w.project);
 }

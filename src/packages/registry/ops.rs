@@ -292,6 +292,53 @@ struct Staged {
 /// A staging folder under `.limina/staging`, removed when dropped.
 struct Staging(PathBuf);
 
+/// `.limina/packages.lock`, held exclusively (`flock`) while a command changes the project's
+/// packages, so two installs never interleave their renames, grants and lockfile writes. The
+/// kernel drops it when the process ends, however it ends.
+struct ProjectLock(#[allow(dead_code, reason = "held for its lock, released on drop")] std::fs::File);
+
+impl ProjectLock {
+    fn take(project: &Project) -> Result<Self, RegistryError> {
+        let dir = project.root.join(".limina");
+        std::fs::create_dir_all(&dir).map_err(|e| io(dir.display(), e))?;
+        let path = dir.join("packages.lock");
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| io(path.display(), e))?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(ProjectLock(file)),
+            Err(rustix::io::Errno::WOULDBLOCK) => Err(RegistryError::Refused(format!(
+                "another limina packages command is changing this project (it holds {}): nothing was changed; run this again when it ends",
+                path.display()
+            ))),
+            Err(e) => Err(io(path.display(), e.into())),
+        }
+    }
+}
+
+/// The renames of an install's commit, undone in reverse if a later step fails: each package
+/// moved into `scripts/`, with where its previous version was set aside.
+#[derive(Default)]
+struct Moves(Vec<(PathBuf, Option<PathBuf>)>);
+
+impl Moves {
+    /// Puts `scripts/` back as it was; a failure here is reported with the original one.
+    fn undo(&mut self, why: RegistryError) -> RegistryError {
+        let mut stuck = Vec::new();
+        for (dest, old) in self.0.drain(..).rev() {
+            let back = std::fs::remove_dir_all(&dest).and_then(|()| match &old {
+                Some(old) => std::fs::rename(old, &dest),
+                None => Ok(()),
+            });
+            if let Err(e) = back {
+                stuck.push(format!("{}: {e}", dest.display()));
+            }
+        }
+        if stuck.is_empty() {
+            return RegistryError::Refused(format!("{why}; nothing was changed"));
+        }
+        RegistryError::Refused(format!("{why}; and putting back what it replaced failed too: {}", stuck.join("; ")))
+    }
+}
+
 impl Drop for Staging {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -427,6 +474,17 @@ pub fn install(
     requests: &[Request],
     approver: &mut dyn Approver,
 ) -> Result<Vec<Done>, RegistryError> {
+    let _held = ProjectLock::take(project)?;
+    install_locked(project, fetcher, requests, approver)
+}
+
+/// `install` with the project lock held.
+fn install_locked(
+    project: &Project,
+    fetcher: &mut Fetcher,
+    requests: &[Request],
+    approver: &mut dyn Approver,
+) -> Result<Vec<Done>, RegistryError> {
     if project.registries.is_empty() {
         return Err(project.no_registries());
     }
@@ -534,58 +592,81 @@ pub fn install(
     if !asks.is_empty() && !approver.approve(&asks) {
         return Err(RegistryError::Refused("not approved: nothing was installed".into()));
     }
-    // Commit: move each staged folder into place, grant its tier, lock it.
+    // Commit: move each staged folder into place, grant its tier, lock it. A failure at any
+    // step puts back the folders, the trust file and the lockfile as they were.
     std::fs::create_dir_all(&project.scripts).map_err(|e| io(project.scripts.display(), e))?;
     let mut grants = Grants::read(&project.scripts);
-    for s in &staged {
-        let pick = &picks[s.pick_index];
-        let registry = project.registry(&pick.registry)?;
-        let dest = project.scripts.join(&pick.name);
-        if dest.symlink_metadata().is_ok() {
-            let old = staging.0.join(format!(".old-{}", pick.name));
-            std::fs::rename(&dest, &old).map_err(|e| io(dest.display(), e))?;
+    let trust_file = crate::packages::trust::trust_file(&project.scripts);
+    let trust_before = trust_file.as_ref().map(|f| std::fs::read(f).ok());
+    let mut moves = Moves::default();
+    let committed = (|| -> Result<(), RegistryError> {
+        for s in &staged {
+            let pick = &picks[s.pick_index];
+            let registry = project.registry(&pick.registry)?;
+            let dest = project.scripts.join(&pick.name);
+            let mut old = None;
+            if dest.symlink_metadata().is_ok() {
+                let aside = staging.0.join(format!(".old-{}", pick.name));
+                std::fs::rename(&dest, &aside).map_err(|e| io(dest.display(), e))?;
+                old = Some(aside);
+            }
+            if let Err(e) = std::fs::rename(&s.dir, &dest) {
+                if let Some(aside) = &old {
+                    let _ = std::fs::rename(aside, &dest);
+                }
+                return Err(io(dest.display(), e));
+            }
+            moves.0.push((dest.clone(), old));
+            let manifest = s.package.as_ref().map(|(_, m)| m);
+            let tier = tier_for(registry, manifest);
+            grants.revoke(&dest);
+            let capabilities = match (&s.skill, manifest) {
+                (Some((tools, hash)), _) => {
+                    if tier != Trust::Untrusted {
+                        grants.grant_instruction(&dest, &pick.name, hash, tier).map_err(|e| RegistryError::Refused(e.to_string()))?;
+                    }
+                    tools.clone()
+                }
+                (None, Some(m)) => {
+                    // An untrusted package's grant approves only its secrets.
+                    if tier != Trust::Untrusted || !m.secrets.is_empty() {
+                        let source = discover::read_package(&project.scripts, &dest).map_err(|e| RegistryError::Refused(e.to_string()))?;
+                        grants.grant(&source, m, Some(tier)).map_err(|e| RegistryError::Refused(e.to_string()))?;
+                    }
+                    resolved.get(&pick.name).cloned().unwrap_or_default()
+                }
+                (None, None) => Vec::new(),
+            };
+            lock.set(Locked {
+                name: pick.name.clone(),
+                version: pick.entry.version.clone(),
+                registry: registry.name.clone(),
+                kind: s.kind,
+                archive_sha256: pick.entry.sha256.clone(),
+                content_hash: s.files_hash.clone(),
+                capabilities,
+                secrets: manifest.map(|m| m.secrets.clone()).unwrap_or_default(),
+                tier: tier.as_str().to_string(),
+            });
+            done.push(Done {
+                reference: format!("{}@{}", pick.name, pick.entry.version),
+                registry: registry.name.clone(),
+                tier,
+                changed: true,
+            });
         }
-        std::fs::rename(&s.dir, &dest).map_err(|e| io(dest.display(), e))?;
-        let manifest = s.package.as_ref().map(|(_, m)| m);
-        let tier = tier_for(registry, manifest);
-        grants.revoke(&dest);
-        let capabilities = match (&s.skill, manifest) {
-            (Some((tools, hash)), _) => {
-                if tier != Trust::Untrusted {
-                    grants.grant_instruction(&dest, &pick.name, hash, tier).map_err(|e| RegistryError::Refused(e.to_string()))?;
-                }
-                tools.clone()
-            }
-            (None, Some(m)) => {
-                // An untrusted package's grant approves only its secrets.
-                if tier != Trust::Untrusted || !m.secrets.is_empty() {
-                    let source = discover::read_package(&project.scripts, &dest).map_err(|e| RegistryError::Refused(e.to_string()))?;
-                    grants.grant(&source, m, Some(tier)).map_err(|e| RegistryError::Refused(e.to_string()))?;
-                }
-                resolved.get(&pick.name).cloned().unwrap_or_default()
-            }
-            (None, None) => Vec::new(),
-        };
-        lock.set(Locked {
-            name: pick.name.clone(),
-            version: pick.entry.version.clone(),
-            registry: registry.name.clone(),
-            kind: s.kind,
-            archive_sha256: pick.entry.sha256.clone(),
-            content_hash: s.files_hash.clone(),
-            capabilities,
-            secrets: manifest.map(|m| m.secrets.clone()).unwrap_or_default(),
-            tier: tier.as_str().to_string(),
-        });
-        done.push(Done {
-            reference: format!("{}@{}", pick.name, pick.entry.version),
-            registry: registry.name.clone(),
-            tier,
-            changed: true,
-        });
+        grants.save(&project.scripts).map_err(|e| RegistryError::Refused(e.to_string()))?;
+        lock.write(&project.root)
+    })();
+    if let Err(e) = committed {
+        if let (Some(file), Some(before)) = (&trust_file, trust_before) {
+            let _ = match before {
+                Some(bytes) => std::fs::write(file, bytes),
+                None => std::fs::remove_file(file).or_else(|e| if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) }),
+            };
+        }
+        return Err(moves.undo(e));
     }
-    grants.save(&project.scripts).map_err(|e| RegistryError::Refused(e.to_string()))?;
-    lock.write(&project.root)?;
     Ok(done)
 }
 
@@ -619,6 +700,7 @@ pub fn update(
     to: Option<&Version>,
     approver: &mut dyn Approver,
 ) -> Result<(Vec<Done>, Vec<Held>), RegistryError> {
+    let _held = ProjectLock::take(project)?;
     let lock = Lock::read(&project.root)?;
     let targets: Vec<&Locked> = lock.packages.iter().filter(|l| name.is_none_or(|n| n == l.name)).collect();
     if let Some(n) = name
@@ -654,13 +736,14 @@ pub fn update(
             held.push(Held { name: l.name.clone(), current, newer: newer.iter().map(|v| v.to_string()).collect() });
         }
     }
-    let done = if requests.is_empty() { Vec::new() } else { install(project, fetcher, &requests, approver)? };
+    let done = if requests.is_empty() { Vec::new() } else { install_locked(project, fetcher, &requests, approver)? };
     Ok((done, held))
 }
 
 /// Removes a package the registry tooling installed (refused while another installed package
 /// depends on it).
 pub fn remove(project: &Project, name: &str) -> Result<Locked, RegistryError> {
+    let _held = ProjectLock::take(project)?;
     let mut lock = Lock::read(&project.root)?;
     let Some(locked) = lock.get(name).cloned() else {
         return Err(RegistryError::Usage(format!(
