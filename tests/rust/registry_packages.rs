@@ -667,3 +667,98 @@ fn a_failed_commit_puts_everything_back_and_installs_never_interleave() {
     assert!(w.installed("greet").is_some());
     ok(&["packages", "remove", "greet"], &w.project);
 }
+
+/// Runs `openssl` with `args` in `dir`, failing the test if it fails.
+fn openssl(dir: &Path, args: &[&str]) {
+    let out = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
+    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn an_https_registry_is_verified_against_the_certificates_the_system_trusts() {
+    let w = World::new();
+    w.publish("hello", "1.0.0", "description = \"says hi\"");
+    // A private certificate authority and a leaf certificate for localhost it signed.
+    let tls = w.sources.join("tls");
+    std::fs::create_dir_all(&tls).unwrap();
+    openssl(
+        &tls,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=limina test CA",
+        ],
+    );
+    openssl(&tls, &["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"]);
+    std::fs::write(tls.join("ext.cnf"), "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n").unwrap();
+    openssl(
+        &tls,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "leaf.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "ext.cnf",
+        ],
+    );
+    // A real TLS server (openssl's own), serving the registry folder's files.
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = Command::new("openssl")
+        .args(["s_server", "-WWW", "-quiet", "-accept", &format!("127.0.0.1:{port}")])
+        .arg("-cert")
+        .arg(tls.join("leaf.pem"))
+        .arg("-key")
+        .arg(tls.join("leaf.key"))
+        .current_dir(&w.registry)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("openssl s_server");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "openssl s_server did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    w.configure(&format!("https://localhost:{port}/"), "untrusted", &[&w.public]);
+    let run = |ca: Option<&Path>, args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_limina"));
+        cmd.args(args).current_dir(&w.project).stdin(Stdio::null());
+        if let Some(ca) = ca {
+            cmd.env("SSL_CERT_FILE", ca);
+        }
+        cmd.output().unwrap()
+    };
+    // A certificate nobody trusts here is refused.
+    let refused = run(None, &["packages", "search", "hi"]);
+    let text_refused = text(&refused);
+    // Trusting the private CA (as an operator would, system-wide or with SSL_CERT_FILE): search
+    // and install with approval work over TLS.
+    let found = run(Some(&tls.join("ca.pem")), &["packages", "search", "hi"]);
+    let installed = run(Some(&tls.join("ca.pem")), &["packages", "install", "hello", "--yes"]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(!refused.status.success() && text_refused.contains("invalid peer certificate"), "{text_refused}");
+    assert!(found.status.success() && text(&found).contains("hello@1.0.0"), "{}", text(&found));
+    assert!(installed.status.success() && text(&installed).contains("hello@1.0.0: installed from 'main'"), "{}", text(&installed));
+    assert!(w.installed("hello").is_some() && w.lock().contains("name = \"hello\""));
+}
