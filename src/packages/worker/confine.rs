@@ -12,7 +12,8 @@
 //! 2. **no new privileges** (`PR_SET_NO_NEW_PRIVS`), which seccomp requires of an unprivileged
 //!    process anyway.
 //! 3. **the filter**: the system calls below are allowed, anything else kills the process
-//!    (`SECCOMP_RET_KILL_PROCESS`: the engine sees the worker end by `SIGSYS`). No `open`, no
+//!    (`SECCOMP_RET_KILL_PROCESS`: the engine sees the worker end by `SIGSYS`). `read` and
+//!    `write` (and their vector forms) only on descriptors 0–2. No `open`, no
 //!    `socket`, no `execve`, no `fork` or `clone` (so no threads either), no `ptrace`, no
 //!    `prlimit64`. Memory may be mapped and protected but never executable, and `tgkill` reaches
 //!    only the worker itself (`abort()` raises `SIGABRT` that way).
@@ -72,11 +73,6 @@ fn filter(pid: u32) -> Result<seccompiler::BpfProgram, ConfineError> {
 
     let fail = |e: seccompiler::BackendError| ConfineError::Filter(e.to_string());
     let anyhow = [
-        // The pipes (stdin, stdout) and stderr (`print`, logs).
-        libc::SYS_read,
-        libc::SYS_write,
-        libc::SYS_readv,
-        libc::SYS_writev,
         libc::SYS_close,
         // The allocator.
         libc::SYS_brk,
@@ -107,6 +103,13 @@ fn filter(pid: u32) -> Result<seccompiler::BpfProgram, ConfineError> {
         let c = SeccompCondition::new(2, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(libc::PROT_EXEC as u64), 0).map_err(fail)?;
         Ok(vec![SeccompRule::new(vec![c]).map_err(fail)?])
     };
+    // Reading and writing its pipes (stdin, stdout) and stderr (`print`, logs) only: a
+    // descriptor the engine itself inherited without close-on-exec (from a shell, a harness)
+    // reaches the worker too, and must not become a way out.
+    for call in [libc::SYS_read, libc::SYS_write, libc::SYS_readv, libc::SYS_writev] {
+        let stdio = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Le, 2).map_err(fail)?;
+        rules.insert(call, vec![SeccompRule::new(vec![stdio]).map_err(fail)?]);
+    }
     rules.insert(libc::SYS_mmap, no_exec()?);
     rules.insert(libc::SYS_mprotect, no_exec()?);
     // Signals to itself only.
