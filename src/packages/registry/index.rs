@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::RegistryError;
-use crate::packages::manifest::is_valid_package_name;
+use crate::packages::manifest::{CATEGORY_RULE, is_valid_category, is_valid_package_name};
 
 pub const REGISTRY_FORMAT: &str = "limina-registry/1";
 pub const INDEX_FORMAT: &str = "limina-index/1";
@@ -61,6 +61,11 @@ pub struct Entry {
     pub conflicts_with: Vec<String>,
     #[serde(default)]
     pub secrets: Vec<String>,
+    /// What `packages browse` files it under (a code package's `category`, a skill's
+    /// `metadata.category`). Left out when unset, so an index without one still reads in a
+    /// limina that predates the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
     pub archive: String,
     pub sha256: String,
     pub size: u64,
@@ -138,6 +143,12 @@ pub fn parse_index(bytes: &[u8], name: &str, registry: &str) -> Result<Index, Re
         }
         if e.size > super::archive::MAX_ARCHIVE_BYTES {
             return Err(bad(format!("{at}: the archive's {} bytes are more than {}", e.size, super::archive::MAX_ARCHIVE_BYTES)));
+        }
+        if let Some(c) = &e.category
+            && !is_valid_category(c)
+        {
+            // Shown escaped: the value is the registry's, and this message reaches a terminal.
+            return Err(bad(format!("{at}: category {c:?} must be {CATEGORY_RULE}")));
         }
         for (dep, range) in &e.dependencies {
             if !is_valid_package_name(dep) {
