@@ -174,3 +174,34 @@ pub fn parse_listing(bytes: &[u8], registry: &str) -> Result<Listing, RegistryEr
     }
     Ok(listing)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index_with(category: Option<&str>) -> String {
+        let mut entry = serde_json::json!({
+            "version": "1.0.0", "kind": "folder", "archive": "archives/greet-1.0.0.tar.gz",
+            "sha256": "0".repeat(64), "size": 10, "signature": "ed25519:00",
+        });
+        if let Some(c) = category {
+            entry["category"] = c.into();
+        }
+        serde_json::json!({"format": INDEX_FORMAT, "name": "greet", "versions": [entry]}).to_string()
+    }
+
+    #[test]
+    fn a_category_is_optional_checked_and_left_out_when_unset() {
+        // An index written before categories existed parses, and one without a category is
+        // written without the field (older builds deny unknown fields).
+        let old = parse_index(index_with(None).as_bytes(), "greet", "main").unwrap();
+        assert_eq!(old.versions[0].category, None);
+        assert!(!serde_json::to_string(&old).unwrap().contains("category"));
+        let ui = parse_index(index_with(Some("ui")).as_bytes(), "greet", "main").unwrap();
+        assert_eq!(ui.versions[0].category.as_deref(), Some("ui"));
+        for hostile in ["UI", "ui\u{1b}[2J", "a b", &"x".repeat(33)] {
+            let err = parse_index(index_with(Some(hostile)).as_bytes(), "greet", "main").unwrap_err().to_string();
+            assert!(err.contains("category") && !err.contains('\u{1b}'), "{hostile:?}: {err}");
+        }
+    }
+}
