@@ -57,6 +57,9 @@ pub(crate) enum PackagesCommand {
     },
     /// A package's versions in every registry that has it, as JSON.
     Info { name: String },
+    /// Browse every registry in a terminal: categories, search, a full preview, and install
+    /// with the same approval as `install` (docs/registries.md).
+    Browse,
     /// Install packages (NAME or NAME@RANGE) and their dependencies from the registries, after
     /// approval; with no name, everything in limina.lock (from the cache when offline).
     Install {
@@ -295,6 +298,7 @@ pub fn run(args: &PackagesArgs) -> CliResult {
     match &args.command {
         Some(PackagesCommand::Search { query }) => return super::packages_registry::search(&root, query),
         Some(PackagesCommand::Info { name }) => return super::packages_registry::info(&root, name),
+        Some(PackagesCommand::Browse) => return super::packages_registry::browse(&root),
         Some(PackagesCommand::Install { names, yes }) => return super::packages_registry::install(&root, names, *yes),
         Some(PackagesCommand::Update { name, to, yes }) => {
             return super::packages_registry::update(&root, name.as_deref(), to.as_deref(), *yes);

@@ -39,20 +39,26 @@ struct Prompt {
     yes: bool,
 }
 
+/// What the operator is shown for one package asked about: the same lines in the y/N prompt
+/// and in `packages browse`'s approval dialog.
+pub(super) fn approval_lines(a: &Approval) -> Vec<String> {
+    let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let what = if a.kind == crate::packages::registry::index::PackageKind::Instruction { "gated tools" } else { "capabilities (resolved)" };
+    vec![
+        format!("{} from registry '{}' ({}): {}", a.reference, a.registry, a.kind, a.why),
+        format!("  trust tier: {}", a.tier.as_str()),
+        format!("  {what}: {}", list(&a.capabilities)),
+        format!("  secrets: {}", list(&a.secrets)),
+        format!("  dependencies: {}", list(&a.dependencies)),
+    ]
+}
+
 impl Approver for Prompt {
     fn approve(&mut self, asks: &[Approval]) -> bool {
         for a in asks {
-            let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
-            let what = if a.kind == crate::packages::registry::index::PackageKind::Instruction {
-                "gated tools"
-            } else {
-                "capabilities (resolved)"
-            };
-            outln!("{} from registry '{}' ({}): {}", a.reference, a.registry, a.kind, a.why);
-            outln!("  trust tier: {}", a.tier.as_str());
-            outln!("  {what}: {}", list(&a.capabilities));
-            outln!("  secrets: {}", list(&a.secrets));
-            outln!("  dependencies: {}", list(&a.dependencies));
+            for line in approval_lines(a) {
+                outln!("{line}");
+            }
         }
         if self.yes {
             outln!("approved (--yes)");
@@ -169,6 +175,14 @@ pub(super) fn publish(scripts: &Path, dir: &Path, key: &Path, registry: &Path, a
         key.public()
     );
     Ok(())
+}
+
+pub(super) fn browse(scripts: &Path) -> CliResult {
+    let project = project(scripts)?;
+    super::browse::run(&project, &mut Fetcher::new()).map_err(|e| match e {
+        super::browse::BrowseError::NotATerminal => CliError::usage(e),
+        super::browse::BrowseError::Terminal(_) | super::browse::BrowseError::Project(_) => CliError::failed(e),
+    })
 }
 
 pub(super) fn keygen(out: &Path) -> CliResult {

@@ -282,6 +282,9 @@ pub struct Manifest {
     /// Names of the secrets it needs (`API_KEY`): shown for approval at install
     /// (docs/registries.md).
     pub secrets: Vec<String>,
+    /// What `limina packages browse` files it under (`physics`, `ui`…): the publisher's word,
+    /// shown, never interpreted ([`is_valid_category`]).
+    pub category: Option<String>,
 }
 
 impl Manifest {
@@ -296,7 +299,7 @@ impl Manifest {
     }
 }
 
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 14] = [
     "name",
     "version",
     "description",
@@ -310,6 +313,7 @@ const FIELDS: [&str; 13] = [
     "main",
     "limits",
     "secrets",
+    "category",
 ];
 
 /// A secret's name: 1-64 uppercase letters, digits or `_`, starting with a letter.
@@ -326,6 +330,23 @@ pub(crate) fn is_valid_package_name(name: &str) -> bool {
         && name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
+
+/// Longest category name.
+pub const MAX_CATEGORY_CHARS: usize = 32;
+
+/// A category is a short lowercase word (`physics`, `level-design`): 1 to
+/// [`MAX_CATEGORY_CHARS`] lowercase letters, digits or '-', starting with a letter. A registry
+/// shows it in a terminal, so nothing else gets in (no spaces, no control characters, no case
+/// variants of one category).
+pub(crate) fn is_valid_category(category: &str) -> bool {
+    !category.is_empty()
+        && category.len() <= MAX_CATEGORY_CHARS
+        && category.starts_with(|c: char| c.is_ascii_lowercase())
+        && category.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// What [`is_valid_category`] wants, for error messages.
+pub(crate) const CATEGORY_RULE: &str = "1-32 lowercase letters, digits or '-', starting with a letter";
 
 /// Why a manifest was refused: the field at fault and what is wrong with its value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -431,6 +452,12 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Mani
     if let Some(bad_secret) = secrets.iter().find(|s| !is_valid_secret_name(s)) {
         return Err(bad("secrets", format!("'{bad_secret}' must be 1-64 uppercase letters, digits or '_', starting with a letter")));
     }
+    let category = text("category")?;
+    if let Some(c) = &category
+        && !is_valid_category(c)
+    {
+        return Err(bad("category", format!("'{c}' must be {CATEGORY_RULE}")));
+    }
     Ok(Manifest {
         name,
         version,
@@ -445,6 +472,7 @@ pub fn parse(value: &Value, default_name: Option<&str>) -> Result<Manifest, Mani
         main,
         limits_request,
         secrets,
+        category,
     })
 }
 
@@ -468,6 +496,19 @@ mod tests {
         assert_eq!(m.limits_for(Trust::Untrusted).unwrap().cpu_ms, 100.0);
         assert_eq!(m.limits_for(Trust::Untrusted).unwrap().memory_bytes, 16 << 20);
         assert!(m.engine.matches(&Version::new(0, 1, 0)));
+    }
+
+    #[test]
+    fn a_category_is_a_short_lowercase_word() {
+        let with = |c: Value| parse(&json!({"name": "towers", "version": "1.0.0", "category": c}), None);
+        assert_eq!(with(json!("level-design")).unwrap().category.as_deref(), Some("level-design"));
+        assert_eq!(parse(&json!({"name": "towers", "version": "1.0.0"}), None).unwrap().category, None);
+        let long = "a".repeat(MAX_CATEGORY_CHARS + 1);
+        for bad_one in ["Physics", "ui tools", "", "9lives", "ui\u{1b}[31m", long.as_str()] {
+            let err = with(json!(bad_one)).unwrap_err();
+            assert!(matches!(&err, ManifestError::Field { field, .. } if field == "category"), "{bad_one:?}: {err}");
+        }
+        assert!(with(json!(["ui"])).is_err());
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod packages;
 mod playtest;
 mod providers;
 mod registry;
+mod registry_browse;
 mod registry_packages;
 mod render;
 mod resume;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Serves the files under a folder on 127.0.0.1 until dropped.
 #[derive(Clone, Copy, PartialEq)]
-enum Mode {
+pub(crate) enum Mode {
     Files,
     /// Every request gets a 302 to another host.
     Redirect,
@@ -22,15 +22,15 @@ enum Mode {
     Stall,
 }
 
-struct StaticServer {
-    url: String,
+pub(crate) struct StaticServer {
+    pub(crate) url: String,
     stop: Arc<AtomicBool>,
     addr: std::net::SocketAddr,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl StaticServer {
-    fn start(root: &Path, mode: Mode) -> Self {
+    pub(crate) fn start(root: &Path, mode: Mode) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
@@ -124,24 +124,24 @@ fn ok(args: &[&str], cwd: &Path) -> String {
     text(&out)
 }
 
-fn fails(args: &[&str], cwd: &Path) -> String {
+pub(crate) fn fails(args: &[&str], cwd: &Path) -> String {
     let out = limina(args, cwd);
     assert!(!out.status.success(), "limina {args:?} should fail:\n{}", text(&out));
     text(&out)
 }
 
 /// A workspace: a project, a registry folder, a publisher key and the public key.
-struct World {
+pub(crate) struct World {
     _dir: tempfile::TempDir,
-    project: PathBuf,
-    registry: PathBuf,
-    key: PathBuf,
-    public: String,
-    sources: PathBuf,
+    pub(crate) project: PathBuf,
+    pub(crate) registry: PathBuf,
+    pub(crate) key: PathBuf,
+    pub(crate) public: String,
+    pub(crate) sources: PathBuf,
 }
 
 impl World {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("game");
         let registry = dir.path().join("registry");
@@ -154,18 +154,18 @@ impl World {
         World { _dir: dir, project, registry, key, public, sources }
     }
 
-    fn configure(&self, url: &str, tier: &str, keys: &[&str]) {
+    pub(crate) fn configure(&self, url: &str, tier: &str, keys: &[&str]) {
         let keys: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
         let toml = format!("[[registry]]\nname = \"main\"\nurl = \"{url}\"\ntier = \"{tier}\"\nkeys = [{}]\n", keys.join(", "));
         std::fs::write(self.project.join("limina.toml"), toml).unwrap();
     }
 
-    fn file_url(&self) -> String {
+    pub(crate) fn file_url(&self) -> String {
         format!("file://{}", self.registry.display())
     }
 
     /// Writes and publishes a folder package.
-    fn publish(&self, name: &str, version: &str, extra: &str) -> String {
+    pub(crate) fn publish(&self, name: &str, version: &str, extra: &str) -> String {
         let dir = self.sources.join(format!("{name}-{version}"));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("package.luau"), format!("return {{ name = \"{name}\", version = \"{version}\", {extra} }}\n")).unwrap();
@@ -173,18 +173,18 @@ impl World {
         self.publish_dir(&dir, &self.key)
     }
 
-    fn publish_dir(&self, dir: &Path, key: &Path) -> String {
+    pub(crate) fn publish_dir(&self, dir: &Path, key: &Path) -> String {
         ok(
             &["packages", "publish", dir.to_str().unwrap(), "--key", key.to_str().unwrap(), "--registry", self.registry.to_str().unwrap()],
             &self.project,
         )
     }
 
-    fn lock(&self) -> String {
+    pub(crate) fn lock(&self) -> String {
         std::fs::read_to_string(self.project.join("limina.lock")).unwrap_or_default()
     }
 
-    fn installed(&self, name: &str) -> Option<String> {
+    pub(crate) fn installed(&self, name: &str) -> Option<String> {
         std::fs::read_to_string(self.project.join("scripts").join(name).join("package.luau")).ok()
     }
 }

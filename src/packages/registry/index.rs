@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::RegistryError;
-use crate::packages::manifest::is_valid_package_name;
+use crate::packages::manifest::{CATEGORY_RULE, is_valid_category, is_valid_package_name};
 
 pub const REGISTRY_FORMAT: &str = "limina-registry/1";
 pub const INDEX_FORMAT: &str = "limina-index/1";
@@ -61,6 +61,11 @@ pub struct Entry {
     pub conflicts_with: Vec<String>,
     #[serde(default)]
     pub secrets: Vec<String>,
+    /// What `packages browse` files it under (a code package's `category`, a skill's
+    /// `metadata.category`). Left out when unset, so an index without one still reads in a
+    /// limina that predates the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
     pub archive: String,
     pub sha256: String,
     pub size: u64,
@@ -139,6 +144,12 @@ pub fn parse_index(bytes: &[u8], name: &str, registry: &str) -> Result<Index, Re
         if e.size > super::archive::MAX_ARCHIVE_BYTES {
             return Err(bad(format!("{at}: the archive's {} bytes are more than {}", e.size, super::archive::MAX_ARCHIVE_BYTES)));
         }
+        if let Some(c) = &e.category
+            && !is_valid_category(c)
+        {
+            // Shown escaped: the value is the registry's, and this message reaches a terminal.
+            return Err(bad(format!("{at}: category {c:?} must be {CATEGORY_RULE}")));
+        }
         for (dep, range) in &e.dependencies {
             if !is_valid_package_name(dep) {
                 return Err(bad(format!("{at}: dependency '{dep}' is not a package name")));
@@ -162,4 +173,35 @@ pub fn parse_listing(bytes: &[u8], registry: &str) -> Result<Listing, RegistryEr
         return Err(bad(format!("'{bad_name}' is not a package name")));
     }
     Ok(listing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index_with(category: Option<&str>) -> String {
+        let mut entry = serde_json::json!({
+            "version": "1.0.0", "kind": "folder", "archive": "archives/greet-1.0.0.tar.gz",
+            "sha256": "0".repeat(64), "size": 10, "signature": "ed25519:00",
+        });
+        if let Some(c) = category {
+            entry["category"] = c.into();
+        }
+        serde_json::json!({"format": INDEX_FORMAT, "name": "greet", "versions": [entry]}).to_string()
+    }
+
+    #[test]
+    fn a_category_is_optional_checked_and_left_out_when_unset() {
+        // An index written before categories existed parses, and one without a category is
+        // written without the field (older builds deny unknown fields).
+        let old = parse_index(index_with(None).as_bytes(), "greet", "main").unwrap();
+        assert_eq!(old.versions[0].category, None);
+        assert!(!serde_json::to_string(&old).unwrap().contains("category"));
+        let ui = parse_index(index_with(Some("ui")).as_bytes(), "greet", "main").unwrap();
+        assert_eq!(ui.versions[0].category.as_deref(), Some("ui"));
+        for hostile in ["UI", "ui\u{1b}[2J", "a b", &"x".repeat(33)] {
+            let err = parse_index(index_with(Some(hostile)).as_bytes(), "greet", "main").unwrap_err().to_string();
+            assert!(err.contains("category") && !err.contains('\u{1b}'), "{hostile:?}: {err}");
+        }
+    }
 }

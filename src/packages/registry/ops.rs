@@ -837,6 +837,59 @@ pub fn search(project: &Project, fetcher: &mut Fetcher, query: &str) -> Result<V
     Ok(out)
 }
 
+/// Everything the configured registries list, for `packages browse`: each registry's indexes,
+/// and the problems met on the way. A registry that cannot be reached, or one index that does not
+/// parse, is a problem in the list, never the end of the catalog: the other registries and
+/// packages are still shown.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// (registry, index), in registry order then name order.
+    pub indexes: Vec<(String, Index)>,
+    pub problems: Vec<RegistryError>,
+}
+
+/// Reads every registry's `packages.json` and each package's index (each file under its cap,
+/// `MAX_ENTRIES` packages per registry at most, as `search` does).
+pub fn catalog(project: &Project, fetcher: &mut Fetcher) -> Result<Catalog, RegistryError> {
+    if project.registries.is_empty() {
+        return Err(project.no_registries());
+    }
+    let mut out = Catalog::default();
+    for r in &project.registries {
+        let listing = match fetcher.get(r, "packages.json", index::MAX_INDEX_BYTES).and_then(|f| match f {
+            Fetched::Found(bytes) => index::parse_listing(&bytes, &r.name).map(Some),
+            Fetched::Missing => Ok(None),
+        }) {
+            Ok(Some(listing)) => listing,
+            Ok(None) => continue,
+            Err(e) => {
+                out.problems.push(e);
+                continue;
+            }
+        };
+        for name in listing.packages {
+            match indexes(project, fetcher, &name, Some(&r.name)) {
+                Ok(found) => out.indexes.extend(found),
+                // A registry that stopped answering would make every further index wait out
+                // its timeout: the rest of it is skipped.
+                Err(e @ RegistryError::Fetch { .. }) => {
+                    out.problems.push(e);
+                    break;
+                }
+                Err(e) => out.problems.push(e),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the cache holds the archive of `name@version` from `registry` (its files are there;
+/// their hash is checked when it is used).
+pub fn is_cached(project: &Project, registry: &str, name: &str, version: &str) -> bool {
+    let dir = project.cache_dir(registry);
+    dir.join(format!("{name}-{version}.tar.gz")).is_file() && dir.join(format!("{name}-{version}.json")).is_file()
+}
+
 /// `info NAME`: its index in every registry that has it.
 pub fn info(project: &Project, fetcher: &mut Fetcher, name: &str) -> Result<Vec<(String, Index)>, RegistryError> {
     if project.registries.is_empty() {

@@ -17,7 +17,7 @@ use super::archive;
 use super::index::{self, Entry, Index, PackageKind};
 use super::keys::{self, SecretKey};
 use crate::packages::discover::{self, Source};
-use crate::packages::manifest::{Manifest, Trust};
+use crate::packages::manifest::{CATEGORY_RULE, Manifest, Trust, is_valid_category};
 use crate::packages::read_manifest;
 use crate::packages::secrets::SecretStore;
 
@@ -36,12 +36,20 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
     // As the engine reads it: a folder with a package manifest is a code package, whatever else
     // it holds (a SKILL.md in it is one of its files).
     let is_skill = package.join(crate::instructions::SKILL_FILE).is_file() && crate::packages::discover::manifest_file(package).is_none();
-    let (name, version, kind, description, capabilities, dependencies, conflicts, secrets) = if is_skill {
+    let (name, version, kind, description, capabilities, dependencies, conflicts, secrets, category) = if is_skill {
         let at = crate::instructions::Location::Folder(package.to_path_buf());
         let skill = crate::instructions::load(&at, "SKILL.md").map_err(|e| refuse(e.to_string()))?;
         let version = skill.version.clone().ok_or_else(|| refuse("its SKILL.md has no version; a published skill needs one".into()))?;
         let deps = skill.dependencies.iter().map(|(n, r)| (n.clone(), r.to_string())).collect();
         let tools = skill.tool_names().map(str::to_string).collect();
+        // A skill's category rides in the Claude Skills `metadata` map, which the engine shows
+        // and never interprets; a registry holds it to the code packages' rule.
+        let category = skill.metadata.get("category").cloned();
+        if let Some(c) = &category
+            && !is_valid_category(c)
+        {
+            return Err(refuse(format!("its SKILL.md's metadata.category {c:?} must be {CATEGORY_RULE}")));
+        }
         (
             skill.id.clone(),
             version,
@@ -51,6 +59,7 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
             deps,
             skill.conflicts_with.clone(),
             Vec::new(),
+            category,
         )
     } else {
         let root = package.parent().unwrap_or(package);
@@ -71,6 +80,7 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
             deps,
             m.conflicts_with.clone(),
             m.secrets.clone(),
+            m.category.clone(),
         )
     };
     let version = version.to_string();
@@ -99,6 +109,7 @@ pub fn publish(package: &Path, key: &SecretKey, registry_dir: &Path, author: &st
         dependencies,
         conflicts_with: conflicts,
         secrets,
+        category,
         archive: index::archive_path(&name, &version),
         signature: key.sign(&name, &version, &sha256, size),
         sha256,
