@@ -111,6 +111,8 @@ impl Redactor {
         }
         match value {
             Value::String(s) => Value::String(self.text(&s)),
+            // A number's JSON text can be the secret (a PIN, an account number).
+            Value::Number(n) if self.text(&n.to_string()) != n.to_string() => Value::String(MASK.to_string()),
             Value::Array(items) => Value::Array(items.into_iter().map(|v| self.value(v)).collect()),
             Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (self.text(&k), self.value(v))).collect()),
             other => other,
@@ -135,6 +137,10 @@ fn forms(secret: &str) -> Vec<String> {
         } else {
             percent.push_str(&format!("%{b:02X}"));
         }
+    }
+    // Form-encoded too: `+` for a space.
+    if secret.contains(' ') {
+        forms.push(percent.replace("%20", "+"));
     }
     forms.push(percent);
     // Base64 of any text holding the secret, at each of the three alignments: only the
@@ -193,6 +199,15 @@ mod tests {
             assert_eq!(r.text(text), text);
         }
         assert_eq!(Redactor::new([]).text("anything sk-proj-Abc123"), "anything sk-proj-Abc123");
+    }
+
+    #[test]
+    fn numbers_and_form_encoding_are_redacted() {
+        let r = Redactor::new(["9876543210123456", "ab/cd ef/gh ij/kl"]);
+        let v = r.value(serde_json::json!({"n": 9876543210123456u64, "m": 42, "f": "x=ab%2Fcd+ef%2Fgh+ij%2Fkl"}));
+        assert_eq!(v["n"], MASK);
+        assert_eq!(v["m"], 42);
+        assert!(!v["f"].as_str().unwrap().contains("ef%2Fgh"), "{v}");
     }
 
     #[test]

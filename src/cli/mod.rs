@@ -111,6 +111,9 @@ enum Command {
 
 /// Runs the CLI with the process arguments and returns the exit code.
 pub fn main() -> i32 {
+    // This executable answers `__package-worker`: packages' workers can be it, whatever it is
+    // named.
+    crate::packages::worker::Isolation::this_executable_serves_workers();
     main_with(std::env::args_os())
 }
 

@@ -90,6 +90,10 @@ pub(crate) enum PackagesCommand {
         registry: PathBuf,
         #[arg(long)]
         author: Option<String>,
+        /// Seconds the tests a package ships (its tests/ folder) may take in all before the
+        /// publish is refused.
+        #[arg(long, value_name = "SECS", default_value_t = 300)]
+        test_timeout: u64,
     },
     /// Make a signing key: writes the secret key (mode 0600) and prints the public key.
     Keygen {
@@ -295,6 +299,17 @@ fn trust_skill(root: &std::path::Path, s: &Surveyed, tier: Option<TierArg>) -> C
 
 pub fn run(args: &PackagesArgs) -> CliResult {
     let root = super::scripts_root(args.scripts.as_deref()).unwrap_or_else(|| super::project_root().join("scripts"));
+    // Commands that rewrite the trust file or the disabled list hold the project's packages
+    // lock, as install does, so no two of them lose each other's change.
+    let _held = match &args.command {
+        Some(
+            PackagesCommand::Trust { .. }
+            | PackagesCommand::Untrust { .. }
+            | PackagesCommand::Enable { .. }
+            | PackagesCommand::Disable { .. },
+        ) => Some(crate::packages::registry::ops::ProjectLock::take_at(&super::project_root())?),
+        _ => None,
+    };
     match &args.command {
         Some(PackagesCommand::Search { query }) => return super::packages_registry::search(&root, query),
         Some(PackagesCommand::Info { name }) => return super::packages_registry::info(&root, name),
@@ -304,8 +319,9 @@ pub fn run(args: &PackagesArgs) -> CliResult {
             return super::packages_registry::update(&root, name.as_deref(), to.as_deref(), *yes);
         }
         Some(PackagesCommand::Remove { name }) => return super::packages_registry::remove(&root, name),
-        Some(PackagesCommand::Publish { dir, key, registry, author }) => {
-            return super::packages_registry::publish(&root, dir, key, registry, author.as_deref());
+        Some(PackagesCommand::Publish { dir, key, registry, author, test_timeout }) => {
+            let tests = std::time::Duration::from_secs(*test_timeout);
+            return super::packages_registry::publish(&root, dir, key, registry, author.as_deref(), tests);
         }
         Some(PackagesCommand::Keygen { out }) => return super::packages_registry::keygen(out),
         Some(PackagesCommand::Enable { name } | PackagesCommand::Disable { name }) => {

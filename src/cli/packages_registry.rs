@@ -2,8 +2,10 @@
 //! commands (src/packages/registry, docs/registries.md). Approval is a y/N prompt on a terminal;
 //! without one, `--yes` is the only way to approve, so a script never installs by accident.
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Read as _};
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use semver::{Version, VersionReq};
 
@@ -162,9 +164,9 @@ pub(super) fn remove(scripts: &Path, name: &str) -> CliResult {
     Ok(())
 }
 
-pub(super) fn publish(scripts: &Path, dir: &Path, key: &Path, registry: &Path, author: Option<&str>) -> CliResult {
+pub(super) fn publish(scripts: &Path, dir: &Path, key: &Path, registry: &Path, author: Option<&str>, tests: Duration) -> CliResult {
     let key = SecretKey::read(key)?;
-    run_shipped_tests(scripts, dir)?;
+    run_shipped_tests(scripts, dir, tests)?;
     let entry = crate::packages::registry::publish::publish(dir, &key, registry, author.unwrap_or(""))?;
     outln!(
         "published {} ({} bytes, sha256 {}) into {}, signed by {}",
@@ -193,23 +195,59 @@ pub(super) fn keygen(out: &Path) -> CliResult {
     Ok(())
 }
 
-/// Runs the tests a code package ships (`tests/` in its folder) as `limina test` would, in a
-/// throwaway project holding the package as an install unpacks it and the dependencies installed
-/// in `scripts`; any failure stops the publish with the failing lines.
-fn run_shipped_tests(scripts: &Path, dir: &Path) -> CliResult {
+/// Runs the tests a code package ships (`tests/` in its folder) with `limina test`, in a child
+/// process and a throwaway project holding the package as an install unpacks it and the
+/// dependencies installed in `scripts`; a failure, or tests still running after `limit`, stops
+/// the publish with what they printed.
+fn run_shipped_tests(scripts: &Path, dir: &Path, limit: Duration) -> CliResult {
     let Some(stage) = crate::packages::registry::publish::test_stage(dir, Some(scripts))? else { return Ok(()) };
-    let mut out = Vec::new();
-    let report = super::test::run_tests(&stage.project, Some(&stage.scripts), std::slice::from_ref(&stage.tests), None, &mut out);
-    let text = String::from_utf8_lossy(&out).replace(&format!("{}/", stage.project.display()), "");
-    if report.failed > 0 || report.passed == 0 {
-        let why = if report.failed > 0 { "its tests failed" } else { "its tests/ folder holds no test that ran" };
-        return Err(CliError::failed(format_args!(
-            "{}: not published: {why} ({}):\n{}",
-            dir.display(),
-            report.summary_line(),
-            text.trim_end()
-        )));
+    let exe = std::env::current_exe().map_err(|e| CliError::failed(format_args!("cannot find this executable to run the tests ({e})")))?;
+    let mut child = Command::new(exe)
+        .arg("test")
+        .arg(&stage.tests)
+        .arg("--project")
+        .arg(&stage.project)
+        .current_dir(&stage.project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| CliError::failed(format_args!("cannot start the package's tests ({e})")))?;
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(p) = pipe {
+                let _ = p.take(1 << 20).read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let out = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let err = read(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| CliError::failed(format_args!("the package's tests: {e}")))? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let printed = out.join().unwrap_or_default() + &err.join().unwrap_or_default();
+    let printed = printed.replace(&format!("{}/", stage.project.display()), "");
+    let summary = printed.lines().rev().find(|l| l.contains(" passed, ")).unwrap_or_default().to_string();
+    let why = match status {
+        None => Some(format!("its tests were still running after {} s (--test-timeout)", limit.as_secs())),
+        Some(s) if !s.success() => Some("its tests failed".to_string()),
+        Some(_) if summary.starts_with("0 passed") => Some("its tests/ folder holds no test that ran".to_string()),
+        Some(_) => None,
+    };
+    if let Some(why) = why {
+        return Err(CliError::failed(format_args!("{}: not published: {why}:\n{}", dir.display(), printed.trim_end())));
     }
-    outln!("tests: {}", report.summary_line());
+    outln!("tests: {summary}");
     Ok(())
 }

@@ -481,7 +481,13 @@ impl PackageRuntime {
                 meter.check().map_err(overrun_error)?;
                 let check = &mut || meter.check().map_err(Interrupt::from);
                 let response = match lua_to_json_within(lua, &input, "input", &budget, check) {
-                    Ok(input) => host.invoke_json(&caller, &name, redact_input(&invoke_secrets, input)),
+                    Ok(input) => {
+                        let name = match &invoke_secrets {
+                            Some(s) => s.redact_text(&name),
+                            None => name.clone(),
+                        };
+                        host.invoke_json(&caller, &name, redact_input(&invoke_secrets, input))
+                    }
                     Err(e) if e.kind == ConvertErrorKind::Interrupted => return Err(mlua::Error::runtime(e.message)),
                     Err(e) => serde_json::to_value(SkillResponse::failure(
                         ErrorCode::InvalidInput,

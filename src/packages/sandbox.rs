@@ -289,9 +289,18 @@ fn print_to_stderr(lua: &Lua, owner: String, redaction: Option<Rc<std::cell::Ref
             }
         }
         let line = String::from_utf8_lossy(&line);
-        match &redaction {
-            Some(seen) => eprintln!("[{owner}] {}", seen.borrow().text(&line)),
-            None => eprintln!("[{owner}] {line}"),
+        let line = match &redaction {
+            Some(seen) => seen.borrow().text(&line),
+            None => line.into_owned(),
+        };
+        // Every line carries the owner, and no control character reaches the terminal: a
+        // package cannot forge an engine log line or move the cursor.
+        for part in line.split('\n') {
+            let shown: String = part
+                .chars()
+                .flat_map(|c| if c.is_control() && c != '\t' { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+                .collect();
+            eprintln!("[{owner}] {shown}");
         }
         Ok(())
     })

@@ -59,6 +59,19 @@ pub(crate) struct Grant {
     /// The secrets the manifest declared when granted, approved with it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub secrets: Vec<String>,
+    /// The capabilities the manifest declared when granted. A manifest is code: one that
+    /// evaluates to other capabilities on another run (a table's address, say) is not what the
+    /// operator granted. Absent in grants written before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Vec<String>>,
+}
+
+/// A manifest's declared capabilities as a grant records them.
+fn declared(manifest: &Manifest) -> Vec<String> {
+    let mut caps: Vec<String> = manifest.capabilities.iter().map(|c| c.as_str().to_string()).collect();
+    caps.sort();
+    caps.dedup();
+    caps
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -164,6 +177,12 @@ impl Grants {
                 Some(format!("its code changed since the grant ({} then, {} now)", grant.content_hash, source.content_hash))
             } else if grant.manifest_hash != manifest_hash {
                 Some("its manifest changed since the grant".to_string())
+            } else if grant.capabilities.as_ref().is_some_and(|c| *c != declared(manifest)) {
+                Some(format!(
+                    "its manifest now evaluates to other capabilities ({}) than when granted ({})",
+                    declared(manifest).join(", "),
+                    grant.capabilities.as_deref().unwrap_or_default().join(", ")
+                ))
             } else {
                 None
             }
@@ -223,6 +242,7 @@ impl Grants {
             content_hash: source.content_hash.clone(),
             manifest_hash: source.manifest_hash(),
             secrets: manifest.secrets.clone(),
+            capabilities: Some(declared(manifest)),
         };
         self.grants.insert(self.key(&source.path), grant.clone());
         Ok(grant)
@@ -273,6 +293,7 @@ impl Grants {
             content_hash: content_hash.to_string(),
             manifest_hash: None,
             secrets: Vec::new(),
+            capabilities: None,
         };
         self.grants.insert(self.key(path), grant.clone());
         Ok(grant)
@@ -343,6 +364,19 @@ mod tests {
         let mut moved = source.clone();
         moved.path = root.join("elsewhere");
         assert_eq!(grants.decide(&moved, &manifest).effective, Trust::Untrusted);
+    }
+
+    #[test]
+    fn a_manifest_that_evaluates_to_other_capabilities_loses_its_grant() {
+        let (_d, root, source, manifest) = setup("local");
+        let mut grants = Grants::read(&root);
+        grants.grant(&source, &manifest, None).unwrap();
+        assert_eq!(grants.decide(&source, &manifest).effective, Trust::Local);
+        // Same files, another evaluation: a manifest is code and need not be deterministic.
+        let wider = parse(&json!({"name": "pkg", "version": "1.0.0", "trust": "local", "capabilities": ["scene.write"]}), None).unwrap();
+        let d = grants.decide(&source, &wider);
+        assert_eq!(d.effective, Trust::Untrusted);
+        assert!(d.why.contains("other capabilities (scene.write)"), "{}", d.why);
     }
 
     #[test]

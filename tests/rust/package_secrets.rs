@@ -14,9 +14,11 @@ use serde_json::{Value, json};
 use crate::packages::{HANG_GUARD, within};
 
 const KEY: &str = "k-live-7f3a9c21e5b84d60";
+/// A secret that is a number: its JSON text leaks as well as a string's.
+const PIN: &str = "9876543210123456";
 
 const MANIFEST: &str =
-    r#"return { name = "vault", version = "1.0.0", capabilities = { "agent.write", "ui.write" }, secrets = { "API_KEY", "SPARE" } }"#;
+    r#"return { name = "vault", version = "1.0.0", capabilities = { "agent.write", "ui.write" }, secrets = { "API_KEY", "SPARE", "PIN" } }"#;
 
 const CODE: &str = r#"
 -- At load: not a call, so no secret.
@@ -32,12 +34,16 @@ return { skills = {
         for i = 1, #k do sum = (sum * 31 + string.byte(k, i)) % 1000003 end
         return { length = #k, sum = sum }
     end),
-    def("vault.leak", s.object({ echo = s.string(), event = s.boolean(), hud = s.boolean() }), function()
+    def("vault.leak", s.object({ echo = s.string(), event = s.boolean(), hud = s.boolean(), pin = s.any() }), function()
         local k = host.secret("API_KEY")
+        local pin = tonumber(host.secret("PIN"))
         print("the key is " .. k)
+        -- A skill name is traced too, found or not.
+        host.invoke("vault." .. k, {})
+        host.invoke("agent.emitEvent", { type = "vault.pin", payload = { pin = pin } })
         local ev = host.invoke("agent.emitEvent", { type = "vault.leaked", payload = { key = k, upper = string.upper(k) } })
         local hud = host.invoke("ui.hudPanel", { anchor = { kind = "screen" }, text = "key " .. k })
-        return { echo = "key=" .. k, event = ev.success, hud = hud.success }
+        return { echo = "key=" .. k, event = ev.success, hud = hud.success, pin = pin }
     end),
     def("vault.fail", s.object({}), function()
         error("cannot use key " .. host.secret("API_KEY"))
@@ -180,7 +186,7 @@ fn secret_run(worker: bool) {
     let trusted = limina(d, &["packages", "trust", "vault"]);
     let said = String::from_utf8_lossy(&trusted.stdout);
     assert!(trusted.status.success(), "{said}{}", String::from_utf8_lossy(&trusted.stderr));
-    assert!(said.contains("secrets approved: API_KEY, SPARE"), "{said}");
+    assert!(said.contains("secrets approved: API_KEY, SPARE, PIN"), "{said}");
     let (results, _) = session(d, worker, &[("vault.check", json!({}))]);
     assert!(text_of(&results[0]).contains("no value is supplied for vault's secret 'API_KEY'"), "{}", results[0]);
     std::fs::remove_dir_all(d.join("run")).unwrap();
@@ -196,7 +202,7 @@ fn secret_run(worker: bool) {
     std::fs::remove_dir_all(d.join("run")).unwrap();
 
     // Supplied privately: read at call time, and kept out of everything.
-    write_secrets(d, &format!("[vault]\nAPI_KEY = \"{KEY}\"\n"), 0o600);
+    write_secrets(d, &format!("[vault]\nAPI_KEY = \"{KEY}\"\nPIN = \"{PIN}\"\n"), 0o600);
     let (results, printed) = session(
         d,
         worker,
@@ -215,6 +221,7 @@ fn secret_run(worker: bool) {
     let leak = &results[1]["structuredContent"];
     assert_eq!((leak["event"].as_bool(), leak["hud"].as_bool()), (Some(true), Some(true)), "{}", results[1]);
     assert_eq!(leak["echo"], "key=[redacted]", "{}", results[1]);
+    assert_eq!(leak["pin"], "[redacted]", "{}", results[1]);
     assert_eq!(results[2]["isError"], true);
     assert!(text_of(&results[2]).contains("cannot use key [redacted]"), "{}", results[2]);
     let early = &results[3]["structuredContent"];
@@ -230,6 +237,7 @@ fn secret_run(worker: bool) {
         json!([
             {"name": "API_KEY", "approved": true, "supplied": "secrets file"},
             {"name": "SPARE", "approved": true, "supplied": null},
+            {"name": "PIN", "approved": true, "supplied": "secrets file"},
         ])
     );
     let inspected = limina(d, &["packages", "inspect", "vault"]);
@@ -239,9 +247,11 @@ fn secret_run(worker: bool) {
     // The value is nowhere: not in the answers, the log lines, the trace, the command log, the
     // snapshots or the world the package wrote to — in any case.
     assert!(!printed.to_ascii_lowercase().contains(&KEY.to_ascii_lowercase()), "{printed}");
+    assert!(!printed.contains(PIN), "{printed}");
     assert!(printed.contains("the key is [redacted]"), "print is redacted too: {printed}");
     assert!(d.join("run/world.log").exists() && d.join("traces").exists());
     assert_eq!(files_holding(d, KEY), Vec::<String>::new());
+    assert_eq!(files_holding(d, PIN), Vec::<String>::new());
     // The test can fail: the secrets file holds it, and the trace holds what it redacted.
     assert!(std::fs::read_to_string(d.join(".limina-secrets.toml")).unwrap().contains(KEY));
     assert!(files_holding(d, "[redacted]").iter().any(|f| f.ends_with("world.log")), "the command log holds what was redacted");

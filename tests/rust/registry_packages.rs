@@ -611,16 +611,31 @@ fn publish_runs_the_tests_a_package_ships() {
     let broken = adder("1.0.1", "-");
     let args =
         ["packages", "publish", broken.to_str().unwrap(), "--key", w.key.to_str().unwrap(), "--registry", w.registry.to_str().unwrap()];
-    let refused = fails(&args, &w.project);
+    // Its own temporary folder, to see that the stage is removed.
+    let tmp = w.sources.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_limina")).args(args).env("TMPDIR", &tmp).current_dir(&w.project).output().unwrap();
+    let refused = text(&out);
+    assert!(!out.status.success(), "{refused}");
     assert!(refused.contains("its tests failed") && refused.contains("FAIL") && refused.contains("adds two"), "{refused}");
     let index = std::fs::read_to_string(w.registry.join("index/adder.json")).unwrap();
     assert!(index.contains("1.0.0") && !index.contains("1.0.1"), "{index}");
+    // A test that never ends stops the publish at --test-timeout instead of holding it forever.
+    let spinning = adder("1.0.2", "+");
+    std::fs::write(
+        spinning.join("tests/spin_test.luau"),
+        "describe('spin', function() it('never ends', function() while true do end end) end)",
+    )
+    .unwrap();
+    let mut args = args.to_vec();
+    let spinning_dir = spinning.to_str().unwrap().to_string();
+    args[2] = &spinning_dir;
+    args.extend(["--test-timeout", "2"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_limina")).args(&args).env("TMPDIR", &tmp).current_dir(&w.project).output().unwrap();
+    let refused = text(&out);
+    assert!(!out.status.success() && refused.contains("still running after 2 s"), "{refused}");
     // Nothing is left behind in the temporary folder.
-    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with("limina-publish-"))
-        .collect();
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
     assert!(left.is_empty(), "{left:?}");
 }
 

@@ -295,11 +295,17 @@ struct Staging(PathBuf);
 /// `.limina/packages.lock`, held exclusively (`flock`) while a command changes the project's
 /// packages, so two installs never interleave their renames, grants and lockfile writes. The
 /// kernel drops it when the process ends, however it ends.
-struct ProjectLock(#[allow(dead_code, reason = "held for its lock, released on drop")] std::fs::File);
+pub(crate) struct ProjectLock(#[allow(dead_code, reason = "held for its lock, released on drop")] std::fs::File);
 
 impl ProjectLock {
     fn take(project: &Project) -> Result<Self, RegistryError> {
-        let dir = project.root.join(".limina");
+        Self::take_at(&project.root)
+    }
+
+    /// The lock of the project at `root` (also taken by `packages trust`, `untrust`, `enable`
+    /// and `disable`, which rewrite the files an install writes).
+    pub(crate) fn take_at(root: &Path) -> Result<Self, RegistryError> {
+        let dir = root.join(".limina");
         std::fs::create_dir_all(&dir).map_err(|e| io(dir.display(), e))?;
         let path = dir.join("packages.lock");
         let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| io(path.display(), e))?;

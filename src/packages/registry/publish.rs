@@ -186,9 +186,9 @@ fn check_code(source: &Source, manifest: &Manifest) -> Result<(), String> {
 /// A throwaway project holding a package about to be published, for its tests; removed on drop.
 #[derive(Debug)]
 pub struct TestStage {
+    /// Holds `scripts/`, the package and its dependencies.
     pub project: PathBuf,
-    pub scripts: PathBuf,
-    /// The package's `tests/` folder, inside `scripts`.
+    /// The package's `tests/` folder, inside `scripts/`.
     pub tests: PathBuf,
 }
 
@@ -213,7 +213,7 @@ pub fn test_stage(package: &Path, installed: Option<&Path>) -> Result<Option<Tes
     let project = std::env::temp_dir().join(format!("limina-publish-{}-{}", std::process::id(), crate::unguessable::hex(8)));
     std::fs::create_dir(&project).map_err(|e| io(project.display(), e))?;
     let scripts = project.join("scripts");
-    let stage = TestStage { tests: scripts.join(&m.name).join("tests"), scripts: scripts.clone(), project };
+    let stage = TestStage { tests: scripts.join(&m.name).join("tests"), project };
     std::fs::create_dir(&scripts).map_err(|e| io(scripts.display(), e))?;
     archive::write(&archive::read(&archive::pack(package)?)?, &scripts.join(&m.name))?;
     let needed: std::collections::BTreeSet<&String> = m.dependencies.keys().chain(&m.extends).collect();

@@ -348,7 +348,7 @@ impl Client {
         loop {
             match self.receive(generation, max, due, &doing).map_err(fail)? {
                 FromWorker::Invoke { skill: invoked, input } => {
-                    let response = host.invoke_json(caller, &invoked, redact_value(input));
+                    let response = host.invoke_json(caller, &redact_text(&invoked), redact_value(input));
                     self.send(generation, &ToWorker::InvokeResult { response }, due, &doing).map_err(fail)?;
                 }
                 FromWorker::Secret { name } => {

@@ -54,16 +54,26 @@ pub enum Isolation {
 /// The environment variable that turns workers off (`off`).
 pub const WORKER_ENV: &str = "LIMINA_PACKAGE_WORKER";
 
+/// Set by the `limina` command line at start-up: this executable answers `__package-worker`,
+/// whatever its file is called (a renamed or versioned binary keeps the barrier).
+static SERVES_WORKERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 impl Isolation {
-    /// The default: workers run by this very executable when it is the `limina` binary on
-    /// Linux, unless `LIMINA_PACKAGE_WORKER=off`. Any other program linking the engine (tests,
-    /// an embedder) runs packages in process unless it names a worker program.
+    /// Called by the `limina` command line before anything else: workers can be this very
+    /// executable.
+    pub fn this_executable_serves_workers() {
+        SERVES_WORKERS.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The default: workers run by this very executable when it is the `limina` command line
+    /// on Linux, unless `LIMINA_PACKAGE_WORKER=off`. Any other program linking the engine
+    /// (tests, an embedder) runs packages in process unless it names a worker program.
     pub fn from_environment() -> Self {
         if !cfg!(target_os = "linux") || std::env::var(WORKER_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("off")) {
             return Isolation::InProcess;
         }
         match std::env::current_exe() {
-            Ok(exe) if exe.file_stem().is_some_and(|s| s == "limina") => Isolation::Workers { program: exe },
+            Ok(exe) if SERVES_WORKERS.load(std::sync::atomic::Ordering::Relaxed) => Isolation::Workers { program: exe },
             _ => Isolation::InProcess,
         }
     }
