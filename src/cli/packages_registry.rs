@@ -98,14 +98,19 @@ fn report(done: &[ops::Done]) {
 
 pub(super) fn search(scripts: &Path, query: &str) -> CliResult {
     let project = project(scripts)?;
-    let found = ops::search(&project, &mut Fetcher::new(), query)?;
+    let (found, problems) = ops::search(&project, &mut Fetcher::new(), query)?;
     for (registry, name, e) in &found {
-        outln!("{:<24} {:<10} {:<12} {}", format!("{name}@{}", e.version), e.kind, registry, e.description);
+        let shown = crate::clip::shown(&e.description);
+        outln!("{:<24} {:<10} {:<12} {}", format!("{name}@{}", e.version), e.kind, registry, shown);
     }
     if found.is_empty() {
         outln!("no package matches '{query}'");
     }
-    Ok(())
+    // What could not be searched is said, and fails the command, after what could.
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    if problems.is_empty() { Ok(()) } else { Err(CliError::Reported) }
 }
 
 pub(super) fn info(scripts: &Path, name: &str) -> CliResult {

@@ -17,8 +17,7 @@ const KEY: &str = "k-live-7f3a9c21e5b84d60";
 /// A secret that is a number: its JSON text leaks as well as a string's.
 const PIN: &str = "9876543210123456";
 
-const MANIFEST: &str =
-    r#"return { name = "vault", version = "1.0.0", capabilities = { "agent.write", "ui.write" }, secrets = { "API_KEY", "SPARE", "PIN" } }"#;
+const MANIFEST: &str = r#"return { name = "vault", version = "1.0.0", capabilities = { "agent.write", "ui.write" }, secrets = { "API_KEY", "SPARE", "PIN" } }"#;
 
 const CODE: &str = r#"
 -- At load: not a call, so no secret.

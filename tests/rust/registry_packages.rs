@@ -20,6 +20,8 @@ pub(crate) enum Mode {
     Redirect,
     /// Every request is read, then nothing is sent for 3 s.
     Stall,
+    /// Files are served, each index 700 ms late.
+    Slow,
 }
 
 pub(crate) struct StaticServer {
@@ -76,6 +78,9 @@ fn serve(mut stream: TcpStream, root: &Path, mode: Mode) {
     if mode == Mode::Stall {
         std::thread::sleep(Duration::from_secs(3));
         return;
+    }
+    if mode == Mode::Slow && path.starts_with("index/") {
+        std::thread::sleep(Duration::from_millis(700));
     }
     let response = if mode == Mode::Redirect {
         b"HTTP/1.1 302 Found\r\nLocation: http://example.invalid/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
@@ -491,6 +496,16 @@ fn hostile_registries_fail_clearly() {
     std::fs::write(w.project.join("limina.toml"), toml).unwrap();
     let err = fails(&["packages", "info", "greet"], &w.project);
     assert!(err.contains("timed out"), "{err}");
+    drop(server);
+    // Each index in time, but a search over all of them has the timeout in all.
+    for name in ["greet2", "greet3", "greet4"] {
+        w.publish(name, "1.0.0", "");
+    }
+    let server = StaticServer::start(&w.registry, Mode::Slow);
+    let toml = format!("[[registry]]\nname = \"main\"\nurl = \"{}\"\ntimeout = 1\nkeys = [\"{}\"]\n", server.url, w.public);
+    std::fs::write(w.project.join("limina.toml"), toml).unwrap();
+    let err = fails(&["packages", "search", "greet"], &w.project);
+    assert!(err.contains("stopped after 1 s") && err.contains("of 4 indexes read"), "{err}");
     drop(server);
     // Not a package name; an index that is not semver; an archive path elsewhere; unknown keys.
     w.configure(&w.file_url(), "untrusted", &[&w.public]);

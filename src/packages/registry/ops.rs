@@ -820,27 +820,23 @@ fn same_as_installed(project: &Project, locked: &Locked, dest: &Path) -> Result<
     }
 }
 
-/// `search [QUERY]`: each registry's packages whose name or newest description contains it.
-pub fn search(project: &Project, fetcher: &mut Fetcher, query: &str) -> Result<Vec<(String, String, Entry)>, RegistryError> {
-    if project.registries.is_empty() {
-        return Err(project.no_registries());
-    }
+/// What `search` found — (registry, name, newest entry) — and the registries it could not read.
+pub type Searched = (Vec<(String, String, Entry)>, Vec<RegistryError>);
+
+/// `search QUERY`: the newest version of each package whose name or description holds it, in
+/// every registry (read as `catalog` reads them: a registry that fails is reported among the
+/// problems, and the others are still searched).
+pub fn search(project: &Project, fetcher: &mut Fetcher, query: &str) -> Result<Searched, RegistryError> {
+    let catalog = catalog(project, fetcher)?;
     let query = query.to_lowercase();
     let mut out = Vec::new();
-    for r in &project.registries {
-        let listing = match fetcher.get(r, "packages.json", index::MAX_INDEX_BYTES)? {
-            Fetched::Found(bytes) => index::parse_listing(&bytes, &r.name)?,
-            Fetched::Missing => continue,
-        };
-        for name in listing.packages {
-            let Some((_, idx)) = indexes(project, fetcher, &name, Some(&r.name))?.into_iter().next() else { continue };
-            let Some(newest) = idx.versions.iter().max_by_key(|e| e.semver()) else { continue };
-            if name.contains(&query) || newest.description.to_lowercase().contains(&query) {
-                out.push((r.name.clone(), name.clone(), newest.clone()));
-            }
+    for (registry, idx) in catalog.indexes {
+        let Some(newest) = idx.versions.iter().max_by_key(|e| e.semver()) else { continue };
+        if idx.name.contains(&query) || newest.description.to_lowercase().contains(&query) {
+            out.push((registry, idx.name.clone(), newest.clone()));
         }
     }
-    Ok(out)
+    Ok((out, catalog.problems))
 }
 
 /// Everything the configured registries list, for `packages browse`: each registry's indexes,
@@ -873,7 +869,22 @@ pub fn catalog(project: &Project, fetcher: &mut Fetcher) -> Result<Catalog, Regi
                 continue;
             }
         };
-        for name in listing.packages {
+        // The whole walk has the registry's `timeout`, not one per file: a registry listing
+        // 2000 packages that each trickle in just under it cannot hold a search for hours.
+        let stop = std::time::Instant::now() + r.timeout;
+        let total = listing.packages.len();
+        for (read, name) in listing.packages.into_iter().enumerate() {
+            if std::time::Instant::now() > stop {
+                out.problems.push(RegistryError::Fetch {
+                    registry: r.name.clone(),
+                    file: "index/".into(),
+                    problem: format!(
+                        "stopped after {} s (its `timeout`) with {read} of {total} indexes read; the rest are not listed",
+                        r.timeout.as_secs()
+                    ),
+                });
+                break;
+            }
             match indexes(project, fetcher, &name, Some(&r.name)) {
                 Ok(found) => out.indexes.extend(found),
                 // A registry that stopped answering would make every further index wait out
