@@ -80,6 +80,8 @@ impl Secret {
 pub enum SecretsFileError {
     #[error("{file}: {problem}; no secret is read from it until it is fixed")]
     Refused { file: String, problem: String },
+    #[error("{var} is set but {problem}")]
+    BadEnv { var: String, problem: String },
 }
 
 /// Which file, as of which change: re-read when any of these differ.
@@ -121,7 +123,7 @@ impl SecretStore {
         if let Some(v) = from_file {
             return Ok(Some((v, Origin::File)));
         }
-        Ok(env_value(name).map(|v| (v, Origin::Env)))
+        Ok(env_value(name)?.map(|v| (v, Origin::Env)))
     }
 
     /// Whether a value is supplied for `package`'s `name`, and from where (for listings).
@@ -156,9 +158,18 @@ impl SecretStore {
     }
 }
 
-fn env_value(name: &str) -> Option<Secret> {
-    let value = std::env::var(format!("{ENV_PREFIX}{name}")).ok()?;
-    (!value.is_empty() && value.len() <= MAX_VALUE_BYTES && !value.contains('\0')).then_some(Secret(value))
+/// `LIMINA_SECRET_<name>`: `Ok(None)` when unset or empty; an error (without the value) when
+/// set to something that cannot be a value.
+fn env_value(name: &str) -> Result<Option<Secret>, SecretsFileError> {
+    let var = format!("{ENV_PREFIX}{name}");
+    let bad = |problem: String| SecretsFileError::BadEnv { var: var.clone(), problem };
+    match std::env::var(&var) {
+        Ok(value) if value.is_empty() => Ok(None),
+        Ok(value) if value.len() > MAX_VALUE_BYTES => Err(bad(format!("is {} bytes, over the {MAX_VALUE_BYTES}-byte limit", value.len()))),
+        Ok(value) => Ok(Some(Secret(value))),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(bad("is not UTF-8".into())),
+    }
 }
 
 /// Reads and checks the secrets file (module doc). Errors never quote the file's text.
@@ -313,6 +324,7 @@ impl PackageSecrets {
             Err(SecretsFileError::Refused { problem, .. }) => {
                 Err(format!("{package}'s secret '{name}' cannot be read: {SECRETS_FILE} beside the scripts folder {problem}"))
             }
+            Err(e @ SecretsFileError::BadEnv { .. }) => Err(format!("{package}'s secret '{name}' cannot be read: {e}")),
         }
     }
 
