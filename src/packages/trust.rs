@@ -194,7 +194,13 @@ impl Grants {
         let untrusted =
             |why: String| TrustDecision { requested, granted: None, effective: Trust::Untrusted, why, secrets: secrets.clone() };
         if requested == Trust::Untrusted {
-            return untrusted("asks for no trust".into());
+            let why = match &changed {
+                Some(changed) => format!(
+                    "asks for no trust; the operator's approval of its secrets for {key} covers other files: {changed} (limina packages trust {name})"
+                ),
+                None => "asks for no trust".into(),
+            };
+            return untrusted(why);
         }
         let asks = format!("asks for trust {}", requested.as_str());
         if let Some(problem) = &self.problem {

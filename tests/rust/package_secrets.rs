@@ -260,6 +260,8 @@ fn secret_run(worker: bool) {
     std::fs::remove_dir_all(d.join("run")).unwrap();
     let (results, _) = session(d, worker, &[("vault.check", json!({}))]);
     assert!(text_of(&results[0]).contains("has not approved vault's secret 'API_KEY'"), "{}", results[0]);
+    let inspected = String::from_utf8_lossy(&limina(d, &["packages", "inspect", "vault"]).stdout).to_string();
+    assert!(inspected.contains("approval of its secrets") && inspected.contains("its code changed since the grant"), "{inspected}");
 }
 
 #[test]
