@@ -279,29 +279,7 @@ fn the_environment_supplies_a_value_the_file_lacks() {
     let dir = project();
     let d = dir.path();
     assert!(limina(d, &["packages", "trust", "vault"]).status.success());
-    let check = |value: &str| -> Value {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
-            .args(["mcp", "--stdio"])
-            .env("LIMINA_SECRET_API_KEY", value)
-            .current_dir(d)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let requests = [
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "vault.check", "arguments": {}}}),
-        ];
-        let mut stdin = child.stdin.take().unwrap();
-        for r in requests {
-            writeln!(stdin, "{r}").unwrap();
-        }
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["id"] == 1).unwrap()
-    };
+    let check = |value: &str| call_once(d, ("LIMINA_SECRET_API_KEY", value), "vault.check");
     let answer = check(KEY);
     assert_eq!(answer["result"]["structuredContent"]["sum"], digest(KEY), "{answer}");
     // Set but unusable: said so, not "not supplied", and without the value.
@@ -310,4 +288,29 @@ fn the_environment_supplies_a_value_the_file_lacks() {
     let said = text_of(&answer["result"]);
     assert!(said.contains("LIMINA_SECRET_API_KEY is set but is 5000 bytes"), "{said}");
     assert!(!said.contains("kkkkkkkk"), "{said}");
+}
+
+/// One `limina mcp --stdio` in `dir` with `env` set: `initialize`, then `tool` with no
+/// arguments; its answer, after the server read the end of its input and exited.
+pub(crate) fn call_once(dir: &Path, env: (&str, &str), tool: &str) -> Value {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["mcp", "--stdio"])
+        .env(env.0, env.1)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for r in [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": {}}}),
+    ] {
+        writeln!(stdin, "{r}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["id"] == 1).unwrap_or_else(|| panic!("no answer: {text}"))
 }

@@ -553,26 +553,8 @@ fn an_installed_package_reads_the_secret_approved_at_install() {
     let inspected = ok(&["packages", "inspect", "weather"], &w.project);
     assert!(inspected.contains("\"approved\": true") && inspected.contains("\"effective\": \"untrusted\""), "{inspected}");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_limina"))
-        .args(["mcp", "--stdio"])
-        .env("LIMINA_SECRET_WX_KEY", "wx-0123456789")
-        .current_dir(&w.project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for r in [
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}),
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "weather.key", "arguments": {}}}),
-    ] {
-        writeln!(stdin, "{r}").unwrap();
-    }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(r#""structuredContent":{"length":13}"#), "{stdout}");
+    let answer = crate::package_secrets::call_once(&w.project, ("LIMINA_SECRET_WX_KEY", "wx-0123456789"), "weather.key");
+    assert_eq!(answer["result"]["structuredContent"], serde_json::json!({"length": 13}), "{answer}");
 }
 
 #[test]
