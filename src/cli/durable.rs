@@ -14,28 +14,51 @@ use crate::host::ReplayOptions;
 pub(crate) struct LogArgs {
     /// Keep a command log: every applied skill call, per tick, with world-hash checkpoints
     /// (`limina replay FILE --verify`). The file must not exist yet.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "log_target")]
     pub log: Option<PathBuf>,
+    /// (limina mcp --http/--ws) Keep a command log of every world the server serves, each in
+    /// DIR/WORLD/world.log (`limina recover DIR/WORLD`); a world's folder must hold no log yet.
+    #[arg(long, value_name = "DIR", group = "log_target")]
+    pub log_dir: Option<PathBuf>,
     /// Ticks between world-hash checkpoints in the log.
-    #[arg(long, value_name = "N", default_value_t = 60, requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "log_target", value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: u64,
     /// Write a snapshot beside the log every N ticks (`limina recover` starts from the newest).
-    #[arg(long, value_name = "N", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", requires = "log_target", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_every: Option<u64>,
     /// The log is synced to disk at least this often (0: at every tick). MCP answers a mutating
     /// call only once its record is synced, whatever this says.
-    #[arg(long, value_name = "MS", default_value_t = 100, requires = "log")]
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "log_target")]
     pub log_fsync_ms: u64,
 }
 
 impl LogArgs {
     pub fn config(&self) -> Option<LogConfig> {
-        self.log.as_ref().map(|path| LogConfig {
-            path: path.clone(),
+        self.log.as_ref().map(|path| self.settings(path))
+    }
+
+    /// `--log-dir`: the folder every world's log goes under, with the same settings.
+    pub fn dir_config(&self) -> Option<LogConfig> {
+        self.log_dir.as_ref().map(|dir| self.settings(dir))
+    }
+
+    fn settings(&self, path: &std::path::Path) -> LogConfig {
+        LogConfig {
+            path: path.to_path_buf(),
             checkpoint_every: self.checkpoint_every,
             snapshot_every: self.snapshot_every,
             flush: FlushPolicy { fsync_interval: Duration::from_millis(self.log_fsync_ms) },
-        })
+        }
+    }
+
+    /// Refuses `--log-dir` where one world is served.
+    pub fn one_world(&self, command: &str) -> Result<(), CliError> {
+        match &self.log_dir {
+            Some(_) => Err(CliError::usage(format_args!(
+                "--log-dir is for servers of many worlds (limina mcp --http/--ws); {command} takes --log FILE"
+            ))),
+            None => Ok(()),
+        }
     }
 }
 

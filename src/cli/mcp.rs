@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::project::in_project;
 use super::{CliError, CliResult};
-use crate::mcp::server::{self, ServerOptions};
+use crate::mcp::server::{self, Origin, ServerOptions, WorldName};
 use crate::mcp::stdio::{self, StdioOptions};
 use crate::mcp::{ToolsMode, WorldStart};
 
@@ -75,6 +75,18 @@ pub(crate) struct McpArgs {
     /// the next step so the world keeps 60 steps/s. 0 still serves one call per step.
     #[arg(long, value_name = "MS", default_value_t = crate::host::CALL_BUDGET.as_secs_f64() * 1e3)]
     pub call_budget_ms: f64,
+    /// Serve another world besides the default one (repeatable; --http/--ws): NAME, or
+    /// NAME=FROM where FROM is `default` (a ground, a light and a camera), `empty`,
+    /// `scene:FILE` or `resume:SNAPSHOT|DIR`. Its clients use /w/NAME/mcp (HTTP) or upgrade on
+    /// /w/NAME/ (WebSocket); the viewer is at /w/NAME/. Worlds can also be created and retired
+    /// while the server runs: `limina worlds`.
+    #[arg(long, value_name = "NAME[=FROM]")]
+    pub world: Vec<String>,
+    /// A file whose first line is the operator's token for the admin path (/admin/worlds:
+    /// create, list, retire worlds; `limina worlds`). Without it the admin path is open only on
+    /// a loopback server without --tokens. The file must be readable by its owner only.
+    #[arg(long, value_name = "FILE")]
+    pub admin_token: Option<PathBuf>,
     /// Never publish state deltas (tests use it to show the sync tests can fail).
     #[arg(long, hide = true)]
     pub no_deltas: bool,
@@ -133,7 +145,11 @@ pub fn run(args: &McpArgs) -> CliResult {
         return Err(CliError::usage(format_args!("--scene {}: {hint}", scene.display())));
     }
     let scripts = super::scripts_root(read(&args.scripts).as_deref());
-    let log = super::durable::LogArgs { log: args.log.log.as_deref().map(|p| in_project(&project, p, false)), ..args.log.clone() };
+    let log = super::durable::LogArgs {
+        log: args.log.log.as_deref().map(|p| in_project(&project, p, false)),
+        log_dir: args.log.log_dir.as_deref().map(|p| in_project(&project, p, false)),
+        ..args.log.clone()
+    };
     let start = match (scene, read(&args.resume)) {
         (Some(scene), _) => WorldStart::File(scene),
         (None, Some(from)) => WorldStart::Resume(super::durable::resume(&from, log.log.as_deref())?),
@@ -141,6 +157,10 @@ pub fn run(args: &McpArgs) -> CliResult {
         (None, None) => WorldStart::Default,
     };
     if args.stdio {
+        log.one_world("limina mcp --stdio")?;
+        if !args.world.is_empty() || args.admin_token.is_some() {
+            return Err(CliError::usage("--world and --admin-token are for servers of many worlds (limina mcp --http/--ws)"));
+        }
         stdio::serve(&StdioOptions {
             project,
             profile: args.profile,
@@ -153,6 +173,8 @@ pub fn run(args: &McpArgs) -> CliResult {
             log: log.config(),
         })?;
     } else {
+        let worlds = worlds(&project, &args.world)?;
+        let admin_token = read(&args.admin_token);
         server::serve_blocking(&ServerOptions {
             tokens: read(&args.tokens),
             viewer_token: None,
@@ -169,7 +191,44 @@ pub fn run(args: &McpArgs) -> CliResult {
             allow_origins: args.allow_origin.clone(),
             tools: args.tools.mode(),
             log: log.config(),
+            log_dir: log.dir_config(),
+            worlds,
+            admin_token,
         })?;
     }
     Ok(())
+}
+
+/// `--world NAME[=FROM]`: the worlds served besides the default one.
+fn worlds(project: &std::path::Path, given: &[String]) -> Result<Vec<(WorldName, Origin)>, CliError> {
+    let mut worlds: Vec<(WorldName, Origin)> = Vec::new();
+    for text in given {
+        let (name, from) = text.split_once('=').unwrap_or((text, "default"));
+        let name = WorldName::parse(name).map_err(|e| CliError::usage(format_args!("--world {text}: {e}")))?;
+        if name.is_main() || worlds.iter().any(|(n, _)| *n == name) {
+            return Err(CliError::usage(format_args!("--world {text}: world '{name}' is named twice (the default world is 'main')")));
+        }
+        let origin = match from.split_once(':') {
+            None if from == "default" => Origin::Start(WorldStart::Default),
+            None if from == "empty" => Origin::Start(WorldStart::Empty),
+            Some(("scene", file)) => {
+                let file = in_project(project, std::path::Path::new(file), true);
+                if !file.is_file() {
+                    return Err(CliError::usage(format_args!("--world {text}: {}: no such file", file.display())));
+                }
+                if let Some(what) = crate::host::FileKind::of(&file).not_a_script() {
+                    return Err(CliError::usage(format_args!("--world {text}: {what}")));
+                }
+                Origin::Start(WorldStart::File(file))
+            }
+            Some(("resume", from)) => Origin::ResumeFrom(in_project(project, std::path::Path::new(from), true)),
+            _ => {
+                return Err(CliError::usage(format_args!(
+                    "--world {text}: FROM is `default`, `empty`, `scene:FILE` or `resume:SNAPSHOT|DIR`"
+                )));
+            }
+        };
+        worlds.push((name, origin));
+    }
+    Ok(worlds)
 }

@@ -71,6 +71,7 @@ pub(crate) struct RunArgs {
 }
 
 pub fn run(args: &RunArgs) -> CliResult {
+    args.log.one_world("limina run")?;
     if let Some(port) = args.serve {
         return serve(args, port);
     }
@@ -110,6 +111,9 @@ fn serve(args: &RunArgs, port: u16) -> CliResult {
         allow_origins: Vec::new(),
         tools: ToolsMode::Core,
         log: args.log.config(),
+        log_dir: None,
+        worlds: Vec::new(),
+        admin_token: None,
     })?;
     Ok(())
 }

@@ -7,13 +7,16 @@ use std::path::PathBuf;
 /// A line of a `--tokens` file that is not `TOKEN PROFILE` with a known profile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TokenFileError {
-    #[error("{file}:{line}: expected `TOKEN PROFILE [+PERMISSION ...]`")]
+    #[error("{file}:{line}: expected `TOKEN PROFILE [+PERMISSION ...] [@WORLD ...]`")]
     Shape { file: String, line: usize },
     /// A `+PERMISSION` word after the profile that grants nothing.
     #[error("{file}:{line}: {source}")]
     Grant { file: String, line: usize, source: crate::policy::GrantError },
     #[error("{file}:{line}: unknown profile '{profile}' (known: {})", crate::policy::Profile::ALL.map(crate::policy::Profile::as_str).join(", "))]
     UnknownProfile { file: String, line: usize, profile: String },
+    /// An `@WORLD` word that is no world name.
+    #[error("{file}:{line}: {reason}")]
+    World { file: String, line: usize, reason: String },
     /// The same token on two lines: which profile it gets would be a guess. The token itself is
     /// not named (error output goes to logs).
     #[error("{file}:{line}: this token is already on line {first}; give each token one line")]
@@ -43,6 +46,11 @@ pub enum McpServerError {
     NoSuchAddress { addr: String },
     #[error("{addr}: permission denied (ports below 1024 need privileges; use --port)")]
     PortDenied { addr: String },
+    /// A world could not start (the default world's message is the engine's own).
+    #[error("{0}")]
+    World(String),
+    #[error("--admin-token {}: {why}", path.display())]
+    AdminToken { path: PathBuf, why: String },
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: String, source: io::Error },
 }

@@ -39,6 +39,8 @@ pub const DEFAULT_WORLD: &str = include_str!("default_world.lua");
 /// The engine a server transport owns: logs on stderr (stdout may carry the protocol), mods
 /// watched for hot reload, its world started as `start` says, and the clock stopped when asked
 /// (`--paused`).
+/// `data`: where this world's traces, snapshots and saved scenes go, when not the project's own
+/// folders (a server's worlds besides the default one).
 fn server_engine(
     project: &std::path::Path,
     profile: crate::policy::Profile,
@@ -46,8 +48,10 @@ fn server_engine(
     start: &WorldStart,
     log: Option<crate::durable::LogConfig>,
     paused: bool,
+    data: Option<&std::path::Path>,
 ) -> Result<crate::host::Engine, McpServerError> {
     use crate::host::{Engine, EngineConfig, EngineError, Output};
+    let logged = log.is_some();
     let engine = Engine::new(EngineConfig {
         output: Output::Stderr,
         profile,
@@ -58,6 +62,10 @@ fn server_engine(
             WorldStart::Resume(resume) => Some(resume.clone()),
             _ => None,
         },
+        traces_dir: data.map(|d| d.join("traces")),
+        // With a log, snapshots go beside it (its folder is the world's already).
+        snapshots_dir: data.filter(|_| !logged).map(|d| d.join("snapshots")),
+        scene_saves: data.map(|d| d.join("scenes")),
         ..EngineConfig::new(project)
     })?;
     match start {

@@ -175,6 +175,7 @@ pub fn serve(options: &StdioOptions) -> Result<(), super::McpServerError> {
         &options.start,
         options.log.clone(),
         options.paused,
+        None,
     )?;
     let (tx, rx) = mpsc::sync_channel::<Line>(INPUT_QUEUE);
     let reader = std::thread::Builder::new().name("limina-stdin".into()).spawn(move || {

@@ -51,6 +51,7 @@ mod time_control;
 mod trace;
 mod ui_demo;
 mod viewer_routes;
+mod worlds;
 
 use std::path::PathBuf;
 

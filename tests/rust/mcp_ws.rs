@@ -77,7 +77,7 @@ fn mentions(delta: &Value, list: &str, entity: &str) -> bool {
     delta[list].as_array().is_some_and(|items| items.iter().any(|e| e["entity"] == entity || *e == entity))
 }
 
-async fn init(c: &WsClient) {
+pub async fn init(c: &WsClient) {
     let r: Value = c
         .request(
             "initialize",

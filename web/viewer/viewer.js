@@ -18,6 +18,8 @@
   const DELAY_TICKS = 2;
   const TRACE_POLL_MS = 1000;
   const TRACE_KEEP = 200;
+  // The world this page watches: `/w/NAME/` serves world NAME, `/` the server's default world.
+  const WORLD_BASE = (/^\/w\/[a-z0-9][a-z0-9_-]{0,62}\//.exec(location.pathname) ?? ['/'])[0];
 
   const $ = (id) => document.getElementById(id);
   const statusEl = $('status');
@@ -205,7 +207,7 @@
     if (!p) {
       const loader = new GLTFLoader();
       if (token) loader.setRequestHeader({ Authorization: `Bearer ${token}` });
-      const url = '/assets/' + asset.split('/').map(encodeURIComponent).join('/');
+      const url = WORLD_BASE + 'assets/' + asset.split('/').map(encodeURIComponent).join('/');
       const withSky = (root) => {
         root.traverse((o) => { if (o.isMesh && o.material?.isMeshStandardMaterial) reflectSky(o.material); });
         return root;
@@ -958,7 +960,7 @@
   /** One JSON-RPC request on the session; resolves with its result, or throws `Refused`. */
   async function call(method, params) {
     const id = nextId++;
-    const response = await fetch('/mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+    const response = await fetch(WORLD_BASE + 'mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), cache: 'no-store', referrerPolicy: 'no-referrer' });
     if (!response.ok) throw await refusal(response);
     if (method === 'initialize') session = response.headers.get('mcp-session-id');
     let answer = null;
@@ -973,7 +975,7 @@
   }
 
   async function notify(method) {
-    await fetch('/mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', method }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+    await fetch(WORLD_BASE + 'mcp', { method: 'POST', headers: headers('application/json, text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', method }), cache: 'no-store', referrerPolicy: 'no-referrer' });
   }
 
   let connected = false;
@@ -985,7 +987,7 @@
     if (!session) return;
     const h = headers('application/json');
     session = null;
-    fetch('/mcp', { method: 'DELETE', headers: h, keepalive, cache: 'no-store', referrerPolicy: 'no-referrer' }).catch(() => {});
+    fetch(WORLD_BASE + 'mcp', { method: 'DELETE', headers: h, keepalive, cache: 'no-store', referrerPolicy: 'no-referrer' }).catch(() => {});
   }
   window.addEventListener('pagehide', () => endSession(true));
 
@@ -1001,7 +1003,7 @@
       await call('initialize', { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'limina-viewer', version: '1' } });
       await notify('notifications/initialized');
       const id = nextId++;
-      const response = await fetch('/mcp', { method: 'POST', headers: headers('text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method: 'state/subscribe', params: {} }), cache: 'no-store', referrerPolicy: 'no-referrer' });
+      const response = await fetch(WORLD_BASE + 'mcp', { method: 'POST', headers: headers('text/event-stream'), body: JSON.stringify({ jsonrpc: '2.0', id, method: 'state/subscribe', params: {} }), cache: 'no-store', referrerPolicy: 'no-referrer' });
       if (!response.ok) throw await refusal(response);
       if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
         const answer = await response.json().catch(() => ({}));

@@ -61,8 +61,41 @@ const PUBLISH_BUDGET: Duration = Duration::from_millis(4);
 
 /// What the tokio side hands the engine thread.
 pub(super) enum EngineMsg {
-    Work { conn: u64, granted: Grant, work: Work },
-    Closed { conn: u64 },
+    Work {
+        conn: u64,
+        granted: Grant,
+        work: Work,
+    },
+    Closed {
+        conn: u64,
+    },
+    /// The world's tick and hash, computed between steps (`GET /admin/worlds/{name}`).
+    Status {
+        reply: tokio::sync::oneshot::Sender<WorldReport>,
+    },
+    /// Stop serving: answer what is held with an error, make the log durable, report, return.
+    Retire {
+        reply: Option<tokio::sync::oneshot::Sender<WorldReport>>,
+    },
+}
+
+/// A world's state as its engine thread reports it.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WorldReport {
+    pub tick: u64,
+    pub world_hash: String,
+    pub entities: usize,
+    pub paused: bool,
+    /// Whether everything recorded is durable (no command log: true); why not otherwise.
+    pub durable: Result<(), String>,
+}
+
+/// A fault injected into a world's loop, for tests of isolation (`LIMINA_FAULTS=1` only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// Panic in the step that reaches this tick.
+    PanicAtTick(u64),
 }
 
 /// One client request, served in its client's turn.
@@ -275,6 +308,9 @@ pub(super) struct EngineLoop<'e> {
     publishes: u64,
     /// `PUBLISH_BUDGET`, or another in tests.
     publish_budget: Duration,
+    /// Where the world's tick and rate are published for other threads (`/health`).
+    status: Option<&'e super::worlds::WorldStatus>,
+    fault: Option<Fault>,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -291,7 +327,16 @@ impl<'e> EngineLoop<'e> {
             tools: ToolsMode::default(),
             publishes: 0,
             publish_budget: PUBLISH_BUDGET,
+            status: None,
+            fault: None,
         }
+    }
+
+    /// Publishes the world's tick after each step to `status`, and injects `fault`.
+    pub fn with_status(mut self, status: &'e super::worlds::WorldStatus, fault: Option<Fault>) -> Self {
+        self.status = Some(status);
+        self.fault = fault;
+        self
     }
 
     /// Starts every connection's tool list in `mode` (`--tools`).
@@ -300,12 +345,13 @@ impl<'e> EngineLoop<'e> {
         self
     }
 
-    /// Serves until every sender of `rx` is gone.
+    /// Serves until every sender of `rx` is gone, or the world is retired.
     pub fn run(&mut self, rx: &mpsc::Receiver<EngineMsg>) {
         loop {
             // Take in whatever has arrived, so a newly waiting client gets the next turn.
             loop {
                 match rx.try_recv() {
+                    Ok(EngineMsg::Retire { reply }) => return self.retire(rx, reply),
                     Ok(msg) => self.intake(msg),
                     Err(mpsc::TryRecvError::Empty) => break,
                     Err(mpsc::TryRecvError::Disconnected) => return,
@@ -332,6 +378,9 @@ impl<'e> EngineLoop<'e> {
             }
             if let Some(plan) = self.driver.due(now) {
                 self.step(plan);
+                if let Some(status) = self.status {
+                    status.stepped(self.engine.tick(), Instant::now());
+                }
                 continue;
             }
             // Nothing more may run before the next step: show clients what the calls changed.
@@ -341,6 +390,7 @@ impl<'e> EngineLoop<'e> {
                 self.driver.charge(start.elapsed());
             }
             match rx.recv_timeout(self.driver.wait(Instant::now())) {
+                Ok(EngineMsg::Retire { reply }) => return self.retire(rx, reply),
                 Ok(msg) => self.intake(msg),
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
@@ -369,6 +419,15 @@ impl<'e> EngineLoop<'e> {
                     }
                 }
             }
+            EngineMsg::Status { reply } => {
+                let _ = reply.send(self.report());
+            }
+            // Handled by `run` (it ends the loop).
+            EngineMsg::Retire { reply } => {
+                if let Some(reply) = reply {
+                    let _ = reply.send(self.report());
+                }
+            }
             EngineMsg::Closed { conn } => {
                 self.conns.remove(&conn);
                 // Its heavy calls are cancelled: not run if not started, their results dropped.
@@ -385,7 +444,77 @@ impl<'e> EngineLoop<'e> {
         }
     }
 
+    fn report(&self) -> WorldReport {
+        let engine = self.engine;
+        WorldReport {
+            tick: engine.tick(),
+            world_hash: engine.world_hash(),
+            entities: engine.world().entity_count(),
+            paused: engine.paused(),
+            durable: engine.make_durable().map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The world is retired: every call it holds (queued, deferred, or still arriving) is
+    /// answered that it was not run, every stream is ended with the reason, and what was recorded
+    /// is made durable before the final report goes out.
+    fn retire(&mut self, rx: &mpsc::Receiver<EngineMsg>, reply: Option<tokio::sync::oneshot::Sender<WorldReport>>) {
+        let retired =
+            || RpcError { code: protocol::INTERNAL_ERROR, message: "the world was retired; this call was not run".into(), data: None };
+        let refuse = |work: Work| match work {
+            Work::Call { reply, .. } => {
+                let _ = reply.send(Answered { result: Err(retired()), notes: Vec::new() });
+            }
+            Work::Listen { reply, .. } => {
+                let _ = reply.send(Err(retired()));
+            }
+            Work::Authorize { reply } => {
+                let _ = reply.send(Err(retired()));
+            }
+            Work::Subscribe { .. } | Work::Notifications { .. } => {}
+        };
+        while let Some((_, (_, work))) = self.queue.pop() {
+            refuse(work);
+        }
+        for (ticket, waiting) in self.waiting.drain() {
+            self.engine.heavy_work().cancel(ticket);
+            let _ = waiting.reply.send(Answered { result: Err(retired()), notes: Vec::new() });
+        }
+        for conn in self.conns.values_mut() {
+            let why = retired();
+            if let Some(sub) = &mut conn.sub {
+                sub.sink.end(&why);
+            }
+            for listener in &mut conn.listeners {
+                listener.sink.end(&why);
+            }
+            for stream in &mut conn.streams {
+                stream.end(&why);
+            }
+        }
+        while let Ok(msg) = rx.try_recv() {
+            match msg {
+                EngineMsg::Work { work, .. } => refuse(work),
+                EngineMsg::Status { reply } => drop(reply),
+                EngineMsg::Retire { reply: Some(reply) } => drop(reply),
+                EngineMsg::Retire { reply: None } | EngineMsg::Closed { .. } => {}
+            }
+        }
+        let report = self.report();
+        if let Err(why) = &report.durable {
+            tracing::error!("a retired world's log could not be made durable: {why}");
+        }
+        if let Some(reply) = reply {
+            let _ = reply.send(report);
+        }
+    }
+
     fn step(&mut self, plan: FramePlan) {
+        if let (Some(Fault::PanicAtTick(at)), Some(_)) = (self.fault, self.status)
+            && self.engine.tick() + u64::from(plan.steps) >= at
+        {
+            panic!("fault injected at tick {at} (LIMINA_FAULTS)");
+        }
         // Paused (`world.pause`, `--paused`), the interval passes and the call budget renews,
         // but no tick runs: calls apply at the same tick, and `world.step` runs ticks itself.
         if self.engine.paused() {

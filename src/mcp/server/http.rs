@@ -30,6 +30,7 @@ use tokio::sync::oneshot;
 use super::admission::{Admission, Load, Reservation};
 use super::engine_loop::{Answered, EngineMsg, Work};
 use super::sse::{self, SseBody};
+use super::tokens::TokenCheck;
 use super::transport::{Cutoff, Shared};
 use crate::mcp::dispatcher::{HANDSHAKE_VERSIONS, MAX_MESSAGE_BYTES, PROTOCOL_VERSION_KEY, RpcError, STATELESS_VERSION};
 use crate::mcp::protocol;
@@ -143,14 +144,16 @@ impl HttpState {
         })
     }
 
-    /// Forgets sessions idle for `SESSION_IDLE` with no open stream; run every minute.
-    pub async fn expire_sessions(self: Arc<Self>) {
+    /// Forgets sessions idle for `SESSION_IDLE` with no open stream; run every minute, until the
+    /// world is gone.
+    pub async fn expire_sessions(state: std::sync::Weak<Self>) {
         let mut every = tokio::time::interval(Duration::from_secs(60));
         loop {
             every.tick().await;
+            let Some(this) = state.upgrade() else { return };
             let now = Instant::now();
             let expired: Vec<u64> = {
-                let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+                let mut sessions = this.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 let ids: Vec<String> = sessions
                     .iter()
                     .filter(|(_, s)| now.duration_since(s.last_used) > SESSION_IDLE && Arc::strong_count(&s.streams) == 1)
@@ -159,27 +162,21 @@ impl HttpState {
                 ids.iter().filter_map(|id| sessions.remove(id)).map(|s| s.conn).collect()
             };
             for conn in expired {
-                let _ = self.shared.engine.send(EngineMsg::Closed { conn });
+                let _ = this.shared.engine.send(EngineMsg::Closed { conn });
             }
         }
     }
 
     fn identify(&self, headers: &HeaderMap) -> Result<Identity, Box<HttpResponse>> {
-        match &self.shared.tokens {
-            None => Ok(Identity { granted: self.shared.default_grant, credential: String::new() }),
-            Some(tokens) => {
-                let token = super::transport::bearer_token(headers).unwrap_or_default();
-                match tokens.get(token) {
-                    Some(granted) => Ok(Identity { granted: *granted, credential: token.to_string() }),
-                    None => {
-                        let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
-                        refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-                        // The connection ends too: without a token it may not keep its slot.
-                        refused.headers_mut().insert(header::CONNECTION, http::HeaderValue::from_static("close"));
-                        Err(Box::new(refused))
-                    }
-                }
+        match self.shared.check(headers) {
+            TokenCheck::Granted(granted) => {
+                let credential = match &self.shared.tokens {
+                    Some(_) => super::transport::bearer_token(headers).unwrap_or_default().to_string(),
+                    None => String::new(),
+                };
+                Ok(Identity { granted, credential })
             }
+            refused => Err(Box::new(self.shared.refusal(refused, "present a known bearer token"))),
         }
     }
 

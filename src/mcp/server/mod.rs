@@ -1,10 +1,13 @@
 //! `limina mcp --ws` / `--http`: the authoritative multi-client network server. One port serves both
 //! WebSocket (JSON-RPC with state sync; jsonrpsee) and MCP Streamable HTTP at `/mcp` (`http`),
-//! so clients of either transport share one world and see each other's changes.
+//! so clients of either transport share one world and see each other's changes. One server may
+//! serve several worlds (`worlds`): `/w/{world}/mcp` and upgrades under `/w/{world}/` reach one;
+//! the paths without a world reach the default world, `main`. `/health` and the operator's
+//! `/admin/worlds` are the server's own (`admin`).
 //!
-//! The sockets run on a small tokio runtime (`transport` routes each request); the engine thread
-//! (this one) owns the world and runs the fixed loop in real time (`engine_loop`). Handlers never
-//! touch the world: they send work to the engine thread and await its answer.
+//! The sockets run on a small tokio runtime (`transport` routes each request); each world's engine
+//! thread owns that world and runs the fixed loop in real time (`engine_loop`). Handlers never
+//! touch a world: they send work to its engine thread and await its answer.
 //!
 //! Load never stops the clock. Every client's work waits in its own bounded queue, served
 //! round-robin within a per-step call budget (`RealTimeDriver::may_call`), so steps keep their
@@ -20,26 +23,31 @@
 //! and the token's profile bounds what the client may do; messages over 4 MiB are refused; a
 //! connection's session is removed when it closes (HTTP sessions: on DELETE or when idle).
 
+mod admin;
 mod admission;
 mod call_queue;
 mod engine_loop;
 mod http;
 mod outgoing;
 mod sse;
+mod tokens;
 mod transport;
 mod viewer;
+mod worlds;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use jsonrpsee::server::{ServerConfig, stop_channel};
 
 use super::dispatcher::MAX_MESSAGE_BYTES;
-use crate::mcp::{McpServerError, TokenFileError};
+use crate::mcp::McpServerError;
 use crate::policy::{Grant, PermissionSet, Profile};
+use tokens::{TokenEntry, Tokens, parse_tokens};
+pub(crate) use worlds::{Origin, WorldName};
+use worlds::{WorldError, WorldSet, WorldSpec};
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 pub use outgoing::MAX_OWED_BYTES;
@@ -78,36 +86,15 @@ pub(crate) struct ServerOptions {
     pub allow_origins: Vec<String>,
     /// Where each connection's tool list starts (`--tools`).
     pub tools: super::ToolsMode,
-    /// Keep a command log; a mutating call is answered only once its record is on disk.
+    /// Keep a command log of the default world; a mutating call is answered only once its
+    /// record is on disk.
     pub log: Option<crate::durable::LogConfig>,
-}
-
-/// Parses a tokens file: `TOKEN PROFILE [+PERMISSION ...]` per line, `#` comments. The
-/// `+PERMISSION` words grant what no profile holds (`+world.time`: pause and step the world);
-/// a file of plain `TOKEN PROFILE` lines reads as before. A token on two lines is refused.
-pub(crate) fn parse_tokens(text: &str, file: &str) -> Result<HashMap<String, Grant>, TokenFileError> {
-    let mut tokens = HashMap::new();
-    let mut lines = HashMap::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split_whitespace();
-        let (Some(token), Some(profile)) = (parts.next(), parts.next()) else {
-            return Err(TokenFileError::Shape { file: file.to_string(), line: n + 1 });
-        };
-        let Some(profile) = Profile::parse(profile) else {
-            return Err(TokenFileError::UnknownProfile { file: file.to_string(), line: n + 1, profile: profile.to_string() });
-        };
-        let extra = Grant::parse_extra(parts).map_err(|source| TokenFileError::Grant { file: file.to_string(), line: n + 1, source })?;
-        if let Some(&first) = lines.get(token) {
-            return Err(TokenFileError::Duplicate { file: file.to_string(), line: n + 1, first });
-        }
-        lines.insert(token, n + 1);
-        tokens.insert(token.to_string(), Grant { profile, extra });
-    }
-    Ok(tokens)
+    /// Log every world to `{path}/{world}/world.log` (`--log-dir`), with these settings.
+    pub log_dir: Option<crate::durable::LogConfig>,
+    /// Worlds served besides the default one from the start (`--world NAME[=FROM]`).
+    pub worlds: Vec<(WorldName, Origin)>,
+    /// The operator's token for `/admin/…` (`--admin-token FILE`).
+    pub admin_token: Option<PathBuf>,
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
@@ -121,20 +108,16 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
     };
     if let Some(token) = &options.viewer_token {
         let reader = Grant { profile: Profile::SystemReadonly, extra: PermissionSet::default() };
-        tokens.get_or_insert_with(HashMap::new).insert(token.clone(), reader);
+        tokens.get_or_insert_with(Tokens::default).insert(token.clone(), TokenEntry::everywhere(reader));
     }
     let tokens = tokens.map(Arc::new);
-    let engine = super::server_engine(
-        &options.project,
-        options.profile,
-        options.scripts.as_deref(),
-        &options.start,
-        options.log.clone(),
-        options.paused,
-    )?;
-    let (tx, rx) = mpsc::channel::<engine_loop::EngineMsg>();
-    // One core is the engine thread's; the sockets get the others (at least one). On two cores a
-    // single network thread also saves a cross-thread wake per answer (~15 µs of a round trip).
+    let admin_token = match &options.admin_token {
+        Some(path) => Some(read_admin_token(path)?),
+        None => None,
+    };
+    // Each world's engine has a thread of its own; the sockets get the other cores (at least
+    // one). On two cores a single network thread also saves a cross-thread wake per answer
+    // (~15 µs of a round trip).
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let workers = cores.saturating_sub(1).clamp(1, 8);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -144,13 +127,51 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         .build()
         .map_err(McpServerError::Runtime)?;
     let default_grant = Grant { profile: options.profile, extra: options.grant };
-    let shared = transport::Shared { tokens, default_grant, engine: tx.clone(), next: Arc::new(AtomicU64::new(1)) };
-    let admission = Arc::new(admission::Admission::default());
-    let module = transport::build_module(tx, Arc::clone(&admission))?;
-    let http = http::HttpState::new(shared.clone(), admission);
-    let viewer = viewer::Viewer::new(&options.project, shared.clone());
+    let access = worlds::Access { tokens: tokens.clone(), default_grant, next: Arc::new(AtomicU64::new(1)) };
+    let defaults = worlds::WorldDefaults {
+        project: options.project.clone(),
+        profile: options.profile,
+        scripts: options.scripts.clone(),
+        tools: options.tools,
+        publish_deltas: options.publish_deltas,
+        main_log: options.log.clone(),
+        log_dir: options.log_dir.clone(),
+    };
+    let set = Arc::new(WorldSet::new(defaults, access.clone()));
+    let main = WorldSpec {
+        name: WorldName::main(),
+        origin: Origin::Start(options.start.clone()),
+        paused: options.paused,
+        call_budget: options.call_budget,
+        fault: None,
+    };
+    let extra = options.worlds.iter().map(|(name, origin)| WorldSpec {
+        name: name.clone(),
+        origin: origin.clone(),
+        paused: options.paused,
+        call_budget: options.call_budget,
+        fault: None,
+    });
+    for spec in std::iter::once(main).chain(extra) {
+        set.start(spec, runtime.handle()).map_err(|e| match e {
+            // The one world of a plain server fails as it always did: with the engine's words.
+            WorldError::Start { name, why } if name.is_main() => McpServerError::World(why),
+            other => McpServerError::World(other.to_string()),
+        })?;
+    }
+    let module = transport::build_module()?;
+    let viewer = viewer::Viewer::new(&options.project);
     let loopback = options.bind.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback()) || options.bind == "localhost";
-    let origins = OriginPolicy { allowed: options.allow_origins.clone(), loopback, same_origin: loopback || shared.tokens.is_some() };
+    let origins = OriginPolicy { allowed: options.allow_origins.clone(), loopback, same_origin: loopback || tokens.is_some() };
+    let admin = admin::Admin {
+        access: match admin_token {
+            Some(token) => admin::AdminAccess::Token(token),
+            None if loopback && tokens.is_none() => admin::AdminAccess::Open,
+            None => admin::AdminAccess::Off,
+        },
+        tokens,
+        call_budget: options.call_budget,
+    };
     let addr = format!("{}:{}", options.bind, options.port);
     let config = ServerConfig::builder()
         .max_request_body_size(MAX_MESSAGE_BYTES as u32)
@@ -163,9 +184,8 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
     let local = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| McpServerError::listen(&addr, e))?;
         let local = listener.local_addr().map_err(|e| McpServerError::listen(&addr, e))?;
-        tokio::spawn(Arc::clone(&http).expire_sessions());
-        let routes = Arc::new(transport::Routes { http, viewer, origins });
-        tokio::spawn(transport::accept(listener, config, module.into(), shared, routes, stop));
+        let routes = Arc::new(transport::Routes { worlds: Arc::clone(&set), viewer, admin, origins });
+        tokio::spawn(transport::accept(listener, config, module.into(), Arc::clone(&access.next), routes, stop));
         Ok::<_, McpServerError>(local)
     })?;
     // One line: callers read the first line for the address and may close the pipe after it.
@@ -174,43 +194,31 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         Some(token) => format!("watch at http://{local}/#token={token} (a read-only token for this run)"),
         None => format!("the viewer is at http://{local}/"),
     };
-    eprintln!("limina mcp: listening on ws://{local} and http://{local}{}; {viewer}", http::MCP_PATH);
-    engine_loop::EngineLoop::new(&engine, options.publish_deltas, options.call_budget).with_tools(options.tools).run(&rx);
+    let others: Vec<String> = options.worlds.iter().map(|(name, _)| format!("{name} at /w/{name}/")).collect();
+    let others = if others.is_empty() { String::new() } else { format!("; worlds: main at /, {}", others.join(", ")) };
+    eprintln!("limina mcp: listening on ws://{local} and http://{local}{}; {viewer}{others}", http::MCP_PATH);
+    // The worlds serve on their own threads until the process is stopped.
+    runtime.block_on(std::future::pending::<()>());
     let _ = handle.stop();
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn token_files_name_bad_lines() {
-        let ok = parse_tokens("# comment\nabc builder.readWrite\n\nxyz system.readonly\n", "t").unwrap();
-        assert_eq!(ok.get("xyz").map(|g| g.profile.as_str()), Some("system.readonly"));
-        assert_eq!(ok.get("xyz").map(|g| g.extra), Some(PermissionSet::default()), "a plain line grants only its profile");
-        assert!(parse_tokens("abc root", "t").unwrap_err().to_string().contains("t:1: unknown profile 'root'"));
-        assert!(parse_tokens("onlytoken", "t").unwrap_err().to_string().contains("t:1: expected"));
+/// Reads `--admin-token FILE`: one token on its first line, at least 16 characters, in a file
+/// only its owner may read.
+fn read_admin_token(path: &std::path::Path) -> Result<Arc<str>, McpServerError> {
+    let bad = |why: String| McpServerError::AdminToken { path: path.to_path_buf(), why };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(path).map_err(|e| bad(format!("cannot read: {e}")))?.permissions().mode();
+        if mode & 0o077 != 0 {
+            return Err(bad(format!("it may be read by others (mode {:o}); chmod 600 it", mode & 0o777)));
+        }
     }
-
-    #[test]
-    fn a_token_line_may_grant_world_time() {
-        let ok = parse_tokens("abc builder.readWrite +world.time\nxyz builder.readWrite\n", "t").unwrap();
-        assert!(ok["abc"].permissions().contains(crate::policy::Permission::WorldTime));
-        assert!(!ok["xyz"].permissions().contains(crate::policy::Permission::WorldTime));
-        let bad = parse_tokens("ok system.readonly\nabc builder.readWrite world.time", "t").unwrap_err().to_string();
-        assert!(bad.contains("t:2:") && bad.contains("'world.time' is not a grant"), "{bad}");
-        let unknown = parse_tokens("abc builder.readWrite +world.stop", "t").unwrap_err().to_string();
-        assert!(unknown.contains("unknown permission 'world.stop'"), "{unknown}");
+    let token = text.lines().next().unwrap_or_default().trim();
+    if token.len() < 16 || token.chars().any(char::is_whitespace) {
+        return Err(bad("its first line must be one token of at least 16 characters".into()));
     }
-
-    /// A token listed twice has no one meaning: the later line silently won, so a token first
-    /// listed as `system.readonly` could write. The message names both lines, never the token.
-    #[test]
-    fn a_token_listed_twice_is_refused_without_printing_it() {
-        let text = "# viewers\nsecret-42 system.readonly\nother builder.readWrite\nsecret-42 builder.readWrite\n";
-        let twice = parse_tokens(text, "t").unwrap_err().to_string();
-        assert!(twice.contains("t:4:") && twice.contains("line 2"), "{twice}");
-        assert!(!twice.contains("secret-42"), "{twice}");
-    }
+    Ok(Arc::from(token))
 }

@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use jsonrpsee::core::BoxError;
-use jsonrpsee::server::{HttpBody, HttpResponse, Methods, RpcModule, ServerConfig, StopHandle};
+use jsonrpsee::server::{HttpResponse, Methods, RpcModule, ServerConfig, StopHandle};
 use jsonrpsee::types::ErrorObjectOwned;
 use jsonrpsee::{ResponsePayload, SubscriptionMessage, SubscriptionSink};
 use serde_json::{Map, Value, json};
@@ -25,6 +25,8 @@ use serde_json::{Map, Value, json};
 use super::admission::{Admission, CallPermit, Load, request_bytes};
 use super::engine_loop::{DeltaSink, Encoded, EngineMsg, Undelivered, Work};
 use super::outgoing::{Metered, Owed};
+use super::tokens::{TokenCheck, Tokens};
+use super::worlds::{World, WorldName, WorldSet};
 use crate::mcp::McpServerError;
 use crate::mcp::dispatcher::RpcError;
 use crate::mcp::protocol;
@@ -87,7 +89,9 @@ impl Drop for Cutoff {
 struct ConnectionInner {
     id: u64,
     granted: Grant,
+    /// Its world's engine and admission.
     engine: mpsc::Sender<EngineMsg>,
+    admission: Arc<Admission>,
     load: Arc<Load>,
     cutoff: Arc<Cutoff>,
     /// A refused call's answer is being watched (one watcher is enough to catch a non-reader).
@@ -175,21 +179,51 @@ impl Connection {
     }
 }
 
-/// Everything a connection's service needs, shared by all connections.
+/// What serves one world's clients: the process's tokens and default grant, its connection
+/// numbers, and the world's engine queue.
 #[derive(Clone)]
-pub(super) struct Shared {
-    pub tokens: Option<Arc<std::collections::HashMap<String, Grant>>>,
+pub(crate) struct Shared {
+    pub tokens: Option<Arc<Tokens>>,
     /// What clients get without a tokens file (`--profile`, `--grant`).
     pub default_grant: Grant,
     pub engine: mpsc::Sender<EngineMsg>,
     pub next: Arc<AtomicU64>,
+    /// The world this serves (what a scoped token is checked against).
+    pub world: WorldName,
 }
 
-/// The bearer-token check around jsonrpsee's service for one TCP connection.
+impl Shared {
+    /// What the request's bearer token grants on this world (without a tokens file: the default
+    /// grant, to every request).
+    pub fn check(&self, headers: &http::HeaderMap) -> TokenCheck {
+        match &self.tokens {
+            None => TokenCheck::Granted(self.default_grant),
+            Some(tokens) => tokens.check(bearer_token(headers), &self.world),
+        }
+    }
+
+    /// The answer to a request whose token does not reach this world: 401 for no known token
+    /// (and the connection ends: it may not keep its slot by asking again), 403 for a token
+    /// scoped to other worlds.
+    pub fn refusal(&self, check: TokenCheck, what: &str) -> HttpResponse {
+        if check == TokenCheck::OtherWorld {
+            return super::http::plain(
+                http::StatusCode::FORBIDDEN,
+                &format!("forbidden: this token is not for world '{}' (its line in the tokens file names its worlds)", self.world),
+            );
+        }
+        let mut refused = super::http::plain(http::StatusCode::UNAUTHORIZED, &format!("unauthorized: {what}"));
+        refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+        refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+        refused
+    }
+}
+
+/// The bearer-token check around jsonrpsee's service for one TCP connection. The world is the
+/// one `Router` resolved from the upgrade's path and put in the request's extensions.
 #[derive(Clone)]
 struct Auth<S> {
     inner: S,
-    shared: Shared,
     cutoff: Arc<Cutoff>,
 }
 
@@ -207,22 +241,21 @@ where
     }
 
     fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
-        let granted = match &self.shared.tokens {
-            None => Some(self.shared.default_grant),
-            Some(tokens) => bearer_token(req.headers()).and_then(|t| tokens.get(t).copied()),
+        let Some(world) = req.extensions_mut().remove::<Arc<World>>() else {
+            return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::NOT_FOUND, "no world for this upgrade"))));
         };
-        let Some(granted) = granted else {
-            let mut refused = HttpResponse::new(HttpBody::from("unauthorized: present a known bearer token"));
-            *refused.status_mut() = http::StatusCode::UNAUTHORIZED;
-            // And the connection ends: one without a token must not keep its slot alive by
-            // asking again and again (520 such connections locked every client out).
-            refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
-            return Box::pin(async move { Ok(refused) });
+        // Without a known token the connection ends: one must not keep its slot alive by asking
+        // again and again (520 such connections locked every client out).
+        let granted = match world.shared.check(req.headers()) {
+            TokenCheck::Granted(granted) => granted,
+            refused => return Box::pin(std::future::ready(Ok(world.shared.refusal(refused, "present a known bearer token")))),
         };
+        world.status.connected(&self.cutoff);
         let inner = ConnectionInner {
             id: self.cutoff.conn,
             granted,
-            engine: self.shared.engine.clone(),
+            engine: world.shared.engine.clone(),
+            admission: Arc::clone(&world.admission),
             load: Arc::new(Load::default()),
             cutoff: Arc::clone(&self.cutoff),
             watching_refusal: Arc::new(AtomicBool::new(false)),
@@ -331,9 +364,11 @@ impl OriginPolicy {
     }
 }
 
-/// Routes each request on a connection: WebSocket upgrades to jsonrpsee (behind the token
-/// check, echoing the `mcp` subprotocol the client asks for), `/mcp` to Streamable HTTP, and
-/// refuses foreign origins before either.
+/// Routes each request on a connection: `/health` and `/admin/…` to the server's own routes;
+/// everything else to a world — the one a `/w/{world}/` prefix names, else the default world —
+/// where WebSocket upgrades go to jsonrpsee (behind the token check, echoing the `mcp`
+/// subprotocol the client asks for), `mcp` to Streamable HTTP, and the viewer's paths to the
+/// viewer. Foreign origins are refused before any of it.
 #[derive(Clone)]
 struct Router<S> {
     ws: Auth<S>,
@@ -342,9 +377,30 @@ struct Router<S> {
 
 /// What serves the plain HTTP side of the port, shared by all connections.
 pub(super) struct Routes {
-    pub http: Arc<super::http::HttpState>,
+    pub worlds: Arc<WorldSet>,
     pub viewer: Arc<super::viewer::Viewer>,
+    pub admin: super::admin::Admin,
     pub origins: OriginPolicy,
+}
+
+/// The prefix of a world's own paths.
+const WORLD_PREFIX: &str = "/w/";
+
+/// Splits `/w/{world}/rest` into the world and `/rest`; a path without the prefix is the default
+/// world's, whole. `Err` carries the answer for a path that names no world properly.
+fn world_of(path: &str) -> Result<(WorldName, &str), Box<HttpResponse>> {
+    let Some(named) = path.strip_prefix(WORLD_PREFIX) else { return Ok((WorldName::main(), path)) };
+    let (name, rest) = named.find('/').map_or((named, ""), |at| named.split_at(at));
+    let name = WorldName::parse(name).map_err(|e| Box::new(super::http::plain(http::StatusCode::NOT_FOUND, &format!("not found: {e}"))))?;
+    if rest.is_empty() {
+        // The viewer's relative links need the slash.
+        let mut moved = super::http::plain(http::StatusCode::PERMANENT_REDIRECT, "");
+        if let Ok(to) = http::HeaderValue::from_str(&format!("{WORLD_PREFIX}{name}/")) {
+            moved.headers_mut().insert(http::header::LOCATION, to);
+        }
+        return Err(Box::new(moved));
+    }
+    Ok((name, rest))
 }
 
 impl<S> tower::Service<http::Request<hyper::body::Incoming>> for Router<S>
@@ -360,14 +416,31 @@ where
         self.ws.poll_ready(cx)
     }
 
-    fn call(&mut self, req: http::Request<hyper::body::Incoming>) -> Self::Future {
+    fn call(&mut self, mut req: http::Request<hyper::body::Incoming>) -> Self::Future {
         if let Err(why) = self.routes.origins.check(&req) {
             return Box::pin(std::future::ready(Ok(super::http::plain(http::StatusCode::FORBIDDEN, &why.to_string()))));
+        }
+        if super::admin::Admin::owns(req.uri().path()) {
+            let routes = Arc::clone(&self.routes);
+            return Box::pin(async move { Ok(routes.admin.handle(&routes.worlds, req).await) });
+        }
+        let path = req.uri().path().to_string();
+        let (name, rest) = match world_of(&path) {
+            Ok(found) => found,
+            Err(answer) => return Box::pin(std::future::ready(Ok(*answer))),
+        };
+        let Some(world) = self.routes.worlds.get(&name) else {
+            let answer = super::http::plain(http::StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server"));
+            return Box::pin(std::future::ready(Ok(answer)));
+        };
+        if world.status.state() != super::worlds::WorldState::Serving {
+            let answer = super::http::plain(http::StatusCode::SERVICE_UNAVAILABLE, &world.stopped());
+            return Box::pin(std::future::ready(Ok(answer)));
         }
         // A browser page from an allowed origin may read the answers (CORS); its preflight is
         // answered before the token check, as browsers send no credentials with it.
         let origin = req.headers().get(http::header::ORIGIN).cloned();
-        if req.method() == http::Method::OPTIONS && req.uri().path() == super::http::MCP_PATH {
+        if req.method() == http::Method::OPTIONS && rest == super::http::MCP_PATH {
             let mut preflight = super::http::plain(http::StatusCode::NO_CONTENT, "");
             allow_origin(&mut preflight, origin.as_ref());
             let headers = preflight.headers_mut();
@@ -388,6 +461,7 @@ where
                 .iter()
                 .filter_map(|v| v.to_str().ok())
                 .any(|v| v.split(',').any(|p| p.trim() == "mcp"));
+            req.extensions_mut().insert(world);
             let upgrade = self.ws.call(req);
             return Box::pin(async move {
                 let mut response = upgrade.await?;
@@ -397,8 +471,8 @@ where
                 Ok(response)
             });
         }
-        if req.uri().path() == super::http::MCP_PATH {
-            let state = Arc::clone(&self.routes.http);
+        if rest == super::http::MCP_PATH {
+            let state = Arc::clone(&world.http);
             let connection = Arc::clone(&self.ws.cutoff);
             return Box::pin(async move {
                 let mut response = super::http::handle(state, req, connection).await;
@@ -406,15 +480,16 @@ where
                 Ok(response)
             });
         }
-        if super::viewer::Viewer::owns(req.uri().path()) {
+        if super::viewer::Viewer::owns(rest) {
             let viewer = Arc::clone(&self.routes.viewer);
-            return Box::pin(async move { Ok(viewer.handle(req).await) });
+            let rest = rest.to_string();
+            return Box::pin(async move { Ok(viewer.handle(req, &rest, &world.shared).await) });
         }
-        let path = crate::clip::shown(req.uri().path());
+        let path = crate::clip::shown(&path);
         Box::pin(std::future::ready(Ok(super::http::plain(
             http::StatusCode::NOT_FOUND,
             &format!(
-                "not found: {path} (the viewer is at /, MCP at {} over HTTP; WebSocket clients upgrade on any path)",
+                "not found: {path} (the viewer is at /, MCP at {} over HTTP, a world's at /w/WORLD/mcp; WebSocket clients upgrade on any path)",
                 super::http::MCP_PATH
             ),
         ))))
@@ -435,7 +510,7 @@ pub(super) async fn accept(
     listener: tokio::net::TcpListener,
     config: ServerConfig,
     methods: Methods,
-    shared: Shared,
+    next: Arc<AtomicU64>,
     routes: Arc<Routes>,
     stop: StopHandle,
 ) {
@@ -461,7 +536,7 @@ pub(super) async fn accept(
             drop(socket);
             continue;
         };
-        let id = shared.next.fetch_add(1, Ordering::Relaxed);
+        let id = next.fetch_add(1, Ordering::Relaxed);
         let (socket, cutoff) = match with_cutoff(socket, id) {
             Ok(pair) => pair,
             Err(e) => {
@@ -470,7 +545,7 @@ pub(super) async fn accept(
             }
         };
         let cutoff = Arc::new(cutoff);
-        let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), shared: shared.clone(), cutoff: Arc::clone(&cutoff) };
+        let ws = Auth { inner: builder.clone().build(methods.clone(), stop.clone()), cutoff: Arc::clone(&cutoff) };
         let service = Router { ws, routes: Arc::clone(&routes) };
         let serving = serve_connection(socket, cutoff, service, stop.clone().shutdown());
         tokio::spawn(async move {
@@ -531,11 +606,6 @@ fn with_cutoff(socket: tokio::net::TcpStream, id: u64) -> std::io::Result<(tokio
     let socket = socket.into_std()?;
     let handle = socket.try_clone()?;
     Ok((tokio::net::TcpStream::from_std(socket)?, Cutoff::new(id, Some(handle))))
-}
-
-struct Ctx {
-    engine: mpsc::Sender<EngineMsg>,
-    admission: Arc<Admission>,
 }
 
 /// Bytes of one answer's result, at most (it is refused past that, naming the limit).
@@ -612,14 +682,16 @@ impl From<jsonrpsee::core::RegisterMethodError> for McpServerError {
     }
 }
 
-pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admission>) -> Result<RpcModule<()>, McpServerError> {
-    let mut module = RpcModule::new(Ctx { engine, admission });
+/// The JSON-RPC methods of every world's WebSocket clients: each call goes to the world its
+/// connection was upgraded into (`ConnectionInner`).
+pub(super) fn build_module() -> Result<RpcModule<()>, McpServerError> {
+    let mut module = RpcModule::new(());
     for method in METHODS {
-        module.register_async_method(method, move |params, ctx, ext| async move {
+        module.register_async_method(method, move |params, _, ext| async move {
             let Some(conn) = ext.get::<Connection>().cloned() else {
                 return ResponsePayload::<Answer>::error(internal("connection has no session"));
             };
-            let permit = match ctx.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
+            let permit = match conn.0.admission.admit(&conn.0.load, request_bytes(params.as_str())) {
                 Ok(permit) => permit,
                 Err(busy) => return conn.refuse(busy.to_rpc_error()),
             };
@@ -629,22 +701,28 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
             };
             let (reply, answer) = tokio::sync::oneshot::channel();
             let work = Work::Call { method: method.to_string(), params, reply, gate: Some(Arc::clone(&conn.0.cutoff)) };
-            if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
-                return ResponsePayload::error(internal("the engine has stopped"));
+            if conn.0.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
+                return ResponsePayload::error(internal("the world has stopped (retired, or it failed)"));
             }
             let result = answer.await.map_or_else(
-                |_| Err(RpcError { code: protocol::INTERNAL_ERROR, message: "the engine dropped the call".into(), data: None }),
+                |_| {
+                    Err(RpcError {
+                        code: protocol::INTERNAL_ERROR,
+                        message: "the world stopped before answering (retired, or it failed)".into(),
+                        data: None,
+                    })
+                },
                 |a| a.result,
             );
             conn.deliver(result, permit).await
         })?;
     }
-    module.register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, ctx, ext| async move {
+    module.register_subscription("state/subscribe", "state/delta", "state/unsubscribe", |_params, pending, _, ext| async move {
         let Some(conn) = ext.get::<Connection>().cloned() else {
             pending.reject(internal("connection has no session")).await;
             return Ok(());
         };
-        let permit = match ctx.admission.admit(&conn.0.load, 0) {
+        let permit = match conn.0.admission.admit(&conn.0.load, 0) {
             Ok(permit) => permit,
             Err(busy) => {
                 pending.reject(to_error_object(busy.to_rpc_error())).await;
@@ -655,8 +733,8 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
         // the subscription's JSON-RPC error, naming the reason.
         let (reply, answer) = tokio::sync::oneshot::channel();
         let work = Work::Authorize { reply };
-        if ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
-            pending.reject(internal("the engine has stopped")).await;
+        if conn.0.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).is_err() {
+            pending.reject(internal("the world has stopped (retired, or it failed)")).await;
             return Ok(());
         }
         let grant = match answer.await {
@@ -675,7 +753,7 @@ pub(super) fn build_module(engine: mpsc::Sender<EngineMsg>, admission: Arc<Admis
         let (end, ended) = tokio::sync::oneshot::channel();
         let subscriber = Box::new(WsSubscriber { sink, cutoff: Arc::clone(&conn.0.cutoff), end: Some(end) });
         let work = Work::Subscribe { sink: subscriber, permit, grant };
-        ctx.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).map_err(|_| "the engine has stopped")?;
+        conn.0.engine.send(EngineMsg::Work { conn: conn.0.id, granted: conn.0.granted, work }).map_err(|_| "the world has stopped")?;
         // Keep the subscription (and the connection's session) alive until the client leaves,
         // or until the engine ends it (its reader was revoked): then its last notification
         // carries the error, and jsonrpsee clients see the subscription close.

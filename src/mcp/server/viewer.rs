@@ -20,6 +20,7 @@ use http::{Method, StatusCode, header};
 use jsonrpsee::server::{HttpBody, HttpResponse};
 
 use super::admission::Reservation;
+use super::tokens::TokenCheck;
 use super::transport::Shared;
 use crate::policy::Permission;
 
@@ -49,19 +50,19 @@ const ASSET_EXTENSIONS: [(&str, &str); 4] =
 const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' data: blob:; \
                            img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// Everything the viewer routes need, one per server.
+/// Everything the viewer routes need, one per server (the world a request reaches only decides
+/// whose token check an asset passes).
 pub(super) struct Viewer {
     /// The project's `assets/` folder.
     assets: PathBuf,
-    shared: Shared,
     serving: Arc<AtomicUsize>,
     /// Bytes being sent per token (only tokens of the tokens file reach here, so it is bounded).
     serving_by: std::sync::Mutex<std::collections::HashMap<String, Arc<AtomicUsize>>>,
 }
 
 impl Viewer {
-    pub fn new(project: &std::path::Path, shared: Shared) -> Arc<Self> {
-        Arc::new(Self { assets: project.join("assets"), shared, serving: Arc::new(AtomicUsize::new(0)), serving_by: Default::default() })
+    pub fn new(project: &std::path::Path) -> Arc<Self> {
+        Arc::new(Self { assets: project.join("assets"), serving: Arc::new(AtomicUsize::new(0)), serving_by: Default::default() })
     }
 
     /// Whether `path` is one of the viewer's routes (the caller sends everything else on).
@@ -69,15 +70,15 @@ impl Viewer {
         path == "/" || path == "/index.html" || path.starts_with("/viewer/") || path.starts_with("/assets/")
     }
 
-    /// Serves a viewer route (`owns(path)` is true).
-    pub async fn handle<B>(self: Arc<Self>, req: http::Request<B>) -> HttpResponse {
+    /// Serves a viewer route: `path` is the request's path within its world (`owns(path)` is
+    /// true).
+    pub async fn handle<B>(self: Arc<Self>, req: http::Request<B>, path: &str, world: &Shared) -> HttpResponse {
         if req.method() != Method::GET && req.method() != Method::HEAD {
             let mut refused = super::http::plain(StatusCode::METHOD_NOT_ALLOWED, "the viewer's files take GET");
             refused.headers_mut().insert(header::ALLOW, http::HeaderValue::from_static("GET, HEAD"));
             return refused;
         }
         let head = req.method() == Method::HEAD;
-        let path = req.uri().path();
         let response = match path {
             "/" | "/index.html" => page(PAGE, "text/html; charset=utf-8"),
             "/viewer/viewer.js" => page(VIEWER_JS, "text/javascript; charset=utf-8"),
@@ -85,7 +86,7 @@ impl Viewer {
             "/viewer/three.bundle.js" => page(THREE_BUNDLE, "text/javascript; charset=utf-8"),
             "/viewer/three.LICENSE.txt" => page(THREE_LICENSE, "text/plain; charset=utf-8"),
             _ => match path.strip_prefix("/assets/") {
-                Some(id) => self.asset(req.headers(), id).await,
+                Some(id) => self.asset(req.headers(), id, world).await,
                 None => super::http::plain(StatusCode::NOT_FOUND, &format!("not found: {} (the viewer is at /)", crate::clip::shown(path))),
             },
         };
@@ -97,15 +98,10 @@ impl Viewer {
     }
 
     /// `GET /assets/<id>`: a model file for a reader of the scene.
-    async fn asset(&self, headers: &http::HeaderMap, raw_id: &str) -> HttpResponse {
-        let granted = match &self.shared.tokens {
-            None => Some(self.shared.default_grant),
-            Some(tokens) => super::transport::bearer_token(headers).and_then(|t| tokens.get(t).copied()),
-        };
-        let Some(granted) = granted else {
-            let mut refused = super::http::plain(StatusCode::UNAUTHORIZED, "unauthorized: assets need a known bearer token");
-            refused.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-            return refused;
+    async fn asset(&self, headers: &http::HeaderMap, raw_id: &str, world: &Shared) -> HttpResponse {
+        let granted = match world.check(headers) {
+            TokenCheck::Granted(granted) => granted,
+            refused => return world.refusal(refused, "assets need a known bearer token"),
         };
         if !granted.permissions().contains(Permission::SceneRead) {
             return super::http::plain(StatusCode::FORBIDDEN, "forbidden: this token's profile may not read the scene (scene.read)");
@@ -145,7 +141,7 @@ impl Viewer {
         }
         // Held until the body is sent (or the client is cut off), so files in memory stay bounded:
         // the token's share first, then the server's.
-        let token = self.shared.tokens.as_ref().and_then(|_| super::transport::bearer_token(headers));
+        let token = world.tokens.as_ref().and_then(|_| super::transport::bearer_token(headers));
         let own = match token {
             None => None,
             Some(token) => {

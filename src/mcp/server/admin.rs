@@ -1,0 +1,358 @@
+//! The server's own routes: `GET /health` (every world, its state, tick and step rate) and the
+//! operator's admin path, `/admin/worlds`, which lists, creates and retires worlds while the
+//! server runs (`limina worlds` is its client).
+//!
+//! The admin path is the operator's, never a client's: it needs the token of `--admin-token
+//! FILE`, compared in constant time; without one it is open only on a server that binds loopback
+//! and has no tokens file (where any local process may already do anything a client can), and
+//! refused everywhere else. A client token, whatever its profile, never opens it. Paths in a
+//! creation resolve inside the project, like every path a client names.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::{Method, StatusCode};
+use http_body_util::{BodyExt, Limited};
+use jsonrpsee::server::{HttpBody, HttpResponse};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::engine_loop::Fault;
+use super::http::plain;
+use super::tokens::Tokens;
+use super::worlds::{Origin, WorldError, WorldName, WorldSet, WorldSpec, WorldState};
+use crate::mcp::WorldStart;
+
+/// Bytes of an admin request's body, at most.
+const MAX_ADMIN_BODY: usize = 64 << 10;
+/// Time an admin request's body has to arrive.
+const ADMIN_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Who may use the admin path, decided once at start-up.
+#[derive(Clone)]
+pub(crate) enum AdminAccess {
+    /// Requests must present this token (`--admin-token FILE`).
+    Token(Arc<str>),
+    /// A tokenless server on loopback: open, as everything else on it is.
+    Open,
+    /// Neither: refused, saying how to turn it on.
+    Off,
+}
+
+/// The server's own routes.
+#[derive(Clone)]
+pub(crate) struct Admin {
+    pub access: AdminAccess,
+    /// The clients' tokens (`/health` takes any of them as well as the admin token).
+    pub tokens: Option<Arc<Tokens>>,
+    /// Call time per fixed step for worlds created without `callBudgetMs`.
+    pub call_budget: Duration,
+}
+
+/// A `POST /admin/worlds` body.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CreateWorld {
+    name: String,
+    #[serde(default)]
+    from: Option<From>,
+    #[serde(default)]
+    paused: bool,
+    #[serde(default)]
+    call_budget_ms: Option<f64>,
+    #[serde(default)]
+    fault: Option<FaultSpec>,
+}
+
+/// What a created world starts from.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+enum From {
+    /// A ground, a light and a camera (what `limina mcp` starts with).
+    Default,
+    Empty,
+    /// A script or scene file in the project.
+    Scene(String),
+    /// A snapshot file, or a logged run's folder (recovered first), in the project.
+    Resume(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct FaultSpec {
+    panic_at_tick: u64,
+}
+
+fn json_answer(status: StatusCode, value: &Value) -> HttpResponse {
+    let mut response = HttpResponse::new(HttpBody::from(value.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+    response
+}
+
+/// Compares without stopping at the first differing byte, so the time taken says nothing of
+/// how much of a guess was right.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl Admin {
+    pub const HEALTH: &'static str = "/health";
+    pub const WORLDS: &'static str = "/admin/worlds";
+
+    /// Whether `path` is one of these routes.
+    pub fn owns(path: &str) -> bool {
+        path == Self::HEALTH || path == "/admin" || path.starts_with("/admin/")
+    }
+
+    fn is_admin(&self, headers: &http::HeaderMap) -> bool {
+        match &self.access {
+            AdminAccess::Token(token) => {
+                super::transport::bearer_token(headers).is_some_and(|given| same_secret(given.as_bytes(), token.as_bytes()))
+            }
+            AdminAccess::Open => true,
+            AdminAccess::Off => false,
+        }
+    }
+
+    fn refused(&self) -> HttpResponse {
+        match self.access {
+            AdminAccess::Token(_) => {
+                let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: the admin path needs the token of --admin-token");
+                refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+                refused
+            }
+            _ => plain(
+                StatusCode::FORBIDDEN,
+                "forbidden: the admin path is off on a server with --tokens or off loopback; start it with --admin-token FILE",
+            ),
+        }
+    }
+
+    pub async fn handle(&self, worlds: &Arc<WorldSet>, req: http::Request<hyper::body::Incoming>) -> HttpResponse {
+        let path = req.uri().path().to_string();
+        if path == Self::HEALTH {
+            let open = self.tokens.as_ref().is_none_or(|t| t.knows(super::transport::bearer_token(req.headers())));
+            if !(open || self.is_admin(req.headers())) {
+                let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: /health needs a known bearer token");
+                refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+                return refused;
+            }
+            return health(worlds);
+        }
+        if !self.is_admin(req.headers()) {
+            return self.refused();
+        }
+        let named =
+            path.strip_prefix(Self::WORLDS).and_then(|rest| if rest.is_empty() { Some(None) } else { rest.strip_prefix('/').map(Some) });
+        match (req.method().clone(), named) {
+            (Method::GET, Some(None)) => list(worlds),
+            (Method::POST, Some(None)) => self.create(worlds, req).await,
+            (method, Some(Some(name))) => {
+                let name = match WorldName::parse(name) {
+                    Ok(name) => name,
+                    Err(e) => return plain(StatusCode::NOT_FOUND, &format!("not found: {e}")),
+                };
+                match method {
+                    Method::GET => report(worlds, &name).await,
+                    Method::DELETE => retire(worlds, &name).await,
+                    _ => plain(StatusCode::METHOD_NOT_ALLOWED, "a world takes GET (its report) and DELETE (retire it)"),
+                }
+            }
+            (_, Some(None)) => plain(StatusCode::METHOD_NOT_ALLOWED, "/admin/worlds takes GET (the list) and POST (create a world)"),
+            (_, None) => {
+                plain(StatusCode::NOT_FOUND, &format!("not found: {} (the admin path is /admin/worlds)", crate::clip::shown(&path)))
+            }
+        }
+    }
+
+    async fn create(&self, worlds: &Arc<WorldSet>, req: http::Request<hyper::body::Incoming>) -> HttpResponse {
+        let read = tokio::time::timeout(ADMIN_BODY_TIMEOUT, Limited::new(req.into_body(), MAX_ADMIN_BODY).collect());
+        let body = match read.await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(e)) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+                return plain(StatusCode::PAYLOAD_TOO_LARGE, &format!("an admin request is at most {MAX_ADMIN_BODY} bytes"));
+            }
+            Ok(Err(e)) => return plain(StatusCode::BAD_REQUEST, &format!("could not read the body: {e}")),
+            Err(_) => {
+                return plain(StatusCode::REQUEST_TIMEOUT, &format!("the body did not arrive within {} s", ADMIN_BODY_TIMEOUT.as_secs()));
+            }
+        };
+        let asked: CreateWorld = match serde_json::from_slice(&body) {
+            Ok(asked) => asked,
+            Err(e) => {
+                return plain(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "the body is not a world to create: {} (expected {{\"name\": NAME, \"from\": \"default\" | \"empty\" | {{\"scene\": FILE}} | {{\"resume\": SNAPSHOT_OR_RUN_FOLDER}}, \"paused\"?: bool, \"callBudgetMs\"?: number}})",
+                        crate::clip::shown(&e.to_string())
+                    ),
+                );
+            }
+        };
+        let spec = match self.spec(worlds, asked) {
+            Ok(spec) => spec,
+            Err(why) => return plain(StatusCode::BAD_REQUEST, &why),
+        };
+        let name = spec.name.clone();
+        let runtime = tokio::runtime::Handle::current();
+        let set = Arc::clone(worlds);
+        let started = tokio::task::spawn_blocking(move || set.start(spec, &runtime)).await;
+        match started {
+            Ok(Ok(_)) => json_answer(
+                StatusCode::CREATED,
+                &json!({"name": name.as_str(), "mcp": format!("/w/{name}/mcp"), "viewer": format!("/w/{name}/")}),
+            ),
+            Ok(Err(e @ WorldError::Exists(_))) => plain(StatusCode::CONFLICT, &e.to_string()),
+            Ok(Err(e @ WorldError::Full)) => plain(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
+            Ok(Err(e)) => plain(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
+            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("world '{name}' could not start: {e}")),
+        }
+    }
+
+    /// Checks a creation request and turns it into a world to start; the error names what is wrong.
+    fn spec(&self, worlds: &WorldSet, asked: CreateWorld) -> Result<WorldSpec, String> {
+        let name = WorldName::parse(&asked.name).map_err(|e| e.to_string())?;
+        let project = worlds.project();
+        let origin = match asked.from.unwrap_or(From::Default) {
+            From::Default => Origin::Start(WorldStart::Default),
+            From::Empty => Origin::Start(WorldStart::Empty),
+            From::Scene(file) => {
+                let path = in_project(project, &file, "scene")?;
+                if !path.is_file() {
+                    return Err(format!("scene '{}': not a file in the project", crate::clip::shown(&file)));
+                }
+                if let Some(what) = crate::host::FileKind::of(&path).not_a_script() {
+                    return Err(format!("scene '{}': {what}", crate::clip::shown(&file)));
+                }
+                Origin::Start(WorldStart::File(path))
+            }
+            From::Resume(from) => Origin::ResumeFrom(in_project(project, &from, "resume")?),
+        };
+        let call_budget = match asked.call_budget_ms {
+            None => self.call_budget,
+            Some(ms) if ms.is_finite() && (0.0..=1000.0).contains(&ms) => Duration::from_secs_f64(ms / 1e3),
+            Some(ms) => return Err(format!("callBudgetMs {ms} is outside 0..=1000")),
+        };
+        let fault = match asked.fault {
+            None => None,
+            Some(_) if !worlds.faults => {
+                return Err("fault: faults are injected only in tests (LIMINA_FAULTS=1 in the server's environment)".into());
+            }
+            Some(FaultSpec { panic_at_tick }) => Some(Fault::PanicAtTick(panic_at_tick)),
+        };
+        Ok(WorldSpec { name, origin, paused: asked.paused, call_budget, fault })
+    }
+}
+
+/// Resolves a path a creation names: relative, plain (no `..`), and inside the project once
+/// links are followed.
+fn in_project(project: &std::path::Path, given: &str, what: &str) -> Result<std::path::PathBuf, String> {
+    let shown = crate::clip::shown(given);
+    if !crate::paths::is_plain_relative(given) {
+        return Err(format!("{what} '{shown}': give a relative path inside the project (no '..', no absolute path)"));
+    }
+    let path = project.join(given);
+    let real = std::fs::canonicalize(&path).map_err(|e| format!("{what} '{shown}': {e}"))?;
+    let root = std::fs::canonicalize(project).map_err(|e| format!("the project {}: {e}", project.display()))?;
+    if !real.starts_with(&root) {
+        return Err(format!("{what} '{shown}': it leads out of the project (a link)"));
+    }
+    Ok(real)
+}
+
+fn world_row(world: &super::worlds::World) -> Value {
+    let state = world.status.state();
+    let mut row = json!({
+        "name": world.name.as_str(),
+        "state": state.as_str(),
+        "tick": world.status.tick(),
+        "stepsPerSecond": (world.status.steps_per_second() * 10.0).round() / 10.0,
+        "mcp": format!("/w/{}/mcp", world.name),
+    });
+    if let WorldState::Failed(why) = state {
+        row["why"] = json!(why);
+    }
+    row
+}
+
+fn health(worlds: &WorldSet) -> HttpResponse {
+    let all = worlds.all();
+    let healthy = all.iter().all(|w| w.status.state() == WorldState::Serving);
+    let rows: Vec<Value> = all.iter().map(|w| world_row(w)).collect();
+    let status = if healthy { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    json_answer(status, &json!({"healthy": healthy, "worlds": rows}))
+}
+
+fn list(worlds: &WorldSet) -> HttpResponse {
+    let rows: Vec<Value> = worlds.all().iter().map(|w| world_row(w)).collect();
+    json_answer(StatusCode::OK, &json!({"worlds": rows}))
+}
+
+async fn report(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
+    let Some(world) = worlds.get(name) else {
+        return plain(StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server"));
+    };
+    match world.report().await {
+        Ok(report) => {
+            let mut row = world_row(&world);
+            row["tick"] = json!(report.tick);
+            row["worldHash"] = json!(report.world_hash);
+            row["entities"] = json!(report.entities);
+            row["paused"] = json!(report.paused);
+            row["durable"] = json!(report.durable.is_ok());
+            if let Err(why) = report.durable {
+                row["notDurable"] = json!(why);
+            }
+            json_answer(StatusCode::OK, &row)
+        }
+        Err(why) => json_answer(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &json!({"name": name.as_str(), "state": world.status.state().as_str(), "why": why}),
+        ),
+    }
+}
+
+async fn retire(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
+    match worlds.retire(name).await {
+        Ok(Some(report)) => json_answer(
+            StatusCode::OK,
+            &json!({
+                "name": name.as_str(),
+                "state": "retired",
+                "tick": report.tick,
+                "worldHash": report.world_hash,
+                "durable": report.durable.is_ok(),
+                "notDurable": report.durable.err(),
+            }),
+        ),
+        Ok(None) => json_answer(
+            StatusCode::OK,
+            &json!({"name": name.as_str(), "state": "removed", "note": "the world had stopped; it was removed"}),
+        ),
+        Err(e) => plain(StatusCode::NOT_FOUND, &format!("not found: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret(b"abc", b"abc"));
+        assert!(!same_secret(b"abc", b"abd"));
+        assert!(!same_secret(b"abc", b"abcd"));
+        assert!(!same_secret(b"", b"a"));
+    }
+
+    #[test]
+    fn creation_bodies_are_read_strictly() {
+        let ok: CreateWorld = serde_json::from_str(r#"{"name":"a","from":{"scene":"scenes/x.lua"},"paused":true}"#).unwrap();
+        assert!(matches!(ok.from, Some(From::Scene(ref f)) if f == "scenes/x.lua"));
+        let plain: CreateWorld = serde_json::from_str(r#"{"name":"a","from":"empty"}"#).unwrap();
+        assert!(matches!(plain.from, Some(From::Empty)));
+        assert!(serde_json::from_str::<CreateWorld>(r#"{"name":"a","form":"empty"}"#).is_err(), "unknown fields are refused");
+        assert!(serde_json::from_str::<CreateWorld>(r#"{"name":"a","from":{"scene":"x","resume":"y"}}"#).is_err());
+    }
+}
