@@ -41,6 +41,7 @@ mod starter_skills;
 pub mod test;
 mod trace;
 mod types;
+mod worlds;
 
 use std::ffi::OsString;
 
@@ -97,6 +98,9 @@ enum Command {
     Replay(durable::ReplayArgs),
     /// Rebuild a logged world after a crash: the newest good snapshot plus the log after it.
     Recover(durable::RecoverArgs),
+    /// List, create, show and retire the worlds of a running `limina mcp --http/--ws` server
+    /// (its admin path, /admin/worlds).
+    Worlds(worlds::WorldsArgs),
     /// A package worker: serves one untrusted package over stdin and stdout, confined (started by
     /// the engine, never by hand; see docs/sandbox.md).
     #[command(name = "__package-worker", hide = true)]
@@ -171,6 +175,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
         Command::Bench(args) => bench::run(&args),
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
+        Command::Worlds(args) => worlds::run(&args),
         Command::PackageWorker => Ok(()),
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -191,9 +196,9 @@ fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectE
         Command::Mcp(args) => args.scene.as_deref().or(args.resume.as_deref()).filter(|s| s.is_absolute()),
         Command::Replay(args) => Some(args.log.as_path()),
         Command::Recover(args) => Some(args.dir.as_path()),
-        Command::Packages(_) | Command::Trace(_) | Command::Skills(_) | Command::Types(_) | Command::Bench(_) => None,
+        Command::Packages(_) | Command::Trace(_) | Command::Skills(_) | Command::Types(_) | Command::Bench(_) | Command::Worlds(_) => None,
     };
-    let writes = !matches!(cli.command, Command::Trace(_) | Command::Skills(_) | Command::Types(_));
+    let writes = !matches!(cli.command, Command::Trace(_) | Command::Skills(_) | Command::Types(_) | Command::Worlds(_));
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(std::path::PathBuf::from);
     let start = file.and_then(project::start_of);

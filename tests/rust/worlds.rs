@@ -472,3 +472,38 @@ async fn health_lists_each_world_with_its_tick() {
     assert_eq!(server.report("two").await["entities"], 0);
     assert!(server.report("one").await["entities"].as_u64().unwrap() >= 1);
 }
+
+#[test]
+fn the_worlds_command_drives_the_admin_path() {
+    let admin = "operator-token-for-the-cli-test";
+    let server = Server::start_with(&["--admin-token", "admin.txt"], &[], |dir| {
+        std::fs::write(dir.join("admin.txt"), format!("{admin}\n")).unwrap();
+        std::fs::File::open(dir.join("admin.txt")).unwrap().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    });
+    let worlds = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_limina"))
+            .arg("worlds")
+            .args(args)
+            .args(["--server", &server.base, "--admin-token", "admin.txt"])
+            .current_dir(server.dir.path())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let (code, text) = worlds(&["create", "lab", "--from", "empty", "--paused"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("created lab: MCP at /w/lab/mcp"), "{text}");
+    let (code, text) = worlds(&["list"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("lab ") && l.contains("serving")), "{text}");
+    let (code, text) = worlds(&["create", "lab"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("409") && text.contains("exists already"), "{text}");
+    let (code, text) = worlds(&["retire", "lab"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("\"worldHash\": \"sha256:"), "{text}");
+    // Without the token the server refuses, and the command says so.
+    let out = Command::new(env!("CARGO_BIN_EXE_limina")).args(["worlds", "list", "--server", &server.base]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && text.contains("401"), "{text}");
+}
