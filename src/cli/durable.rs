@@ -44,10 +44,10 @@ impl LogArgs {
 
     fn settings(&self, path: &std::path::Path) -> LogConfig {
         LogConfig {
-            path: path.to_path_buf(),
             checkpoint_every: self.checkpoint_every,
             snapshot_every: self.snapshot_every,
             flush: FlushPolicy { fsync_interval: Duration::from_millis(self.log_fsync_ms) },
+            ..LogConfig::new(path)
         }
     }
 

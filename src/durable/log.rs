@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::record::{CallLine, CallerLine, Header, QueuedLine, Record};
+use super::remote::RemoteLog;
 use crate::skills::Skill;
 use crate::skills::record::{CallRecorder, EndedCall};
 
@@ -38,17 +39,32 @@ impl Default for FlushPolicy {
 /// What a run logs and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogConfig {
+    /// The log file; without `file`, only where its snapshots go (beside it) and how they are
+    /// named.
     pub path: PathBuf,
     /// Ticks between world-hash checkpoints (at least 1).
     pub checkpoint_every: u64,
     /// Ticks between snapshots written beside the log (None: none).
     pub snapshot_every: Option<u64>,
     pub flush: FlushPolicy,
+    /// Write the log to `path` (true unless the remote holds it alone).
+    pub file: bool,
+    /// A second home for the log's bytes and its snapshots (`--nats`), acknowledged on its own.
+    pub remote: Option<super::remote::RemoteTarget>,
 }
 
 impl LogConfig {
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        Self { path: path.into(), checkpoint_every: 60, snapshot_every: None, flush: FlushPolicy::default() }
+        Self { path: path.into(), checkpoint_every: 60, snapshot_every: None, flush: FlushPolicy::default(), file: true, remote: None }
+    }
+
+    /// Where the log is, as messages name it.
+    pub fn describe(&self) -> String {
+        match (&self.remote, self.file) {
+            (Some(remote), true) => format!("{} and {}", self.path.display(), remote.describe()),
+            (Some(remote), false) => remote.describe(),
+            (None, _) => self.path.display().to_string(),
+        }
     }
 }
 
@@ -69,6 +85,10 @@ pub enum LogStep {
     Sync,
     /// The sync thread's sync: what it covered may not be on disk.
     BackgroundSync,
+    /// The remote refused what was handed to it, or lost it (another writer took the log).
+    Remote,
+    /// The remote did not acknowledge in time (it may yet).
+    RemoteWait,
 }
 
 impl std::fmt::Display for LogStep {
@@ -77,6 +97,8 @@ impl std::fmt::Display for LogStep {
             LogStep::Write => "cannot be written",
             LogStep::Sync => "cannot be synced",
             LogStep::BackgroundSync => "could not be synced",
+            LogStep::Remote => "is no longer taken by its remote",
+            LogStep::RemoteWait => "was not acknowledged by its remote in time",
         })
     }
 }
@@ -84,15 +106,13 @@ impl std::fmt::Display for LogStep {
 /// The open command log of a running engine.
 pub(crate) struct CommandLog {
     path: PathBuf,
-    file: File,
+    /// The local file, when the log is kept in one.
+    file: Option<FileSink>,
+    /// The second home of the log's bytes, acknowledged on its own (`--nats`).
+    remote: Option<Box<dyn RemoteLog>>,
     buffer: Vec<u8>,
-    /// Bytes handed to the file so far (the position of the next record).
+    /// Bytes handed to the file and the remote so far (the position of the next record).
     written: u64,
-    /// Bytes known to be on disk.
-    synced: Arc<Mutex<SyncState>>,
-    sync_requests: Option<mpsc::Sender<u64>>,
-    sync_thread: Option<std::thread::JoinHandle<()>>,
-    last_sync_request: Instant,
     policy: FlushPolicy,
     pub(crate) checkpoint_every: u64,
     snapshot_every: Option<u64>,
@@ -106,35 +126,26 @@ pub(crate) struct CommandLog {
     failed: Option<LogFailure>,
 }
 
+/// The log's file and the thread that syncs it in the background.
+struct FileSink {
+    file: File,
+    /// Bytes known to be on disk.
+    synced: Arc<Mutex<SyncState>>,
+    sync_requests: Option<mpsc::Sender<u64>>,
+    sync_thread: Option<std::thread::JoinHandle<()>>,
+    last_sync_request: Instant,
+}
+
 #[derive(Debug, Default)]
 struct SyncState {
     durable: u64,
     error: Option<Arc<io::Error>>,
 }
 
-impl std::fmt::Debug for CommandLog {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CommandLog").field("path", &self.path).field("written", &self.written).finish()
-    }
-}
-
-impl CommandLog {
-    /// The file name scheduled snapshots get beside this log: `<log stem>-<tick>.snap`, so two
-    /// logs in one folder never write over each other's snapshots.
-    pub(crate) fn snapshot_name(&self, tick: u64) -> String {
-        Self::snapshot_file_name(&self.path, tick)
-    }
-
-    /// `snapshot_name` of a log at `path`.
-    pub(crate) fn snapshot_file_name(path: &std::path::Path, tick: u64) -> String {
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "world".into());
-        format!("{stem}-{tick:012}.snap")
-    }
-
-    /// Creates the log (never over an existing file: a log is one run's account) and writes its
-    /// header durably.
-    pub(crate) fn create(config: &LogConfig, header: &Header) -> io::Result<CommandLog> {
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&config.path).map_err(|e| {
+impl FileSink {
+    /// Creates the file (never over an existing one: a log is one run's account).
+    fn create(path: &std::path::Path) -> io::Result<FileSink> {
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 io::Error::new(e.kind(), "it exists already (a log holds one run; recover it with `limina recover`, or log to a new file)")
             } else {
@@ -159,15 +170,91 @@ impl CommandLog {
                 }
             }
         })?;
+        Ok(FileSink { file, synced, sync_requests: Some(tx), sync_thread: Some(sync_thread), last_sync_request: Instant::now() })
+    }
+
+    fn request_sync(&mut self, upto: u64) {
+        self.last_sync_request = Instant::now();
+        if let Some(tx) = &self.sync_requests {
+            let _ = tx.send(upto);
+        }
+    }
+
+    fn durable(&self) -> u64 {
+        self.synced.lock().map(|s| s.durable).unwrap_or(0)
+    }
+
+    fn background_error(&self) -> Option<Arc<io::Error>> {
+        self.synced.lock().ok().and_then(|s| s.error.clone())
+    }
+
+    fn sync_now(&mut self, upto: u64) -> io::Result<()> {
+        self.file.sync_data()?;
+        let mut s = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        s.durable = s.durable.max(upto);
+        Ok(())
+    }
+}
+
+impl Drop for FileSink {
+    fn drop(&mut self) {
+        self.sync_requests = None;
+        if let Some(thread) = self.sync_thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for CommandLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandLog").field("path", &self.path).field("written", &self.written).finish()
+    }
+}
+
+/// How far a log with a remote has come (`CommandLog::progress`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogProgress {
+    /// Bytes handed to the remote.
+    pub written: u64,
+    /// Bytes the remote acknowledged.
+    pub acknowledged: u64,
+    /// Whether the remote takes records now; why not otherwise.
+    pub writable: Result<(), String>,
+}
+
+impl CommandLog {
+    /// The file name scheduled snapshots get beside this log: `<log stem>-<tick>.snap`, so two
+    /// logs in one folder never write over each other's snapshots.
+    pub(crate) fn snapshot_name(&self, tick: u64) -> String {
+        Self::snapshot_file_name(&self.path, tick)
+    }
+
+    /// `snapshot_name` of a log at `path`.
+    pub(crate) fn snapshot_file_name(path: &std::path::Path, tick: u64) -> String {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "world".into());
+        format!("{stem}-{tick:012}.snap")
+    }
+
+    /// Creates the log (never over an existing file: a log is one run's account), opens its
+    /// remote, and writes its header durably to both.
+    pub(crate) fn create(config: &LogConfig, header: &Header) -> io::Result<CommandLog> {
+        let file = if config.file { Some(FileSink::create(&config.path)?) } else { None };
+        let remote = match &config.remote {
+            Some(target) => Some(target.open().map_err(|why| {
+                if file.is_some() {
+                    // Made a moment ago by this run, and not yet written: it goes with the run.
+                    let _ = std::fs::remove_file(&config.path);
+                }
+                io::Error::other(why)
+            })?),
+            None => None,
+        };
         let mut log = CommandLog {
             path: config.path.clone(),
             file,
+            remote,
             buffer: Vec::with_capacity(64 * 1024),
             written: 0,
-            synced,
-            sync_requests: Some(tx),
-            sync_thread: Some(sync_thread),
-            last_sync_request: Instant::now(),
             policy: config.flush,
             checkpoint_every: config.checkpoint_every.max(1),
             snapshot_every: config.snapshot_every.filter(|n| *n > 0),
@@ -179,6 +266,13 @@ impl CommandLog {
         log.line(&Record::Header(header.clone()));
         log.make_durable().map_err(|failure| io::Error::new(failure.error.kind(), failure.to_string()))?;
         Ok(log)
+    }
+
+    /// Wakes `waker` (from another thread) whenever the remote acknowledges more.
+    pub(crate) fn on_acknowledged(&mut self, waker: Box<dyn Fn() + Send + Sync>) {
+        if let Some(remote) = &mut self.remote {
+            remote.on_acknowledged(waker);
+        }
     }
 
     fn line<T: Serialize>(&mut self, record: &T) {
@@ -254,8 +348,14 @@ impl CommandLog {
         self.write_out();
     }
 
-    pub(crate) fn snapshot_written(&mut self, tick: u64, file: &str, hash: &str) {
-        self.line(&Record::Snapshot { tick, file: file.to_string(), hash: hash.to_string() });
+    /// A snapshot is on disk at `path`: the log names it (by file name, beside the log), and
+    /// the remote is handed a copy.
+    pub(crate) fn snapshot_written(&mut self, tick: u64, path: &std::path::Path, hash: &str) {
+        let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some(remote) = &self.remote {
+            remote.put_snapshot(&file, path);
+        }
+        self.line(&Record::Snapshot { tick, file, hash: hash.to_string() });
         self.unsynced = true;
     }
 
@@ -277,8 +377,10 @@ impl CommandLog {
             self.line(&Record::Checkpoint { tick: now, hash });
         }
         self.write_out();
-        if self.last_sync_request.elapsed() >= self.policy.fsync_interval {
-            self.request_sync();
+        if let Some(file) = &mut self.file
+            && file.last_sync_request.elapsed() >= self.policy.fsync_interval
+        {
+            file.request_sync(self.written);
         }
     }
 
@@ -286,80 +388,118 @@ impl CommandLog {
         now.is_multiple_of(self.checkpoint_every)
     }
 
-    fn write_out(&mut self) {
+    /// Hands what the tick (or the calls so far) recorded to the file and the remote.
+    pub(crate) fn write_out(&mut self) {
         if self.buffer.is_empty() || self.failed.is_some() {
             return;
         }
-        match self.file.write_all(&self.buffer) {
-            Ok(()) => {
-                self.written += self.buffer.len() as u64;
-                self.buffer.clear();
-            }
-            Err(e) => {
-                tracing::error!(path = %self.path.display(), "the command log cannot be written: {e}; it takes no more records");
-                self.failed = Some(self.failure(LogStep::Write, e));
-            }
+        if let Some(file) = &mut self.file
+            && let Err(e) = file.file.write_all(&self.buffer)
+        {
+            tracing::error!(path = %self.path.display(), "the command log cannot be written: {e}; it takes no more records");
+            self.failed = Some(self.failure(LogStep::Write, e));
+            return;
         }
+        if let Some(remote) = &mut self.remote
+            && let Err(why) = remote.append(&self.buffer)
+        {
+            tracing::error!("the command log's remote {} takes no more records: {why}", remote.describe());
+            let failure = self.remote_failure(LogStep::Remote, why);
+            self.failed = Some(failure);
+            return;
+        }
+        self.written += self.buffer.len() as u64;
+        self.buffer.clear();
     }
 
-    fn request_sync(&mut self) {
-        self.last_sync_request = Instant::now();
-        if let Some(tx) = &self.sync_requests {
-            let _ = tx.send(self.written);
-        }
-    }
-
-    /// Writes and syncs everything recorded so far before returning: what a client is told
-    /// succeeded is on disk. Cheap when nothing new was recorded.
+    /// Writes and syncs everything recorded so far before returning, and waits for the remote
+    /// to acknowledge it: what a client is told succeeded is on disk (and on the remote). Cheap
+    /// when nothing new was recorded.
     pub(crate) fn make_durable(&mut self) -> Result<(), LogFailure> {
+        self.make_locally_durable()?;
+        let Some(remote) = &self.remote else { return Ok(()) };
+        if remote.acknowledged() >= self.written {
+            return Ok(());
+        }
+        match remote.wait(self.written, REMOTE_WAIT) {
+            Ok(()) => Ok(()),
+            Err(why) => {
+                let failure = self.remote_failure(LogStep::RemoteWait, why);
+                // A wait that ran out is not the end: the remote may yet acknowledge.
+                if remote.status().is_err() {
+                    self.failed = Some(failure.clone());
+                }
+                Err(failure)
+            }
+        }
+    }
+
+    /// `make_durable` without waiting for the remote: the file is synced, and everything
+    /// recorded is handed to the remote (`progress` says how far it has acknowledged).
+    pub(crate) fn make_locally_durable(&mut self) -> Result<(), LogFailure> {
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
         }
         // A background sync that failed means what it covered may not be on disk.
-        if let Some(error) = self.synced.lock().ok().and_then(|s| s.error.clone()) {
+        if let Some(error) = self.file.as_ref().and_then(FileSink::background_error) {
             let failure = LogFailure { path: self.path.clone(), step: LogStep::BackgroundSync, error };
             self.failed = Some(failure.clone());
             return Err(failure);
         }
-        if !self.unsynced && self.buffer.is_empty() && self.durable() >= self.written {
+        if let Some(remote) = &self.remote
+            && let Err(why) = remote.status()
+        {
+            let failure = self.remote_failure(LogStep::Remote, why);
+            self.failed = Some(failure.clone());
+            return Err(failure);
+        }
+        let on_disk = self.file.as_ref().map_or(u64::MAX, FileSink::durable);
+        if !self.unsynced && self.buffer.is_empty() && on_disk >= self.written {
             return Ok(());
         }
         self.write_out();
         if let Some(failed) = &self.failed {
             return Err(failed.clone());
         }
-        match self.file.sync_data() {
-            Ok(()) => {
-                self.unsynced = false;
-                let mut s = self.synced.lock().unwrap_or_else(|p| p.into_inner());
-                s.durable = s.durable.max(self.written);
-                Ok(())
-            }
-            Err(e) => {
-                let failure = self.failure(LogStep::Sync, e);
-                self.failed = Some(failure.clone());
-                Err(failure)
-            }
+        let written = self.written;
+        if let Some(file) = &mut self.file
+            && let Err(e) = file.sync_now(written)
+        {
+            let failure = self.failure(LogStep::Sync, e);
+            self.failed = Some(failure.clone());
+            return Err(failure);
         }
+        self.unsynced = false;
+        Ok(())
+    }
+
+    /// How far the remote has acknowledged what was handed to it (None without a remote).
+    pub(crate) fn progress(&self) -> Option<LogProgress> {
+        let remote = self.remote.as_ref()?;
+        let writable = match (&self.failed, remote.status()) {
+            (Some(failed), _) => Err(failed.to_string()),
+            (None, Err(why)) => Err(why),
+            (None, Ok(())) => remote.writable(),
+        };
+        Some(LogProgress { written: self.written, acknowledged: remote.acknowledged(), writable })
     }
 
     fn failure(&self, step: LogStep, error: io::Error) -> LogFailure {
         LogFailure { path: self.path.clone(), step, error: Arc::new(error) }
     }
 
-    /// Bytes known to be on disk.
-    pub(crate) fn durable(&self) -> u64 {
-        self.synced.lock().map(|s| s.durable).unwrap_or(0)
+    fn remote_failure(&self, step: LogStep, why: String) -> LogFailure {
+        let place = self.remote.as_ref().map(|r| r.describe()).unwrap_or_default();
+        LogFailure { path: PathBuf::from(place), step, error: Arc::new(io::Error::other(why)) }
     }
 }
+
+/// Longest `make_durable` waits for the remote before it reports the call not durable.
+const REMOTE_WAIT: Duration = Duration::from_secs(5);
 
 impl Drop for CommandLog {
     fn drop(&mut self) {
         let _ = self.make_durable();
-        self.sync_requests = None;
-        if let Some(thread) = self.sync_thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

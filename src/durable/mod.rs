@@ -11,10 +11,12 @@ pub(crate) mod feed;
 mod log;
 mod reader;
 mod record;
+mod remote;
 
 pub use feed::Divergence;
 pub(crate) use feed::ReplayFeed;
 pub(crate) use log::CommandLog;
-pub use log::{FlushPolicy, LogConfig, LogFailure, LogStep};
+pub use log::{FlushPolicy, LogConfig, LogFailure, LogProgress, LogStep};
 pub use reader::{BadLine, LogError, LogReader};
 pub use record::{BaseSnapshot, CallOutcome, CallerRecord, FORMAT, Header, Phase, Record};
+pub use remote::{OpenRemote, RemoteLog, RemoteTarget};

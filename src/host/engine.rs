@@ -284,7 +284,9 @@ impl std::fmt::Debug for Engine {
 /// its world: the header names a copy of it written beside the log (never over an existing
 /// file), and the log's first record names that copy, so replay and recovery can start there.
 fn open_log(p: &Parts, log: &crate::durable::LogConfig, config: &EngineConfig) -> Result<crate::durable::CommandLog, EngineError> {
-    let failed = |action: &'static str| move |source: std::io::Error| EngineError::Output { path: log.path.clone(), action, source };
+    let failed = |action: &'static str| {
+        move |source: std::io::Error| EngineError::Output { path: std::path::PathBuf::from(log.describe()), action, source }
+    };
     let tick = p.sim.tick.get();
     let base = match &config.resume {
         None => None,
@@ -318,7 +320,7 @@ fn open_log(p: &Parts, log: &crate::durable::LogConfig, config: &EngineConfig) -
             let _ = std::fs::remove_file(&log.path);
             return Err(EngineError::Output { path, action: "cannot write the snapshot the resumed log starts from", source });
         }
-        opened.snapshot_written(base.tick, &base.file, &base.hash);
+        opened.snapshot_written(base.tick, &path, &base.hash);
         opened.make_durable()?;
     }
     Ok(opened)
@@ -587,6 +589,27 @@ impl Engine {
         match self.parts.journal.log.borrow_mut().as_mut() {
             Some(log) => log.make_durable(),
             None => Ok(()),
+        }
+    }
+
+    /// `make_durable` without waiting for the log's remote (`--nats`): the file is synced and
+    /// everything recorded is handed to the remote; `log_progress` says what it acknowledged.
+    pub fn make_locally_durable(&self) -> Result<(), crate::durable::LogFailure> {
+        match self.parts.journal.log.borrow_mut().as_mut() {
+            Some(log) => log.make_locally_durable(),
+            None => Ok(()),
+        }
+    }
+
+    /// How far the log's remote has acknowledged (None without a log or a remote).
+    pub fn log_progress(&self) -> Option<crate::durable::LogProgress> {
+        self.parts.journal.log.borrow().as_ref().and_then(crate::durable::CommandLog::progress)
+    }
+
+    /// Calls `waker` (from another thread) whenever the log's remote acknowledges more.
+    pub fn on_log_acknowledged(&self, waker: Box<dyn Fn() + Send + Sync>) {
+        if let Some(log) = self.parts.journal.log.borrow_mut().as_mut() {
+            log.on_acknowledged(waker);
         }
     }
 

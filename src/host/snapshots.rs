@@ -91,8 +91,8 @@ pub(crate) fn write_named_snapshot(p: &Parts, name: Option<&str>) -> Result<Snap
 fn written(p: &Parts, path: &Path, bytes: usize) -> SnapshotWritten {
     let world_hash = p.sim.world_hash();
     let tick = p.sim.tick.get();
-    if let (Some(log), Some(file)) = (p.journal.log.borrow_mut().as_mut(), path.file_name()) {
-        log.snapshot_written(tick, &file.to_string_lossy(), &world_hash);
+    if let Some(log) = p.journal.log.borrow_mut().as_mut() {
+        log.snapshot_written(tick, path, &world_hash);
     }
     SnapshotWritten { path: path.to_path_buf(), tick, bytes: bytes as u64, world_hash }
 }

@@ -65,7 +65,8 @@ fn server_engine(
         traces_dir: data.map(|d| d.join("traces")),
         // With a log, snapshots go beside it (its folder is the world's already).
         snapshots_dir: data.filter(|_| !logged).map(|d| d.join("snapshots")),
-        scene_saves: data.map(|d| d.join("scenes")),
+        // `scene.save` writes into the folder's own `scenes/`.
+        scene_saves: data.map(std::path::Path::to_path_buf),
         ..EngineConfig::new(project)
     })?;
     match start {
@@ -98,6 +99,12 @@ fn server_engine(
 /// call was applied, but it is not durable).
 pub(crate) fn durable_answer(engine: &crate::host::Engine) -> Result<(), NotDurable> {
     engine.make_durable().map_err(|source| NotDurable { source })
+}
+
+/// `durable_answer` for a server that holds answers until the log's remote acknowledges them
+/// (`server::engine_loop`): the file is synced, and the remote is not waited for.
+pub(crate) fn locally_durable_answer(engine: &crate::host::Engine) -> Result<(), NotDurable> {
+    engine.make_locally_durable().map_err(|source| NotDurable { source })
 }
 
 /// A call was applied but what it recorded could not be made durable (`--log`).

@@ -22,6 +22,9 @@ pub(crate) const BUSY: i64 = -32003;
 pub(crate) const CONFLICT: i64 = -32004;
 /// The entity is leased by another session (`leased`); nothing changed.
 pub(crate) const LEASED: i64 = -32005;
+/// The world's log cannot take or acknowledge records now (its remote is unreachable): the call
+/// was not run, or, for an answer held past its bound, it was applied and is not yet durable.
+pub(crate) const UNAVAILABLE: i64 = -32010;
 
 /// The reference's map from skill error codes to JSON-RPC codes (native mode).
 pub(crate) fn skill_error_code(code: ErrorCode) -> i64 {

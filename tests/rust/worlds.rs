@@ -265,6 +265,23 @@ async fn a_token_scoped_to_one_world_is_refused_on_another() {
     assert!(crate::mcp_ws::client(&format!("{ws}/w/b/"), Some("only-a")).await.is_err(), "no upgrade into b");
     assert!(crate::mcp_ws::client(&format!("{ws}/"), Some("only-a")).await.is_err(), "nor into the default world");
 
+    // Without a token that reaches it, nobody learns whether a world exists; the page's own
+    // files are the same for every name.
+    for path in ["/w/nope/mcp", "/w/a/mcp"] {
+        let r = server.http.post(format!("{}{path}", server.base)).body("{}").send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "{path}");
+    }
+    for path in ["/w/nope/mcp", "/w/b/mcp"] {
+        let r = server.http.post(format!("{}{path}", server.base)).bearer_auth("only-a").body("{}").send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN, "{path}");
+    }
+    for path in ["/w/nope/", "/w/a/"] {
+        assert_eq!(server.http.get(format!("{}{path}", server.base)).send().await.unwrap().status(), StatusCode::OK, "{path}");
+    }
+    let (_, health) = body(server.http.get(format!("{}/health", server.base)).bearer_auth("only-a").send().await.unwrap()).await;
+    let seen: Vec<&str> = health["worlds"].as_array().unwrap().iter().map(|w| w["name"].as_str().unwrap()).collect();
+    assert_eq!(seen, ["a"], "a scoped token sees its own worlds: {health}");
+
     // A client token never opens the admin path (no --admin-token: it is off with --tokens).
     for token in ["everywhere", "only-a"] {
         let r = server.http.get(format!("{}/admin/worlds", server.base)).bearer_auth(token).send().await.unwrap();
@@ -314,6 +331,20 @@ async fn the_admin_path_needs_its_token() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("chmod 600"), "{stderr}");
     assert!(!stderr.contains(admin), "the token is never printed: {stderr}");
+
+    // Nor may the operator's token be a client's too.
+    std::fs::File::open(dir.path().join("admin.txt"))
+        .unwrap()
+        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
+        .unwrap();
+    std::fs::write(dir.path().join("tokens.txt"), format!("{admin} builder.readWrite\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["mcp", "--http", "--port", "0", "--admin-token", "admin.txt", "--tokens", "tokens.txt"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("also a client token"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -506,4 +537,74 @@ fn the_worlds_command_drives_the_admin_path() {
     let out = Command::new(env!("CARGO_BIN_EXE_limina")).args(["worlds", "list", "--server", &server.base]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && text.contains("401"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_creations_are_refused_and_leave_nothing_behind() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("world.log"), "not a log\n").unwrap();
+    let server = Server::start_with(&["--log-dir", "logs"], &[], |dir| {
+        // A run folder in the project whose log is a link out of it.
+        std::fs::create_dir_all(dir.join("planted")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("world.log"), dir.join("planted/world.log")).unwrap();
+        // A world's own folder planted as a link out of the project.
+        std::fs::create_dir_all(dir.join("worlds")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.join("worlds/escape")).unwrap();
+        std::fs::write(dir.join("broken.lua"), "this is not luau (").unwrap();
+    });
+    let post = |body: Value| server.admin(reqwest::Method::POST, "/admin/worlds", Some(body));
+    let (status, why) = post(json!({"name": "r", "from": {"resume": "planted"}})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{why}");
+    assert!(why.as_str().unwrap().contains("leads out of the project"), "{why}");
+    let (status, why) = post(json!({"name": "escape", "from": "empty"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
+    assert!(why.as_str().unwrap().contains("leads out of the project"), "{why}");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1, "nothing was written through the link");
+
+    // A start that fails leaves no log to claim its name.
+    let (status, why) = post(json!({"name": "again", "from": {"scene": "broken.lua"}})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
+    let (status, made) = post(json!({"name": "again", "from": "empty"})).await;
+    assert_eq!(status, StatusCode::CREATED, "the name is free after a failed start: {made}");
+
+    // The default world stays: its paths are the server's own.
+    let (status, why) = server.admin(reqwest::Method::DELETE, "/admin/worlds/main", None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{why}");
+    assert_eq!(server.request("main", None, "ping", json!({})).await.0, StatusCode::OK);
+
+    // A world's saved scenes are its own, in its folder.
+    server.call("again", "scene.createEntity", json!({"shape": "box"})).await;
+    let saved = server.call("again", "scene.save", json!({"name": "mine"})).await;
+    assert!(server.dir.path().join("worlds/again/scenes/mine.lua").is_file(), "{saved}");
+    assert!(!server.dir.path().join("scenes/mine.lua").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_world_whose_steps_fail_is_reported_stalled() {
+    let server = Server::start_with(&[], &[], |dir| {
+        std::fs::write(dir.join("boom.lua"), "limina.on_step(function(tick) if tick > 30 then error('boom') end end)\n").unwrap();
+    });
+    let (status, made) =
+        server.admin(reqwest::Method::POST, "/admin/worlds", Some(json!({"name": "boom", "from": {"scene": "boom.lua"}}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (status, health) = server.health().await;
+        let boom = health["worlds"].as_array().unwrap().iter().find(|w| w["name"] == "boom").cloned().unwrap();
+        if boom["state"] == "stalled" {
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{health}");
+            assert!(boom["why"].as_str().unwrap().contains("has stayed at"), "{boom}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "never reported stalled: {health}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // A paused world is not stalled: its tick need not move.
+    let (status, _) =
+        server.admin(reqwest::Method::POST, "/admin/worlds", Some(json!({"name": "still", "from": "empty", "paused": true}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let (_, health) = server.health().await;
+    let still = health["worlds"].as_array().unwrap().iter().find(|w| w["name"] == "still").cloned().unwrap();
+    assert_eq!(still["state"], "serving", "{health}");
 }

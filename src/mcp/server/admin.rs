@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::engine_loop::Fault;
 use super::http::plain;
 use super::tokens::Tokens;
-use super::worlds::{Origin, WorldError, WorldName, WorldSet, WorldSpec, WorldState};
+use super::worlds::{Origin, WorldError, WorldName, WorldSet, WorldSpec};
 use crate::mcp::WorldStart;
 
 /// Bytes of an admin request's body, at most.
@@ -132,13 +132,17 @@ impl Admin {
     pub async fn handle(&self, worlds: &Arc<WorldSet>, req: http::Request<hyper::body::Incoming>) -> HttpResponse {
         let path = req.uri().path().to_string();
         if path == Self::HEALTH {
-            let open = self.tokens.as_ref().is_none_or(|t| t.knows(super::transport::bearer_token(req.headers())));
-            if !(open || self.is_admin(req.headers())) {
+            // The operator sees every world; a client token, the worlds it reaches.
+            let token = super::transport::bearer_token(req.headers());
+            if self.tokens.is_none() || self.is_admin(req.headers()) {
+                return health(worlds, |_| true);
+            }
+            let Some(tokens) = self.tokens.as_ref().filter(|t| t.knows(token)) else {
                 let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: /health needs a known bearer token");
                 refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
                 return refused;
-            }
-            return health(worlds);
+            };
+            return health(worlds, |name| matches!(tokens.check(token, name), super::tokens::TokenCheck::Granted(_)));
         }
         if !self.is_admin(req.headers()) {
             return self.refused();
@@ -222,12 +226,26 @@ impl Admin {
                 if !path.is_file() {
                     return Err(format!("scene '{}': not a file in the project", crate::clip::shown(&file)));
                 }
+                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(u64::MAX);
+                if size > crate::scenes::MAX_FILE_BYTES as u64 {
+                    return Err(format!(
+                        "scene '{}' is {size} bytes, over the {} bytes a world is built from",
+                        crate::clip::shown(&file),
+                        crate::scenes::MAX_FILE_BYTES
+                    ));
+                }
                 if let Some(what) = crate::host::FileKind::of(&path).not_a_script() {
                     return Err(format!("scene '{}': {what}", crate::clip::shown(&file)));
                 }
                 Origin::Start(WorldStart::File(path))
             }
-            From::Resume(from) => Origin::ResumeFrom(in_project(project, &from, "resume")?),
+            From::Resume(from) => {
+                let path = in_project(project, &from, "resume")?;
+                if path.is_dir() {
+                    run_folder_in_project(project, &path, &from)?;
+                }
+                Origin::ResumeFrom(path)
+            }
         };
         let call_budget = match asked.call_budget_ms {
             None => self.call_budget,
@@ -261,31 +279,58 @@ fn in_project(project: &std::path::Path, given: &str, what: &str) -> Result<std:
     Ok(real)
 }
 
+/// A run folder to resume is read whole (its log and snapshots): every one of those files must
+/// be inside the project too, not a link out of it.
+fn run_folder_in_project(project: &std::path::Path, folder: &std::path::Path, given: &str) -> Result<(), String> {
+    let root = std::fs::canonicalize(project).map_err(|e| format!("the project {}: {e}", project.display()))?;
+    let entries = std::fs::read_dir(folder).map_err(|e| format!("resume '{}': {e}", crate::clip::shown(given)))?;
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let read = path.extension().is_some_and(|x| x == "log" || x == "snap");
+        if read && !std::fs::canonicalize(&path).is_ok_and(|real| real.starts_with(&root)) {
+            return Err(format!(
+                "resume '{}': {} leads out of the project (a link); a run folder's files must be in the project",
+                crate::clip::shown(given),
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn world_row(world: &super::worlds::World) -> Value {
-    let state = world.status.state();
+    let condition = world.status.condition(std::time::Instant::now());
     let mut row = json!({
         "name": world.name.as_str(),
-        "state": state.as_str(),
+        "state": condition.as_str(),
         "tick": world.status.tick(),
         "stepsPerSecond": (world.status.steps_per_second() * 10.0).round() / 10.0,
         "mcp": format!("/w/{}/mcp", world.name),
     });
-    if let WorldState::Failed(why) = state {
+    if let Some(why) = condition.why() {
         row["why"] = json!(why);
     }
     row
 }
 
-fn health(worlds: &WorldSet) -> HttpResponse {
-    let all = worlds.all();
-    let healthy = all.iter().all(|w| w.status.state() == WorldState::Serving);
-    let rows: Vec<Value> = all.iter().map(|w| world_row(w)).collect();
+fn health(worlds: &WorldSet, reaches: impl Fn(&WorldName) -> bool) -> HttpResponse {
+    let all: Vec<_> = worlds.all().into_iter().filter(|w| reaches(&w.name)).collect();
+    let now = std::time::Instant::now();
+    let stuck = worlds.stuck();
+    let healthy = stuck.is_empty() && all.iter().all(|w| w.status.condition(now) == super::worlds::Condition::Serving);
+    let mut rows: Vec<Value> = all.iter().map(|w| world_row(w)).collect();
+    rows.extend(worlds.starting().iter().filter(|n| reaches(n)).map(|n| json!({"name": n.as_str(), "state": "starting"})));
+    rows.extend(stuck.iter().filter(|n| reaches(n)).map(
+        |n| json!({"name": n.as_str(), "state": "retiring", "why": "retired, but its engine thread has not stopped (busy or stuck)"}),
+    ));
     let status = if healthy { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     json_answer(status, &json!({"healthy": healthy, "worlds": rows}))
 }
 
 fn list(worlds: &WorldSet) -> HttpResponse {
-    let rows: Vec<Value> = worlds.all().iter().map(|w| world_row(w)).collect();
+    let mut rows: Vec<Value> = worlds.all().iter().map(|w| world_row(w)).collect();
+    rows.extend(worlds.starting().iter().map(|n| json!({"name": n.as_str(), "state": "starting"})));
+    rows.extend(worlds.stuck().iter().map(|n| json!({"name": n.as_str(), "state": "retiring"})));
     json_answer(StatusCode::OK, &json!({"worlds": rows}))
 }
 
@@ -330,6 +375,8 @@ async fn retire(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
             StatusCode::OK,
             &json!({"name": name.as_str(), "state": "removed", "note": "the world had stopped; it was removed"}),
         ),
+        Err(e @ WorldError::Main) => plain(StatusCode::CONFLICT, &e.to_string()),
+        Err(e @ WorldError::Stuck { .. }) => plain(StatusCode::GATEWAY_TIMEOUT, &e.to_string()),
         Err(e) => plain(StatusCode::NOT_FOUND, &format!("not found: {e}")),
     }
 }

@@ -73,10 +73,25 @@ pub(super) enum EngineMsg {
     Status {
         reply: tokio::sync::oneshot::Sender<WorldReport>,
     },
+    /// The log's remote acknowledged more: held answers may go (it only wakes the loop).
+    Acknowledged,
     /// Stop serving: answer what is held with an error, make the log durable, report, return.
     Retire {
         reply: Option<tokio::sync::oneshot::Sender<WorldReport>>,
     },
+}
+
+/// Longest an answer is held for the log's remote to acknowledge what its call recorded; past
+/// it the client is told the call was applied but is not yet durable.
+pub(crate) const HOLD_LIMIT: Duration = Duration::from_secs(5);
+
+/// An answer waiting for the log's remote to acknowledge everything recorded before it.
+struct Held {
+    /// Bytes of the log that must be acknowledged first.
+    needs: u64,
+    since: Instant,
+    reply: tokio::sync::oneshot::Sender<Answered>,
+    answered: Answered,
 }
 
 /// A world's state as its engine thread reports it.
@@ -311,6 +326,9 @@ pub(super) struct EngineLoop<'e> {
     /// Where the world's tick and rate are published for other threads (`/health`).
     status: Option<&'e super::worlds::WorldStatus>,
     fault: Option<Fault>,
+    /// Answers waiting for the log's remote, in the order they were made.
+    held: std::collections::VecDeque<Held>,
+    last_step_warning: Option<Instant>,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -329,6 +347,8 @@ impl<'e> EngineLoop<'e> {
             publish_budget: PUBLISH_BUDGET,
             status: None,
             fault: None,
+            held: std::collections::VecDeque::new(),
+            last_step_warning: None,
         }
     }
 
@@ -357,6 +377,9 @@ impl<'e> EngineLoop<'e> {
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             }
+            if !self.held.is_empty() {
+                self.release_held(Instant::now());
+            }
             // Heavy calls the worker is done with are answered first: their work is done. (Calls
             // whose client left are collected too, so their places are given back.)
             if !self.waiting.is_empty() || self.engine.heavy_work().in_flight() > 0 {
@@ -379,7 +402,7 @@ impl<'e> EngineLoop<'e> {
             if let Some(plan) = self.driver.due(now) {
                 self.step(plan);
                 if let Some(status) = self.status {
-                    status.stepped(self.engine.tick(), Instant::now());
+                    status.stepped(self.engine.tick(), self.engine.paused(), Instant::now());
                 }
                 continue;
             }
@@ -389,7 +412,13 @@ impl<'e> EngineLoop<'e> {
                 self.publish();
                 self.driver.charge(start.elapsed());
             }
-            match rx.recv_timeout(self.driver.wait(Instant::now())) {
+            // Held answers are looked at again when the remote acknowledges (a message wakes the
+            // loop) or, at the latest, soon enough to tell their clients they waited too long.
+            let mut wait = self.driver.wait(Instant::now());
+            if !self.held.is_empty() {
+                wait = wait.min(Duration::from_millis(50));
+            }
+            match rx.recv_timeout(wait) {
                 Ok(EngineMsg::Retire { reply }) => return self.retire(rx, reply),
                 Ok(msg) => self.intake(msg),
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -422,6 +451,7 @@ impl<'e> EngineLoop<'e> {
             EngineMsg::Status { reply } => {
                 let _ = reply.send(self.report());
             }
+            EngineMsg::Acknowledged => {}
             // Handled by `run` (it ends the loop).
             EngineMsg::Retire { reply } => {
                 if let Some(reply) = reply {
@@ -497,10 +527,12 @@ impl<'e> EngineLoop<'e> {
                 EngineMsg::Work { work, .. } => refuse(work),
                 EngineMsg::Status { reply } => drop(reply),
                 EngineMsg::Retire { reply: Some(reply) } => drop(reply),
-                EngineMsg::Retire { reply: None } | EngineMsg::Closed { .. } => {}
+                EngineMsg::Retire { reply: None } | EngineMsg::Closed { .. } | EngineMsg::Acknowledged => {}
             }
         }
         let report = self.report();
+        // The log was made durable (or failed): what was held goes now, each as it stands.
+        self.release_held(Instant::now() + HOLD_LIMIT);
         if let Err(why) = &report.durable {
             tracing::error!("a retired world's log could not be made durable: {why}");
         }
@@ -521,7 +553,13 @@ impl<'e> EngineLoop<'e> {
             return;
         }
         if let Err(e) = self.engine.step(u64::from(plan.steps)) {
-            tracing::warn!("a step callback failed: {}", e.message);
+            // Said once per second at most: a callback that fails at every step would otherwise
+            // write 60 lines a second (`/health` calls the world stalled meanwhile).
+            let now = Instant::now();
+            if self.last_step_warning.is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1)) {
+                self.last_step_warning = Some(now);
+                tracing::warn!("a step callback failed: {} (said at most once a second)", e.message);
+            }
         }
         if plan.steps > 0 {
             // The tick's own deltas belong to the tick, not to the calls' budget (charging them
@@ -540,6 +578,10 @@ impl<'e> EngineLoop<'e> {
                 if reply.is_closed() {
                     return;
                 }
+                if let Some(refused) = self.refusal(&method) {
+                    let _ = reply.send(Answered { result: Err(refused), notes: Vec::new() });
+                    return;
+                }
                 let c = conn_entry(&mut self.conns, engine, conn, granted, self.tools);
                 let answered = if method == "aoi/declare" {
                     Answered { result: declare_aoi(c, &params), notes: Vec::new() }
@@ -550,9 +592,7 @@ impl<'e> EngineLoop<'e> {
                     Some(deferred) => {
                         self.waiting.insert(deferred.ticket, Waiting { conn, reply, call: deferred, notes: answered.notes });
                     }
-                    None => {
-                        let _ = reply.send(answered);
-                    }
+                    None => self.deliver(reply, answered),
                 }
                 self.dirty = true;
             }
@@ -619,6 +659,7 @@ impl<'e> EngineLoop<'e> {
     /// waiting (its request's answer can no longer be sent).
     fn finish_heavy(&mut self) {
         let engine = self.engine;
+        let mut done = Vec::new();
         self.waiting.retain(|ticket, w| {
             let open = !w.reply.is_closed();
             if !open {
@@ -633,8 +674,69 @@ impl<'e> EngineLoop<'e> {
             let result = dispatcher::finish_deferred(engine, &mut c.session, w.call, &response);
             let mut answered = answered(engine, c, result);
             answered.notes.splice(0..0, w.notes);
-            let _ = w.reply.send(answered);
+            done.push((w.reply, answered));
             self.dirty = true;
+        }
+        for (reply, answered) in done {
+            self.deliver(reply, answered);
+        }
+    }
+
+    /// Why a tool call is not run now: the log's remote cannot take records (unreachable, its
+    /// backlog full, or another writer took the log). None: run it.
+    fn refusal(&self, method: &str) -> Option<RpcError> {
+        if !matches!(method, "tools/call" | "callTool") {
+            return None;
+        }
+        let why = self.engine.log_progress()?.writable.err()?;
+        Some(RpcError {
+            code: protocol::UNAVAILABLE,
+            message: format!(
+                "the world's log cannot take records now, so the call was not run: {why}; retry when /health shows the world writable"
+            ),
+            data: None,
+        })
+    }
+
+    /// Sends an answer, or holds it until the log's remote has acknowledged everything recorded
+    /// before it: a client is told a call succeeded only once what it did would survive this
+    /// process (answers leave in the order they were made).
+    fn deliver(&mut self, reply: tokio::sync::oneshot::Sender<Answered>, answered: Answered) {
+        match self.engine.log_progress() {
+            Some(p) if p.acknowledged < p.written || !self.held.is_empty() => {
+                self.held.push_back(Held { needs: p.written, since: Instant::now(), reply, answered });
+            }
+            _ => {
+                let _ = reply.send(answered);
+            }
+        }
+    }
+
+    /// Sends the held answers the remote has acknowledged; tells those held past `HOLD_LIMIT`
+    /// (or held when the remote failed for good) that their calls are applied but not durable.
+    fn release_held(&mut self, now: Instant) {
+        let progress = self.engine.log_progress();
+        while let Some(front) = self.held.front() {
+            let (acknowledged, failed) = match &progress {
+                Some(p) => (p.acknowledged, self.engine.make_locally_durable().err().map(|e| e.to_string())),
+                None => (u64::MAX, None),
+            };
+            let late = now.saturating_duration_since(front.since) >= HOLD_LIMIT;
+            if front.needs > acknowledged && !late && failed.is_none() {
+                break;
+            }
+            let Some(mut held) = self.held.pop_front() else { break };
+            if held.needs > acknowledged {
+                let why = failed.unwrap_or_else(|| format!("the log's remote has not acknowledged it after {} s", HOLD_LIMIT.as_secs()));
+                held.answered.result = Err(RpcError {
+                    code: protocol::UNAVAILABLE,
+                    message: format!(
+                        "the call was applied but is not yet durable: {why}; it becomes durable if the remote acknowledges it before this server stops"
+                    ),
+                    data: None,
+                });
+            }
+            let _ = held.reply.send(held.answered);
         }
     }
 
@@ -897,7 +999,11 @@ fn answered(engine: &Engine, c: &mut Conn, result: Result<Value, RpcError>) -> A
     // channel); what none took goes back with the answer.
     c.prune();
     let notes = dispatcher::pending_notifications(engine, &mut c.session);
-    let result = match (result, crate::mcp::durable_answer(engine)) {
+    // With a remote the answer is held until it acknowledges (`EngineLoop::deliver`); the file,
+    // if any, is synced here as always.
+    let durable =
+        if engine.log_progress().is_some() { crate::mcp::locally_durable_answer(engine) } else { crate::mcp::durable_answer(engine) };
+    let result = match (result, durable) {
         (Ok(_), Err(e)) => Err(RpcError { code: crate::mcp::protocol::INTERNAL_ERROR, message: e.to_string(), data: None }),
         (result, _) => result,
     };

@@ -112,7 +112,16 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
     }
     let tokens = tokens.map(Arc::new);
     let admin_token = match &options.admin_token {
-        Some(path) => Some(read_admin_token(path)?),
+        Some(path) => {
+            let token = read_admin_token(path)?;
+            if tokens.as_ref().is_some_and(|t| t.knows(Some(&token))) {
+                return Err(McpServerError::AdminToken {
+                    path: path.clone(),
+                    why: "its token is also a client token in --tokens; give the operator a token of its own".into(),
+                });
+            }
+            Some(token)
+        }
         None => None,
     };
     // Each world's engine has a thread of its own; the sockets get the other cores (at least

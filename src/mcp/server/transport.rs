@@ -429,14 +429,6 @@ where
             Ok(found) => found,
             Err(answer) => return Box::pin(std::future::ready(Ok(*answer))),
         };
-        let Some(world) = self.routes.worlds.get(&name) else {
-            let answer = super::http::plain(http::StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server"));
-            return Box::pin(std::future::ready(Ok(answer)));
-        };
-        if world.status.state() != super::worlds::WorldState::Serving {
-            let answer = super::http::plain(http::StatusCode::SERVICE_UNAVAILABLE, &world.stopped());
-            return Box::pin(std::future::ready(Ok(answer)));
-        }
         // A browser page from an allowed origin may read the answers (CORS); its preflight is
         // answered before the token check, as browsers send no credentials with it.
         let origin = req.headers().get(http::header::ORIGIN).cloned();
@@ -453,6 +445,36 @@ where
             );
             headers.insert(http::header::ACCESS_CONTROL_MAX_AGE, http::HeaderValue::from_static("600"));
             return Box::pin(std::future::ready(Ok(preflight)));
+        }
+        // The page's own files are the same for every world and hold nothing: they are served
+        // for any world name, so they tell nobody which worlds exist.
+        if super::viewer::Viewer::is_page(rest) && !jsonrpsee::server::ws::is_upgrade_request(&req) {
+            let viewer = Arc::clone(&self.routes.viewer);
+            let rest = rest.to_string();
+            return Box::pin(async move { Ok(viewer.handle(req, &rest, None).await) });
+        }
+        // With tokens, a request learns whether a world exists only once its token reaches it.
+        if let Some(tokens) = &self.routes.admin.tokens {
+            let check = tokens.check(bearer_token(req.headers()), &name);
+            if !matches!(check, TokenCheck::Granted(_)) {
+                let answer = if check == TokenCheck::OtherWorld {
+                    super::http::plain(http::StatusCode::FORBIDDEN, &format!("forbidden: this token is not for world '{name}'"))
+                } else {
+                    let mut refused = super::http::plain(http::StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
+                    refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+                    refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+                    refused
+                };
+                return Box::pin(std::future::ready(Ok(answer)));
+            }
+        }
+        let Some(world) = self.routes.worlds.get(&name) else {
+            let answer = super::http::plain(http::StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server"));
+            return Box::pin(std::future::ready(Ok(answer)));
+        };
+        if world.status.state() != super::worlds::WorldState::Serving {
+            let answer = super::http::plain(http::StatusCode::SERVICE_UNAVAILABLE, &world.stopped());
+            return Box::pin(std::future::ready(Ok(answer)));
         }
         if jsonrpsee::server::ws::is_upgrade_request(&req) {
             let wants_mcp = req
@@ -483,7 +505,7 @@ where
         if super::viewer::Viewer::owns(rest) {
             let viewer = Arc::clone(&self.routes.viewer);
             let rest = rest.to_string();
-            return Box::pin(async move { Ok(viewer.handle(req, &rest, &world.shared).await) });
+            return Box::pin(async move { Ok(viewer.handle(req, &rest, Some(&world.shared)).await) });
         }
         let path = crate::clip::shown(&path);
         Box::pin(std::future::ready(Ok(super::http::plain(

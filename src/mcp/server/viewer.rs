@@ -65,6 +65,11 @@ impl Viewer {
         Arc::new(Self { assets: project.join("assets"), serving: Arc::new(AtomicUsize::new(0)), serving_by: Default::default() })
     }
 
+    /// Whether `path` is one of the page's own files (the same for every world, needing no token).
+    pub fn is_page(path: &str) -> bool {
+        Self::owns(path) && !path.starts_with("/assets/")
+    }
+
     /// Whether `path` is one of the viewer's routes (the caller sends everything else on).
     pub fn owns(path: &str) -> bool {
         path == "/" || path == "/index.html" || path.starts_with("/viewer/") || path.starts_with("/assets/")
@@ -72,7 +77,8 @@ impl Viewer {
 
     /// Serves a viewer route: `path` is the request's path within its world (`owns(path)` is
     /// true).
-    pub async fn handle<B>(self: Arc<Self>, req: http::Request<B>, path: &str, world: &Shared) -> HttpResponse {
+    /// `world`: the world whose assets a token is checked against (None: the page's files only).
+    pub async fn handle<B>(self: Arc<Self>, req: http::Request<B>, path: &str, world: Option<&Shared>) -> HttpResponse {
         if req.method() != Method::GET && req.method() != Method::HEAD {
             let mut refused = super::http::plain(StatusCode::METHOD_NOT_ALLOWED, "the viewer's files take GET");
             refused.headers_mut().insert(header::ALLOW, http::HeaderValue::from_static("GET, HEAD"));
@@ -85,9 +91,12 @@ impl Viewer {
             "/viewer/viewer.css" => page(VIEWER_CSS, "text/css; charset=utf-8"),
             "/viewer/three.bundle.js" => page(THREE_BUNDLE, "text/javascript; charset=utf-8"),
             "/viewer/three.LICENSE.txt" => page(THREE_LICENSE, "text/plain; charset=utf-8"),
-            _ => match path.strip_prefix("/assets/") {
-                Some(id) => self.asset(req.headers(), id, world).await,
-                None => super::http::plain(StatusCode::NOT_FOUND, &format!("not found: {} (the viewer is at /)", crate::clip::shown(path))),
+            _ => match (path.strip_prefix("/assets/"), world) {
+                (Some(id), Some(world)) => self.asset(req.headers(), id, world).await,
+                (Some(_), None) => super::http::plain(StatusCode::NOT_FOUND, "not found: no such world"),
+                (None, _) => {
+                    super::http::plain(StatusCode::NOT_FOUND, &format!("not found: {} (the viewer is at /)", crate::clip::shown(path)))
+                }
             },
         };
         if head {

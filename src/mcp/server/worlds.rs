@@ -120,12 +120,43 @@ impl WorldDefaults {
         (!name.is_main()).then(|| self.project.join("worlds").join(name.as_str()))
     }
 
+    /// Makes a world's own folder (and its `scenes/`, where `scene.save` writes) and checks that
+    /// it, and the folders in it, are where they seem: inside the project, not links out of it.
+    fn prepare_data_dir(&self, name: &WorldName) -> Result<(), String> {
+        let Some(dir) = self.data_dir(name) else { return Ok(()) };
+        let root = std::fs::canonicalize(&self.project).map_err(|e| format!("the project {}: {e}", self.project.display()))?;
+        // Checked before anything is made in them, and again after (a folder made meanwhile).
+        let check = || {
+            for folder in
+                [dir.parent().unwrap_or(&dir).to_path_buf(), dir.clone(), dir.join("scenes"), dir.join("traces"), dir.join("snapshots")]
+            {
+                let Ok(meta) = std::fs::symlink_metadata(&folder) else { continue };
+                if meta.file_type().is_symlink() || !std::fs::canonicalize(&folder).is_ok_and(|real| real.starts_with(&root)) {
+                    return Err(format!("its folder {} leads out of the project (a link); remove the link", folder.display()));
+                }
+            }
+            Ok(())
+        };
+        check()?;
+        std::fs::create_dir_all(dir.join("scenes")).map_err(|e| format!("cannot make its folder {}: {e}", dir.display()))?;
+        check()
+    }
+
     /// The world's command log, if it keeps one. A `--log-dir` world's folder must hold no log
     /// yet: a folder holds one run's log (`limina recover DIR/name`).
     fn log_for(&self, name: &WorldName) -> Result<Option<crate::durable::LogConfig>, String> {
         if let Some(template) = &self.log_dir {
             let folder = template.path.join(name.as_str());
             std::fs::create_dir_all(&folder).map_err(|e| format!("cannot make the log folder {}: {e}", folder.display()))?;
+            let base = std::fs::canonicalize(&template.path).map_err(|e| format!("the log folder {}: {e}", template.path.display()))?;
+            let linked = std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_symlink());
+            if linked || !std::fs::canonicalize(&folder).is_ok_and(|real| real.parent() == Some(base.as_path())) {
+                return Err(format!(
+                    "the log folder {} leads out of {} (a link); remove the link",
+                    folder.display(),
+                    template.path.display()
+                ));
+            }
             let used = std::fs::read_dir(&folder)
                 .map_err(|e| format!("cannot read the log folder {}: {e}", folder.display()))?
                 .filter_map(Result::ok)
@@ -171,7 +202,49 @@ pub(crate) struct WorldStatus {
     /// Steps per second over the last whole second, in thousandths.
     rate_milli: AtomicU64,
     window: Mutex<(Instant, u64)>,
+    /// When the engine thread last came round its loop, and when the tick last moved (or the
+    /// world was paused, when it need not move).
+    turns: Mutex<Turns>,
     connections: Mutex<Vec<Weak<Cutoff>>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Turns {
+    last_turn: Instant,
+    last_advance: Instant,
+    tick: u64,
+}
+
+/// How long a world may go without its loop coming round, or (running) without its tick
+/// moving, before `/health` calls it stalled.
+pub(crate) const STALL_AFTER: Duration = Duration::from_secs(5);
+
+/// A world's condition as `/health` reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Condition {
+    Serving,
+    /// Its thread is busy or stuck, or its steps fail: why.
+    Stalled(String),
+    Failed(String),
+    Retired,
+}
+
+impl Condition {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Condition::Serving => "serving",
+            Condition::Stalled(_) => "stalled",
+            Condition::Failed(_) => "failed",
+            Condition::Retired => "retired",
+        }
+    }
+
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Condition::Stalled(why) | Condition::Failed(why) => Some(why),
+            Condition::Serving | Condition::Retired => None,
+        }
+    }
 }
 
 impl WorldStatus {
@@ -181,6 +254,7 @@ impl WorldStatus {
             tick: AtomicU64::new(0),
             rate_milli: AtomicU64::new(0),
             window: Mutex::new((Instant::now(), 0)),
+            turns: Mutex::new(Turns { last_turn: Instant::now(), last_advance: Instant::now(), tick: 0 }),
             connections: Mutex::new(Vec::new()),
         }
     }
@@ -201,8 +275,43 @@ impl WorldStatus {
         self.rate_milli.load(Ordering::Relaxed) as f64 / 1000.0
     }
 
-    /// Called by the engine thread after each turn that may have stepped.
-    pub fn stepped(&self, tick: u64, now: Instant) {
+    /// The world's condition now: its state, or stalled when its thread has not come round for
+    /// `STALL_AFTER`, or its tick has not moved for that long while it runs.
+    pub fn condition(&self, now: Instant) -> Condition {
+        match self.state() {
+            WorldState::Failed(why) => return Condition::Failed(why),
+            WorldState::Retired => return Condition::Retired,
+            WorldState::Serving => {}
+        }
+        let turns = *self.turns.lock().unwrap_or_else(|p| p.into_inner());
+        let quiet = now.saturating_duration_since(turns.last_turn);
+        if quiet >= STALL_AFTER {
+            return Condition::Stalled(format!(
+                "its engine thread has not come round for {:.0} s (a long call, or a script that never returns)",
+                quiet.as_secs_f64()
+            ));
+        }
+        let still = now.saturating_duration_since(turns.last_advance);
+        if still >= STALL_AFTER {
+            return Condition::Stalled(format!(
+                "its tick has stayed at {} for {:.0} s while it runs (a step that fails each time: see the server's log)",
+                turns.tick,
+                still.as_secs_f64()
+            ));
+        }
+        Condition::Serving
+    }
+
+    /// Called by the engine thread at each due step, whether it ran (`paused`: it need not).
+    pub fn stepped(&self, tick: u64, paused: bool, now: Instant) {
+        {
+            let mut turns = self.turns.lock().unwrap_or_else(|p| p.into_inner());
+            turns.last_turn = now;
+            if paused || tick != turns.tick {
+                turns.last_advance = now;
+                turns.tick = tick;
+            }
+        }
         self.tick.store(tick, Ordering::Relaxed);
         let mut window = self.window.lock().unwrap_or_else(|p| p.into_inner());
         let elapsed = now.saturating_duration_since(window.0);
@@ -274,6 +383,8 @@ pub(crate) struct WorldSet {
     worlds: RwLock<BTreeMap<WorldName, Arc<World>>>,
     /// Names whose engines are being built.
     starting: Mutex<std::collections::BTreeSet<WorldName>>,
+    /// Retired worlds whose threads had not stopped when asked (`WorldError::Stuck`).
+    stuck: Mutex<Vec<Arc<World>>>,
     defaults: WorldDefaults,
     /// The process's tokens and default grant, and its connection numbers.
     access: Access,
@@ -295,13 +406,24 @@ pub(crate) enum WorldError {
     Full,
     #[error("world '{name}' could not start: {why}")]
     Start { name: WorldName, why: String },
+    #[error("the default world 'main' is served as long as the server runs (its paths are /mcp and /); stop the server to end it")]
+    Main,
+    #[error(
+        "world '{name}' did not stop within {secs} s: its engine thread is busy (a long call, or a script that never returns); it takes no more requests, and stops when its thread comes round",
+        secs = RETIRE_WAIT.as_secs()
+    )]
+    Stuck { name: WorldName },
 }
+
+/// Longest a retire waits for the world's thread to answer.
+pub(crate) const RETIRE_WAIT: Duration = Duration::from_secs(60);
 
 impl WorldSet {
     pub fn new(defaults: WorldDefaults, access: Access) -> Self {
         Self {
             worlds: RwLock::new(BTreeMap::new()),
             starting: Mutex::default(),
+            stuck: Mutex::default(),
             defaults,
             access,
             faults: std::env::var("LIMINA_FAULTS").is_ok_and(|v| v == "1"),
@@ -314,6 +436,18 @@ impl WorldSet {
 
     pub fn all(&self) -> Vec<Arc<World>> {
         self.worlds.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect()
+    }
+
+    /// Names being started now (their engines are being built).
+    pub fn starting(&self) -> Vec<WorldName> {
+        self.starting.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect()
+    }
+
+    /// Retired worlds whose threads have not stopped yet (the finished ones are forgotten).
+    pub fn stuck(&self) -> Vec<WorldName> {
+        let mut stuck = self.stuck.lock().unwrap_or_else(|p| p.into_inner());
+        stuck.retain(|w| w.thread.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_some_and(|t| !t.is_finished()));
+        stuck.iter().map(|w| w.name.clone()).collect()
     }
 
     pub fn project(&self) -> &Path {
@@ -346,6 +480,7 @@ impl WorldSet {
 
     fn build(&self, spec: WorldSpec, runtime: &tokio::runtime::Handle) -> Result<Arc<World>, WorldError> {
         let name = spec.name.clone();
+        self.defaults.prepare_data_dir(&name).map_err(|why| WorldError::Start { name: name.clone(), why })?;
         let log = self.defaults.log_for(&name).map_err(|why| WorldError::Start { name: name.clone(), why })?;
         let (tx, rx) = mpsc::channel::<EngineMsg>();
         let status = Arc::new(WorldStatus::new());
@@ -362,14 +497,20 @@ impl WorldSet {
         let thread = {
             let defaults = self.defaults.clone();
             let status = Arc::clone(&status);
+            let wake = shared.engine.clone();
             std::thread::Builder::new()
                 .name(format!("limina-w-{name}"))
-                .spawn(move || run_world(spec, log, &defaults, &rx, &status, &ready))
+                .spawn(move || run_world(spec, log, &defaults, (&rx, wake), &status, &ready))
                 .map_err(|e| WorldError::Start { name: name.clone(), why: format!("cannot start its thread: {e}") })?
         };
         let started = built.recv().unwrap_or_else(|_| Err("its thread ended before the engine was built".into()));
         if let Err(why) = started {
             let _ = thread.join();
+            // A world that never served leaves no log behind to claim its name: the log (and
+            // the snapshot a resumed log starts from) were made by this attempt.
+            if let Some(log) = self.defaults.log_dir.as_ref().map(|t| t.path.join(name.as_str())) {
+                forget_attempt(&log);
+            }
             return Err(WorldError::Start { name, why });
         }
         let world = Arc::new(World { name, shared, http, admission, status, thread: Mutex::new(Some(thread)) });
@@ -381,10 +522,21 @@ impl WorldSet {
     /// holds with an error, makes its log durable and reports its final tick and hash; then its
     /// connections are cut. A failed world is only removed (its report is None).
     pub async fn retire(&self, name: &WorldName) -> Result<Option<WorldReport>, WorldError> {
+        if name.is_main() {
+            return Err(WorldError::Main);
+        }
         let world = self.worlds.write().unwrap_or_else(|p| p.into_inner()).remove(name).ok_or_else(|| WorldError::Missing(name.clone()))?;
         let (reply, answer) = tokio::sync::oneshot::channel();
         let report = match world.shared.engine.send(EngineMsg::Retire { reply: Some(reply) }) {
-            Ok(()) => answer.await.ok(),
+            Ok(()) => match tokio::time::timeout(RETIRE_WAIT, answer).await {
+                Ok(answer) => answer.ok(),
+                Err(_) => {
+                    world.status.set_state(WorldState::Retired);
+                    world.status.cut_connections(&format!("world '{name}' was retired"));
+                    self.stuck.lock().unwrap_or_else(|p| p.into_inner()).push(world);
+                    return Err(WorldError::Stuck { name: name.clone() });
+                }
+            },
             Err(_) => None,
         };
         if world.status.state() == WorldState::Serving {
@@ -399,13 +551,26 @@ impl WorldSet {
     }
 }
 
+/// Removes what a failed start wrote in its log folder: `world.log` and the snapshots beside it.
+fn forget_attempt(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if file == "world.log" || (file.starts_with("world-") && file.ends_with(".snap")) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    // Left only if something else is in it.
+    let _ = std::fs::remove_dir(folder);
+}
+
 /// A world's engine thread: builds the engine, says so on `ready`, then serves until retired.
 /// A panic anywhere in the loop fails this world alone.
 fn run_world(
     spec: WorldSpec,
     log: Option<crate::durable::LogConfig>,
     defaults: &WorldDefaults,
-    rx: &mpsc::Receiver<EngineMsg>,
+    (rx, wake): (&mpsc::Receiver<EngineMsg>, mpsc::Sender<EngineMsg>),
     status: &WorldStatus,
     ready: &mpsc::SyncSender<Result<(), String>>,
 ) {
@@ -443,7 +608,11 @@ fn run_world(
             return;
         }
     };
-    status.stepped(engine.tick(), Instant::now());
+    status.stepped(engine.tick(), engine.paused(), Instant::now());
+    // Held answers go as soon as the log's remote acknowledges them.
+    engine.on_log_acknowledged(Box::new(move || {
+        let _ = wake.send(EngineMsg::Acknowledged);
+    }));
     let _ = ready.send(Ok(()));
     let served = crate::isolate::catch(|| {
         EngineLoop::new(&engine, defaults.publish_deltas, spec.call_budget)
