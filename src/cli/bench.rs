@@ -54,6 +54,9 @@ pub(crate) enum Section {
     Skills,
     /// The soak's baseline alone: the whole world log held in memory (run by `soak`).
     SoakHeld,
+    /// Many worlds in one server: memory per idle world; worlds at the reference density one
+    /// process holds at 60 ticks/s.
+    Worlds,
 }
 
 #[derive(Debug, Args)]
@@ -102,6 +105,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Stream,
         Section::Skills,
         Section::Soak,
+        Section::Worlds,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
@@ -137,6 +141,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Snapshot => super::bench_snapshot::run(),
         Section::Sharing => super::bench_sharing::run(),
         Section::Soak => super::bench_soak::run(),
+        Section::Worlds => super::bench_worlds::run(),
         Section::Skills => super::bench_skills::run(),
         Section::SoakHeld => super::bench_soak::run_held(),
     }

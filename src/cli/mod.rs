@@ -27,6 +27,7 @@ mod bench_spatial;
 mod bench_stream;
 #[cfg(feature = "render")]
 mod bench_ui;
+mod bench_worlds;
 pub mod browse;
 mod durable;
 mod error;

@@ -1,0 +1,164 @@
+//! `limina bench --only worlds`: what a world costs in a server of many (`limina mcp --http`,
+//! `/admin/worlds`). Two figures, each against a baseline taken in the same run:
+//!
+//! - resident memory of a server with 20 idle (empty) worlds besides its default one, against the
+//!   same server with its default world alone: the cost of one more idle world;
+//! - how many worlds at the reference density (200 agents deciding every 30 ticks in dynamic
+//!   bodies, 256 more bodies, 2,000 entities; `bench/density.lua`, built by a scene script like
+//!   the `agents` section's) one process holds at 60 ticks/s: worlds are added one at a time
+//!   until the slowest runs under 57 steps/s over a 3 s window.
+//!
+//! The server is this binary (or `LIMINA_BENCH_SERVER`), run in a throwaway project.
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The reference density's world, as a scene script.
+const DENSITY: &str = include_str!("bench_density.lua");
+const IDLE_WORLDS: usize = 20;
+/// Worlds at density tried at most (each is a thread and ~50 MiB).
+const MAX_DENSE: usize = 24;
+/// Steps per second below which a world no longer keeps up.
+const KEEPS_UP: f64 = 57.0;
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(exe: &Path, project: &Path) -> anyhow::Result<Server> {
+    let mut child = Command::new(exe)
+        .args(["mcp", "--http", "--port", "0", "--empty"])
+        .current_dir(project)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stderr = BufReader::new(child.stderr.take().ok_or_else(|| anyhow::anyhow!("no stderr"))?);
+    let mut line = String::new();
+    stderr.read_line(&mut line)?;
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let ws = line.split_whitespace().find(|w| w.starts_with("ws://")).ok_or_else(|| anyhow::anyhow!("no address in {line:?}"))?;
+    Ok(Server { child, base: ws.replace("ws://", "http://") })
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+async fn admin(client: &reqwest::Client, base: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> anyhow::Result<Value> {
+    let mut req = client.request(method, format!("{base}{path}"));
+    if let Some(body) = body {
+        req = req.header("content-type", "application/json").body(body.to_string());
+    }
+    let answer = req.send().await?;
+    let status = answer.status();
+    let text = answer.text().await?;
+    anyhow::ensure!(status.is_success(), "{path}: {status}: {text}");
+    Ok(serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+pub fn run() -> anyhow::Result<()> {
+    let exe = match std::env::var_os("LIMINA_BENCH_SERVER") {
+        Some(path) => PathBuf::from(path),
+        None => std::env::current_exe()?,
+    };
+    crate::agents::provider::install_crypto_provider();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(300)).build()?;
+    let project = std::env::temp_dir().join(format!("limina-bench-worlds-{}", crate::unguessable::hex(8)));
+    std::fs::create_dir_all(&project)?;
+    std::fs::write(project.join("density.lua"), DENSITY)?;
+    let result = runtime.block_on(async {
+        idle_memory(&exe, &project, &client).await?;
+        dense_worlds(&exe, &project, &client).await
+    });
+    let _ = std::fs::remove_dir_all(&project);
+    result
+}
+
+async fn idle_memory(exe: &Path, project: &Path, client: &reqwest::Client) -> anyhow::Result<()> {
+    let server = start(exe, project)?;
+    let pid = server.child.id();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let alone = rss_kib(pid).unwrap_or(0);
+    for i in 0..IDLE_WORLDS {
+        admin(client, &server.base, reqwest::Method::POST, "/admin/worlds", Some(json!({"name": format!("idle{i}"), "from": "empty"})))
+            .await?;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let with = rss_kib(pid).unwrap_or(0);
+    let per = with.saturating_sub(alone) as f64 / IDLE_WORLDS as f64 / 1024.0;
+    outln!(
+        "worlds       memory: a server with its default world alone {:.1} MiB RSS; with {IDLE_WORLDS} idle empty worlds more {:.1} MiB: {per:.1} MiB per idle world",
+        alone as f64 / 1024.0,
+        with as f64 / 1024.0
+    );
+    Ok(())
+}
+
+/// The slowest rate among `names` over a window of `window`, from two `/health` readings.
+async fn slowest(client: &reqwest::Client, base: &str, names: &[String], window: Duration) -> anyhow::Result<f64> {
+    let ticks = |health: &Value| -> Vec<(String, u64)> {
+        health["worlds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| Some((w["name"].as_str()?.to_string(), w["tick"].as_u64()?)))
+            .collect()
+    };
+    let first = ticks(&admin(client, base, reqwest::Method::GET, "/health", None).await?);
+    let started = Instant::now();
+    tokio::time::sleep(window).await;
+    let second = ticks(&admin(client, base, reqwest::Method::GET, "/health", None).await?);
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut slowest = f64::INFINITY;
+    for name in names {
+        let at = |list: &[(String, u64)]| list.iter().find(|(n, _)| n == name).map(|(_, t)| *t).unwrap_or(0);
+        slowest = slowest.min(at(&second).saturating_sub(at(&first)) as f64 / elapsed);
+    }
+    Ok(slowest)
+}
+
+async fn dense_worlds(exe: &Path, project: &Path, client: &reqwest::Client) -> anyhow::Result<()> {
+    let server = start(exe, project)?;
+    let pid = server.child.id();
+    let mut names = Vec::new();
+    let mut held = 0;
+    let mut last_rate = 0.0;
+    for i in 0..MAX_DENSE {
+        let name = format!("dense{i}");
+        admin(client, &server.base, reqwest::Method::POST, "/admin/worlds", Some(json!({"name": name, "from": {"scene": "density.lua"}})))
+            .await?;
+        names.push(name);
+        // Its agents join over its first 30 ticks; then every world is timed together.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let rate = slowest(client, &server.base, &names, Duration::from_secs(3)).await?;
+        outln!(
+            "worlds       {} world(s) at the reference density: the slowest ran {rate:.1} steps/s; RSS {:.0} MiB",
+            names.len(),
+            rss_kib(pid).unwrap_or(0) as f64 / 1024.0
+        );
+        if rate < KEEPS_UP {
+            last_rate = rate;
+            break;
+        }
+        held = names.len();
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    outln!(
+        "worlds       density: one process on {cores} cores holds {held} world(s) of 200 agents + 256 bodies + 2000 entities at >= {KEEPS_UP} steps/s (one more: {last_rate:.1} steps/s); baseline: one such world alone is the first line"
+    );
+    Ok(())
+}
