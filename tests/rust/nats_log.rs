@@ -49,6 +49,17 @@ fn assert_same(got: &[u8], expected: &[u8]) {
     }
 }
 
+/// The engine owns a writer on its thread and hands readers to others.
+#[test]
+fn handles_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<JetStream>();
+    send_sync::<WorldLog>();
+    send::<limina::nats::LogBytes>();
+    send_sync::<NatsError>();
+}
+
 #[test]
 fn appended_bytes_read_back_identical_across_messages() {
     let server = NatsServer::start();
