@@ -23,6 +23,11 @@ pub enum NatsError {
         found.map_or("unknown".to_string(), |f| f.to_string())
     )]
     Fenced { world: String, writer: u64, sequence: u64, expected: u64, found: Option<u64> },
+    #[error(
+        "world {world}: the stream lost acknowledged messages: this writer's message {sequence} expected the last \
+         sequence to be {expected}, the stream's last sequence is {found}; this writer acknowledges nothing more"
+    )]
+    Lost { world: String, writer: u64, sequence: u64, expected: u64, found: u64 },
     #[error("world {world}: message {sequence} was refused for good: {message}")]
     Refused { world: String, sequence: u64, message: String },
     #[error("world {world}: {bytes} more bytes would pass the backlog of {limit} bytes not yet acknowledged ({waiting} wait)")]

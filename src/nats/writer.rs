@@ -9,8 +9,9 @@
 //! checks ids before expectations), and a message can never land after a different one. A
 //! publish whose acknowledgement timed out may still land later; the writer does not guess,
 //! it resends from the first unacknowledged message until the server answers. A refused
-//! expectation at the first unacknowledged message means another writer wrote the stream:
-//! the writer stops (`Fenced`) and acknowledges nothing more.
+//! expectation at the first unacknowledged message means another writer wrote the stream
+//! (`Fenced`), or, if the stream is now shorter than what was acknowledged, that the server
+//! lost its storage (`Lost`): either way the writer stops and acknowledges nothing more.
 //!
 //! Acknowledgements are taken in order only: a message after one that failed fails too (its
 //! expectation breaks), and only the first one's answer says what happened.
@@ -510,6 +511,18 @@ impl Link {
             return Outcome::Retry(format!("{error}; then looking it up: {}", self.redactor.text(&e.to_string())));
         }
         let found = stream.get_info().await.ok().map(|info| info.state.last_sequence);
+        if let Some(found) = found
+            && found < sequence - 1
+        {
+            // Behind what it acknowledged: not another writer, a server that lost its storage.
+            return Outcome::Stop(NatsError::Lost {
+                world: self.shared.world.clone(),
+                writer: self.shared.writer,
+                sequence,
+                expected: sequence - 1,
+                found,
+            });
+        }
         Outcome::Stop(NatsError::Fenced {
             world: self.shared.world.clone(),
             writer: self.shared.writer,

@@ -237,6 +237,47 @@ fn a_second_writer_fences_the_first() {
     assert_eq!(read_all(&js, "fenced"), b"one\ntwo\nsix\n");
 }
 
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_server_that_lost_acknowledged_messages_stops_the_writer() {
+    let mut server = NatsServer::start();
+    let js = connect(&server);
+    let log = WorldLog::open(&js, "lost", 4).unwrap();
+    log.append(b"one\n").unwrap();
+    log.wait_acknowledged(4, PATIENCE).unwrap();
+    // An older copy of the storage, put back after more was acknowledged.
+    server.stop();
+    let storage = server.dir().join("jetstream");
+    let older = tempfile::tempdir().unwrap();
+    copy_dir(&storage, older.path());
+    server.restart();
+    log.append(b"two\n").unwrap();
+    log.wait_acknowledged(8, PATIENCE).unwrap();
+    server.stop();
+    std::fs::remove_dir_all(&storage).unwrap();
+    copy_dir(older.path(), &storage);
+    server.restart();
+    log.append(b"three\n").unwrap();
+    match log.wait_acknowledged(14, PATIENCE) {
+        Err(NatsError::Lost { sequence: 3, expected: 2, found: 1, .. }) => {}
+        other => panic!("expected Lost, got {other:?}"),
+    }
+    assert_eq!(log.acknowledged(), 8);
+    assert_eq!(read_all(&js, "lost"), b"one\n");
+}
+
 #[test]
 fn appends_past_the_backlog_are_refused_whole() {
     let mut server = NatsServer::start();

@@ -29,7 +29,6 @@ impl NatsServer {
     }
 
     /// Where the server keeps its streams.
-    #[allow(dead_code, reason = "for tests that inspect or corrupt the storage")]
     pub fn dir(&self) -> &Path {
         self.dir.path()
     }
