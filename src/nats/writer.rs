@@ -5,8 +5,11 @@
 //! One writer per stream makes every message's stream sequence known before it is sent (the
 //! last sequence at open, plus one per message). Each publish carries the id
 //! `{world}.{writer}.{sequence}` and expects the stream's last sequence to be the one before
-//! it. So a resend is exact: the server answers a copy it already stored as a duplicate (it
-//! checks ids before expectations), and a message can never land after a different one. A
+//! it, and (but the first after open) the last message id to be this writer's previous one:
+//! a sequence alone would let a pipelined message land right after another writer's message
+//! that took its predecessor's place. So a resend is exact: the server answers a copy it
+//! already stored as a duplicate (it checks ids before expectations), and a message can never
+//! land after a different one. A
 //! publish whose acknowledgement timed out may still land later; the writer does not guess,
 //! it resends from the first unacknowledged message until the server answers. A refused
 //! expectation at the first unacknowledged message means another writer wrote the stream
@@ -206,7 +209,13 @@ impl WorldLog {
             redactor: js.inner.redactor.clone(),
             subject,
         };
-        let publisher = Publisher { link, message_bytes, next_sequence: last_sequence + 1, in_flight: VecDeque::new() };
+        let publisher = Publisher {
+            link,
+            message_bytes,
+            first_sequence: last_sequence + 1,
+            next_sequence: last_sequence + 1,
+            in_flight: VecDeque::new(),
+        };
         let task = js.runtime().spawn(publisher.run());
         Ok(WorldLog { shared, js: js.clone(), task })
     }
@@ -324,13 +333,25 @@ struct InFlight {
     payload: Bytes,
     /// The answer to its latest send; `None` when the send itself failed (resend).
     ack: Option<AckFuture>,
+    /// Whether it expects its predecessor's id too. The first unacknowledged message may go
+    /// without: its predecessor is acknowledged, so the sequence alone says nothing came
+    /// between (and a server that forgot the last id, e.g. after a restart, is not stuck).
+    expects_id: bool,
 }
 
 /// What the first unacknowledged message's answer means.
 enum Outcome {
     Acknowledged,
     Retry(String),
+    /// Its predecessor's id was not the server's last: resend it expecting the sequence only.
+    WithoutId(String),
     Stop(NatsError),
+}
+
+fn front_without_id(in_flight: &mut VecDeque<InFlight>) {
+    if let Some(front) = in_flight.front_mut() {
+        front.expects_id = false;
+    }
 }
 
 /// The publishing task's own state (the task owns no runtime handle: it must never be the
@@ -338,6 +359,8 @@ enum Outcome {
 struct Publisher {
     link: Link,
     message_bytes: usize,
+    /// The first message's sequence: its predecessor (if any) is not this writer's.
+    first_sequence: u64,
     next_sequence: u64,
     in_flight: VecDeque<InFlight>,
 }
@@ -362,8 +385,9 @@ impl Publisher {
                 let Some(payload) = self.link.shared.take_message(self.message_bytes) else { break };
                 let sequence = self.next_sequence;
                 self.next_sequence += 1;
-                let ack = self.link.send(sequence, payload.clone()).await;
-                self.in_flight.push_back(InFlight { sequence, payload, ack });
+                let expects_id = sequence > self.first_sequence;
+                let ack = self.link.send(sequence, payload.clone(), expects_id).await;
+                self.in_flight.push_back(InFlight { sequence, payload, ack, expects_id });
             }
             let room = self.in_flight.len() < MAX_IN_FLIGHT;
             let Some(front) = self.in_flight.front_mut() else {
@@ -386,6 +410,10 @@ impl Publisher {
                     self.announce();
                 }
                 Outcome::Retry(why) => self.resend_all(why).await,
+                Outcome::WithoutId(why) => {
+                    front_without_id(&mut self.in_flight);
+                    self.resend_all(why).await;
+                }
                 Outcome::Stop(failure) => {
                     self.link.shared.stop(Some(failure));
                     self.announce();
@@ -418,6 +446,10 @@ impl Publisher {
             match self.link.judge(sequence, answer).await {
                 Outcome::Acknowledged => self.acknowledge_front(),
                 Outcome::Retry(why) => return self.resend_all(why).await,
+                Outcome::WithoutId(why) => {
+                    front_without_id(&mut self.in_flight);
+                    return self.resend_all(why).await;
+                }
                 Outcome::Stop(failure) => {
                     self.link.shared.stop(Some(failure));
                     return;
@@ -448,22 +480,26 @@ impl Publisher {
             tokio::time::sleep(RECONNECT_POLL).await;
         }
         for index in 0..self.in_flight.len() {
-            let (sequence, payload) = (self.in_flight[index].sequence, self.in_flight[index].payload.clone());
+            let message = &self.in_flight[index];
+            let (sequence, payload, expects_id) = (message.sequence, message.payload.clone(), message.expects_id);
             // The superseded answer is dropped before the new send, so its permit is free.
             self.in_flight[index].ack = None;
-            self.in_flight[index].ack = self.link.send(sequence, payload).await;
+            self.in_flight[index].ack = self.link.send(sequence, payload, expects_id).await;
         }
     }
 }
 
 impl Link {
-    async fn send(&self, sequence: u64, payload: Bytes) -> Option<AckFuture> {
+    async fn send(&self, sequence: u64, payload: Bytes, expects_id: bool) -> Option<AckFuture> {
         let shared = &self.shared;
-        let message = PublishMessage::build()
+        let mut message = PublishMessage::build()
             .payload(payload)
             .message_id(format!("{}.{}.{sequence}", shared.world, shared.writer))
             .expected_last_subject_sequence(sequence - 1)
             .header("Limina-Writer", shared.writer.to_string());
+        if expects_id {
+            message = message.expected_last_message_id(format!("{}.{}.{}", shared.world, shared.writer, sequence - 1));
+        }
         match self.publish.send_publish(self.subject.clone(), message).await {
             Ok(future) => Some(Box::pin(future.into_future())),
             Err(_) => None,
@@ -482,6 +518,7 @@ impl Link {
             }),
             Err(error) => match error.kind() {
                 PublishErrorKind::WrongLastSequence => self.resolve_wrong_sequence(sequence, &error.to_string()).await,
+                PublishErrorKind::WrongLastMessageId => Outcome::WithoutId(self.redactor.text(&error.to_string())),
                 PublishErrorKind::MaxPayloadExceeded => {
                     Outcome::Stop(NatsError::Refused { world: world.clone(), sequence, message: self.redactor.text(&error.to_string()) })
                 }

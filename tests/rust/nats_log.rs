@@ -130,6 +130,21 @@ fn missing_logs_bad_names_and_unreachable_servers_are_refused_with_their_values(
 }
 
 #[test]
+fn credentials_reach_the_server_and_never_an_error() {
+    let server = NatsServer::start_with(&["--auth", "right-token-4711"]);
+    let with = |token: &str| NatsUrl::parse(&format!("nats://{token}@127.0.0.1:{}", server.port)).unwrap();
+    let js = JetStream::connect(&with("right-token-4711"), Duration::from_secs(10)).unwrap();
+    WorldLog::open(&js, "guarded", 1).unwrap();
+    assert!(!format!("{js:?}").contains("4711"));
+
+    let error = JetStream::connect(&with("wrong-token-0815"), Duration::from_secs(1)).unwrap_err();
+    let shown = error.to_string();
+    assert!(matches!(&error, NatsError::Connect { last_error: Some(_), .. }), "{shown}");
+    assert!(shown.to_lowercase().contains("authorization"), "{shown}");
+    assert!(!shown.contains("0815") && !format!("{error:?}").contains("0815"), "{shown}");
+}
+
+#[test]
 fn acknowledged_bytes_survive_kill_9_and_waits_end_when_acknowledged() {
     let mut server = NatsServer::start();
     let js = connect(&server);
@@ -212,7 +227,10 @@ fn a_restarted_server_gets_the_rest_by_itself_exactly_once() {
 fn a_second_writer_fences_the_first() {
     let server = NatsServer::start();
     let js = connect(&server);
-    let first = WorldLog::open(&js, "fenced", 1).unwrap();
+    // Messages of 4 bytes: the fenced writer has several in flight when it meets the fence,
+    // and none of them may land after the other writer's message.
+    let tiny = LogLimits { message_bytes: 4, ..LogLimits::default() };
+    let first = WorldLog::open_with(&js, "fenced", 1, tiny).unwrap();
     first.append(b"one\n").unwrap();
     first.wait_acknowledged(4, PATIENCE).unwrap();
 
