@@ -82,6 +82,16 @@ impl JetStream {
             .reconnect_delay_callback(|attempts| {
                 Duration::from_millis(50).saturating_mul(attempts.min(1000) as u32).min(MAX_RECONNECT_DELAY)
             });
+        // The last thing the client or server complained about, for an operator reading why
+        // no connection came (a wrong password is an "authorization violation").
+        let complaint: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+        let heard = complaint.clone();
+        options = options.event_callback(move |event| {
+            if matches!(event, async_nats::Event::ServerError(_) | async_nats::Event::ClientError(_)) {
+                *heard.lock().unwrap_or_else(|p| p.into_inner()) = Some(event.to_string());
+            }
+            std::future::ready(())
+        });
         options = match url.credentials() {
             None => options,
             Some(super::url::Credentials::UserPassword { user, password }) => options.user_and_password(user.clone(), password.clone()),
@@ -103,7 +113,11 @@ impl JetStream {
         let client = match client {
             Ok(Some(client)) => client,
             // With retry_on_initial_connect the client only fails on a malformed address.
-            Ok(None) | Err(_) => return Err(NatsError::Connect { url: url.to_string(), waited: timeout }),
+            Ok(None) | Err(_) => {
+                let last = complaint.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                let last_error = last.map(|text| crate::clip::to_bytes(&redactor.text(&text), 512).to_string());
+                return Err(NatsError::Connect { url: url.to_string(), waited: timeout, last_error });
+            }
         };
         // Building a context spawns its acknowledgement task: inside the runtime.
         let _inside = runtime.enter();

@@ -9,8 +9,11 @@ pub enum NatsError {
     BadUrl { url: String, why: &'static str },
     #[error("'{world}' is not a world name: {why}")]
     BadWorld { world: String, why: &'static str },
-    #[error("no connection to {url} within {waited:?} (is nats-server running there with -js?)")]
-    Connect { url: String, waited: Duration },
+    #[error(
+        "no connection to {url} within {waited:?} ({})",
+        last_error.as_ref().map_or("is nats-server running there with -js?".to_string(), |e| format!("last error: {e}"))
+    )]
+    Connect { url: String, waited: Duration, last_error: Option<String> },
     #[error("the NATS client's runtime could not start: {message}")]
     Runtime { message: String },
     #[error("the NATS client blocks its caller and cannot be called from inside a tokio runtime ({operation})")]

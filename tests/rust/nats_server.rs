@@ -18,14 +18,21 @@ pub struct NatsServer {
     /// `nats://127.0.0.1:PORT`.
     pub url: String,
     frozen: bool,
+    extra: Vec<String>,
 }
 
 impl NatsServer {
     /// Starts a server with JetStream on a free port.
     pub fn start() -> NatsServer {
+        Self::start_with(&[])
+    }
+
+    /// `start` with more nats-server options (e.g. `--auth TOKEN`), kept for restarts.
+    pub fn start_with(extra: &[&str]) -> NatsServer {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let (child, port) = spawn(dir.path(), None);
-        NatsServer { child: Some(child), dir, port, url: format!("nats://127.0.0.1:{port}"), frozen: false }
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        let (child, port) = spawn(dir.path(), None, &extra);
+        NatsServer { child: Some(child), dir, port, url: format!("nats://127.0.0.1:{port}"), frozen: false, extra }
     }
 
     /// Where the server keeps its streams.
@@ -59,7 +66,7 @@ impl NatsServer {
     /// Starts it again on the same port and storage (after `stop` or `kill9`).
     pub fn restart(&mut self) {
         assert!(self.child.is_none(), "restart a stopped server");
-        let (child, _) = spawn(self.dir.path(), Some(self.port));
+        let (child, _) = spawn(self.dir.path(), Some(self.port), &self.extra);
         self.child = Some(child);
     }
 
@@ -117,7 +124,7 @@ fn binary() -> PathBuf {
 }
 
 /// Runs nats-server on `port` (a free one if `None`) and waits for its ports file.
-fn spawn(dir: &Path, port: Option<u16>) -> (Child, u16) {
+fn spawn(dir: &Path, port: Option<u16>, extra: &[String]) -> (Child, u16) {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("server.log")).expect("server log");
     let port_arg = port.map_or("-1".to_string(), |p| p.to_string());
     let mut child = match Command::new(binary())
@@ -125,6 +132,7 @@ fn spawn(dir: &Path, port: Option<u16>) -> (Child, u16) {
         .arg(dir)
         .args(["-a", "127.0.0.1", "-p", &port_arg, "-m", "-1", "--ports_file_dir"])
         .arg(dir)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log)
