@@ -1,7 +1,7 @@
 //! limina: an agent-native real-time 3D engine in one binary, scripted in Luau.
 //!
 //! Layers, highest first (a folder names only its own layer or lower; `tests/rust/layers.rs`
-//! checks it): `cli` → `mcp` → `host` → {`packages`, `durable`, `snapshot`} → `skills` →
+//! checks it): `cli` → `mcp` → `host` → {`packages`, `durable`, `nats`, `snapshot`} → `skills` →
 //! `agents` → {`policy`, `scenes`} → {`script`, `world`, `physics`, `trace`, `render`, `audio`}
 //! → small base modules. Every world mutation is a skill call through `skills::invoke`;
 //! docs/architecture.md has the tour.
@@ -20,6 +20,7 @@ pub(crate) mod isolate;
 pub mod mcp;
 #[cfg(any(feature = "render", feature = "audio-device"))]
 pub(crate) mod native_noise;
+pub mod nats;
 pub mod packages;
 pub mod paths;
 pub mod physics;

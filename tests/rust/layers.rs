@@ -13,7 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("rules", &["policy", "scenes", "instructions"]),
     ("agents", &["agents"]),
     ("pipeline", &["skills"]),
-    ("records", &["packages", "durable", "snapshot"]),
+    ("records", &["packages", "durable", "nats", "snapshot"]),
     ("engine", &["host"]),
     ("transports", &["mcp"]),
     ("front", &["cli"]),

@@ -26,6 +26,8 @@ mod mcp_http;
 mod mcp_load;
 mod mcp_reads;
 mod mcp_ws;
+mod nats_log;
+mod nats_server;
 mod package_loading;
 mod package_paths;
 mod package_reload;

@@ -1,0 +1,21 @@
+//! Each world's command log on NATS JetStream (SPEC §14): one stream per world
+//! (`LIMINA_LOG_{world}`, subject `limina.log.{world}`) whose messages, concatenated, are the
+//! bytes the file log would hold. `WorldLog` writes one (`writer`) and reads one back
+//! (`reader`); `JetStream` is the connection with the small runtime it runs on (`connection`).
+//!
+//! Callers are plain std threads: every call blocks its caller, none may be made from inside a
+//! tokio runtime, and no async-nats type leaves this module. Sits with `durable` in the records
+//! layer; names only base modules (`clip`, `redact`).
+
+mod connection;
+mod error;
+mod reader;
+mod stream;
+mod url;
+mod writer;
+
+pub use connection::JetStream;
+pub use error::NatsError;
+pub use reader::LogBytes;
+pub use url::{DEFAULT_PORT, NatsUrl};
+pub use writer::{AckCallback, LogLimits, MAX_IN_FLIGHT, WorldLog};
