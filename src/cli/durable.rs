@@ -11,15 +11,21 @@ use crate::host::ReplayOptions;
 
 /// The command-log options `run` and `mcp` share.
 #[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("log_target").multiple(true).args(["log", "log_dir", "nats"])))]
 pub(crate) struct LogArgs {
     /// Keep a command log: every applied skill call, per tick, with world-hash checkpoints
     /// (`limina replay FILE --verify`). The file must not exist yet.
-    #[arg(long, value_name = "FILE", group = "log_target")]
+    #[arg(long, value_name = "FILE", conflicts_with = "log_dir")]
     pub log: Option<PathBuf>,
     /// (limina mcp --http/--ws) Keep a command log of every world the server serves, each in
     /// DIR/WORLD/world.log (`limina recover DIR/WORLD`); a world's folder must hold no log yet.
-    #[arg(long, value_name = "DIR", group = "log_target")]
+    #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
+    /// (limina mcp --http/--ws) Keep every world's command log on NATS JetStream as well (or
+    /// instead, without --log/--log-dir): nats://[USER:PASSWORD@|TOKEN@]HOST[:PORT]. A call is
+    /// answered once JetStream has acknowledged what it recorded. See docs/durability.md.
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
     /// Ticks between world-hash checkpoints in the log.
     #[arg(long, value_name = "N", default_value_t = 60, requires = "log_target", value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: u64,
@@ -51,20 +57,27 @@ impl LogArgs {
         }
     }
 
-    /// Refuses `--log-dir` where one world is served.
+    /// Refuses `--log-dir` and `--nats` where one world is served.
     pub fn one_world(&self, command: &str) -> Result<(), CliError> {
-        match &self.log_dir {
-            Some(_) => Err(CliError::usage(format_args!(
-                "--log-dir is for servers of many worlds (limina mcp --http/--ws); {command} takes --log FILE"
-            ))),
-            None => Ok(()),
+        if self.log_dir.is_some() || self.nats.is_some() {
+            return Err(CliError::usage(format_args!(
+                "--log-dir and --nats are for servers (limina mcp --http/--ws); {command} takes --log FILE"
+            )));
         }
+        Ok(())
+    }
+
+    /// The log settings for worlds logged on JetStream alone (their snapshots are staged in
+    /// `staging`, which holds no log file).
+    pub fn nats_config(&self, staging: &std::path::Path) -> Option<LogConfig> {
+        self.nats.as_ref().map(|_| LogConfig { file: false, ..self.settings(staging) })
     }
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
-    /// The command log (`--log` of `limina run` or `limina mcp`).
+    /// The command log (`--log` of `limina run` or `limina mcp`), or a world on JetStream:
+    /// nats://HOST:PORT/WORLD.
     pub log: PathBuf,
     /// Compare every checkpoint's world hash; the first that differs is named, with the last
     /// command before it.
@@ -80,9 +93,17 @@ pub(crate) struct ReplayArgs {
 
 pub fn replay(args: &ReplayArgs) -> CliResult {
     let options = ReplayOptions { verify: args.verify, until: args.until, project: super::project_root() };
+    let fetched = match FetchedWorld::of(&args.log)? {
+        Some(fetched) if args.from.is_some() => {
+            drop(fetched);
+            return Err(CliError::usage("--from takes a snapshot beside a log file; replay a JetStream log from its beginning"));
+        }
+        fetched => fetched,
+    };
+    let log = fetched.as_ref().map_or_else(|| args.log.clone(), |f| f.folder.join("world.log"));
     let (engine, report) = match &args.from {
-        Some(snapshot) => crate::host::replay_from(&args.log, snapshot, &options),
-        None => crate::host::replay(&args.log, &options),
+        Some(snapshot) => crate::host::replay_from(&log, snapshot, &options),
+        None => crate::host::replay(&log, &options),
     }
     .map_err(CliError::failed)?;
     if report.torn_tail {
@@ -104,9 +125,41 @@ pub fn replay(args: &ReplayArgs) -> CliResult {
     }
 }
 
+/// A world's log and snapshots read from JetStream (`nats://HOST:PORT/WORLD`) into a folder of
+/// their own, which the file log's replay and recovery read as any run's folder; removed when
+/// dropped.
+struct FetchedWorld {
+    folder: std::path::PathBuf,
+}
+
+impl FetchedWorld {
+    /// None when `target` is a path, not a `nats://` URL.
+    fn of(target: &std::path::Path) -> Result<Option<FetchedWorld>, CliError> {
+        let Some(text) = target.to_str().filter(|t| t.starts_with("nats://")) else { return Ok(None) };
+        let url = crate::nats::NatsUrl::parse(text).map_err(CliError::usage)?;
+        let Some(world) = url.world().map(str::to_string) else {
+            return Err(CliError::usage(format_args!("{url}: name the world: nats://HOST:PORT/WORLD")));
+        };
+        let js = crate::nats::JetStream::connect(&url, Duration::from_secs(10)).map_err(CliError::failed)?;
+        let folder = std::env::temp_dir().join(format!("limina-nats-{world}-{}", crate::unguessable::hex(8)));
+        std::fs::create_dir_all(&folder).map_err(|e| CliError::failed(format_args!("{}: {e}", folder.display())))?;
+        let fetched = FetchedWorld { folder };
+        let snapshots = crate::nats::materialize(&js, &world, &fetched.folder).map_err(CliError::failed)?;
+        eprintln!("{url}: read world '{world}' from JetStream ({snapshots} snapshot(s))");
+        Ok(Some(fetched))
+    }
+}
+
+impl Drop for FetchedWorld {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct RecoverArgs {
-    /// The folder holding the command log (one `*.log`) and the snapshots written beside it.
+    /// The folder holding the command log (one `*.log`) and the snapshots written beside it, or
+    /// a world on JetStream: nats://HOST:PORT/WORLD.
     pub dir: PathBuf,
     /// Write the recovered world here as a snapshot.
     #[arg(long, value_name = "FILE")]
@@ -114,10 +167,12 @@ pub(crate) struct RecoverArgs {
 }
 
 pub fn recover(args: &RecoverArgs) -> CliResult {
-    if !args.dir.is_dir() {
+    let fetched = FetchedWorld::of(&args.dir)?;
+    let dir = fetched.as_ref().map_or_else(|| args.dir.clone(), |f| f.folder.clone());
+    if !dir.is_dir() {
         return Err(CliError::usage(format_args!("{}: no such folder", args.dir.display())));
     }
-    let recovered = crate::host::recover(&args.dir, &super::project_root()).map_err(CliError::failed)?;
+    let recovered = crate::host::recover(&dir, &super::project_root()).map_err(CliError::failed)?;
     let from = match &recovered.snapshot {
         Some((file, tick)) => format!("snapshot {} (tick {tick})", crate::clip::shown(file)),
         None => "the beginning of the log".into(),

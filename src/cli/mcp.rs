@@ -175,6 +175,7 @@ pub fn run(args: &McpArgs) -> CliResult {
     } else {
         let worlds = worlds(&project, &args.world)?;
         let admin_token = read(&args.admin_token);
+        let nats_log = log.nats_config(&project.join(".limina").join("worlds"));
         server::serve_blocking(&ServerOptions {
             tokens: read(&args.tokens),
             viewer_token: None,
@@ -192,6 +193,8 @@ pub fn run(args: &McpArgs) -> CliResult {
             tools: args.tools.mode(),
             log: log.config(),
             log_dir: log.dir_config(),
+            nats: log.nats.clone(),
+            nats_log,
             worlds,
             admin_token,
         })?;

@@ -112,6 +112,8 @@ fn serve(args: &RunArgs, port: u16) -> CliResult {
         tools: ToolsMode::Core,
         log: args.log.config(),
         log_dir: None,
+        nats: None,
+        nats_log: None,
         worlds: Vec::new(),
         admin_token: None,
     })?;

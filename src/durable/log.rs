@@ -366,7 +366,11 @@ impl CommandLog {
     /// Notes a scheduled snapshot; returns the one to remove when more than three are kept.
     pub(crate) fn keep_snapshot(&mut self, path: PathBuf) -> Option<PathBuf> {
         self.kept_snapshots.push_back(path);
-        (self.kept_snapshots.len() > 3).then(|| self.kept_snapshots.pop_front()).flatten()
+        let retired = (self.kept_snapshots.len() > 3).then(|| self.kept_snapshots.pop_front()).flatten();
+        if let (Some(remote), Some(name)) = (&self.remote, retired.as_ref().and_then(|p| p.file_name())) {
+            remote.remove_snapshot(&name.to_string_lossy());
+        }
+        retired
     }
 
     /// A step completed (`now` is the new tick): the marker, a checkpoint when one is due, and

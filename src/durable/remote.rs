@@ -30,6 +30,8 @@ pub trait RemoteLog {
     /// Hands the remote a copy of the snapshot at `path`, stored under `name` (in the
     /// background; recovery passes over a snapshot the remote does not hold).
     fn put_snapshot(&self, name: &str, path: &std::path::Path);
+    /// Removes a snapshot the log no longer keeps (in the background).
+    fn remove_snapshot(&self, name: &str);
     /// Where it is, for messages (never with credentials).
     fn describe(&self) -> String;
 }

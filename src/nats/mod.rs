@@ -10,6 +10,8 @@
 mod connection;
 mod error;
 mod reader;
+mod remote;
+mod snapshots;
 mod stream;
 mod url;
 mod writer;
@@ -17,5 +19,7 @@ mod writer;
 pub use connection::JetStream;
 pub use error::NatsError;
 pub use reader::LogBytes;
+pub use remote::{NatsRemote, materialize};
+pub use snapshots::fetch as fetch_snapshot;
 pub use url::{DEFAULT_PORT, NatsUrl};
 pub use writer::{AckCallback, LogLimits, MAX_IN_FLIGHT, WorldLog};

@@ -112,6 +112,14 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Kills the process at once (SIGKILL): nothing is flushed on the way out.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -119,7 +127,7 @@ impl Drop for Server {
     }
 }
 
-async fn body(r: reqwest::Response) -> (StatusCode, Value) {
+pub async fn body(r: reqwest::Response) -> (StatusCode, Value) {
     let status = r.status();
     let text = r.text().await.unwrap();
     let parsed = serde_json::from_str(&text).ok();
@@ -128,7 +136,7 @@ async fn body(r: reqwest::Response) -> (StatusCode, Value) {
 
 /// A deterministic script of world changes, different for each `seed`: bodies dropped and
 /// stepped, so physics is in the hash, not only the entity table.
-fn script(seed: u64) -> Vec<(&'static str, Value)> {
+pub fn script(seed: u64) -> Vec<(&'static str, Value)> {
     let mut calls = Vec::new();
     for i in 0..24u64 {
         let x = (i as f64) * 1.5 + seed as f64 * 0.25;
@@ -142,7 +150,7 @@ fn script(seed: u64) -> Vec<(&'static str, Value)> {
     calls
 }
 
-async fn run_script(server: &Server, world: &str, seed: u64) {
+pub async fn run_script(server: &Server, world: &str, seed: u64) {
     for (tool, arguments) in script(seed) {
         server.call(world, tool, arguments).await;
     }

@@ -310,14 +310,29 @@ fn world_row(world: &super::worlds::World) -> Value {
     if let Some(why) = condition.why() {
         row["why"] = json!(why);
     }
+    if let Some(log) = world.status.log_progress() {
+        row["log"] = json!({
+            "remote": true,
+            "writable": log.writable.is_ok(),
+            "unacknowledgedBytes": log.written.saturating_sub(log.acknowledged),
+        });
+        if let Err(why) = log.writable {
+            row["log"]["why"] = json!(why);
+        }
+    }
     row
+}
+
+/// Whether a world is serving and its log takes records.
+fn world_healthy(world: &super::worlds::World, now: std::time::Instant) -> bool {
+    world.status.condition(now) == super::worlds::Condition::Serving && world.status.log_progress().is_none_or(|l| l.writable.is_ok())
 }
 
 fn health(worlds: &WorldSet, reaches: impl Fn(&WorldName) -> bool) -> HttpResponse {
     let all: Vec<_> = worlds.all().into_iter().filter(|w| reaches(&w.name)).collect();
     let now = std::time::Instant::now();
     let stuck = worlds.stuck();
-    let healthy = stuck.is_empty() && all.iter().all(|w| w.status.condition(now) == super::worlds::Condition::Serving);
+    let healthy = stuck.is_empty() && all.iter().all(|w| world_healthy(w, now));
     let mut rows: Vec<Value> = all.iter().map(|w| world_row(w)).collect();
     rows.extend(worlds.starting().iter().filter(|n| reaches(n)).map(|n| json!({"name": n.as_str(), "state": "starting"})));
     rows.extend(stuck.iter().filter(|n| reaches(n)).map(

@@ -403,6 +403,7 @@ impl<'e> EngineLoop<'e> {
                 self.step(plan);
                 if let Some(status) = self.status {
                     status.stepped(self.engine.tick(), self.engine.paused(), Instant::now());
+                    status.logged(self.engine.log_progress());
                 }
                 continue;
             }

@@ -91,6 +91,11 @@ pub(crate) struct ServerOptions {
     pub log: Option<crate::durable::LogConfig>,
     /// Log every world to `{path}/{world}/world.log` (`--log-dir`), with these settings.
     pub log_dir: Option<crate::durable::LogConfig>,
+    /// Every world's log on NATS JetStream too (`--nats URL`).
+    pub nats: Option<String>,
+    /// The log settings of worlds logged on JetStream alone; its path is the folder their
+    /// snapshots are staged in (`{path}/{world}/`).
+    pub nats_log: Option<crate::durable::LogConfig>,
     /// Worlds served besides the default one from the start (`--world NAME[=FROM]`).
     pub worlds: Vec<(WorldName, Origin)>,
     /// The operator's token for `/admin/…` (`--admin-token FILE`).
@@ -135,6 +140,13 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         .enable_all()
         .build()
         .map_err(McpServerError::Runtime)?;
+    let nats = match &options.nats {
+        Some(url) => {
+            let url = crate::nats::NatsUrl::parse(url).map_err(|e| McpServerError::World(e.to_string()))?;
+            Some(crate::nats::JetStream::connect(&url, NATS_CONNECT).map_err(|e| McpServerError::World(format!("--nats: {e}")))?)
+        }
+        None => None,
+    };
     let default_grant = Grant { profile: options.profile, extra: options.grant };
     let access = worlds::Access { tokens: tokens.clone(), default_grant, next: Arc::new(AtomicU64::new(1)) };
     let defaults = worlds::WorldDefaults {
@@ -145,6 +157,8 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         publish_deltas: options.publish_deltas,
         main_log: options.log.clone(),
         log_dir: options.log_dir.clone(),
+        nats,
+        nats_log: options.nats_log.clone(),
     };
     let set = Arc::new(WorldSet::new(defaults, access.clone()));
     let main = WorldSpec {
@@ -211,6 +225,9 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
     let _ = handle.stop();
     Ok(())
 }
+
+/// How long start-up waits for the first connection to `--nats`.
+const NATS_CONNECT: Duration = Duration::from_secs(10);
 
 /// Reads `--admin-token FILE`: one token on its first line, at least 16 characters, in a file
 /// only its owner may read.

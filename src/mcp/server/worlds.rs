@@ -110,6 +110,10 @@ pub(crate) struct WorldDefaults {
     pub main_log: Option<crate::durable::LogConfig>,
     /// Every world logs to `DIR/{name}/world.log` (`--log-dir`), with these settings.
     pub log_dir: Option<crate::durable::LogConfig>,
+    /// Every world's log goes to JetStream as well (`--nats`).
+    pub nats: Option<crate::nats::JetStream>,
+    /// The settings of a log on JetStream alone; `{path}/{name}/` stages its snapshots.
+    pub nats_log: Option<crate::durable::LogConfig>,
 }
 
 impl WorldDefaults {
@@ -145,6 +149,11 @@ impl WorldDefaults {
     /// The world's command log, if it keeps one. A `--log-dir` world's folder must hold no log
     /// yet: a folder holds one run's log (`limina recover DIR/name`).
     fn log_for(&self, name: &WorldName) -> Result<Option<crate::durable::LogConfig>, String> {
+        let remote = self
+            .nats
+            .as_ref()
+            .map(|js| crate::durable::RemoteTarget(Arc::new(crate::nats::NatsRemote { js: js.clone(), world: name.to_string() })));
+        let with_remote = |config: crate::durable::LogConfig| crate::durable::LogConfig { remote: remote.clone(), ..config };
         if let Some(template) = &self.log_dir {
             let folder = template.path.join(name.as_str());
             std::fs::create_dir_all(&folder).map_err(|e| format!("cannot make the log folder {}: {e}", folder.display()))?;
@@ -167,9 +176,22 @@ impl WorldDefaults {
                     folder.display()
                 ));
             }
-            return Ok(Some(crate::durable::LogConfig { path: folder.join("world.log"), ..template.clone() }));
+            return Ok(Some(with_remote(crate::durable::LogConfig { path: folder.join("world.log"), ..template.clone() })));
         }
-        Ok(if name.is_main() { self.main_log.clone() } else { None })
+        if name.is_main()
+            && let Some(log) = &self.main_log
+        {
+            return Ok(Some(with_remote(log.clone())));
+        }
+        match &self.nats_log {
+            // On JetStream alone: snapshots are staged in a folder of the world's own.
+            Some(template) if remote.is_some() => {
+                let folder = template.path.join(name.as_str());
+                std::fs::create_dir_all(&folder).map_err(|e| format!("cannot make the snapshot folder {}: {e}", folder.display()))?;
+                Ok(Some(with_remote(crate::durable::LogConfig { path: folder.join("world.log"), ..template.clone() })))
+            }
+            _ => Ok(None),
+        }
     }
 }
 
@@ -205,6 +227,8 @@ pub(crate) struct WorldStatus {
     /// When the engine thread last came round its loop, and when the tick last moved (or the
     /// world was paused, when it need not move).
     turns: Mutex<Turns>,
+    /// How far the log's remote has acknowledged, as of the last turn (None: no remote).
+    log: Mutex<Option<crate::durable::LogProgress>>,
     connections: Mutex<Vec<Weak<Cutoff>>>,
 }
 
@@ -255,6 +279,7 @@ impl WorldStatus {
             rate_milli: AtomicU64::new(0),
             window: Mutex::new((Instant::now(), 0)),
             turns: Mutex::new(Turns { last_turn: Instant::now(), last_advance: Instant::now(), tick: 0 }),
+            log: Mutex::new(None),
             connections: Mutex::new(Vec::new()),
         }
     }
@@ -320,6 +345,15 @@ impl WorldStatus {
             self.rate_milli.store((steps / elapsed.as_secs_f64() * 1000.0) as u64, Ordering::Relaxed);
             *window = (now, tick);
         }
+    }
+
+    /// Notes how far the log's remote has come (the engine thread, each turn that stepped).
+    pub fn logged(&self, progress: Option<crate::durable::LogProgress>) {
+        *self.log.lock().unwrap_or_else(|p| p.into_inner()) = progress;
+    }
+
+    pub fn log_progress(&self) -> Option<crate::durable::LogProgress> {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// A WebSocket connection to this world (cut when the world stops).

@@ -1,0 +1,150 @@
+//! JetStream as a command log's remote (`durable::RemoteLog`): the log's bytes go to the world's
+//! stream through a `WorldLog`, its snapshots to the world's object store. This is what
+//! `limina mcp --nats URL` gives each world's log.
+//!
+//! A world name whose stream already holds a log is refused: a log is one run's account, as a
+//! log file is (take the world over from it with `limina recover nats://…/WORLD`).
+
+use std::time::Duration;
+
+use super::{JetStream, NatsError, WorldLog};
+use crate::durable::{OpenRemote, RemoteLog};
+
+/// Unacknowledged bytes past which new calls are refused (half the writer's backlog bound, so the
+/// steps recorded meanwhile still fit).
+const REFUSE_PAST: u64 = 32 << 20;
+
+/// Opens a world's log on JetStream when its engine starts its command log.
+pub struct NatsRemote {
+    pub js: JetStream,
+    pub world: String,
+}
+
+impl OpenRemote for NatsRemote {
+    fn open(&self) -> Result<Box<dyn RemoteLog>, String> {
+        if WorldLog::stored_last_sequence(&self.js, &self.world).map_err(|e| e.to_string())?.is_some_and(|last| last > 0) {
+            return Err(format!(
+                "{}: world '{}' already has a log on JetStream (a world of this name ran before); read it with `limina recover {}`, or use another name",
+                self.describe(),
+                self.world,
+                self.describe()
+            ));
+        }
+        let writer = u64::from_str_radix(&crate::unguessable::hex(8), 16).unwrap_or(1);
+        let log = WorldLog::open(&self.js, &self.world, writer).map_err(|e| e.to_string())?;
+        Ok(Box::new(NatsLog { js: self.js.clone(), log }))
+    }
+
+    fn describe(&self) -> String {
+        format!("{}/{}", self.js.url(), self.world)
+    }
+}
+
+struct NatsLog {
+    js: JetStream,
+    log: WorldLog,
+}
+
+impl RemoteLog for NatsLog {
+    fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.log.append(bytes).map_err(|e| e.to_string())
+    }
+
+    fn acknowledged(&self) -> u64 {
+        self.log.acknowledged()
+    }
+
+    fn wait(&self, upto: u64, timeout: Duration) -> Result<(), String> {
+        self.log.wait_acknowledged(upto, timeout).map_err(|e| e.to_string())
+    }
+
+    fn status(&self) -> Result<(), String> {
+        match self.log.failure() {
+            Some(failure) => Err(failure.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    fn writable(&self) -> Result<(), String> {
+        if !self.js.is_connected() {
+            return Err(format!("NATS at {} is unreachable (the client is reconnecting)", self.js.url()));
+        }
+        let waiting = self.log.appended().saturating_sub(self.log.acknowledged());
+        if waiting > REFUSE_PAST {
+            return Err(format!("{waiting} bytes of the log wait for JetStream's acknowledgement (more than {REFUSE_PAST})"));
+        }
+        Ok(())
+    }
+
+    fn on_acknowledged(&mut self, waker: Box<dyn Fn() + Send + Sync>) {
+        self.log.on_acknowledged(waker);
+    }
+
+    fn put_snapshot(&self, name: &str, path: &std::path::Path) {
+        let (js, world, name, path) = (self.js.clone(), self.log.world().to_string(), name.to_string(), path.to_path_buf());
+        self.js.runtime().spawn(async move {
+            if let Err(e) = super::snapshots::put(&js, &world, &name, &path).await {
+                tracing::warn!("world '{world}': snapshot {name} was not stored on JetStream: {e}");
+            }
+        });
+    }
+
+    fn remove_snapshot(&self, name: &str) {
+        let (js, world, name) = (self.js.clone(), self.log.world().to_string(), name.to_string());
+        self.js.runtime().spawn(async move {
+            if let Err(e) = super::snapshots::remove(&js, &world, &name).await {
+                tracing::debug!("world '{world}': snapshot {name} was not removed from JetStream: {e}");
+            }
+        });
+    }
+
+    fn describe(&self) -> String {
+        format!("{}/{}", self.js.url(), self.log.world())
+    }
+}
+
+/// Reads a world's log and the snapshots it names from JetStream into `folder` (`world.log`
+/// and the snapshot files beside it), so the file log's replay and recovery read it as they
+/// read any run's folder. Returns the number of snapshots fetched.
+pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path) -> Result<usize, NatsError> {
+    use std::io::BufRead as _;
+    let failed = |operation: &'static str, e: &dyn std::fmt::Display| NatsError::Stream {
+        world: world.to_string(),
+        stream: super::stream::stream_name(world),
+        url: js.url().to_string(),
+        operation,
+        message: e.to_string(),
+    };
+    let mut bytes = WorldLog::read(js, world, None)?;
+    let path = folder.join("world.log");
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| failed("writing the log out", &e))?;
+    let mut names = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = bytes.read_until(b'\n', &mut line).map_err(|e| failed("reading the log", &e))?;
+        if n == 0 {
+            break;
+        }
+        std::io::Write::write_all(&mut file, &line).map_err(|e| failed("writing the log out", &e))?;
+        // Snapshot markers name the files to fetch; any other line is passed on as it is.
+        if line.starts_with(br#"{"r":"snapshot""#)
+            && let Ok(record) = serde_json::from_slice::<serde_json::Value>(&line)
+            && let Some(name) = record.get("file").and_then(serde_json::Value::as_str)
+            && crate::paths::is_plain_relative(name)
+            && !name.contains('/')
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    file.sync_all().map_err(|e| failed("writing the log out", &e))?;
+    let mut fetched = 0;
+    for name in names {
+        if let Some(snapshot) = super::snapshots::fetch(js, world, &name)? {
+            std::fs::write(folder.join(&name), snapshot).map_err(|e| failed("writing a snapshot out", &e))?;
+            fetched += 1;
+        }
+    }
+    Ok(fetched)
+}
