@@ -8,6 +8,10 @@
 //!   the `agents` section's) one process holds at 60 ticks/s: worlds are added one at a time
 //!   until the slowest runs under 57 steps/s over a 3 s window.
 //!
+//! - acknowledged calls per second and their p50/p95 latency with no command log, the file log
+//!   (`--log-dir`) and the log on JetStream (`--nats`, a `nats-server` started for the run when
+//!   one is on PATH), the same load against each in turn.
+//!
 //! The server is this binary (or `LIMINA_BENCH_SERVER`), run in a throwaway project.
 
 use std::io::{BufRead as _, BufReader};
@@ -38,8 +42,13 @@ impl Drop for Server {
 }
 
 fn start(exe: &Path, project: &Path) -> anyhow::Result<Server> {
+    start_with(exe, project, &[])
+}
+
+fn start_with(exe: &Path, project: &Path, extra: &[&str]) -> anyhow::Result<Server> {
     let mut child = Command::new(exe)
         .args(["mcp", "--http", "--port", "0", "--empty"])
+        .args(extra)
         .current_dir(project)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -81,6 +90,7 @@ pub fn run() -> anyhow::Result<()> {
     std::fs::create_dir_all(&project)?;
     std::fs::write(project.join("density.lua"), DENSITY)?;
     let result = runtime.block_on(async {
+        log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;
         dense_worlds(&exe, &project, &client).await
     });
@@ -160,5 +170,117 @@ async fn dense_worlds(exe: &Path, project: &Path, client: &reqwest::Client) -> a
     outln!(
         "worlds       density: one process on {cores} cores holds {held} world(s) of 200 agents + 256 bodies + 2000 entities at >= {KEEPS_UP} steps/s (one more: {last_rate:.1} steps/s); baseline: one such world alone is the first line"
     );
+    Ok(())
+}
+
+/// Clients and calls each of the log comparison's load.
+const CLIENTS: usize = 8;
+const CALLS_EACH: usize = 250;
+
+/// A `nats-server -js` for the run, in its own folder, on a free port.
+struct Nats {
+    child: Child,
+    url: String,
+    dir: PathBuf,
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn start_nats(project: &Path) -> anyhow::Result<Option<Nats>> {
+    let dir = project.join("nats");
+    std::fs::create_dir_all(&dir)?;
+    let spawned = Command::new("nats-server")
+        .args(["-js", "-a", "127.0.0.1", "-p", "-1", "-m", "-1", "-sd"])
+        .arg(&dir)
+        .arg("--ports_file_dir")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(child) = spawned else { return Ok(None) };
+    let ports = dir.join(format!("nats-server_{}.ports", child.id()));
+    let mut nats = Nats { child, url: String::new(), dir };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(text) = std::fs::read_to_string(&ports)
+            && let Ok(value) = serde_json::from_str::<Value>(&text)
+            && let Some(url) = value["nats"][0].as_str()
+        {
+            nats.url = url.to_string();
+            return Ok(Some(nats));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    anyhow::bail!("nats-server did not say its port within 10 s")
+}
+
+/// `CLIENTS` clients each make `CALLS_EACH` creations, one at a time: calls/s and latencies.
+async fn drive(client: &reqwest::Client, url: &str) -> anyhow::Result<(f64, Vec<f64>)> {
+    let one = |n: usize| async move {
+        let mut latencies = Vec::with_capacity(CALLS_EACH);
+        for i in 0..CALLS_EACH {
+            let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "scene.createEntity", "arguments": {"shape": "box", "position": [n as f64, i as f64 * 0.01, 0.0]},
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+            let started = Instant::now();
+            let answer = client
+                .post(url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/call")
+                .header("mcp-name", "scene.createEntity")
+                .body(body.to_string())
+                .send()
+                .await?
+                .text()
+                .await?;
+            anyhow::ensure!(answer.contains("\"entity\""), "a call failed: {answer}");
+            latencies.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        Ok::<_, anyhow::Error>(latencies)
+    };
+    let started = Instant::now();
+    let results = futures_util::future::join_all((0..CLIENTS).map(one)).await;
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut all = Vec::new();
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_by(f64::total_cmp);
+    Ok(((CLIENTS * CALLS_EACH) as f64 / elapsed, all))
+}
+
+async fn log_backends(exe: &Path, project: &Path, client: &reqwest::Client) -> anyhow::Result<()> {
+    let nats = start_nats(project)?;
+    let logs = project.join("logs").to_string_lossy().into_owned();
+    let mut runs: Vec<(&str, Vec<String>)> = vec![("no log", Vec::new()), ("file log (--log-dir)", vec!["--log-dir".into(), logs])];
+    match &nats {
+        Some(nats) => runs.push(("JetStream (--nats)", vec!["--nats".into(), nats.url.clone()])),
+        None => outln!("worlds       log: nats-server is not on PATH; the JetStream log is not measured (.ci/deps installs it)"),
+    }
+    let mut baseline = None;
+    for (round, (name, extra)) in runs.iter().enumerate() {
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let world = format!("load{round}");
+        let server = start_with(exe, project, &extra)?;
+        admin(client, &server.base, reqwest::Method::POST, "/admin/worlds", Some(json!({"name": world, "from": "empty"}))).await?;
+        let url = format!("{}/w/{world}/mcp", server.base);
+        let (rate, latencies) = drive(client, &url).await?;
+        let p = |q: f64| super::bench::percentile(&latencies, q);
+        let base = *baseline.get_or_insert(rate);
+        outln!(
+            "worlds       log: {name:<22} {rate:>7.0} acknowledged calls/s (x{:.2} of no log), p50 {:.2} ms, p95 {:.2} ms ({CLIENTS} clients x {CALLS_EACH} creations, one at a time each)",
+            rate / base,
+            p(0.5),
+            p(0.95)
+        );
+    }
     Ok(())
 }
