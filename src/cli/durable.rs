@@ -135,8 +135,12 @@ struct FetchedWorld {
 impl FetchedWorld {
     /// None when `target` is a path, not a `nats://` URL.
     fn of(target: &std::path::Path) -> Result<Option<FetchedWorld>, CliError> {
-        let Some(text) = target.to_str().filter(|t| t.starts_with("nats://")) else { return Ok(None) };
-        let url = crate::nats::NatsUrl::parse(text).map_err(CliError::usage)?;
+        let Some(text) = target.to_str().filter(|t| t.contains("://") || t.to_ascii_lowercase().starts_with("nats:")) else {
+            return Ok(None);
+        };
+        // Said without the text: it may hold a password.
+        let url = crate::nats::NatsUrl::parse(text)
+            .map_err(|_| CliError::usage("the target looks like a URL but is not nats://[USER:PASSWORD@|TOKEN@]HOST[:PORT]/WORLD"))?;
         let Some(world) = url.world().map(str::to_string) else {
             return Err(CliError::usage(format_args!("{url}: name the world: nats://HOST:PORT/WORLD")));
         };

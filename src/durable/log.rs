@@ -352,7 +352,7 @@ impl CommandLog {
     /// the remote is handed a copy.
     pub(crate) fn snapshot_written(&mut self, tick: u64, path: &std::path::Path, hash: &str) {
         let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        if let Some(remote) = &self.remote {
+        if let Some(remote) = self.remote.as_ref().filter(|_| self.failed.is_none()) {
             remote.put_snapshot(&file, path);
         }
         self.line(&Record::Snapshot { tick, file, hash: hash.to_string() });
@@ -365,6 +365,10 @@ impl CommandLog {
 
     /// Notes a scheduled snapshot; returns the one to remove when more than three are kept.
     pub(crate) fn keep_snapshot(&mut self, path: PathBuf) -> Option<PathBuf> {
+        // A log that stopped names no newer snapshot: the ones it named are all kept.
+        if self.failed.is_some() {
+            return None;
+        }
         self.kept_snapshots.push_back(path);
         let retired = (self.kept_snapshots.len() > 3).then(|| self.kept_snapshots.pop_front()).flatten();
         if let (Some(remote), Some(name)) = (&self.remote, retired.as_ref().and_then(|p| p.file_name())) {

@@ -32,7 +32,7 @@ impl OpenRemote for NatsRemote {
         }
         let writer = u64::from_str_radix(&crate::unguessable::hex(8), 16).unwrap_or(1);
         let log = WorldLog::open(&self.js, &self.world, writer).map_err(|e| e.to_string())?;
-        Ok(Box::new(NatsLog { js: self.js.clone(), log }))
+        Ok(Box::new(NatsLog { js: self.js.clone(), log, progress: std::cell::Cell::new((0, std::time::Instant::now())) }))
     }
 
     fn describe(&self) -> String {
@@ -43,7 +43,13 @@ impl OpenRemote for NatsRemote {
 struct NatsLog {
     js: JetStream,
     log: WorldLog,
+    /// The acknowledged count when it last moved, and when.
+    progress: std::cell::Cell<(u64, std::time::Instant)>,
 }
+
+/// Bytes waiting with no acknowledgement for this long make the log unwritable: the server is
+/// hung, or the stream is gone (a connected client does not say so).
+const SILENT: Duration = Duration::from_secs(2);
 
 impl RemoteLog for NatsLog {
     fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
@@ -69,9 +75,21 @@ impl RemoteLog for NatsLog {
         if !self.js.is_connected() {
             return Err(format!("NATS at {} is unreachable (the client is reconnecting)", self.js.url()));
         }
-        let waiting = self.log.appended().saturating_sub(self.log.acknowledged());
+        let (acknowledged, appended) = (self.log.acknowledged(), self.log.appended());
+        let waiting = appended.saturating_sub(acknowledged);
         if waiting > REFUSE_PAST {
             return Err(format!("{waiting} bytes of the log wait for JetStream's acknowledgement (more than {REFUSE_PAST})"));
+        }
+        let now = std::time::Instant::now();
+        let (seen, since) = self.progress.get();
+        if acknowledged != seen || waiting == 0 {
+            self.progress.set((acknowledged, now));
+        } else if now.duration_since(since) >= SILENT {
+            return Err(format!(
+                "JetStream at {} has acknowledged nothing for {:.0} s while {waiting} bytes wait (a hung server, or a stream that is gone)",
+                self.js.url(),
+                now.duration_since(since).as_secs_f64()
+            ));
         }
         Ok(())
     }

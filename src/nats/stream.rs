@@ -49,9 +49,33 @@ pub(crate) fn config(world: &str) -> stream::Config {
         discard: stream::DiscardPolicy::New,
         duplicate_window: DUPLICATE_WINDOW,
         deny_delete: true,
+        deny_purge: true,
         allow_direct: true,
         ..Default::default()
     }
+}
+
+/// Why an existing stream cannot hold a world's log: something made it with settings under
+/// which acknowledged messages can go (memory storage, limits that drop old messages, deletes or
+/// purges allowed). None: it can.
+pub(crate) fn unfit(found: &stream::Config) -> Option<String> {
+    let mut why = Vec::new();
+    if found.storage != stream::StorageType::File {
+        why.push("its storage is not file".to_string());
+    }
+    if found.discard != stream::DiscardPolicy::New && (found.max_messages > 0 || found.max_bytes > 0 || !found.max_age.is_zero()) {
+        why.push("it drops old messages at its limits".to_string());
+    }
+    if found.max_messages_per_subject > 0 || !found.max_age.is_zero() {
+        why.push("messages expire or are capped per subject".to_string());
+    }
+    if !found.deny_delete {
+        why.push("messages may be deleted".to_string());
+    }
+    if !found.deny_purge {
+        why.push("it may be purged".to_string());
+    }
+    (!why.is_empty()).then(|| why.join(", "))
 }
 
 #[cfg(test)]

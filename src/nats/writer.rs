@@ -181,6 +181,14 @@ impl WorldLog {
             let message = format!("it holds subjects {:?}, not {subject}", info.config.subjects);
             return Err(stream_failed("check", message));
         }
+        // A stream made by someone else with settings under which acknowledged messages can go
+        // is no place for a log: refused, naming what is wrong, before anything is written.
+        if let Some(why) = super::stream::unfit(&info.config) {
+            return Err(stream_failed(
+                "check",
+                format!("it exists with settings that can lose acknowledged messages: {why}; remove it or fix it"),
+            ));
+        }
         let last_sequence = info.state.last_sequence;
         let message_bytes = limits.message_bytes.min(js.max_payload().saturating_sub(HEADER_ROOM)).max(1);
         let shared = Arc::new(Shared {

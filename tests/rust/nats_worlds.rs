@@ -171,23 +171,71 @@ async fn nats_stopped_mid_load_never_acknowledges_then_loses() {
     assert!(lost.is_empty(), "{} acknowledged creations were lost: {lost:?}", lost.len());
 }
 
-#[test]
-fn health_says_when_a_worlds_log_is_not_writable() {
-    let mut nats = NatsServer::start();
-    let server = Server::start(&["--nats", &nats.url]);
-    nats.stop();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// Waits until `/health` says the default world's log is not writable for a reason holding
+/// `because`.
+fn wait_unwritable(runtime: &tokio::runtime::Runtime, server: &Server, because: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (status, health) = runtime.block_on(server.health());
         let main = &health["worlds"][0];
-        if status == StatusCode::SERVICE_UNAVAILABLE && main["log"]["writable"] == false {
-            assert!(main["log"]["why"].as_str().unwrap().contains("unreachable"), "{health}");
-            break;
+        if status == StatusCode::SERVICE_UNAVAILABLE
+            && main["log"]["writable"] == false
+            && main["log"]["why"].as_str().is_some_and(|why| why.contains(because))
+        {
+            return;
         }
         assert!(Instant::now() < deadline, "{health}");
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+#[test]
+fn health_says_when_a_worlds_log_is_not_writable() {
+    let mut nats = NatsServer::start();
+    let server = Server::start(&["--nats", &nats.url]);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // A hung server: the client stays connected, and nothing is acknowledged.
+    nats.freeze();
+    wait_unwritable(&runtime, &server, "acknowledged nothing");
+    // A world's status does not wait for the remote (it stopped the world's clock for 5 s).
+    let before = runtime.block_on(server.report("main"))["tick"].as_u64().unwrap();
+    let started = Instant::now();
+    let after = runtime.block_on(server.report("main"));
+    assert!(started.elapsed() < Duration::from_secs(4), "the status took {:?}", started.elapsed());
+    assert_eq!(after["durable"], false, "{after}");
+    assert!(after["tick"].as_u64().unwrap() >= before);
+    nats.thaw();
+    nats.stop();
+    wait_unwritable(&runtime, &server, "unreachable");
+}
+
+#[test]
+fn a_stream_made_with_settings_that_lose_messages_is_refused() {
+    let nats = NatsServer::start();
+    // Someone made the world's stream first, in memory and dropping old messages.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = async_nats::connect(nats.url.as_str()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        js.create_stream(async_nats::jetstream::stream::Config {
+            name: "LIMINA_LOG_bad".into(),
+            subjects: vec!["limina.log.bad".into()],
+            storage: async_nats::jetstream::stream::StorageType::Memory,
+            max_messages: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_limina"))
+        .args(["mcp", "--http", "--port", "0", "--nats", &nats.url, "--world", "bad=empty"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && text.contains("settings that can lose acknowledged messages"), "{text}");
+    assert!(text.contains("storage is not file") && text.contains("may be deleted"), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

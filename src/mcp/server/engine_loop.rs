@@ -450,13 +450,13 @@ impl<'e> EngineLoop<'e> {
                 }
             }
             EngineMsg::Status { reply } => {
-                let _ = reply.send(self.report());
+                let _ = reply.send(self.report(false));
             }
             EngineMsg::Acknowledged => {}
             // Handled by `run` (it ends the loop).
             EngineMsg::Retire { reply } => {
                 if let Some(reply) = reply {
-                    let _ = reply.send(self.report());
+                    let _ = reply.send(self.report(true));
                 }
             }
             EngineMsg::Closed { conn } => {
@@ -475,14 +475,25 @@ impl<'e> EngineLoop<'e> {
         }
     }
 
-    fn report(&self) -> WorldReport {
+    /// The world's state; `wait`: make the log durable first, waiting for its remote (a
+    /// retirement), else only sync the file and say how far the remote has come (a status must
+    /// not stop the clock while the remote is away).
+    fn report(&self, wait: bool) -> WorldReport {
         let engine = self.engine;
+        let durable = if wait {
+            engine.make_durable().map_err(|e| e.to_string())
+        } else {
+            engine.make_locally_durable().map_err(|e| e.to_string()).and_then(|()| match engine.log_progress() {
+                Some(p) if p.acknowledged < p.written => Err(format!("{} bytes wait for the log's remote", p.written - p.acknowledged)),
+                _ => Ok(()),
+            })
+        };
         WorldReport {
             tick: engine.tick(),
             world_hash: engine.world_hash(),
             entities: engine.world().entity_count(),
             paused: engine.paused(),
-            durable: engine.make_durable().map_err(|e| e.to_string()),
+            durable,
         }
     }
 
@@ -531,7 +542,7 @@ impl<'e> EngineLoop<'e> {
                 EngineMsg::Retire { reply: None } | EngineMsg::Closed { .. } | EngineMsg::Acknowledged => {}
             }
         }
-        let report = self.report();
+        let report = self.report(true);
         // The log was made durable (or failed): what was held goes now, each as it stands.
         self.release_held(Instant::now() + HOLD_LIMIT);
         if let Err(why) = &report.durable {
