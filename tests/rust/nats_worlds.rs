@@ -141,8 +141,10 @@ async fn nats_stopped_mid_load_never_acknowledges_then_loses() {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let outage = async {
         tokio::time::sleep(Duration::from_millis(800)).await;
+        // Longer than an answer is held (5 s): a client that called meanwhile is told, whatever
+        // the timing of its calls.
         nats.freeze();
-        tokio::time::sleep(Duration::from_secs(3)).await;
+        tokio::time::sleep(Duration::from_secs(6)).await;
         nats.thaw();
         tokio::time::sleep(Duration::from_millis(800)).await;
         nats.stop();
