@@ -13,6 +13,9 @@ use super::bench::{current_rss_kib, percentile};
 use crate::agents::budget::SchedulerBudget;
 use crate::host::{Engine, EngineConfig, Output};
 
+/// The agents' scripted policy, shared with the `worlds` section's density world.
+pub(super) const MILL_POLICY: &str = include_str!("bench_mill.lua");
+
 const WARM_UP: u64 = 60;
 const MEASURED: u64 = 400;
 
@@ -69,25 +72,7 @@ fn measure(d: &Density, reference_p95_ms: f64) -> anyhow::Result<()> {
         );
         anyhow::ensure!(r.success, "body {i}: {:?}", r.error);
     }
-    e.run_source(
-        r#"
-        -- Steer away from the nearest thing seen, or wander when alone.
-        limina.scripted_policy("mill", function(request)
-            local p = request.perception
-            if not p.selfEntity then return {} end
-            local near = p.nearby[1]
-            local dx, dz
-            if near then
-                dx, dz = p.position[1] - near.position[1], p.position[3] - near.position[3]
-            else
-                dx, dz = math.sin(p.tick * 0.1), math.cos(p.tick * 0.1)
-            end
-            local len = math.sqrt(dx * dx + dz * dz) + 1e-6
-            return { { tool = "physics.applyImpulse", input = { entity = p.selfEntity, impulse = { dx / len * 0.4, 0, dz / len * 0.4 } } } }
-        end)
-        "#,
-        "bench/agents.lua",
-    )?;
+    e.run_source(MILL_POLICY, "bench/agents.lua")?;
     // Agents join over one decision interval (30 ticks), as agents that arrived at different
     // times would: about a thirtieth of them decide on any tick.
     let per_tick = d.agents.div_ceil(30);

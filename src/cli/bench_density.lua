@@ -17,19 +17,7 @@ for i = 0, bodies - 1 do
   p[1] = p[1] + 0.37
   limina.call("scene.createEntity", { shape = "sphere", size = 1, dynamic = true, restitution = 0.3, position = p })
 end
-limina.scripted_policy("mill", function(request)
-  local p = request.perception
-  if not p.selfEntity then return {} end
-  local near = p.nearby[1]
-  local dx, dz
-  if near then
-    dx, dz = p.position[1] - near.position[1], p.position[3] - near.position[3]
-  else
-    dx, dz = math.sin(p.tick * 0.1), math.cos(p.tick * 0.1)
-  end
-  local len = math.sqrt(dx * dx + dz * dz) + 1e-6
-  return { { tool = "physics.applyImpulse", input = { entity = p.selfEntity, impulse = { dx / len * 0.4, 0, dz / len * 0.4 } } } }
-end)
+-- The "mill" policy (bench_mill.lua) is run before this script.
 -- Agents join over one decision interval (30 ticks), as agents arriving at different times would.
 local spawned = 0
 limina.on_step(function(tick)

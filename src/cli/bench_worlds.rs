@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// The reference density's world, as a scene script.
+/// The reference density's world, as a scene script (after the agents section's policy).
 const DENSITY: &str = include_str!("bench_density.lua");
 const IDLE_WORLDS: usize = 20;
 /// Worlds at density tried at most (each is a thread and ~50 MiB).
@@ -88,7 +88,7 @@ pub fn run() -> anyhow::Result<()> {
     let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(300)).build()?;
     let project = std::env::temp_dir().join(format!("limina-bench-worlds-{}", crate::unguessable::hex(8)));
     std::fs::create_dir_all(&project)?;
-    std::fs::write(project.join("density.lua"), DENSITY)?;
+    std::fs::write(project.join("density.lua"), format!("{}\n{DENSITY}", super::bench_agents::MILL_POLICY))?;
     let result = runtime.block_on(async {
         log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;

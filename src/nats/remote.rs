@@ -125,7 +125,6 @@ impl RemoteLog for NatsLog {
 /// and the snapshot files beside it), so the file log's replay and recovery read it as they
 /// read any run's folder. Returns the number of snapshots fetched.
 pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path) -> Result<usize, NatsError> {
-    use std::io::BufRead as _;
     let failed = |operation: &'static str, e: &dyn std::fmt::Display| NatsError::Stream {
         world: world.to_string(),
         stream: super::stream::stream_name(world),
@@ -136,27 +135,21 @@ pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path) -> Res
     let mut bytes = WorldLog::read(js, world, None)?;
     let path = folder.join("world.log");
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| failed("writing the log out", &e))?;
-    let mut names = Vec::new();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = bytes.read_until(b'\n', &mut line).map_err(|e| failed("reading the log", &e))?;
-        if n == 0 {
-            break;
-        }
-        std::io::Write::write_all(&mut file, &line).map_err(|e| failed("writing the log out", &e))?;
-        // Snapshot markers name the files to fetch; any other line is passed on as it is.
-        if line.starts_with(br#"{"r":"snapshot""#)
-            && let Ok(record) = serde_json::from_slice::<serde_json::Value>(&line)
-            && let Some(name) = record.get("file").and_then(serde_json::Value::as_str)
-            && crate::paths::is_plain_relative(name)
-            && !name.contains('/')
-            && !names.iter().any(|n| n == name)
+    std::io::copy(&mut bytes, &mut file).map_err(|e| failed("writing the log out", &e))?;
+    file.sync_all().map_err(|e| failed("writing the log out", &e))?;
+    // The snapshots to fetch are the ones the log names, read as replay reads them; a line that
+    // is no record is the replay's to report, not this copy's.
+    let mut reader = crate::durable::LogReader::open(&path).map_err(|e| failed("reading the log", &e))?;
+    let mut names: Vec<String> = Vec::new();
+    while let Some(next) = reader.next_record_or_bad().map_err(|e| failed("reading the log", &e))? {
+        if let Ok(crate::durable::Record::Snapshot { file, .. }) = next
+            && crate::paths::is_plain_relative(&file)
+            && !file.contains('/')
+            && !names.contains(&file)
         {
-            names.push(name.to_string());
+            names.push(file);
         }
     }
-    file.sync_all().map_err(|e| failed("writing the log out", &e))?;
     let mut fetched = 0;
     for name in names {
         if let Some(snapshot) = super::snapshots::fetch(js, world, &name)? {

@@ -727,19 +727,19 @@ impl<'e> EngineLoop<'e> {
     /// Sends the held answers the remote has acknowledged; tells those held past `HOLD_LIMIT`
     /// (or held when the remote failed for good) that their calls are applied but not durable.
     fn release_held(&mut self, now: Instant) {
-        let progress = self.engine.log_progress();
+        let (acknowledged, failed) = match self.engine.log_progress() {
+            Some(p) => (p.acknowledged, self.engine.make_locally_durable().err().map(|e| e.to_string())),
+            None => (u64::MAX, None),
+        };
         while let Some(front) = self.held.front() {
-            let (acknowledged, failed) = match &progress {
-                Some(p) => (p.acknowledged, self.engine.make_locally_durable().err().map(|e| e.to_string())),
-                None => (u64::MAX, None),
-            };
             let late = now.saturating_duration_since(front.since) >= HOLD_LIMIT;
             if front.needs > acknowledged && !late && failed.is_none() {
                 break;
             }
             let Some(mut held) = self.held.pop_front() else { break };
             if held.needs > acknowledged {
-                let why = failed.unwrap_or_else(|| format!("the log's remote has not acknowledged it after {} s", HOLD_LIMIT.as_secs()));
+                let why =
+                    failed.clone().unwrap_or_else(|| format!("the log's remote has not acknowledged it after {} s", HOLD_LIMIT.as_secs()));
                 held.answered.result = Err(RpcError {
                     code: protocol::UNAVAILABLE,
                     message: format!(

@@ -206,17 +206,22 @@ impl Shared {
     /// (and the connection ends: it may not keep its slot by asking again), 403 for a token
     /// scoped to other worlds.
     pub fn refusal(&self, check: TokenCheck, what: &str) -> HttpResponse {
-        if check == TokenCheck::OtherWorld {
-            return super::http::plain(
-                http::StatusCode::FORBIDDEN,
-                &format!("forbidden: this token is not for world '{}' (its line in the tokens file names its worlds)", self.world),
-            );
-        }
-        let mut refused = super::http::plain(http::StatusCode::UNAUTHORIZED, &format!("unauthorized: {what}"));
-        refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-        refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
-        refused
+        token_refusal(check, &self.world, what)
     }
+}
+
+/// The answer to a request whose token does not reach `world` (see `Shared::refusal`).
+fn token_refusal(check: TokenCheck, world: &WorldName, what: &str) -> HttpResponse {
+    if check == TokenCheck::OtherWorld {
+        return super::http::plain(
+            http::StatusCode::FORBIDDEN,
+            &format!("forbidden: this token is not for world '{world}' (its line in the tokens file names its worlds)"),
+        );
+    }
+    let mut refused = super::http::plain(http::StatusCode::UNAUTHORIZED, &format!("unauthorized: {what}"));
+    refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+    refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+    refused
 }
 
 /// The bearer-token check around jsonrpsee's service for one TCP connection. The world is the
@@ -457,15 +462,7 @@ where
         if let Some(tokens) = &self.routes.admin.tokens {
             let check = tokens.check(bearer_token(req.headers()), &name);
             if !matches!(check, TokenCheck::Granted(_)) {
-                let answer = if check == TokenCheck::OtherWorld {
-                    super::http::plain(http::StatusCode::FORBIDDEN, &format!("forbidden: this token is not for world '{name}'"))
-                } else {
-                    let mut refused = super::http::plain(http::StatusCode::UNAUTHORIZED, "unauthorized: present a known bearer token");
-                    refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-                    refused.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
-                    refused
-                };
-                return Box::pin(std::future::ready(Ok(answer)));
+                return Box::pin(std::future::ready(Ok(token_refusal(check, &name, "present a known bearer token"))));
             }
         }
         let Some(world) = self.routes.worlds.get(&name) else {
