@@ -148,7 +148,7 @@ impl FetchedWorld {
         let folder = std::env::temp_dir().join(format!("limina-nats-{world}-{}", crate::unguessable::hex(8)));
         std::fs::create_dir_all(&folder).map_err(|e| CliError::failed(format_args!("{}: {e}", folder.display())))?;
         let fetched = FetchedWorld { folder };
-        let snapshots = crate::nats::materialize(&js, &world, &fetched.folder).map_err(CliError::failed)?;
+        let snapshots = crate::nats::materialize(&js, &world, &fetched.folder, None).map_err(CliError::failed)?;
         eprintln!("{url}: read world '{world}' from JetStream ({snapshots} snapshot(s))");
         Ok(Some(fetched))
     }

@@ -87,6 +87,23 @@ pub(crate) struct McpArgs {
     /// a loopback server without --tokens. The file must be readable by its owner only.
     #[arg(long, value_name = "FILE")]
     pub admin_token: Option<PathBuf>,
+    /// Join a fleet: the processes started with --fleet and the same --nats share their worlds.
+    /// Each world is served by the one holding its lease; when an owner stops renewing it
+    /// (killed, cut off), another takes the world over from its log on JetStream. Requests for
+    /// a world served elsewhere are redirected there; /w/NAME/where names its owner.
+    #[arg(long, requires = "nats")]
+    pub fleet: bool,
+    /// This process's name in the fleet's leases (default: its port and a random suffix).
+    #[arg(long, value_name = "NAME", requires = "fleet")]
+    pub node: Option<String>,
+    /// The address the fleet's clients reach this process at, e.g. http://10.0.0.5:7777
+    /// (default: the address it listens on).
+    #[arg(long, value_name = "URL", requires = "fleet")]
+    pub advertise: Option<String>,
+    /// How long a lease lasts without renewal: the longest a world goes unserved after its owner
+    /// dies, before recovery. The fleet's first member fixes it for all.
+    #[arg(long, value_name = "MS", default_value_t = 3000, requires = "fleet")]
+    pub lease_ttl_ms: u64,
     /// Never publish state deltas (tests use it to show the sync tests can fail).
     #[arg(long, hide = true)]
     pub no_deltas: bool,
@@ -174,6 +191,7 @@ pub fn run(args: &McpArgs) -> CliResult {
         })?;
     } else {
         let worlds = worlds(&project, &args.world)?;
+        let fleet = fleet_args(args)?;
         let admin_token = read(&args.admin_token);
         let nats_log = log.nats_config(&project.join(".limina").join("worlds"));
         server::serve_blocking(&ServerOptions {
@@ -197,9 +215,51 @@ pub fn run(args: &McpArgs) -> CliResult {
             nats_log,
             worlds,
             admin_token,
+            fleet,
         })?;
     }
     Ok(())
+}
+
+/// `--fleet` and its settings, checked.
+fn fleet_args(args: &McpArgs) -> Result<Option<server::FleetArgs>, CliError> {
+    if !args.fleet {
+        return Ok(None);
+    }
+    if args.log.log.is_some() || args.log.log_dir.is_some() {
+        return Err(CliError::usage(
+            "--fleet keeps every world's log on JetStream alone (--nats): another member must be able to read it; drop --log and --log-dir",
+        ));
+    }
+    if !(500..=60_000).contains(&args.lease_ttl_ms) {
+        return Err(CliError::usage(format_args!("--lease-ttl-ms {} is outside 500..=60000", args.lease_ttl_ms)));
+    }
+    if let Some(node) = &args.node
+        && (node.is_empty() || node.len() > 64 || !node.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)))
+    {
+        return Err(CliError::usage(format_args!(
+            "--node {}: a node name is 1 to 64 of A-Z, a-z, 0-9, '.', '_' and '-'",
+            crate::clip::shown(node)
+        )));
+    }
+    let advertise = match &args.advertise {
+        None => None,
+        Some(url) => {
+            let base = url.trim_end_matches('/');
+            let rest = base.strip_prefix("http://").or_else(|| base.strip_prefix("https://"));
+            let fit = rest.is_some_and(|r| !r.is_empty() && !r.contains('/') && r.len() <= 256)
+                && base.bytes().all(|b| b.is_ascii_graphic())
+                && http::HeaderValue::from_str(base).is_ok();
+            if !fit {
+                return Err(CliError::usage(format_args!(
+                    "--advertise {}: give the base address clients reach this process at, as http://HOST:PORT (no path)",
+                    crate::clip::shown(url)
+                )));
+            }
+            Some(base.to_string())
+        }
+    };
+    Ok(Some(server::FleetArgs { node: args.node.clone(), advertise, lease_ttl: std::time::Duration::from_millis(args.lease_ttl_ms) }))
 }
 
 /// `--world NAME[=FROM]`: the worlds served besides the default one.

@@ -116,6 +116,7 @@ fn serve(args: &RunArgs, port: u16) -> CliResult {
         nats_log: None,
         worlds: Vec::new(),
         admin_token: None,
+        fleet: None,
     })?;
     Ok(())
 }

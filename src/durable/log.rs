@@ -236,8 +236,17 @@ impl CommandLog {
     }
 
     /// Creates the log (never over an existing file: a log is one run's account), opens its
-    /// remote, and writes its header durably to both.
+    /// remote, and writes its header durably to both — unless the remote continues a log it
+    /// holds (a world taken over), which gets no second header.
     pub(crate) fn create(config: &LogConfig, header: &Header) -> io::Result<CommandLog> {
+        let continues = config.remote.as_ref().is_some_and(|r| r.continues());
+        if continues && config.file {
+            return Err(io::Error::other(format!(
+                "{}: a log continued from its remote is kept there alone, not also in {}",
+                config.describe(),
+                config.path.display()
+            )));
+        }
         let file = if config.file { Some(FileSink::create(&config.path)?) } else { None };
         let remote = match &config.remote {
             Some(target) => Some(target.open().map_err(|why| {
@@ -263,7 +272,10 @@ impl CommandLog {
             unsynced: false,
             failed: None,
         };
-        log.line(&Record::Header(header.clone()));
+        // A continued log has its header (and all before this run) on the remote already.
+        if !continues {
+            log.line(&Record::Header(header.clone()));
+        }
         log.make_durable().map_err(|failure| io::Error::new(failure.error.kind(), failure.to_string()))?;
         Ok(log)
     }

@@ -110,6 +110,14 @@ pub enum Record {
         file: String,
         hash: String,
     },
+    /// Another process took the world over here (a fleet's failover, `limina mcp --fleet`): it
+    /// recovered everything before this line and continues from `tick` as `owner`, holding
+    /// the lease of `epoch`. Records of a step the previous owner left unfinished end here.
+    Owner {
+        tick: u64,
+        epoch: u64,
+        owner: String,
+    },
 }
 
 /// `Record::Call` for writing, borrowing everything.
@@ -160,6 +168,7 @@ impl Record {
             Record::Aborted { tick } => format!("the aborted step of tick {tick}"),
             Record::Checkpoint { tick, .. } => format!("the checkpoint at tick {tick}"),
             Record::Snapshot { tick, file, .. } => format!("the snapshot {file} at tick {tick}"),
+            Record::Owner { tick, epoch, owner } => format!("the take-over by {owner} (lease {epoch}) at tick {tick}"),
             Record::Header(_) => "the header".into(),
         }
     }

@@ -39,6 +39,11 @@ pub trait RemoteLog {
 /// What opens a world's remote log when its engine starts its command log.
 pub trait OpenRemote: Send + Sync {
     fn open(&self) -> Result<Box<dyn RemoteLog>, String>;
+    /// Whether the remote already holds this log, to be continued: no header is written (a
+    /// world taken over from another process, whose log the remote keeps).
+    fn continues(&self) -> bool {
+        false
+    }
     fn describe(&self) -> String;
 }
 
@@ -53,6 +58,10 @@ impl RemoteTarget {
 
     pub fn describe(&self) -> String {
         self.0.describe()
+    }
+
+    pub fn continues(&self) -> bool {
+        self.0.continues()
     }
 }
 

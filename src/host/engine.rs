@@ -288,8 +288,12 @@ fn open_log(p: &Parts, log: &crate::durable::LogConfig, config: &EngineConfig) -
         move |source: std::io::Error| EngineError::Output { path: std::path::PathBuf::from(log.describe()), action, source }
     };
     let tick = p.sim.tick.get();
+    // A log continued on its remote (a world taken over) holds the history this state came
+    // from: it needs no base snapshot.
+    let continues = log.remote.as_ref().is_some_and(|r| r.continues());
     let base = match &config.resume {
         None => None,
+        Some(_) if continues => None,
         Some(resume) => {
             let file = crate::durable::CommandLog::snapshot_file_name(&log.path, tick);
             let bytes = super::snapshots::capture(p).map_err(|source| EngineError::Resume { from: resume.from.clone(), source })?;

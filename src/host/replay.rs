@@ -122,8 +122,9 @@ pub fn replay(path: &Path, options: &ReplayOptions) -> Result<(Engine, ReplayRep
 /// Applies the records of `reader` to `engine` from where it is. With `after_snapshot` (a file
 /// and the line of its marker), records are skipped up to and including that marker (the engine
 /// was restored from it; a name written twice has two markers, and only this one is its
-/// file's). Records of a step that never completed (after the last step marker) are left out;
-/// between-step calls after it are applied (a client was told they succeeded).
+/// file's). Records of a step that never completed (after the last step marker, or before a
+/// take-over's `owner` record) are left out; between-step calls after it are applied (a client
+/// was told they succeeded).
 pub(crate) fn drive(
     engine: &Engine,
     reader: &mut LogReader,
@@ -204,6 +205,15 @@ pub(crate) fn drive(
                 }
             }
             Record::Snapshot { .. } => {}
+            Record::Owner { tick: t, .. } => {
+                if t != tick {
+                    return Err(order(line, format!("a take-over at tick {t} while the replay is at tick {tick}")));
+                }
+                // The previous owner stopped mid-step: that step never happened (the new owner
+                // recovered without it), so its records go, as a torn tail's would.
+                step.clear();
+                step_bytes = 0;
+            }
             Record::Header(_) => unreachable!("the reader refuses a second header"),
         }
         if shared.journal.replay.borrow().as_ref().is_some_and(|f| f.divergence.is_some()) {

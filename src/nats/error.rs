@@ -47,6 +47,8 @@ pub enum NatsError {
     ShortLog { world: String, end: u64, last: u64 },
     #[error("world {world}: reading the log at sequence {sequence}: {message}")]
     Read { world: String, sequence: u64, message: String },
+    #[error("world {world}: the fleet's buckets at {url}: {operation} failed: {message}")]
+    Lease { world: String, url: String, operation: &'static str, message: String },
     #[error("world {world}: the log writer has stopped")]
     Closed { world: String },
 }

@@ -3,7 +3,8 @@
 //! bounded channel (a log can be far larger than memory); the reader's thread blocks on it.
 //!
 //! The stream holds one subject, so the consumer is unfiltered and starts anywhere at full
-//! speed. Every message's stream sequence is checked: a gap (a message missing) or a reader
+//! speed. A line an owner left half-written before another took the world over (its `fence`)
+//! is dropped. Every message's stream sequence is checked: a gap (a message missing) or a reader
 //! that stops early is an error, never a short log.
 
 use std::io::{BufRead, Read};
@@ -149,7 +150,15 @@ impl WorldLog {
         }
         let (sender, chunks) = tokio::sync::mpsc::channel(READ_AHEAD);
         let task = (first <= end).then(|| {
-            let feed = Feed { world: world.to_string(), stream, sender, next: first, end, redactor: js.inner.redactor.clone() };
+            let feed = Feed {
+                world: world.to_string(),
+                stream,
+                sender,
+                next: first,
+                end,
+                redactor: js.inner.redactor.clone(),
+                tail: bytes::BytesMut::new(),
+            };
             js.runtime().spawn(feed.run())
         });
         Ok(LogBytes {
@@ -206,9 +215,31 @@ struct Feed {
     next: u64,
     end: u64,
     redactor: crate::redact::Redactor,
+    /// The bytes after the last newline so far, held back until the line ends: a fence drops
+    /// them (a line its writer never finished).
+    tail: bytes::BytesMut,
 }
 
 impl Feed {
+    /// What of `payload` can go out now: whole lines only, except at the end of the range (a
+    /// torn tail is the line reader's to report). A fence first drops the unfinished line.
+    fn whole_lines(&mut self, payload: Bytes, fence: bool, last: bool) -> Bytes {
+        if fence {
+            self.tail.clear();
+        }
+        if self.tail.is_empty() && (last || payload.last() == Some(&b'\n')) {
+            return payload;
+        }
+        self.tail.extend_from_slice(&payload);
+        if last {
+            return self.tail.split().freeze();
+        }
+        match self.tail.iter().rposition(|&b| b == b'\n') {
+            Some(at) => self.tail.split_to(at + 1).freeze(),
+            None => Bytes::new(),
+        }
+    }
+
     async fn run(mut self) {
         let mut failures = 0;
         while self.next <= self.end {
@@ -263,7 +294,9 @@ impl Feed {
             if sequence > self.next {
                 return Err(self.failed(format!("message {} is missing (the next one is {sequence})", self.next)));
             }
-            if self.sender.send(Ok((sequence, message.payload.clone()))).await.is_err() {
+            let fence = message.headers.as_ref().is_some_and(|h| h.get(super::fence::FENCE_HEADER).is_some());
+            let chunk = self.whole_lines(message.payload.clone(), fence, sequence == self.end);
+            if self.sender.send(Ok((sequence, chunk))).await.is_err() {
                 return Err(self.failed("the reader went away".to_string()));
             }
             progress = true;

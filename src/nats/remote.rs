@@ -3,11 +3,14 @@
 //! `limina mcp --nats URL` gives each world's log.
 //!
 //! A world name whose stream already holds a log is refused: a log is one run's account, as a
-//! log file is (take the world over from it with `limina recover nats://…/WORLD`).
+//! log file is (take the world over from it with `limina recover nats://…/WORLD`). The one
+//! exception is a fleet's take-over: the new owner has read the log through its own fence and
+//! continues it (`after`), under the lease it holds (`lease`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::{JetStream, NatsError, WorldLog};
+use super::{JetStream, LeaseHold, NatsError, WorldLog};
 use crate::durable::{OpenRemote, RemoteLog};
 
 /// Unacknowledged bytes past which new calls are refused (half the writer's backlog bound, so the
@@ -18,10 +21,32 @@ const REFUSE_PAST: u64 = 32 << 20;
 pub struct NatsRemote {
     pub js: JetStream,
     pub world: String,
+    /// In a fleet: the lease this process serves the world under. Past its deadline the log
+    /// takes no records; once it is lost, the log stops.
+    pub lease: Option<Arc<LeaseHold>>,
+    /// A world taken over: its log continues right after this message (the new owner's
+    /// fence), with no new header.
+    pub after: Option<u64>,
+}
+
+impl NatsRemote {
+    /// A world's log of its own, on `js`.
+    pub fn new(js: JetStream, world: String) -> Self {
+        NatsRemote { js, world, lease: None, after: None }
+    }
 }
 
 impl OpenRemote for NatsRemote {
+    fn continues(&self) -> bool {
+        self.after.is_some()
+    }
+
     fn open(&self) -> Result<Box<dyn RemoteLog>, String> {
+        let writer = u64::from_str_radix(&crate::unguessable::hex(8), 16).unwrap_or(1);
+        if let Some(after) = self.after {
+            let log = WorldLog::open_after(&self.js, &self.world, writer, after).map_err(|e| e.to_string())?;
+            return Ok(Box::new(self.remote_log(log)));
+        }
         if WorldLog::stored_last_sequence(&self.js, &self.world).map_err(|e| e.to_string())?.is_some_and(|last| last > 0) {
             return Err(format!(
                 "{}: world '{}' already has a log on JetStream (a world of this name ran before); read it with `limina recover {}`, or use another name",
@@ -30,9 +55,8 @@ impl OpenRemote for NatsRemote {
                 self.describe()
             ));
         }
-        let writer = u64::from_str_radix(&crate::unguessable::hex(8), 16).unwrap_or(1);
         let log = WorldLog::open(&self.js, &self.world, writer).map_err(|e| e.to_string())?;
-        Ok(Box::new(NatsLog { js: self.js.clone(), log, progress: std::cell::Cell::new((0, std::time::Instant::now())) }))
+        Ok(Box::new(self.remote_log(log)))
     }
 
     fn describe(&self) -> String {
@@ -40,9 +64,16 @@ impl OpenRemote for NatsRemote {
     }
 }
 
+impl NatsRemote {
+    fn remote_log(&self, log: WorldLog) -> NatsLog {
+        NatsLog { js: self.js.clone(), log, lease: self.lease.clone(), progress: std::cell::Cell::new((0, std::time::Instant::now())) }
+    }
+}
+
 struct NatsLog {
     js: JetStream,
     log: WorldLog,
+    lease: Option<Arc<LeaseHold>>,
     /// The acknowledged count when it last moved, and when.
     progress: std::cell::Cell<(u64, std::time::Instant)>,
 }
@@ -65,6 +96,9 @@ impl RemoteLog for NatsLog {
     }
 
     fn status(&self) -> Result<(), String> {
+        if let Some(lost) = self.lease.as_ref().and_then(|l| l.lost()) {
+            return Err(lost);
+        }
         match self.log.failure() {
             Some(failure) => Err(failure.to_string()),
             None => Ok(()),
@@ -72,6 +106,9 @@ impl RemoteLog for NatsLog {
     }
 
     fn writable(&self) -> Result<(), String> {
+        if let Some(lease) = &self.lease {
+            lease.check()?;
+        }
         if !self.js.is_connected() {
             return Err(format!("NATS at {} is unreachable (the client is reconnecting)", self.js.url()));
         }
@@ -123,8 +160,9 @@ impl RemoteLog for NatsLog {
 
 /// Reads a world's log and the snapshots it names from JetStream into `folder` (`world.log`
 /// and the snapshot files beside it), so the file log's replay and recovery read it as they
-/// read any run's folder. Returns the number of snapshots fetched.
-pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path) -> Result<usize, NatsError> {
+/// read any run's folder; `end`: through that message only (None: through the last now).
+/// Returns the number of snapshots fetched.
+pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path, end: Option<u64>) -> Result<usize, NatsError> {
     let failed = |operation: &'static str, e: &dyn std::fmt::Display| NatsError::Stream {
         world: world.to_string(),
         stream: super::stream::stream_name(world),
@@ -132,7 +170,7 @@ pub fn materialize(js: &JetStream, world: &str, folder: &std::path::Path) -> Res
         operation,
         message: e.to_string(),
     };
-    let mut bytes = WorldLog::read(js, world, None)?;
+    let mut bytes = WorldLog::read(js, world, end)?;
     let path = folder.join("world.log");
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| failed("writing the log out", &e))?;
     std::io::copy(&mut bytes, &mut file).map_err(|e| failed("writing the log out", &e))?;

@@ -164,6 +164,18 @@ impl WorldLog {
 
     /// `open` with other bounds.
     pub fn open_with(js: &JetStream, world: &str, writer_id: u64, limits: LogLimits) -> Result<WorldLog, NatsError> {
+        Self::open_at(js, world, writer_id, limits, None)
+    }
+
+    /// Opens `world`'s log to continue right after message `after`, which its caller has read
+    /// (a take-over: the world was recovered from the messages through `after`, and its fence
+    /// is `after`). Should anything have landed after it since, the first message is refused
+    /// and the writer stops as fenced: it never writes after a log it has not read.
+    pub fn open_after(js: &JetStream, world: &str, writer_id: u64, after: u64) -> Result<WorldLog, NatsError> {
+        Self::open_at(js, world, writer_id, LogLimits::default(), Some(after))
+    }
+
+    fn open_at(js: &JetStream, world: &str, writer_id: u64, limits: LogLimits, after: Option<u64>) -> Result<WorldLog, NatsError> {
         check_world(world).map_err(|why| NatsError::BadWorld { world: crate::clip::shown(world), why })?;
         let subject = subject(world);
         let stream_failed = |operation, message| NatsError::Stream {
@@ -189,7 +201,13 @@ impl WorldLog {
                 format!("it exists with settings that can lose acknowledged messages: {why}; remove it or fix it"),
             ));
         }
-        let last_sequence = info.state.last_sequence;
+        let last_sequence = match after {
+            Some(after) if after > info.state.last_sequence => {
+                return Err(NatsError::ShortLog { world: world.to_string(), end: after, last: info.state.last_sequence });
+            }
+            Some(after) => after,
+            None => info.state.last_sequence,
+        };
         let message_bytes = limits.message_bytes.min(js.max_payload().saturating_sub(HEADER_ROOM)).max(1);
         let shared = Arc::new(Shared {
             world: world.to_string(),

@@ -13,6 +13,7 @@ mod docs;
 mod durable;
 mod embodiment;
 mod errors;
+mod fleet;
 mod governance;
 mod hostile_geometry;
 mod http_stub;

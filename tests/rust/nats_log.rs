@@ -255,6 +255,30 @@ fn a_second_writer_fences_the_first() {
     assert_eq!(read_all(&js, "fenced"), b"one\ntwo\nsix\n");
 }
 
+/// A new owner's fence goes only right after the message it read, and a reader drops the line
+/// the previous owner left half-written before it (no client was told it succeeded).
+#[test]
+fn a_fence_goes_after_what_was_read_and_drops_a_half_written_line() {
+    let server = NatsServer::start();
+    let js = connect(&server);
+    let old = WorldLog::open(&js, "f", 1).unwrap();
+    old.append(b"{\"whole\":1}\n{\"cut\":").unwrap();
+    old.wait_acknowledged(old.appended(), PATIENCE).unwrap();
+    let last = old.last_sequence();
+    assert_eq!(limina::nats::place_fence(&js, "f", last - 1, 7, b"{\"fence\":7}\n").unwrap(), limina::nats::Fence::Moved);
+    let placed = limina::nats::place_fence(&js, "f", last, 7, b"{\"fence\":7}\n").unwrap();
+    assert_eq!(placed, limina::nats::Fence::Placed(last + 1));
+    // Placing it again (a resend after a lost answer) finds it there.
+    assert_eq!(limina::nats::place_fence(&js, "f", last, 7, b"{\"fence\":7}\n").unwrap(), limina::nats::Fence::Placed(last + 1));
+    // The old owner's next message is refused: it expected the log to end at its own.
+    old.append(b"1}\n").unwrap();
+    assert!(matches!(old.wait_acknowledged(old.appended(), PATIENCE), Err(NatsError::Fenced { .. })));
+    let new = WorldLog::open_after(&js, "f", 2, last + 1).unwrap();
+    new.append(b"{\"after\":1}\n").unwrap();
+    new.wait_acknowledged(new.appended(), PATIENCE).unwrap();
+    assert_same(&read_all(&js, "f"), b"{\"whole\":1}\n{\"fence\":7}\n{\"after\":1}\n");
+}
+
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

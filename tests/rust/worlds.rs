@@ -113,6 +113,10 @@ impl Server {
 }
 
 impl Server {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the process at once (SIGKILL): nothing is flushed on the way out.
     pub fn kill(&mut self) {
         let _ = self.child.kill();

@@ -47,6 +47,8 @@ pub(crate) struct Admin {
     pub tokens: Option<Arc<Tokens>>,
     /// Call time per fixed step for worlds created without `callBudgetMs`.
     pub call_budget: Duration,
+    /// In a fleet, worlds are created and retired fleet-wide (`--fleet`).
+    pub fleet: Option<Arc<super::fleet::Fleet>>,
 }
 
 /// A `POST /admin/worlds` body.
@@ -134,15 +136,16 @@ impl Admin {
         if path == Self::HEALTH {
             // The operator sees every world; a client token, the worlds it reaches.
             let token = super::transport::bearer_token(req.headers());
+            let fleet = self.fleet.as_deref();
             if self.tokens.is_none() || self.is_admin(req.headers()) {
-                return health(worlds, |_| true);
+                return health(worlds, fleet, |_| true);
             }
             let Some(tokens) = self.tokens.as_ref().filter(|t| t.knows(token)) else {
                 let mut refused = plain(StatusCode::UNAUTHORIZED, "unauthorized: /health needs a known bearer token");
                 refused.headers_mut().insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
                 return refused;
             };
-            return health(worlds, |name| matches!(tokens.check(token, name), super::tokens::TokenCheck::Granted(_)));
+            return health(worlds, fleet, |name| matches!(tokens.check(token, name), super::tokens::TokenCheck::Granted(_)));
         }
         if !self.is_admin(req.headers()) {
             return self.refused();
@@ -159,7 +162,10 @@ impl Admin {
                 };
                 match method {
                     Method::GET => report(worlds, &name).await,
-                    Method::DELETE => retire(worlds, &name).await,
+                    Method::DELETE => match &self.fleet {
+                        Some(fleet) => retire_from_fleet(fleet, &name).await,
+                        None => retire(worlds, &name).await,
+                    },
                     _ => plain(StatusCode::METHOD_NOT_ALLOWED, "a world takes GET (its report) and DELETE (retire it)"),
                 }
             }
@@ -199,6 +205,20 @@ impl Admin {
             Err(why) => return plain(StatusCode::BAD_REQUEST, &why),
         };
         let name = spec.name.clone();
+        if let Some(fleet) = &self.fleet {
+            let fleet = Arc::clone(fleet);
+            return match super::fleet::off_runtime(move || fleet.claim(spec, super::fleet::Claiming::New)).await {
+                Ok(Ok(true)) => json_answer(
+                    StatusCode::CREATED,
+                    &json!({"name": name.as_str(), "mcp": format!("/w/{name}/mcp"), "viewer": format!("/w/{name}/")}),
+                ),
+                Ok(Ok(false)) => {
+                    plain(StatusCode::CONFLICT, &format!("world '{name}' exists already: another member of the fleet serves it"))
+                }
+                Ok(Err(why)) => plain(StatusCode::UNPROCESSABLE_ENTITY, &format!("world '{name}' could not start: {why}")),
+                Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("world '{name}' could not start: {e}")),
+            };
+        }
         let runtime = tokio::runtime::Handle::current();
         let set = Arc::clone(worlds);
         let started = tokio::task::spawn_blocking(move || set.start(spec, &runtime)).await;
@@ -259,7 +279,7 @@ impl Admin {
             }
             Some(FaultSpec { panic_at_tick }) => Some(Fault::PanicAtTick(panic_at_tick)),
         };
-        Ok(WorldSpec { name, origin, paused: asked.paused, call_budget, fault })
+        Ok(WorldSpec { name, origin, paused: asked.paused, call_budget, fault, ownership: None })
     }
 }
 
@@ -298,7 +318,7 @@ fn run_folder_in_project(project: &std::path::Path, folder: &std::path::Path, gi
     Ok(())
 }
 
-fn world_row(world: &super::worlds::World) -> Value {
+fn world_row(world: &super::worlds::World, fleet: Option<&super::fleet::Fleet>) -> Value {
     let condition = world.status.condition(std::time::Instant::now());
     let mut row = json!({
         "name": world.name.as_str(),
@@ -320,6 +340,9 @@ fn world_row(world: &super::worlds::World) -> Value {
             row["log"]["why"] = json!(why);
         }
     }
+    if let Some((epoch, left)) = fleet.and_then(|f| f.lease(&world.name)) {
+        row["lease"] = json!({"epoch": epoch, "msBeforeDeadline": left.as_millis() as u64});
+    }
     row
 }
 
@@ -328,22 +351,26 @@ fn world_healthy(world: &super::worlds::World, now: std::time::Instant) -> bool 
     world.status.condition(now) == super::worlds::Condition::Serving && world.status.log_progress().is_none_or(|l| l.writable.is_ok())
 }
 
-fn health(worlds: &WorldSet, reaches: impl Fn(&WorldName) -> bool) -> HttpResponse {
+fn health(worlds: &WorldSet, fleet: Option<&super::fleet::Fleet>, reaches: impl Fn(&WorldName) -> bool) -> HttpResponse {
     let all: Vec<_> = worlds.all().into_iter().filter(|w| reaches(&w.name)).collect();
     let now = std::time::Instant::now();
     let stuck = worlds.stuck();
     let healthy = stuck.is_empty() && all.iter().all(|w| world_healthy(w, now));
-    let mut rows: Vec<Value> = all.iter().map(|w| world_row(w)).collect();
+    let mut rows: Vec<Value> = all.iter().map(|w| world_row(w, fleet)).collect();
     rows.extend(worlds.starting().iter().filter(|n| reaches(n)).map(|n| json!({"name": n.as_str(), "state": "starting"})));
     rows.extend(stuck.iter().filter(|n| reaches(n)).map(
         |n| json!({"name": n.as_str(), "state": "retiring", "why": "retired, but its engine thread has not stopped (busy or stuck)"}),
     ));
     let status = if healthy { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-    json_answer(status, &json!({"healthy": healthy, "worlds": rows}))
+    let mut body = json!({"healthy": healthy, "worlds": rows});
+    if let Some(fleet) = fleet {
+        body["fleet"] = json!({"node": fleet.node(), "leaseTtlMs": fleet.ttl().as_millis() as u64});
+    }
+    json_answer(status, &body)
 }
 
 fn list(worlds: &WorldSet) -> HttpResponse {
-    let mut rows: Vec<Value> = worlds.all().iter().map(|w| world_row(w)).collect();
+    let mut rows: Vec<Value> = worlds.all().iter().map(|w| world_row(w, None)).collect();
     rows.extend(worlds.starting().iter().map(|n| json!({"name": n.as_str(), "state": "starting"})));
     rows.extend(worlds.stuck().iter().map(|n| json!({"name": n.as_str(), "state": "retiring"})));
     json_answer(StatusCode::OK, &json!({"worlds": rows}))
@@ -355,7 +382,7 @@ async fn report(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
     };
     match world.report().await {
         Ok(report) => {
-            let mut row = world_row(&world);
+            let mut row = world_row(&world, None);
             row["tick"] = json!(report.tick);
             row["worldHash"] = json!(report.world_hash);
             row["entities"] = json!(report.entities);
@@ -393,6 +420,26 @@ async fn retire(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
         Err(e @ WorldError::Main) => plain(StatusCode::CONFLICT, &e.to_string()),
         Err(e @ WorldError::Stuck { .. }) => plain(StatusCode::GATEWAY_TIMEOUT, &e.to_string()),
         Err(e) => plain(StatusCode::NOT_FOUND, &format!("not found: {e}")),
+    }
+}
+
+/// Retires a fleet world: out of the catalogue (no member takes it over), stopped here, its
+/// lease given up.
+async fn retire_from_fleet(fleet: &Arc<super::fleet::Fleet>, name: &WorldName) -> HttpResponse {
+    match fleet.retire(name).await {
+        Ok(Some(report)) => json_answer(
+            StatusCode::OK,
+            &json!({
+                "name": name.as_str(),
+                "state": "retired",
+                "tick": report.tick,
+                "worldHash": report.world_hash,
+                "durable": report.durable.is_ok(),
+                "notDurable": report.durable.err(),
+            }),
+        ),
+        Ok(None) => json_answer(StatusCode::OK, &json!({"name": name.as_str(), "state": "removed"})),
+        Err(why) => plain(StatusCode::CONFLICT, &format!("world '{name}' was not retired here: {why}")),
     }
 }
 

@@ -27,6 +27,7 @@ mod admin;
 mod admission;
 mod call_queue;
 mod engine_loop;
+mod fleet;
 mod http;
 mod outgoing;
 mod sse;
@@ -100,6 +101,16 @@ pub(crate) struct ServerOptions {
     pub worlds: Vec<(WorldName, Origin)>,
     /// The operator's token for `/admin/…` (`--admin-token FILE`).
     pub admin_token: Option<PathBuf>,
+    /// Take part in a fleet sharing the worlds of `nats` (`--fleet`).
+    pub fleet: Option<FleetArgs>,
+}
+
+/// `--fleet` and its settings.
+#[derive(Debug, Clone)]
+pub(crate) struct FleetArgs {
+    pub node: Option<String>,
+    pub advertise: Option<String>,
+    pub lease_ttl: Duration,
 }
 
 /// Runs the server until the process is stopped. Prints the bound address to stderr.
@@ -157,7 +168,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         publish_deltas: options.publish_deltas,
         main_log: options.log.clone(),
         log_dir: options.log_dir.clone(),
-        nats,
+        nats: nats.clone(),
         nats_log: options.nats_log.clone(),
     };
     let set = Arc::new(WorldSet::new(defaults, access.clone()));
@@ -167,6 +178,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         paused: options.paused,
         call_budget: options.call_budget,
         fault: None,
+        ownership: None,
     };
     let extra = options.worlds.iter().map(|(name, origin)| WorldSpec {
         name: name.clone(),
@@ -174,13 +186,18 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         paused: options.paused,
         call_budget: options.call_budget,
         fault: None,
+        ownership: None,
     });
-    for spec in std::iter::once(main).chain(extra) {
-        set.start(spec, runtime.handle()).map_err(|e| match e {
-            // The one world of a plain server fails as it always did: with the engine's words.
-            WorldError::Start { name, why } if name.is_main() => McpServerError::World(why),
-            other => McpServerError::World(other.to_string()),
-        })?;
+    let specs: Vec<WorldSpec> = std::iter::once(main).chain(extra).collect();
+    // A fleet member starts its worlds once it listens: their leases name its address.
+    if options.fleet.is_none() {
+        for spec in specs.iter().cloned() {
+            set.start(spec, runtime.handle()).map_err(|e| match e {
+                // The one world of a plain server fails as it always did: with the engine's words.
+                WorldError::Start { name, why } if name.is_main() => McpServerError::World(why),
+                other => McpServerError::World(other.to_string()),
+            })?;
+        }
     }
     let module = transport::build_module()?;
     let viewer = viewer::Viewer::new(&options.project);
@@ -194,6 +211,7 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         },
         tokens,
         call_budget: options.call_budget,
+        fleet: None,
     };
     let addr = format!("{}:{}", options.bind, options.port);
     let config = ServerConfig::builder()
@@ -204,13 +222,43 @@ pub(crate) fn serve_blocking(options: &ServerOptions) -> Result<(), McpServerErr
         .ws_only()
         .build();
     let (stop, handle) = stop_channel();
-    let local = runtime.block_on(async {
+    let (listener, local) = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| McpServerError::listen(&addr, e))?;
         let local = listener.local_addr().map_err(|e| McpServerError::listen(&addr, e))?;
-        let routes = Arc::new(transport::Routes { worlds: Arc::clone(&set), viewer, admin, origins });
-        tokio::spawn(transport::accept(listener, config, module.into(), Arc::clone(&access.next), routes, stop));
-        Ok::<_, McpServerError>(local)
+        Ok::<_, McpServerError>((listener, local))
     })?;
+    let fleet = match (&options.fleet, &nats) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(McpServerError::World("--fleet needs --nats URL: the fleet's worlds, logs and leases live there".into()));
+        }
+        (Some(args), Some(js)) => {
+            let fleet_options = fleet::FleetOptions {
+                node: args.node.clone().unwrap_or_else(|| format!("{}-{}", local.port(), crate::unguessable::hex(4))),
+                advertise: args.advertise.clone().unwrap_or_else(|| format!("http://{local}")),
+                ttl: args.lease_ttl,
+                staging: options.project.join(".limina").join("fleet"),
+            };
+            let template = (options.paused, options.call_budget);
+            let fleet = fleet::Fleet::join(fleet_options, js.clone(), Arc::clone(&set), runtime.handle().clone(), template)
+                .map_err(McpServerError::World)?;
+            for spec in specs {
+                let name = spec.name.clone();
+                match fleet.claim(spec, fleet::Claiming::Serve) {
+                    Ok(true) => {}
+                    Ok(false) => tracing::info!("world '{name}' is served by another member of the fleet"),
+                    Err(why) => return Err(McpServerError::World(format!("world '{name}': {why}"))),
+                }
+            }
+            fleet.run().map_err(McpServerError::World)?;
+            Some(fleet)
+        }
+    };
+    let admin = admin::Admin { fleet: fleet.clone(), ..admin };
+    runtime.block_on(async {
+        let routes = Arc::new(transport::Routes { worlds: Arc::clone(&set), viewer, admin, origins, fleet });
+        tokio::spawn(transport::accept(listener, config, module.into(), Arc::clone(&access.next), routes, stop));
+    });
     // One line: callers read the first line for the address and may close the pipe after it.
     let viewer = match &options.viewer_token {
         // The one place the token is shown: the link its user opens.

@@ -386,6 +386,8 @@ pub(super) struct Routes {
     pub viewer: Arc<super::viewer::Viewer>,
     pub admin: super::admin::Admin,
     pub origins: OriginPolicy,
+    /// In a fleet: who serves the worlds this process does not.
+    pub fleet: Option<Arc<super::fleet::Fleet>>,
 }
 
 /// The prefix of a world's own paths.
@@ -463,6 +465,12 @@ where
             let check = tokens.check(bearer_token(req.headers()), &name);
             if !matches!(check, TokenCheck::Granted(_)) {
                 return Box::pin(std::future::ready(Ok(token_refusal(check, &name, "present a known bearer token"))));
+            }
+        }
+        if let Some(fleet) = &self.routes.fleet {
+            let here = self.routes.worlds.get(&name).is_some();
+            if let Some(answer) = super::fleet::route(fleet, &name, rest, here, req.uri()) {
+                return Box::pin(std::future::ready(Ok(answer)));
             }
         }
         let Some(world) = self.routes.worlds.get(&name) else {

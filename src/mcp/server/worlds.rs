@@ -96,6 +96,15 @@ pub(crate) struct WorldSpec {
     pub call_budget: Duration,
     /// A fault to inject (tests, with `LIMINA_FAULTS=1` in the server's environment).
     pub fault: Option<Fault>,
+    /// In a fleet: the lease it is served under, and where its log continues (`fleet`).
+    pub ownership: Option<Ownership>,
+}
+
+/// A fleet world's lease, and (taken over) the message its log continues after.
+#[derive(Debug, Clone)]
+pub(crate) struct Ownership {
+    pub hold: Arc<crate::nats::LeaseHold>,
+    pub after: Option<u64>,
 }
 
 /// What every world of a server shares: how engines are built and what clients are granted.
@@ -148,11 +157,23 @@ impl WorldDefaults {
 
     /// The world's command log, if it keeps one. A `--log-dir` world's folder must hold no log
     /// yet: a folder holds one run's log (`limina recover DIR/name`).
-    fn log_for(&self, name: &WorldName) -> Result<Option<crate::durable::LogConfig>, String> {
-        let remote = self
-            .nats
-            .as_ref()
-            .map(|js| crate::durable::RemoteTarget(Arc::new(crate::nats::NatsRemote { js: js.clone(), world: name.to_string() })));
+    fn log_for(&self, name: &WorldName, ownership: Option<&Ownership>) -> Result<Option<crate::durable::LogConfig>, String> {
+        let remote = self.nats.as_ref().map(|js| {
+            let mut remote = crate::nats::NatsRemote::new(js.clone(), name.to_string());
+            if let Some(owned) = ownership {
+                remote.lease = Some(Arc::clone(&owned.hold));
+                remote.after = owned.after;
+            }
+            crate::durable::RemoteTarget(Arc::new(remote))
+        });
+        if let (Some(owned), Some(template)) = (ownership, &self.nats_log) {
+            // A fleet world's log is on JetStream alone; each lease stages its snapshots in a
+            // folder of its own, under names no other owner of the world uses.
+            let folder = template.path.join(name.as_str()).join(format!("e{}", owned.hold.epoch));
+            std::fs::create_dir_all(&folder).map_err(|e| format!("cannot make the snapshot folder {}: {e}", folder.display()))?;
+            let path = folder.join(format!("world-e{}.log", owned.hold.epoch));
+            return Ok(Some(crate::durable::LogConfig { path, file: false, remote, ..template.clone() }));
+        }
         let with_remote = |config: crate::durable::LogConfig| crate::durable::LogConfig { remote: remote.clone(), ..config };
         if let Some(template) = &self.log_dir {
             let folder = template.path.join(name.as_str());
@@ -515,7 +536,7 @@ impl WorldSet {
     fn build(&self, spec: WorldSpec, runtime: &tokio::runtime::Handle) -> Result<Arc<World>, WorldError> {
         let name = spec.name.clone();
         self.defaults.prepare_data_dir(&name).map_err(|why| WorldError::Start { name: name.clone(), why })?;
-        let log = self.defaults.log_for(&name).map_err(|why| WorldError::Start { name: name.clone(), why })?;
+        let log = self.defaults.log_for(&name, spec.ownership.as_ref()).map_err(|why| WorldError::Start { name: name.clone(), why })?;
         let (tx, rx) = mpsc::channel::<EngineMsg>();
         let status = Arc::new(WorldStatus::new());
         let shared = Shared {
@@ -559,6 +580,12 @@ impl WorldSet {
         if name.is_main() {
             return Err(WorldError::Main);
         }
+        self.stop(name, &format!("world '{name}' was retired")).await
+    }
+
+    /// Stops serving a world here, `main` too (a fleet world another process took over, or one
+    /// the fleet retires): as `retire`, with `why` told to its connections.
+    pub async fn stop(&self, name: &WorldName, why: &str) -> Result<Option<WorldReport>, WorldError> {
         let world = self.worlds.write().unwrap_or_else(|p| p.into_inner()).remove(name).ok_or_else(|| WorldError::Missing(name.clone()))?;
         let (reply, answer) = tokio::sync::oneshot::channel();
         let report = match world.shared.engine.send(EngineMsg::Retire { reply: Some(reply) }) {
@@ -566,7 +593,7 @@ impl WorldSet {
                 Ok(answer) => answer.ok(),
                 Err(_) => {
                     world.status.set_state(WorldState::Retired);
-                    world.status.cut_connections(&format!("world '{name}' was retired"));
+                    world.status.cut_connections(why);
                     self.stuck.lock().unwrap_or_else(|p| p.into_inner()).push(world);
                     return Err(WorldError::Stuck { name: name.clone() });
                 }
@@ -576,7 +603,7 @@ impl WorldSet {
         if world.status.state() == WorldState::Serving {
             world.status.set_state(WorldState::Retired);
         }
-        world.status.cut_connections(&format!("world '{name}' was retired"));
+        world.status.cut_connections(why);
         let thread = world.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(thread) = thread {
             let _ = tokio::task::spawn_blocking(move || thread.join()).await;
