@@ -12,6 +12,8 @@
 //!   (`--log-dir`) and the log on JetStream (`--nats`, a `nats-server` started for the run when
 //!   one is on PATH), the same load against each in turn.
 //!
+//! - failover time in a fleet (`bench_fleet`).
+//!
 //! The server is this binary (or `LIMINA_BENCH_SERVER`), run in a throwaway project.
 
 use std::io::{BufRead as _, BufReader};
@@ -29,9 +31,9 @@ const MAX_DENSE: usize = 24;
 /// Steps per second below which a world no longer keeps up.
 const KEEPS_UP: f64 = 57.0;
 
-struct Server {
-    child: Child,
-    base: String,
+pub(super) struct Server {
+    pub child: Child,
+    pub base: String,
 }
 
 impl Drop for Server {
@@ -45,7 +47,7 @@ fn start(exe: &Path, project: &Path) -> anyhow::Result<Server> {
     start_with(exe, project, &[])
 }
 
-fn start_with(exe: &Path, project: &Path, extra: &[&str]) -> anyhow::Result<Server> {
+pub(super) fn start_with(exe: &Path, project: &Path, extra: &[&str]) -> anyhow::Result<Server> {
     let mut child = Command::new(exe)
         .args(["mcp", "--http", "--port", "0", "--empty"])
         .args(extra)
@@ -66,7 +68,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
     status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
-async fn admin(client: &reqwest::Client, base: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> anyhow::Result<Value> {
+pub(super) async fn admin(client: &reqwest::Client, base: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> anyhow::Result<Value> {
     let mut req = client.request(method, format!("{base}{path}"));
     if let Some(body) = body {
         req = req.header("content-type", "application/json").body(body.to_string());
@@ -92,7 +94,8 @@ pub fn run() -> anyhow::Result<()> {
     let result = runtime.block_on(async {
         log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;
-        dense_worlds(&exe, &project, &client).await
+        dense_worlds(&exe, &project, &client).await?;
+        super::bench_fleet::failover(&exe, &project, &client).await
     });
     let _ = std::fs::remove_dir_all(&project);
     result
@@ -178,9 +181,9 @@ const CLIENTS: usize = 8;
 const CALLS_EACH: usize = 250;
 
 /// A `nats-server -js` for the run, in its own folder, on a free port.
-struct Nats {
+pub(super) struct Nats {
     child: Child,
-    url: String,
+    pub url: String,
     dir: PathBuf,
 }
 
@@ -192,7 +195,7 @@ impl Drop for Nats {
     }
 }
 
-fn start_nats(project: &Path) -> anyhow::Result<Option<Nats>> {
+pub(super) fn start_nats(project: &Path) -> anyhow::Result<Option<Nats>> {
     let dir = project.join("nats");
     std::fs::create_dir_all(&dir)?;
     let spawned = Command::new("nats-server")

@@ -15,6 +15,7 @@ mod bench_agents;
 mod bench_audio;
 mod bench_digest;
 mod bench_durable;
+mod bench_fleet;
 mod bench_mcp;
 mod bench_packages;
 #[cfg(feature = "render")]
