@@ -20,7 +20,15 @@ const RUN_BEFORE_KILL: Duration = Duration::from_secs(6);
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// One world's failover: kill → the new owner holds the lease, kill → the first acknowledged write.
-async fn one_round(exe: &Path, project: &Path, client: &reqwest::Client, nats: &Nats, ttl_ms: u64, round: usize, dense: bool) -> anyhow::Result<(f64, f64)> {
+async fn one_round(
+    exe: &Path,
+    project: &Path,
+    client: &reqwest::Client,
+    nats: &Nats,
+    ttl_ms: u64,
+    round: usize,
+    dense: bool,
+) -> anyhow::Result<(f64, f64)> {
     let ttl = ttl_ms.to_string();
     let member = |node: String| {
         let args =

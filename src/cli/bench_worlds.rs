@@ -68,7 +68,13 @@ fn rss_kib(pid: u32) -> Option<u64> {
     status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
-pub(super) async fn admin(client: &reqwest::Client, base: &str, method: reqwest::Method, path: &str, body: Option<Value>) -> anyhow::Result<Value> {
+pub(super) async fn admin(
+    client: &reqwest::Client,
+    base: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> anyhow::Result<Value> {
     let mut req = client.request(method, format!("{base}{path}"));
     if let Some(body) = body {
         req = req.header("content-type", "application/json").body(body.to_string());

@@ -348,6 +348,46 @@ fn a_log_naming_thousands_of_snapshots_is_recovered_in_a_few_tries() {
 
 /// A step's records wait parsed until the step runs: a crafted log cannot make one step hold
 /// more than 64 MiB of them (156 MB of records in one step reached 2.6 GB).
+/// A fleet's take-over: the old owner's log ends inside a step, the new owner's `owner` record
+/// follows, then the new owner runs that step whole. Replay drops the unfinished step's records
+/// at the `owner` record and reaches the live world.
+#[test]
+fn a_step_left_unfinished_before_a_take_over_is_dropped_on_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("owners.log");
+    let live = logged_demo("billiards.lua", &log, 10, 30);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = lines
+        .iter()
+        .position(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            value["r"] == "call" && value["phase"] != "between"
+        })
+        .expect("the demo logs a call inside a step");
+    let mut unfinished: serde_json::Value = serde_json::from_str(lines[cut]).unwrap();
+    let tick = unfinished["tick"].as_u64().unwrap();
+    // What the old owner's step had recorded when it stopped: a creation, which would show in
+    // the world hash were it applied.
+    unfinished["skill"] = json!("scene.createEntity");
+    unfinished["input"] = json!({"shape": "box", "position": [3.0, 9.0, 3.0]});
+    let unfinished = unfinished.to_string();
+    let owner = json!({"r": "owner", "tick": tick, "epoch": 7, "owner": "standby"}).to_string();
+    let spliced: Vec<&str> =
+        lines[..cut].iter().copied().chain([unfinished.as_str(), owner.as_str()]).chain(lines[cut..].iter().copied()).collect();
+    std::fs::write(&log, spliced.join("\n") + "\n").unwrap();
+    let (engine, report) = host::replay(&log, &options(true)).unwrap();
+    assert_eq!(report.divergence, None);
+    assert_eq!(engine.world_hash(), live);
+    // An owner record at another tick is no take-over of this log.
+    let wrong = json!({"r": "owner", "tick": tick + 5, "epoch": 7, "owner": "standby"}).to_string();
+    let spliced: Vec<&str> =
+        lines[..cut].iter().copied().chain([unfinished.as_str(), wrong.as_str()]).chain(lines[cut..].iter().copied()).collect();
+    std::fs::write(&log, spliced.join("\n") + "\n").unwrap();
+    let e = host::replay(&log, &options(true)).unwrap_err().to_string();
+    assert!(e.contains(&format!("a take-over at tick {} while the replay is at tick {tick}", tick + 5)), "{e}");
+}
+
 #[test]
 fn a_crafted_step_cannot_hold_more_than_64_mib_of_records() {
     let dir = tempfile::tempdir().unwrap();
