@@ -248,6 +248,8 @@ impl Fleet {
             let hash = recovered.engine.world_hash();
             let bytes = recovered.engine.snapshot().map_err(|e| e.to_string())?;
             drop(recovered);
+            // The copy served its purpose: the world is in `bytes`, the log stays on JetStream.
+            let _ = std::fs::remove_dir_all(&folder);
             let record = crate::durable::Record::Owner { tick, epoch: hold.epoch, owner: self.options.node.clone() };
             let mut line = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
             line.push(b'\n');
