@@ -247,7 +247,7 @@ fn fleet_args(args: &McpArgs) -> Result<Option<server::FleetArgs>, CliError> {
         Some(url) => {
             let base = url.trim_end_matches('/');
             let rest = base.strip_prefix("http://").or_else(|| base.strip_prefix("https://"));
-            let fit = rest.is_some_and(|r| !r.is_empty() && !r.contains('/') && r.len() <= 256)
+            let fit = rest.is_some_and(|r| !r.is_empty() && !r.contains(['/', '@', '?', '#', '\\']) && r.len() <= 256)
                 && base.bytes().all(|b| b.is_ascii_graphic())
                 && http::HeaderValue::from_str(base).is_ok();
             if !fit {

@@ -493,6 +493,11 @@ impl CommandLog {
         Ok(())
     }
 
+    /// Why the world must not step now (its remote's `halted`), if it must not.
+    pub(crate) fn halted(&self) -> Option<String> {
+        self.remote.as_ref()?.halted()
+    }
+
     /// How far the remote has acknowledged what was handed to it (None without a remote).
     pub(crate) fn progress(&self) -> Option<LogProgress> {
         let remote = self.remote.as_ref()?;

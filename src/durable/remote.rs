@@ -25,6 +25,11 @@ pub trait RemoteLog {
     /// Whether new records should be taken now: not while the remote is unreachable or its
     /// backlog is full (they would only wait, or be refused). Not a failure: it passes.
     fn writable(&self) -> Result<(), String>;
+    /// Why nothing may be written now, not even a step's records (the writer's lease passed its
+    /// deadline: another process may be about to own the log). The world does not step.
+    fn halted(&self) -> Option<String> {
+        None
+    }
     /// Calls `waker` from another thread whenever more is acknowledged.
     fn on_acknowledged(&mut self, waker: Box<dyn Fn() + Send + Sync>);
     /// Hands the remote a copy of the snapshot at `path`, stored under `name` (in the

@@ -610,6 +610,12 @@ impl Engine {
         self.parts.journal.log.borrow().as_ref().and_then(crate::durable::CommandLog::progress)
     }
 
+    /// Why the world must not step now: its log's remote may take nothing (a fleet lease past
+    /// its deadline). None: it may.
+    pub fn log_halted(&self) -> Option<String> {
+        self.parts.journal.log.borrow().as_ref().and_then(crate::durable::CommandLog::halted)
+    }
+
     /// Calls `waker` (from another thread) whenever the log's remote acknowledges more.
     pub fn on_log_acknowledged(&self, waker: Box<dyn Fn() + Send + Sync>) {
         if let Some(log) = self.parts.journal.log.borrow_mut().as_mut() {

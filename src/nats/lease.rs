@@ -28,6 +28,9 @@ use super::{JetStream, NatsError};
 
 const LEASE_BUCKET: &str = "limina_leases";
 const CATALOGUE_BUCKET: &str = "limina_worlds";
+/// The time to live a lease bucket may have (what `--lease-ttl-ms` allows).
+pub const MIN_TTL: Duration = Duration::from_millis(500);
+pub const MAX_TTL: Duration = Duration::from_secs(60);
 /// Entries read from one bucket at most per listing.
 const MAX_ENTRIES: usize = 4096;
 
@@ -127,6 +130,16 @@ impl Leases {
     /// and `ttl()` says which holds.
     pub fn open(js: &JetStream, ttl: Duration) -> Result<Leases, NatsError> {
         let (leases, lease_ttl) = bucket(js, LEASE_BUCKET, ttl)?;
+        if !(MIN_TTL..=MAX_TTL).contains(&lease_ttl) {
+            return Err(NatsError::Lease {
+                world: String::new(),
+                url: js.url().to_string(),
+                operation: "open the lease bucket",
+                message: format!(
+                    "its time to live is {lease_ttl:?}, outside {MIN_TTL:?}..={MAX_TTL:?}: no lease could be held under it; remove the stream KV_{LEASE_BUCKET} (with no member running) to make it again"
+                ),
+            });
+        }
         if lease_ttl != ttl {
             tracing::warn!(
                 "the fleet's lease bucket {LEASE_BUCKET} was made with a time to live of {lease_ttl:?}; this process uses it, not {ttl:?}"
@@ -208,6 +221,44 @@ impl Leases {
             }
             Err(e) => Err(self.failed(&hold.world, "renew", &e)),
         }
+    }
+
+    /// Renews every lease in `holds` at once (one round trip, not one per lease); as `renew`
+    /// for each. The first error, if any, after all were tried.
+    pub fn renew_all(&self, holds: &[std::sync::Arc<LeaseHold>]) -> Result<(), NatsError> {
+        let asks: Vec<_> =
+            holds.iter().filter(|h| h.lost().is_none()).map(|h| (std::sync::Arc::clone(h), h.lock().revision, encode(&h.claim))).collect();
+        let store = self.leases.clone();
+        let answers = self.js.block_on("renew leases", async move {
+            let sent = Instant::now();
+            let updates = asks.into_iter().map(|(hold, revision, value)| {
+                let store = store.clone();
+                async move {
+                    let answer = store.update(hold.world.clone(), value, revision).await;
+                    (hold, answer)
+                }
+            });
+            (sent, futures_util::future::join_all(updates).await)
+        })?;
+        let (sent, answers) = answers;
+        let mut first = None;
+        for (hold, answer) in answers {
+            match answer {
+                Ok(revision) => {
+                    let mut state = hold.lock();
+                    state.revision = revision;
+                    state.deadline = self.deadline(sent);
+                }
+                Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => hold.lose(format!(
+                    "this process's lease on world '{}' (epoch {}) expired or was taken by another process; another process serves the world now",
+                    hold.world, hold.epoch
+                )),
+                Err(e) => {
+                    first.get_or_insert_with(|| self.failed(&hold.world, "renew", &e));
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     /// Gives a held lease up (a world retired, a clean stop), so another may take it at once.

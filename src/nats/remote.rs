@@ -131,6 +131,10 @@ impl RemoteLog for NatsLog {
         Ok(())
     }
 
+    fn halted(&self) -> Option<String> {
+        self.lease.as_ref()?.check().err()
+    }
+
     fn on_acknowledged(&mut self, waker: Box<dyn Fn() + Send + Sync>) {
         self.log.on_acknowledged(waker);
     }

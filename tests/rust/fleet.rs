@@ -186,6 +186,12 @@ async fn an_owner_killed_with_sigkill_fails_over_and_loses_nothing_acknowledged(
     let lost: Vec<_> = acknowledged.difference(&held).collect();
     assert!(lost.is_empty(), "{} acknowledged creations are missing after the failover: {lost:?}", lost.len());
 
+    // Only the owner retires it (a member that does not serve it says who does).
+    let other = bases[1..].iter().find(|b| **b != url).unwrap();
+    let (status, refused) = body(http.delete(format!("{other}/admin/worlds/w")).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert!(refused.as_str().unwrap_or_default().contains(&format!("{owner} serves it")), "{refused}");
+
     // Retired fleet-wide: the final state, and no member takes it over again.
     let answer = http.delete(format!("{url}/admin/worlds/w")).send().await.unwrap();
     let (status, retired) = body(answer).await;
@@ -294,7 +300,7 @@ async fn members_racing_for_a_world_leave_one_owner() {
         if health["worlds"].as_array().unwrap().iter().any(|w| w["name"] == "race") {
             serving.push(health["fleet"]["node"].as_str().unwrap().to_string());
         }
-        owners.insert(owner_at(&http, &member.base, "race").await.unwrap().0);
+        owners.insert(wait_for_owner(&http, std::slice::from_ref(&member.base), "race", None).await.0);
     }
     assert_eq!(serving.len(), 1, "members serving world 'race': {serving:?}");
     assert_eq!(owners.into_iter().collect::<Vec<_>>(), serving, "every member names the one that serves it");

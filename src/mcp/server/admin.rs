@@ -161,7 +161,7 @@ impl Admin {
                     Err(e) => return plain(StatusCode::NOT_FOUND, &format!("not found: {e}")),
                 };
                 match method {
-                    Method::GET => report(worlds, &name).await,
+                    Method::GET => report(worlds, self.fleet.as_deref(), &name).await,
                     Method::DELETE => match &self.fleet {
                         Some(fleet) => retire_from_fleet(fleet, &name).await,
                         None => retire(worlds, &name).await,
@@ -361,10 +361,19 @@ fn health(worlds: &WorldSet, fleet: Option<&super::fleet::Fleet>, reaches: impl 
     rows.extend(stuck.iter().filter(|n| reaches(n)).map(
         |n| json!({"name": n.as_str(), "state": "retiring", "why": "retired, but its engine thread has not stopped (busy or stuck)"}),
     ));
+    // Worlds of the fleet this member gave up taking over: no member may be serving them.
+    let untaken: Vec<Value> = fleet
+        .map(|f| f.given_up())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(name, _)| reaches(name))
+        .map(|(name, f)| json!({"name": name.as_str(), "failures": f.count, "why": f.why}))
+        .collect();
+    let healthy = healthy && untaken.is_empty();
     let status = if healthy { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     let mut body = json!({"healthy": healthy, "worlds": rows});
     if let Some(fleet) = fleet {
-        body["fleet"] = json!({"node": fleet.node(), "leaseTtlMs": fleet.ttl().as_millis() as u64});
+        body["fleet"] = json!({"node": fleet.node(), "leaseTtlMs": fleet.ttl().as_millis() as u64, "untaken": untaken});
     }
     json_answer(status, &body)
 }
@@ -376,9 +385,10 @@ fn list(worlds: &WorldSet) -> HttpResponse {
     json_answer(StatusCode::OK, &json!({"worlds": rows}))
 }
 
-async fn report(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
+async fn report(worlds: &WorldSet, fleet: Option<&super::fleet::Fleet>, name: &WorldName) -> HttpResponse {
     let Some(world) = worlds.get(name) else {
-        return plain(StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server"));
+        let elsewhere = fleet.and_then(|f| f.owner(name)).map(|c| format!(" ({} serves it, at {})", c.owner, c.address));
+        return plain(StatusCode::NOT_FOUND, &format!("not found: no world '{name}' on this server{}", elsewhere.unwrap_or_default()));
     };
     match world.report().await {
         Ok(report) => {

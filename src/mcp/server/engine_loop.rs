@@ -564,6 +564,11 @@ impl<'e> EngineLoop<'e> {
         if self.engine.paused() {
             return;
         }
+        // A fleet world whose lease passed its deadline records nothing, steps included: another
+        // process may be taking it over (its fence would refuse them anyway).
+        if self.engine.log_halted().is_some() {
+            return;
+        }
         if let Err(e) = self.engine.step(u64::from(plan.steps)) {
             // Said once per second at most: a callback that fails at every step would otherwise
             // write 60 lines a second (`/health` calls the world stalled meanwhile).
