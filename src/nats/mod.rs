@@ -2,6 +2,8 @@
 //! (`LIMINA_LOG_{world}`, subject `limina.log.{world}`) whose messages, concatenated, are the
 //! bytes the file log would hold. `WorldLog` writes one (`writer`) and reads one back
 //! (`reader`); `JetStream` is the connection with the small runtime it runs on (`connection`).
+//! Spectators: each world's state stream and trace events on core NATS subjects, published
+//! (`spectate`) and read (`spectator`).
 //!
 //! Callers are plain std threads: every call blocks its caller, none may be made from inside a
 //! tokio runtime, and no async-nats type leaves this module. Sits with `durable` in the records
@@ -12,6 +14,8 @@ mod error;
 mod reader;
 mod remote;
 mod snapshots;
+mod spectate;
+mod spectator;
 mod stream;
 mod url;
 mod writer;
@@ -21,5 +25,7 @@ pub use error::NatsError;
 pub use reader::LogBytes;
 pub use remote::{NatsRemote, materialize};
 pub use snapshots::fetch as fetch_snapshot;
+pub use spectate::{Feed, FeedTotals, Kind, MAX_TRACE_BYTES, Refused, SpectatorFeed};
+pub use spectator::{Spectated, Spectator};
 pub use url::{DEFAULT_PORT, NatsUrl};
 pub use writer::{AckCallback, LogLimits, MAX_IN_FLIGHT, WorldLog};

@@ -113,6 +113,11 @@ impl Server {
 }
 
 impl Server {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the process at once (SIGKILL): nothing is flushed on the way out.
     pub fn kill(&mut self) {
         let _ = self.child.kill();

@@ -29,6 +29,7 @@ mod call_queue;
 mod engine_loop;
 mod http;
 mod outgoing;
+mod spectators;
 mod sse;
 mod tokens;
 mod transport;
