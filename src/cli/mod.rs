@@ -39,6 +39,7 @@ mod packages_registry;
 mod project;
 mod run;
 mod skills;
+mod spectate;
 mod starter_skills;
 pub mod test;
 mod trace;
@@ -103,6 +104,9 @@ enum Command {
     /// List, create, show and retire the worlds of a running `limina mcp --http/--ws` server
     /// (its admin path, /admin/worlds).
     Worlds(worlds::WorldsArgs),
+    /// Print a world's state stream and trace events from NATS as JSON lines (a server run
+    /// with --nats publishes them): nats://HOST:PORT/WORLD.
+    Spectate(spectate::SpectateArgs),
     /// A package worker: serves one untrusted package over stdin and stdout, confined (started by
     /// the engine, never by hand; see docs/sandbox.md).
     #[command(name = "__package-worker", hide = true)]
@@ -178,6 +182,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
         Command::Replay(args) => durable::replay(&args),
         Command::Recover(args) => durable::recover(&args),
         Command::Worlds(args) => worlds::run(&args),
+        Command::Spectate(args) => spectate::run(&args),
         Command::PackageWorker => Ok(()),
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -192,7 +197,7 @@ fn run_command(args: impl IntoIterator<Item = OsString>) -> CliResult {
 /// commands that need none.
 fn find_project(cli: &Cli) -> Result<Option<project::Project>, project::ProjectError> {
     let file = match &cli.command {
-        Command::Completions { .. } | Command::New(_) | Command::PackageWorker => return Ok(None),
+        Command::Completions { .. } | Command::New(_) | Command::PackageWorker | Command::Spectate(_) => return Ok(None),
         Command::Run(args) => Some(args.file.as_path()),
         Command::Test(args) => args.paths.first().map(std::path::PathBuf::as_path),
         Command::Mcp(args) => args.scene.as_deref().or(args.resume.as_deref()).filter(|s| s.is_absolute()),

@@ -29,6 +29,7 @@ mod mcp_reads;
 mod mcp_ws;
 mod nats_log;
 mod nats_server;
+mod nats_spectate;
 mod nats_worlds;
 mod package_loading;
 mod package_paths;

@@ -113,6 +113,7 @@ impl Server {
 }
 
 impl Server {
+    /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

@@ -207,6 +207,18 @@ pub(super) trait DeltaSink: Send {
     /// Ends this stream alone (not its connection), telling the client why: the stream's last
     /// message. The engine drops the sink right after.
     fn end(&mut self, why: &RpcError);
+    /// Told the tick of each publish that has room for a message, before one is built: true
+    /// asks for the full state (a keyframe) instead of a delta. Only the NATS feed asks
+    /// (`spectators`), so late joiners there can start.
+    fn wants_keyframe(&mut self, _tick: u64) -> bool {
+        false
+    }
+    /// Whether a queue that stays full means the client stopped reading (it is cut off after
+    /// `STALL_TICKS`). A sink that drops what its far side cannot take (the NATS feed) is
+    /// skipped while full and never cut off.
+    fn stalls(&self) -> bool {
+        true
+    }
 }
 
 /// Counts of the publishing work, for tests and diagnostics.
@@ -229,8 +241,9 @@ struct Subscriber {
     baseline: Baseline,
     /// The tick at which its queue was first seen full, while it stays full.
     full_since: Option<u64>,
-    /// Its place in its connection's admission limit, given back when the stream ends.
-    _permit: CallPermit,
+    /// Its place in its connection's admission limit, given back when the stream ends (None:
+    /// the server's own NATS feed, which no connection opened).
+    _permit: Option<CallPermit>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -329,6 +342,8 @@ pub(super) struct EngineLoop<'e> {
     /// Answers waiting for the log's remote, in the order they were made.
     held: std::collections::VecDeque<Held>,
     last_step_warning: Option<Instant>,
+    /// The world's trace feed on NATS (its state feed is a subscriber like any other).
+    spectators: Option<super::spectators::Spectators>,
 }
 
 impl<'e> EngineLoop<'e> {
@@ -349,6 +364,7 @@ impl<'e> EngineLoop<'e> {
             fault: None,
             held: std::collections::VecDeque::new(),
             last_step_warning: None,
+            spectators: None,
         }
     }
 
@@ -356,6 +372,38 @@ impl<'e> EngineLoop<'e> {
     pub fn with_status(mut self, status: &'e super::worlds::WorldStatus, fault: Option<Fault>) -> Self {
         self.status = Some(status);
         self.fault = fault;
+        self
+    }
+
+    /// Publishes the world's state stream and trace events on NATS (`--nats`): the state feed is
+    /// one more subscriber, reading as an internal read-only caller the read door must allow.
+    pub fn with_spectators(mut self, spectators: Option<super::spectators::Spectators>) -> Self {
+        let Some(spectators) = spectators else { return self };
+        let reader = super::spectators::reader();
+        match read_door(self.engine, &reader) {
+            Ok(()) => {
+                let engine = self.engine;
+                let mut sink: Box<dyn DeltaSink> = Box::new(spectators.state_sink());
+                let tick = engine.tick();
+                let mut baseline = Baseline::new(None);
+                if self.publish_deltas && sink.wants_keyframe(tick) {
+                    let world = engine.world();
+                    let snapshot = baseline.snapshot(&Frame::new(&world, sync::agent_views(&engine.agents(), tick), tick));
+                    drop(world);
+                    if sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
+                        baseline.delivered(snapshot);
+                    }
+                }
+                let session = McpSession::new(super::spectators::CONN, crate::policy::Profile::SystemReadonly, engine);
+                let sub = Subscriber { sink, reader, baseline, full_since: None, _permit: None };
+                self.conns.insert(
+                    super::spectators::CONN,
+                    Conn { session, aoi: None, sub: Some(sub), listeners: Vec::new(), streams: Vec::new() },
+                );
+            }
+            Err(refused) => tracing::warn!("the NATS state feed is off: {}", refused.message),
+        }
+        self.spectators = Some(spectators);
         self
     }
 
@@ -659,7 +707,7 @@ impl<'e> EngineLoop<'e> {
                     baseline.delivered(snapshot);
                 }
                 // A revocation since the door allowed it ends it at the next publish.
-                c.sub = Some(Subscriber { sink, reader: grant.reader(), baseline, full_since: None, _permit: permit });
+                c.sub = Some(Subscriber { sink, reader: grant.reader(), baseline, full_since: None, _permit: Some(permit) });
             }
         }
     }
@@ -761,6 +809,9 @@ impl<'e> EngineLoop<'e> {
     /// tells clients with open notification streams that the tool list changed, if it did.
     pub(super) fn publish(&mut self) {
         self.dirty = false;
+        if let Some(spectators) = &mut self.spectators {
+            spectators.publish_trace(self.engine);
+        }
         for c in self.conns.values_mut() {
             if c.listeners.is_empty() && c.streams.is_empty() {
                 continue;
@@ -814,6 +865,9 @@ impl<'e> EngineLoop<'e> {
             }
             if !sub.sink.has_room() {
                 self.stats.skipped += 1;
+                if !sub.sink.stalls() {
+                    continue;
+                }
                 let since = *sub.full_since.get_or_insert(tick);
                 if tick.saturating_sub(since) >= STALL_TICKS {
                     sub.sink.cut_off(&format!(
@@ -828,6 +882,15 @@ impl<'e> EngineLoop<'e> {
                 continue;
             }
             sub.full_since = None;
+            if sub.sink.wants_keyframe(tick) {
+                let snapshot = sub.baseline.snapshot(&frame);
+                self.stats.built += 1;
+                if sub.sink.send(&Encoded::new("state/snapshot", &snapshot.message)).is_ok() {
+                    sub.baseline.delivered(snapshot);
+                    self.stats.sent += 1;
+                }
+                continue;
+            }
             let aoi = aoi_key(sub.baseline.aoi);
             let computed = deltas.len();
             let (delta, next) = match deltas.entry((sub.baseline.key(), aoi)) {
@@ -1385,6 +1448,80 @@ mod tests {
         assert_eq!(first.sent.load(Ordering::SeqCst), 3, "the open stream carries on");
         assert!(first.ended.lock().unwrap().is_none());
         assert_eq!(door_decisions(&engine, "ses_mcp1")[1].1, "quota.exceeded");
+    }
+
+    /// A sink like the NATS feed's: asks for a full state every `every` ticks, is never cut off,
+    /// and records the methods it was sent.
+    struct FeedLike {
+        inner: FakeSink,
+        every: u64,
+        tick: u64,
+        next: u64,
+        methods: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl DeltaSink for FeedLike {
+        fn has_room(&self) -> bool {
+            self.inner.has_room()
+        }
+        fn is_closed(&self) -> bool {
+            self.inner.is_closed()
+        }
+        fn send(&mut self, message: &Encoded) -> Result<(), Undelivered> {
+            self.inner.send(message)?;
+            if message.method == "state/snapshot" {
+                self.next = self.tick + self.every;
+            }
+            self.methods.lock().unwrap().push(message.method.clone());
+            Ok(())
+        }
+        fn cut_off(&self, why: &str) {
+            self.inner.cut_off(why);
+        }
+        fn end(&mut self, why: &RpcError) {
+            self.inner.end(why);
+        }
+        fn wants_keyframe(&mut self, tick: u64) -> bool {
+            self.tick = tick;
+            tick >= self.next
+        }
+        fn stalls(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_feed_gets_keyframes_on_its_schedule_and_is_never_cut_off_when_full() {
+        let engine = engine();
+        falling(&engine);
+        let mut l = unbudgeted(&engine);
+        let inner = FakeSink::default();
+        inner.room.store(true, Ordering::SeqCst);
+        let methods = Arc::new(Mutex::new(Vec::new()));
+        let feed = FeedLike { inner: inner.clone(), every: 5, tick: 0, next: 0, methods: Arc::clone(&methods) };
+        let permit =
+            Arc::new(super::super::admission::Admission::default()).admit(&Arc::new(super::super::admission::Load::default()), 0).unwrap();
+        let grant = authorize(&mut l, 1, Profile::SystemReadonly).unwrap();
+        l.serve(1, Profile::SystemReadonly, Work::Subscribe { sink: Box::new(feed), permit, grant });
+        for _ in 0..10 {
+            tick(&mut l);
+        }
+        let sent: Vec<String> = methods.lock().unwrap().clone();
+        // The subscription's snapshot, then a message a tick: full states at ticks 5 and 10.
+        let snapshots: Vec<usize> = sent.iter().enumerate().filter(|(_, m)| *m == "state/snapshot").map(|(i, _)| i).collect();
+        assert_eq!(snapshots.len(), 3, "{sent:?}");
+        assert_eq!(sent.len(), 11, "one message per tick after the first: {sent:?}");
+        // Full for far longer than a client may stall: skipped, not cut off.
+        inner.room.store(false, Ordering::SeqCst);
+        for _ in 0..STALL_TICKS + 20 {
+            tick(&mut l);
+        }
+        assert!(inner.cut.lock().unwrap().is_none(), "a feed is never cut off");
+        assert_eq!(l.stats.cut_off, 0);
+        // Room again: the overdue keyframe goes first.
+        inner.room.store(true, Ordering::SeqCst);
+        tick(&mut l);
+        assert_eq!(methods.lock().unwrap().last().map(String::as_str), Some("state/snapshot"));
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod engine_loop;
 mod fleet;
 mod http;
 mod outgoing;
+mod spectators;
 mod sse;
 mod tokens;
 mod transport;

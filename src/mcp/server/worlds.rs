@@ -679,6 +679,7 @@ fn run_world(
         EngineLoop::new(&engine, defaults.publish_deltas, spec.call_budget)
             .with_tools(defaults.tools)
             .with_status(status, spec.fault)
+            .with_spectators(super::spectators::for_world(defaults.nats.as_ref(), &name, &engine))
             .run(rx);
     });
     if let Err(panic) = served {
