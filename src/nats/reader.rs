@@ -17,6 +17,8 @@ use futures_util::StreamExt;
 use super::stream::{check_world, stream_name};
 use super::{JetStream, NatsError, WorldLog};
 
+/// Bytes of an unfinished line held back at most (more than the longest line a log may hold).
+const MAX_HELD_LINE: usize = 16 << 20;
 /// Messages read ahead at most (each up to 256 KiB).
 const READ_AHEAD: usize = 32;
 /// A consumer silent this long is recreated from where it stopped.
@@ -230,13 +232,25 @@ impl Feed {
         if self.tail.is_empty() && (last || payload.last() == Some(&b'\n')) {
             return payload;
         }
-        self.tail.extend_from_slice(&payload);
-        if last {
+        // Only the new bytes are searched (the tail holds no newline), and a tail longer than
+        // any line a log may hold goes out as it is: the line reader refuses it by name, and
+        // this never holds more than that.
+        let end = payload.iter().rposition(|&b| b == b'\n');
+        if last || self.tail.len() + payload.len() > MAX_HELD_LINE {
+            self.tail.extend_from_slice(&payload);
             return self.tail.split().freeze();
         }
-        match self.tail.iter().rposition(|&b| b == b'\n') {
-            Some(at) => self.tail.split_to(at + 1).freeze(),
-            None => Bytes::new(),
+        match end {
+            Some(at) => {
+                self.tail.extend_from_slice(&payload[..=at]);
+                let whole = self.tail.split().freeze();
+                self.tail.extend_from_slice(&payload[at + 1..]);
+                whole
+            }
+            None => {
+                self.tail.extend_from_slice(&payload);
+                Bytes::new()
+            }
         }
     }
 
