@@ -410,19 +410,24 @@ async fn report(worlds: &WorldSet, fleet: Option<&super::fleet::Fleet>, name: &W
     }
 }
 
+/// The answer to a retire that stopped a serving world: its final tick and hash.
+fn retired(name: &WorldName, report: super::engine_loop::WorldReport) -> HttpResponse {
+    json_answer(
+        StatusCode::OK,
+        &json!({
+            "name": name.as_str(),
+            "state": "retired",
+            "tick": report.tick,
+            "worldHash": report.world_hash,
+            "durable": report.durable.is_ok(),
+            "notDurable": report.durable.err(),
+        }),
+    )
+}
+
 async fn retire(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
     match worlds.retire(name).await {
-        Ok(Some(report)) => json_answer(
-            StatusCode::OK,
-            &json!({
-                "name": name.as_str(),
-                "state": "retired",
-                "tick": report.tick,
-                "worldHash": report.world_hash,
-                "durable": report.durable.is_ok(),
-                "notDurable": report.durable.err(),
-            }),
-        ),
+        Ok(Some(report)) => retired(name, report),
         Ok(None) => json_answer(
             StatusCode::OK,
             &json!({"name": name.as_str(), "state": "removed", "note": "the world had stopped; it was removed"}),
@@ -437,17 +442,7 @@ async fn retire(worlds: &WorldSet, name: &WorldName) -> HttpResponse {
 /// lease given up.
 async fn retire_from_fleet(fleet: &Arc<super::fleet::Fleet>, name: &WorldName) -> HttpResponse {
     match fleet.retire(name).await {
-        Ok(Some(report)) => json_answer(
-            StatusCode::OK,
-            &json!({
-                "name": name.as_str(),
-                "state": "retired",
-                "tick": report.tick,
-                "worldHash": report.world_hash,
-                "durable": report.durable.is_ok(),
-                "notDurable": report.durable.err(),
-            }),
-        ),
+        Ok(Some(report)) => retired(name, report),
         Ok(None) => json_answer(StatusCode::OK, &json!({"name": name.as_str(), "state": "removed"})),
         Err(why) => plain(StatusCode::CONFLICT, &format!("world '{name}' was not retired here: {why}")),
     }
