@@ -57,19 +57,7 @@ async fn one_round(
         {
             leased = Some(killed.elapsed().as_secs_f64());
         }
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "scene.createEntity", "arguments": {"shape": "box", "position": [0.0, 1.0, 0.0]},
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
-        let answer = client
-            .post(&url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "scene.createEntity")
-            .body(body.to_string())
-            .send()
-            .await;
+        let answer = super::bench_worlds::create_entity(client, &url, [0.0, 1.0, 0.0]).send().await;
         if let Ok(answer) = answer
             && answer.status().is_success()
             && answer.text().await.is_ok_and(|t| t.contains("\"entity\""))

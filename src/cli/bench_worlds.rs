@@ -229,27 +229,28 @@ pub(super) fn start_nats(project: &Path) -> anyhow::Result<Option<Nats>> {
     anyhow::bail!("nats-server did not say its port within 10 s")
 }
 
+/// A stateless `scene.createEntity` call of a box at `position` on the world at `url`.
+pub(super) fn create_entity(client: &reqwest::Client, url: &str, position: [f64; 3]) -> reqwest::RequestBuilder {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "scene.createEntity", "arguments": {"shape": "box", "position": position},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "scene.createEntity")
+        .body(body.to_string())
+}
+
 /// `CLIENTS` clients each make `CALLS_EACH` creations, one at a time: calls/s and latencies.
 async fn drive(client: &reqwest::Client, url: &str) -> anyhow::Result<(f64, Vec<f64>)> {
     let one = |n: usize| async move {
         let mut latencies = Vec::with_capacity(CALLS_EACH);
         for i in 0..CALLS_EACH {
-            let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
-                "name": "scene.createEntity", "arguments": {"shape": "box", "position": [n as f64, i as f64 * 0.01, 0.0]},
-                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
             let started = Instant::now();
-            let answer = client
-                .post(url)
-                .header("content-type", "application/json")
-                .header("accept", "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2026-07-28")
-                .header("mcp-method", "tools/call")
-                .header("mcp-name", "scene.createEntity")
-                .body(body.to_string())
-                .send()
-                .await?
-                .text()
-                .await?;
+            let answer = create_entity(client, url, [n as f64, i as f64 * 0.01, 0.0]).send().await?.text().await?;
             anyhow::ensure!(answer.contains("\"entity\""), "a call failed: {answer}");
             latencies.push(started.elapsed().as_secs_f64() * 1e3);
         }
