@@ -1,7 +1,8 @@
 //! `limina spectate nats://HOST:PORT/WORLD`: prints a world's feeds from NATS as JSON lines (a
-//! recorder, an analytics consumer, and the reference for writing one). It reads what a server
-//! run with `--nats` publishes; it never talks to the server, so any number of them add no load
-//! to the world.
+//! recorder, an analytics consumer, and the reference for writing one), or with `--http ADDR`
+//! serves the web viewer fed from them (`mcp::server::serve_relay`). It reads what a server run
+//! with `--nats` publishes; it never talks to the server, so any number of them add no load to
+//! the world.
 
 use std::io::Write as _;
 use std::time::Duration;
@@ -30,6 +31,11 @@ pub(crate) struct SpectateArgs {
     /// Seconds to wait for the first connection to NATS.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub connect_timeout: u64,
+    /// Serve the web viewer of the world at this address (HOST:PORT; port 0 picks one) instead
+    /// of printing: a read-only relay of the feeds, for any number of browsers. It prints the
+    /// link to open, with a token made for this run.
+    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["state", "trace", "count"])]
+    pub http: Option<String>,
 }
 
 pub fn run(args: &SpectateArgs) -> CliResult {
@@ -37,6 +43,24 @@ pub fn run(args: &SpectateArgs) -> CliResult {
     let Some(world) = url.world().map(str::to_string) else {
         return Err(CliError::usage(format_args!("{url}: name the world: nats://HOST:PORT/WORLD")));
     };
+    let bind = match &args.http {
+        None => None,
+        Some(addr) => Some(addr.parse::<std::net::SocketAddr>().map_err(|e| {
+            CliError::usage(format_args!(
+                "--http {}: {e}; give HOST:PORT, as 127.0.0.1:7780 (port 0 picks a free one)",
+                crate::clip::shown(addr)
+            ))
+        })?),
+    };
+    if let Some(bind) = bind {
+        let js = JetStream::connect(&url, Duration::from_secs(args.connect_timeout)).map_err(CliError::failed)?;
+        let options = crate::mcp::server::RelayOptions { world: world.clone(), bind };
+        return crate::mcp::server::serve_relay(&js, &options, |_, link| {
+            // One line: callers read it for the address and may close the pipe after it.
+            eprintln!("limina spectate: relaying world '{world}' from {url}; watch at {link} (a read-only token for this run)");
+        })
+        .map_err(CliError::failed);
+    }
     let mut feeds = Vec::new();
     if args.state || !args.trace {
         feeds.push(Feed::State);

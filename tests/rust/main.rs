@@ -28,6 +28,7 @@ mod mcp_load;
 mod mcp_reads;
 mod mcp_ws;
 mod nats_log;
+mod nats_relay;
 mod nats_server;
 mod nats_spectate;
 mod nats_worlds;

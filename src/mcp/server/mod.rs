@@ -30,6 +30,8 @@ mod engine_loop;
 mod fleet;
 mod http;
 mod outgoing;
+mod relay;
+mod relay_feed;
 mod spectators;
 mod sse;
 mod tokens;
@@ -53,6 +55,7 @@ use worlds::{WorldError, WorldSet, WorldSpec};
 
 pub use admission::{MAX_BYTES_PER_CONNECTION, MAX_BYTES_TOTAL, MAX_CALLS_PER_CONNECTION};
 pub use outgoing::MAX_OWED_BYTES;
+pub(crate) use relay::{RelayOptions, serve as serve_relay};
 pub(crate) use transport::OriginPolicy;
 
 /// Messages (answers and deltas) queued per connection; past it, deltas are skipped (coalesced).

@@ -50,6 +50,14 @@ pub(super) fn stream(connection: Option<Arc<Cutoff>>) -> (SseSink, SseBody) {
     (SseSink { tx, queued: Arc::clone(&queued), connection, wrote: false, answers: None, ended: false }, SseBody::new(rx, queued))
 }
 
+/// A stream fed finished events by a task that waits for room (a relay's viewer, `relay`): the
+/// channel's `capacity` is its bound, and the task learns from a closed sender that the client
+/// went away.
+pub(super) fn fed(capacity: usize) -> (mpsc::Sender<Bytes>, SseBody) {
+    let (tx, rx) = mpsc::channel(capacity);
+    (tx, SseBody::new(rx, Arc::new(AtomicUsize::new(0))))
+}
+
 /// A streaming response body: events from the channel, pings while it is quiet, and the end of
 /// the stream when every sender is gone.
 pub(super) struct SseBody {

@@ -589,7 +589,7 @@ pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Serves one connection (HTTP/1, with upgrades) until it ends or the server stops,
 /// with `HEADER_TIMEOUT` on request headers, on a socket that cuts off a client that stops
 /// reading (`Metered`).
-async fn serve_connection<S>(socket: tokio::net::TcpStream, cutoff: Arc<Cutoff>, service: S, stopped: impl Future<Output = ()>)
+pub(super) async fn serve_connection<S>(socket: tokio::net::TcpStream, cutoff: Arc<Cutoff>, service: S, stopped: impl Future<Output = ()>)
 where
     S: tower::Service<http::Request<hyper::body::Incoming>, Response = HttpResponse, Error = BoxError> + Clone + Send + 'static,
     S::Future: Send + 'static,
@@ -628,7 +628,7 @@ where
 pub(crate) const MAX_CONNECTIONS: usize = 512;
 
 /// Keeps a second handle on the socket, for `Cutoff`.
-fn with_cutoff(socket: tokio::net::TcpStream, id: u64) -> std::io::Result<(tokio::net::TcpStream, Cutoff)> {
+pub(super) fn with_cutoff(socket: tokio::net::TcpStream, id: u64) -> std::io::Result<(tokio::net::TcpStream, Cutoff)> {
     socket.set_nodelay(true)?;
     let socket = socket.into_std()?;
     let handle = socket.try_clone()?;

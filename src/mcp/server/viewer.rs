@@ -84,26 +84,15 @@ impl Viewer {
             refused.headers_mut().insert(header::ALLOW, http::HeaderValue::from_static("GET, HEAD"));
             return refused;
         }
-        let head = req.method() == Method::HEAD;
-        let response = match path {
-            "/" | "/index.html" => page(PAGE, "text/html; charset=utf-8"),
-            "/viewer/viewer.js" => page(VIEWER_JS, "text/javascript; charset=utf-8"),
-            "/viewer/viewer.css" => page(VIEWER_CSS, "text/css; charset=utf-8"),
-            "/viewer/three.bundle.js" => page(THREE_BUNDLE, "text/javascript; charset=utf-8"),
-            "/viewer/three.LICENSE.txt" => page(THREE_LICENSE, "text/plain; charset=utf-8"),
-            _ => match (path.strip_prefix("/assets/"), world) {
-                (Some(id), Some(world)) => self.asset(req.headers(), id, world).await,
-                (Some(_), None) => super::http::plain(StatusCode::NOT_FOUND, "not found: no such world"),
-                (None, _) => {
-                    super::http::plain(StatusCode::NOT_FOUND, &format!("not found: {} (the viewer is at /)", crate::clip::shown(path)))
-                }
-            },
+        let response = match (page_file(path), path.strip_prefix("/assets/"), world) {
+            (Some(file), ..) => file,
+            (None, Some(id), Some(world)) => self.asset(req.headers(), id, world).await,
+            (None, Some(_), None) => super::http::plain(StatusCode::NOT_FOUND, "not found: no such world"),
+            (None, None, _) => {
+                super::http::plain(StatusCode::NOT_FOUND, &format!("not found: {} (the viewer is at /)", crate::clip::shown(path)))
+            }
         };
-        if head {
-            let (parts, _) = response.into_parts();
-            return HttpResponse::from_parts(parts, HttpBody::empty());
-        }
-        response
+        headless(req.method(), response)
     }
 
     /// `GET /assets/<id>`: a model file for a reader of the scene.
@@ -193,6 +182,27 @@ impl Viewer {
         h.insert(header::X_CONTENT_TYPE_OPTIONS, http::HeaderValue::from_static("nosniff"));
         response
     }
+}
+
+/// The page's own file at `path` (`/`, `/index.html`, `/viewer/…`), or None.
+pub(super) fn page_file(path: &str) -> Option<HttpResponse> {
+    Some(match path {
+        "/" | "/index.html" => page(PAGE, "text/html; charset=utf-8"),
+        "/viewer/viewer.js" => page(VIEWER_JS, "text/javascript; charset=utf-8"),
+        "/viewer/viewer.css" => page(VIEWER_CSS, "text/css; charset=utf-8"),
+        "/viewer/three.bundle.js" => page(THREE_BUNDLE, "text/javascript; charset=utf-8"),
+        "/viewer/three.LICENSE.txt" => page(THREE_LICENSE, "text/plain; charset=utf-8"),
+        _ => return None,
+    })
+}
+
+/// `response` without its body when answering HEAD.
+pub(super) fn headless(method: &Method, response: HttpResponse) -> HttpResponse {
+    if method != Method::HEAD {
+        return response;
+    }
+    let (parts, _) = response.into_parts();
+    HttpResponse::from_parts(parts, HttpBody::empty())
 }
 
 /// One of the embedded files, with headers that keep the page to itself.
