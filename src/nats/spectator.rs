@@ -39,7 +39,7 @@ pub struct Spectator {
     rx: tokio::sync::mpsc::Receiver<Raw>,
     /// A message whose parts are arriving: (feed, seq, parts, bytes so far).
     partial: Option<(Feed, u64, usize, Vec<u8>)>,
-    last_seq: [Option<u64>; 2],
+    numbering: Numbering,
     world: String,
 }
 
@@ -79,7 +79,7 @@ impl Spectator {
                 }
             });
         }
-        Ok(Spectator { js: js.clone(), rx, partial: None, last_seq: [None, None], world: world.to_string() })
+        Ok(Spectator { js: js.clone(), rx, partial: None, numbering: Numbering::default(), world: world.to_string() })
     }
 
     /// The next whole message, waiting up to `wait` (None: nothing came in time).
@@ -132,10 +132,26 @@ impl Spectator {
                 self.partial.take()?.3
             }
         };
-        let last = &mut self.last_seq[raw.feed as usize];
-        let missed = last.map_or(0, |l| raw.seq.saturating_sub(l + 1));
-        *last = Some(raw.seq);
+        let missed = self.numbering.missed(raw.feed, raw.seq);
         Some(Spectated { feed: raw.feed, kind, tick: raw.tick, seq: raw.seq, missed, body })
+    }
+}
+
+/// The last sequence number read on each feed.
+#[derive(Debug, Default)]
+struct Numbering {
+    last: [Option<u64>; 2],
+}
+
+impl Numbering {
+    /// How many numbers lie between the last one read on `feed` and `seq` (none when `seq` is
+    /// not past it: a publisher that started again).
+    fn missed(&mut self, feed: Feed, seq: u64) -> u64 {
+        let last = &mut self.last[feed as usize];
+        // Any number may come in a header: the largest must not overflow the count.
+        let missed = last.map_or(0, |l| seq.saturating_sub(l.saturating_add(1)));
+        *last = Some(seq);
+        missed
     }
 }
 
@@ -153,5 +169,24 @@ fn raw(feed: Feed, message: &async_nats::Message) -> Raw {
         seq: number(SEQ),
         part,
         body: message.payload.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Headers come from whoever publishes: the largest number, then any other, is counted
+    /// without overflow (it panicked the reader in a debug build).
+    #[test]
+    fn any_sequence_numbers_are_counted_without_overflow() {
+        let mut numbering = Numbering::default();
+        assert_eq!(numbering.missed(Feed::State, 5), 0, "the first message starts the count");
+        assert_eq!(numbering.missed(Feed::State, 9), 3);
+        assert_eq!(numbering.missed(Feed::Trace, 1), 0, "each feed counts its own");
+        assert_eq!(numbering.missed(Feed::State, u64::MAX), u64::MAX - 10);
+        assert_eq!(numbering.missed(Feed::State, 3), 0);
+        assert_eq!(numbering.missed(Feed::State, u64::MAX), u64::MAX - 4);
+        assert_eq!(numbering.missed(Feed::State, u64::MAX), 0);
     }
 }

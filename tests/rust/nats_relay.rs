@@ -285,6 +285,17 @@ async fn hostile_messages_on_the_worlds_subjects_are_dropped_and_viewers_keep_th
     for (i, (kind, body)) in forged.into_iter().enumerate() {
         publish(&client, delta, kind, 1_000_000 + i as u64, None, body).await;
     }
+    // The largest sequence number, then another: counting the gap must not overflow (it
+    // panicked the relay), on either subject.
+    for subject in [delta, trace] {
+        publish(&client, subject, "delta", u64::MAX, None, b"{}".to_vec()).await;
+        publish(&client, subject, "delta", 7, None, b"{}".to_vec()).await;
+    }
+    // A delta labelled a keyframe: nobody may start on it.
+    let mislabelled = json!({"jsonrpc": "2.0", "method": "state/delta", "params": {"kind": "delta", "tick": 1, "removed": ["ent_1"]}});
+    publish(&client, delta, "keyframe", 3_000_000, None, mislabelled.to_string().into_bytes()).await;
+    // A trace event numbered past what a page can count exactly.
+    publish(&client, trace, "events", 1, None, format!("{{\"seq\":{},\"type\":\"x\"}}\n", u64::MAX).into_bytes()).await;
     // Parts that never finish, out of order, or claim more parts than a message may have.
     publish(&client, delta, "keyframe", 2_000_000, Some("2/3"), vec![b'x'; 512 << 10]).await;
     publish(&client, delta, "keyframe", 2_000_001, Some("1/100000"), vec![b'x'; 512 << 10]).await;
@@ -310,6 +321,8 @@ async fn hostile_messages_on_the_worlds_subjects_are_dropped_and_viewers_keep_th
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(relay.alive(), "the relay outlived the hostile messages");
+    let (_, tail) = relay.request("tools/call", json!({"name": "trace.tail", "arguments": {"afterSeq": 1.8446744073709552e19}})).await;
+    assert_eq!(tail["result"]["structuredContent"]["events"], json!([]), "a page's float cursor is taken: {tail}");
     let grew = relay.rss_kib().saturating_sub(rss_before);
     assert!(grew < 128 << 10, "the relay grew by {grew} KiB holding hostile messages");
 
@@ -367,4 +380,31 @@ async fn viewers_are_bounded_and_one_that_leaves_frees_its_place() {
     // Every one of them reads the same keyframe.
     let mut last = Events::new(open.pop().unwrap());
     assert!(is_full_state(&last.next().await));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_viewer_of_the_relay_outlives_nats_going_away_and_coming_back() {
+    let mut nats = NatsServer::start();
+    let server = Server::start(&["--nats", &nats.url]);
+    let relay = Relay::start(&format!("{}/main", nats.url));
+    let mut events = Events::new(relay.subscribe().await);
+    assert!(is_full_state(&events.next().await));
+    nats.kill9();
+    nats.restart();
+    // The world refuses writes while its log is unreachable (-32010); once NATS is back it
+    // takes them again.
+    let deadline = Instant::now() + PATIENCE;
+    let made = loop {
+        let (status, answer) =
+            server.request("main", None, "tools/call", json!({"name": "scene.createEntity", "arguments": {"shape": "box"}})).await;
+        if status == StatusCode::OK && answer["result"]["isError"] == false {
+            break answer["result"]["structuredContent"]["entity"].as_str().unwrap().to_string();
+        }
+        assert!(Instant::now() < deadline, "the world never took a write after NATS came back: {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    // The relay resubscribed by itself; its viewer sees the change (in a delta, or in the
+    // keyframe that resyncs it after the messages lost while NATS was away).
+    events.until(5000, |m| holds(m, &made).then_some(())).await;
+    assert_eq!(relay.health().await["nats"]["connected"], true);
 }

@@ -226,16 +226,18 @@ impl Relay {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .any(|v| v.split(',').any(|m| m.trim().starts_with("text/event-stream")));
+        let too_big = || {
+            let why = format!("the body is over the relay's {MAX_REQUEST_BYTES}-byte limit");
+            failure(StatusCode::PAYLOAD_TOO_LARGE, protocol::INVALID_REQUEST, &why)
+        };
+        let declared = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+            return too_big();
+        }
         let read = tokio::time::timeout(BODY_TIMEOUT, Limited::new(req.into_body(), MAX_REQUEST_BYTES).collect()).await;
         let body = match read {
             Ok(Ok(body)) => body.to_bytes(),
-            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-                return failure(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    protocol::INVALID_REQUEST,
-                    &format!("the body is over the relay's {MAX_REQUEST_BYTES}-byte limit"),
-                );
-            }
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_big(),
             Ok(Err(e)) => return plain(StatusCode::BAD_REQUEST, &format!("the body could not be read: {e}")),
             Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, &format!("the body did not arrive within {BODY_TIMEOUT:?}")),
         };
@@ -309,11 +311,12 @@ impl Relay {
             );
         }
         let arguments = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        // Any number: a page counts in floating point, and held seqs are at most 2^53 - 1.
         let after = match arguments.get("afterSeq") {
             None | Some(Value::Null) => -1,
-            Some(v) => match v.as_i64() {
+            Some(v) => match v.as_i64().or_else(|| v.as_f64().filter(|f| f.is_finite()).map(|f| f.clamp(-1.0, 9.0e15) as i64)) {
                 Some(n) => n,
-                None => return protocol::error(id, protocol::INVALID_PARAMS, "trace.tail: afterSeq must be an integer", None),
+                None => return protocol::error(id, protocol::INVALID_PARAMS, "trace.tail: afterSeq must be a number", None),
             },
         };
         let limit = match arguments.get("limit") {
@@ -324,7 +327,14 @@ impl Relay {
             },
         };
         let out = self.feed.tail(after, limit);
-        protocol::result(id, json!({"content": [{"type": "text", "text": out.to_string()}], "structuredContent": out, "isError": false}))
+        // The events once (in structuredContent); the text only says what came, so an answer is
+        // never twice its events' bytes.
+        let count = out["events"].as_array().map_or(0, Vec::len);
+        let text = match out["nextAfterSeq"].as_u64() {
+            Some(last) => format!("{count} trace events, up to seq {last} (in structuredContent)"),
+            None => "no trace events after afterSeq".to_string(),
+        };
+        protocol::result(id, json!({"content": [{"type": "text", "text": text}], "structuredContent": out, "isError": false}))
     }
 
     /// `state/subscribe`: an event stream from the newest keyframe on, fed by a task that holds

@@ -26,7 +26,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::nats::{Feed, Kind, Spectated};
+use crate::nats::{Feed, Spectated};
 
 /// State messages the window holds (a keyframe every 300 ticks and at most one delta per tick
 /// keep it near 300).
@@ -38,9 +38,15 @@ pub(super) const MAX_TRACE_EVENTS: usize = 1000;
 /// Bytes of trace events held.
 pub(super) const MAX_TRACE_BYTES: usize = 8 << 20;
 /// One trace event larger than this is dropped (counted).
-pub(super) const MAX_TRACE_EVENT_BYTES: usize = 256 << 10;
+pub(super) const MAX_TRACE_EVENT_BYTES: usize = 64 << 10;
 /// Events one `trace.tail` answer carries, at most.
 pub(super) const MAX_TAIL: usize = 1000;
+/// Bytes of events one `trace.tail` answer carries, at most (one event always fits): what a
+/// client that does not read its answers can hold per connection.
+pub(super) const MAX_TAIL_BYTES: usize = 256 << 10;
+/// The largest `seq` a trace event may carry: the page counts in JavaScript numbers, exact to
+/// 2^53 - 1 (a larger one could never be asked for again).
+pub(super) const MAX_SEQ: u64 = (1 << 53) - 1;
 
 /// Why a message from NATS was dropped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -131,8 +137,24 @@ struct Notification<'a> {
     params: &'a RawValue,
 }
 
-/// The SSE event carrying `body`, if it is a state notification the viewer can read as is.
-fn state_event(body: &[u8]) -> Result<Bytes, Dropped> {
+/// The one field of a state message's params that says whether it is a full state.
+#[derive(Deserialize)]
+struct StateKind<'a> {
+    #[serde(borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// A checked state message: its SSE event, and whether it is a full state.
+struct StateEvent {
+    event: Bytes,
+    full: bool,
+}
+
+/// The SSE event carrying `body`, if it is a state notification the viewer can read as is, and
+/// whether it is a full state as the viewer tells one (`state/snapshot`, or `params.kind`
+/// `snapshot`): judged by what the viewer will read, not by the `Limina-Kind` header, so a delta
+/// labelled a keyframe never becomes where viewers start.
+fn state_event(body: &[u8]) -> Result<StateEvent, Dropped> {
     if body.iter().any(|b| *b == b'\n' || *b == b'\r') {
         return Err(Dropped::NotState("it holds a line break".into()));
     }
@@ -143,11 +165,13 @@ fn state_event(body: &[u8]) -> Result<Bytes, Dropped> {
     if !note.params.get().starts_with('{') {
         return Err(Dropped::NotState("its params are not an object".into()));
     }
+    let kind: StateKind<'_> = serde_json::from_str(note.params.get()).map_err(|e| Dropped::NotState(e.to_string()))?;
+    let full = note.method == "state/snapshot" || kind.kind.as_deref() == Some("snapshot");
     let mut event = Vec::with_capacity(body.len() + 24);
     event.extend_from_slice(b"event: message\ndata: ");
     event.extend_from_slice(body);
     event.extend_from_slice(b"\n\n");
-    Ok(Bytes::from(event))
+    Ok(StateEvent { event: Bytes::from(event), full })
 }
 
 #[derive(Deserialize)]
@@ -175,8 +199,8 @@ impl RelayFeed {
     fn offer_state(&self, message: &Spectated) -> Result<(), Dropped> {
         let checked = state_event(&message.body);
         let mut s = self.lock();
-        let event = match checked {
-            Ok(event) => event,
+        let StateEvent { event, full } = match checked {
+            Ok(checked) => checked,
             Err(why) => {
                 s.counts.invalid += 1;
                 return Err(why);
@@ -191,7 +215,7 @@ impl RelayFeed {
         }
         s.last_seq = Some(message.seq);
         s.tick = Some(message.tick);
-        if message.kind == Kind::Keyframe {
+        if full {
             s.counts.keyframes += 1;
             let at = s.end();
             s.window.clear();
@@ -223,9 +247,11 @@ impl RelayFeed {
                 match serde_json::from_slice::<Value>(line) {
                     // A gap line says what the publisher left out; the panel has no use for it.
                     Ok(Value::Object(fields)) if fields.contains_key("gap") => continue,
-                    Ok(event @ Value::Object(_)) => {
-                        serde_json::from_value::<EventSeq>(event).map(|e| e.seq).map_err(|e| Dropped::NotEvent(e.to_string()))
-                    }
+                    Ok(event @ Value::Object(_)) => match serde_json::from_value::<EventSeq>(event) {
+                        Ok(EventSeq { seq }) if seq <= MAX_SEQ => Ok(seq),
+                        Ok(EventSeq { seq }) => Err(Dropped::NotEvent(format!("seq {seq} is over {MAX_SEQ}"))),
+                        Err(e) => Err(Dropped::NotEvent(e.to_string())),
+                    },
                     Ok(_) => Err(Dropped::NotEvent("not an object".into())),
                     Err(e) => Err(Dropped::NotEvent(e.to_string())),
                 }
@@ -278,11 +304,17 @@ impl RelayFeed {
 
     /// `trace.tail`'s result from the events held: those numbered after `after`, at most
     /// `limit`, as the world's own `trace.tail` answers (`events`, `nextAfterSeq`).
+    /// `MAX_TAIL_BYTES` of them at most (a client pages on with `nextAfterSeq`).
     pub fn tail(&self, after: i64, limit: usize) -> Value {
         let s = self.lock();
         let mut events = Vec::new();
         let mut next = None;
+        let mut bytes = 0;
         for (seq, line) in s.trace.iter().filter(|(seq, _)| (*seq as i128) > after as i128).take(limit.min(MAX_TAIL)) {
+            bytes += line.len();
+            if bytes > MAX_TAIL_BYTES && !events.is_empty() {
+                break;
+            }
             // Checked as JSON when it was taken.
             events.push(serde_json::from_slice::<Value>(line).unwrap_or(Value::Null));
             next = Some(*seq);
@@ -313,6 +345,7 @@ impl RelayFeed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nats::Kind;
 
     fn state(kind: Kind, seq: u64, tick: u64) -> Spectated {
         let method = if kind == Kind::Keyframe { "state/snapshot" } else { "state/delta" };
@@ -418,6 +451,38 @@ mod tests {
         feed.offer(&state(Kind::Delta, 2, 2));
         assert_eq!(ticks(&feed.read(&mut viewer)), [1, 2]);
         assert_eq!(feed.counts().gaps, 0);
+    }
+
+    #[test]
+    fn a_viewer_starts_at_what_the_viewer_reads_as_a_full_state_whatever_the_header_says() {
+        let feed = RelayFeed::new();
+        let labelled =
+            |kind, seq, body: Value| Spectated { feed: Feed::State, kind, tick: seq, seq, missed: 0, body: body.to_string().into_bytes() };
+        // A delta labelled a keyframe is a delta: nobody may start there.
+        let delta = json!({"jsonrpc": "2.0", "method": "state/delta", "params": {"kind": "delta", "tick": 1}});
+        feed.offer(&labelled(Kind::Keyframe, 1, delta));
+        assert!(feed.read(&mut Cursor::default()).is_empty());
+        // A resync snapshot sent as state/delta (as the server marks one) is a full state.
+        let resync = json!({"jsonrpc": "2.0", "method": "state/delta", "params": {"kind": "snapshot", "tick": 2}});
+        feed.offer(&labelled(Kind::Delta, 2, resync));
+        assert_eq!(ticks(&feed.read(&mut Cursor::default())), [2]);
+        assert_eq!(feed.counts().keyframes, 1);
+    }
+
+    #[test]
+    fn trace_tail_answers_are_bounded_in_bytes_and_seqs_stay_exact_in_javascript() {
+        let feed = RelayFeed::new();
+        let big = "y".repeat(MAX_TRACE_EVENT_BYTES - 100);
+        let body: String = (1..=40).map(|seq| format!("{{\"seq\":{seq},\"x\":\"{big}\"}}\n")).collect();
+        feed.offer(&Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 1, missed: 0, body: body.into_bytes() });
+        let answer = feed.tail(-1, 1000);
+        let n = answer["events"].as_array().unwrap().len();
+        assert!(answer.to_string().len() <= MAX_TAIL_BYTES + 1000, "{} bytes", answer.to_string().len());
+        assert!((1..40).contains(&n), "{n} events");
+        assert_eq!(answer["nextAfterSeq"], n as u64, "the client pages on from there");
+        let line = format!("{{\"seq\":{}}}\n", MAX_SEQ + 1);
+        let dropped = feed.offer(&Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 2, missed: 0, body: line.into_bytes() });
+        assert!(matches!(dropped.as_slice(), [Dropped::NotEvent(_)]), "{dropped:?}");
     }
 
     #[test]
