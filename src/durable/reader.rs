@@ -4,7 +4,8 @@
 //! of a killed run and is left out, silently, because nothing after it was ever acknowledged.
 //! Any other line that does not parse (or is too long, or is a second header) is corruption and
 //! is refused with its line number. Recovery reads past such lines instead
-//! (`next_record_or_bad`, `skip_bad_through`, `end_before`; see `recover`), never into them.
+//! (`next_record_or_bad`, `skip_bad_through`, `end_before`, `pass_over`; see `recover`), never
+//! into them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -56,6 +57,9 @@ pub struct LogReader {
     /// Reading ends before this line (recovery: a bad line, which nothing after may be replayed
     /// without).
     pub(crate) end_before: Option<u64>,
+    /// Bad lines passed over wherever they are, ascending (recovery: lines a take-over's fence
+    /// came after, which the world it continued never held).
+    pub(crate) pass_over: Vec<u64>,
 }
 
 impl std::fmt::Debug for LogReader {
@@ -87,6 +91,7 @@ impl LogReader {
             torn_tail: false,
             skip_bad_through: 0,
             end_before: None,
+            pass_over: Vec::new(),
         };
         let no_header = |message: String| LogError::NoHeader { path: shown.clone(), message };
         match reader.next_line() {
@@ -183,7 +188,7 @@ impl LogReader {
         loop {
             match self.next_record_or_bad()? {
                 Some(Ok(record)) => return Ok(Some(record)),
-                Some(Err(bad)) if bad.line <= self.skip_bad_through => continue,
+                Some(Err(bad)) if bad.line <= self.skip_bad_through || self.pass_over.binary_search(&bad.line).is_ok() => continue,
                 Some(Err(bad)) => {
                     return Err(LogError::Corrupt { path: self.path.display().to_string(), line: bad.line, message: bad.reason });
                 }

@@ -30,7 +30,7 @@ pub use clock::{FIXED_DT, FixedStepClock, FramePlan, MAX_FRAME_DELTA, MAX_STEPS_
 pub(crate) use engine::{CapturedOutput, TestLimits, TestTally};
 pub use engine::{ClaimRefused, Engine, EngineConfig, EngineError, Output, RunSummary, TestOutcome, TestStatus};
 pub use realtime::{CALL_BUDGET, RealTimeDriver};
-pub use recover::{LeftOut, RecoverError, Recovered, find_log, recover, replay_from};
+pub use recover::{LeftOut, LeftOutKind, RecoverError, Recovered, find_log, recover, replay_from};
 pub use replay::{HeaderError, ReplayError, ReplayOptions, ReplayReport, replay};
 pub use resume::{FileKind, Resume, ResumeError};
 pub use scene_file::FileRun;

@@ -16,6 +16,11 @@
 //! that parse, and ends before the first bad line after it: the last state it can prove. Bad
 //! lines before that snapshot are passed over (the snapshot holds their effects). Every line left
 //! out is reported (`Recovered::left_out`: line numbers, bytes, why).
+//!
+//! One kind of bad line does not end recovery wherever it is: one right before a take-over's
+//! `owner` record. The owner that wrote that record recovered the world ending before the line
+//! (it was the log's end then) and went on from there; the records after the fence continue the
+//! world without it, so it is passed over (`LeftOutKind::Fenced`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -44,7 +49,29 @@ pub struct LeftOut {
     pub first: u64,
     pub last: u64,
     pub bytes: u64,
+    pub kind: LeftOutKind,
     pub why: String,
+}
+
+/// Whether what a left-out line recorded is still in the world recovered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftOutKind {
+    /// A bad line before the snapshot recovery started from: the snapshot holds its effects.
+    Superseded,
+    /// A bad line right before a take-over's fence: the owner that placed it recovered the world
+    /// ending before the line, so the world it went on with never held it.
+    Fenced,
+    /// A bad line after it, and every line after that: recovery ended before them.
+    Ended,
+}
+
+impl LeftOut {
+    /// Whether recovery ended before lines that followed the bad one: records that may have been
+    /// acknowledged are not in the world recovered (a torn last line alone loses nothing
+    /// acknowledged).
+    pub fn drops_later_lines(&self) -> bool {
+        self.kind == LeftOutKind::Ended && self.last > self.first
+    }
 }
 
 impl std::fmt::Display for LeftOut {
@@ -205,11 +232,18 @@ struct NotThisRun {
     named_hash: String,
 }
 
-/// What one pass over a log found: the snapshots it names (oldest first) and its bad lines.
+/// What one pass over a log found: the snapshots it names (oldest first), its bad lines, and
+/// which of them a take-over's fence came right after.
 #[derive(Debug)]
 struct Scan {
     named: Vec<NamedSnapshot>,
+    /// The bad lines recovery must reckon with (the fenced ones are not among them).
     bad: Vec<BadLine>,
+    /// Bad lines with nothing but bad lines between them and an `owner` record (a fence), and
+    /// that record's line. The owner that placed the fence recovered the world ending before
+    /// them (they were the log's last lines then) and went on from there, so the world never
+    /// held what they were meant to record: they are passed over, not ends of recovery.
+    fenced: Vec<(BadLine, u64)>,
     /// Lines and bytes in the file (a torn tail's included).
     lines: u64,
     bytes: u64,
@@ -220,14 +254,25 @@ fn scan(log: &Path) -> Result<Scan, ReplayError> {
     let mut reader = LogReader::open(log)?;
     let mut named = Vec::new();
     let mut bad = Vec::new();
+    let mut fenced = Vec::new();
+    // Bad lines since the last record.
+    let mut trailing: Vec<BadLine> = Vec::new();
     while let Some(line) = reader.next_record_or_bad()? {
         match line {
-            Ok(Record::Snapshot { file, tick, hash }) => named.push(NamedSnapshot { file, tick, hash, line: reader.line() }),
-            Ok(_) => {}
-            Err(b) => bad.push(b),
+            Ok(record) => {
+                if let Record::Owner { .. } = record {
+                    fenced.extend(trailing.drain(..).map(|b| (b, reader.line())));
+                }
+                bad.append(&mut trailing);
+                if let Record::Snapshot { file, tick, hash } = record {
+                    named.push(NamedSnapshot { file, tick, hash, line: reader.line() });
+                }
+            }
+            Err(b) => trailing.push(b),
         }
     }
-    Ok(Scan { named, bad, lines: reader.line(), bytes: reader.offset() })
+    bad.append(&mut trailing);
+    Ok(Scan { named, bad, fenced, lines: reader.line(), bytes: reader.offset() })
 }
 
 impl Scan {
@@ -236,7 +281,21 @@ impl Scan {
     /// reading. Returns what that leaves out.
     fn bound(&self, reader: &mut LogReader, from: u64, snapshot: Option<(&str, u64)>) -> Vec<LeftOut> {
         reader.skip_bad_through = from;
-        let mut left_out = Vec::new();
+        reader.pass_over = self.fenced.iter().map(|(b, _)| b.line).collect();
+        let mut left_out: Vec<LeftOut> = self
+            .fenced
+            .iter()
+            .map(|(b, fence)| LeftOut {
+                first: b.line,
+                last: b.line,
+                bytes: b.bytes,
+                kind: LeftOutKind::Fenced,
+                why: format!(
+                    "not a record ({}); passed over: the take-over recorded at line {fence} went on from the world before it",
+                    crate::clip::to_bytes(&b.reason, 200)
+                ),
+            })
+            .collect();
         if let Some((file, tick)) = snapshot {
             for b in self.bad.iter().filter(|b| b.line < from) {
                 let why = format!(
@@ -244,7 +303,7 @@ impl Scan {
                     crate::clip::to_bytes(&b.reason, 200),
                     crate::clip::shown(file)
                 );
-                left_out.push(LeftOut { first: b.line, last: b.line, bytes: b.bytes, why });
+                left_out.push(LeftOut { first: b.line, last: b.line, bytes: b.bytes, kind: LeftOutKind::Superseded, why });
             }
         }
         if let Some(b) = self.bad.iter().find(|b| b.line > from) {
@@ -258,7 +317,10 @@ impl Scan {
             if later > 0 {
                 why.push_str(&format!(" ({later} more bad lines follow)"));
             }
-            left_out.push(LeftOut { first: b.line, last: self.lines.max(b.line), bytes: self.bytes.saturating_sub(b.offset), why });
+            let (last, bytes) = (self.lines.max(b.line), self.bytes.saturating_sub(b.offset));
+            left_out.push(LeftOut { first: b.line, last, bytes, kind: LeftOutKind::Ended, why });
+            // Fenced lines after the end are in its range: not passed over, never reached.
+            left_out.retain(|l| l.kind != LeftOutKind::Fenced || l.first < b.line);
         }
         left_out
     }
@@ -266,7 +328,7 @@ impl Scan {
     /// `left_out` with the tick recovery ended at named, where a bad line ended it.
     fn ended_at(mut left_out: Vec<LeftOut>, tick: u64) -> Vec<LeftOut> {
         if let Some(last) = left_out.last_mut()
-            && last.why.starts_with("line ")
+            && last.kind == LeftOutKind::Ended
         {
             last.why.push_str(&format!("; recovery ends before it, at tick {tick}, the last state it can prove"));
         }

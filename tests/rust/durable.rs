@@ -496,6 +496,7 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
     assert_eq!(r.left_out.len(), 1, "{:?}", r.left_out);
     assert_eq!((r.left_out[0].first, r.left_out[0].last), (bad as u64, bad as u64));
     assert!(r.left_out[0].to_string().contains("not needed: snapshot world-000000000150.snap (tick 150"), "{}", r.left_out[0]);
+    assert!(!r.left_out[0].drops_later_lines(), "the snapshot holds what it recorded");
 
     // After it (a line longer than any record may be): recovery ends at tick 160, the checkpoint
     // before the bad line, with the world that checkpoint recorded.
@@ -511,6 +512,7 @@ fn recovery_passes_a_corrupt_line_and_ends_at_the_last_state_it_can_prove() {
         left.why.contains("nothing after it can be replayed") && left.why.ends_with("at tick 160, the last state it can prove"),
         "{left}"
     );
+    assert!(left.drops_later_lines(), "the records after it are not in the world (a fleet member refuses to serve that)");
 
     // Both, with the newest snapshot gone: from tick 100, ending before the bad line of tick 120.
     std::fs::write(&log, &pristine).unwrap();

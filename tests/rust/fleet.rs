@@ -337,3 +337,69 @@ fn fleet_options_are_checked() {
         assert!(!out.status.success() && text.contains(says), "{args:?}: {text}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_bad_line_in_the_log_costs_no_acknowledged_call_at_the_next_take_overs() {
+    // Someone outside the fleet with publish rights writes a line that is no record into a
+    // world's log. Its owner stops acknowledging (the log is no longer its alone). The member
+    // that takes over recovers the world ending before the line and fences after it; at the take-
+    // over after that, the line lies before the fence, not at the end: it must be passed over, not
+    // end recovery there (which dropped every call the second owner acknowledged).
+    let nats = NatsServer::start();
+    let mut members = [member(&nats, "a", &["--world", "w=empty"]), member(&nats, "b", &[]), member(&nats, "c", &[])];
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let bases: Vec<String> = members.iter().map(|m| m.base.clone()).collect();
+    assert_eq!(wait_for_owner(&http, &bases[1..], "w", None).await.0, "a");
+    let mut acknowledged = BTreeSet::new();
+    let (_, first) = call_at(&http, &bases[0], "w", "scene.createEntity", json!({"shape": "box"})).await.unwrap();
+    acknowledged.insert(created(&first).unwrap_or_else(|| panic!("{first}")));
+    let client = async_nats::connect(nats.url.as_str()).await.unwrap();
+    let js = async_nats::jetstream::new(client);
+    js.publish("limina.log.w", "{\"not\": \"a record\"}\n".into()).await.unwrap().await.unwrap();
+    let (_, refused) = call_at(&http, &bases[0], "w", "scene.createEntity", json!({"shape": "box"})).await.unwrap();
+    assert_eq!(refused["error"]["code"], -32010, "the owner acknowledges nothing once another wrote its log: {refused}");
+    let mut gone = vec!["a".to_string()];
+    members[0].kill();
+    let mut last = String::new();
+    for round in 0..2 {
+        let (owner, url) = loop {
+            let found = wait_for_owner(&http, &bases, "w", Some(gone.last().unwrap())).await;
+            if !gone.contains(&found.0) {
+                break found;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let served = url.clone();
+        last = served.clone();
+        // Everything acknowledged so far is in the world it serves (once it serves it: the lease
+        // names the new owner while it recovers).
+        let started = Instant::now();
+        let held = loop {
+            match call_at(&http, &served, "w", "scene.queryEntities", json!({})).await {
+                Ok((StatusCode::OK, answer)) if answer["result"]["structuredContent"]["entities"].is_array() => {
+                    let found = answer["result"]["structuredContent"]["entities"].as_array().unwrap().iter();
+                    break found.filter_map(|e| e["entity"].as_str().map(str::to_string)).collect::<BTreeSet<_>>();
+                }
+                other => assert!(started.elapsed() < PATIENCE, "round {round}: {owner} never served world 'w': {other:?}"),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(acknowledged.is_subset(&held), "round {round}: {owner} lost {:?}", acknowledged.difference(&held).collect::<Vec<_>>());
+        if round == 1 {
+            break;
+        }
+        for i in 0..3 {
+            let (_, made) =
+                call_at(&http, &served, "w", "scene.createEntity", json!({"shape": "sphere", "position": [i as f64, 1.0, 0.0]}))
+                    .await
+                    .unwrap();
+            acknowledged.insert(created(&made).unwrap_or_else(|| panic!("{owner}: {made}")));
+        }
+        let index = bases.iter().position(|b| *b == served).unwrap();
+        members[index].kill();
+        gone.push(owner);
+    }
+    // Nobody gave up on the world.
+    let (_, health) = body(http.get(format!("{last}/health")).send().await.unwrap()).await;
+    assert_eq!(health["fleet"]["untaken"], json!([]), "{health}");
+}

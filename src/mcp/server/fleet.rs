@@ -310,6 +310,15 @@ impl Fleet {
             if let Some(divergence) = &recovered.report.divergence {
                 return Err(lasting(format!("its log does not replay: {divergence}")));
             }
+            // Recovery ends before a line that is no record, the last state it can prove. With
+            // records after that line (only a writer outside the fleet puts one there: an owner's
+            // own torn line is dropped at its successor's fence), serving from there would drop
+            // calls that were acknowledged: a person must decide.
+            if let Some(lost) = recovered.left_out.iter().find(|l| l.drops_later_lines()) {
+                return Err(lasting(format!(
+                    "its log has a line that is no record with lines after it, which recovery cannot replay ({lost}); serving it would drop acknowledged calls: read it with `limina recover` and repair it by hand"
+                )));
+            }
             let tick = recovered.engine.tick();
             let hash = recovered.engine.world_hash();
             let bytes = recovered.engine.snapshot().map_err(lasting)?;
