@@ -14,6 +14,8 @@
 //!
 //! - failover time in a fleet (`bench_fleet`).
 //!
+//! - what viewers cost the server, on it against through a relay fed from NATS (`bench_spectate`).
+//!
 //! The server is this binary (or `LIMINA_BENCH_SERVER`), run in a throwaway project.
 
 use std::io::{BufRead as _, BufReader};
@@ -63,7 +65,7 @@ pub(super) fn start_with(exe: &Path, project: &Path, extra: &[&str]) -> anyhow::
     Ok(Server { child, base: ws.replace("ws://", "http://") })
 }
 
-fn rss_kib(pid: u32) -> Option<u64> {
+pub(super) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
@@ -101,7 +103,8 @@ pub fn run() -> anyhow::Result<()> {
         log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;
         dense_worlds(&exe, &project, &client).await?;
-        super::bench_fleet::failover(&exe, &project, &client).await
+        super::bench_fleet::failover(&exe, &project, &client).await?;
+        super::bench_spectate::spectators(&exe, &project, &client).await
     });
     let _ = std::fs::remove_dir_all(&project);
     result

@@ -25,6 +25,7 @@ mod bench_skills;
 mod bench_snapshot;
 mod bench_soak;
 mod bench_spatial;
+mod bench_spectate;
 mod bench_stream;
 #[cfg(feature = "render")]
 mod bench_ui;
