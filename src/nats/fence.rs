@@ -32,14 +32,28 @@ pub enum Fence {
     Moved,
 }
 
+/// The fence's message id: `{world}.fence.{epoch}.{tag}`, the tag a hash of a secret of this
+/// process's. The same in every call for the epoch (a resend finds its own fence), and
+/// unguessable to others: a message published ahead of the fence under its id would be answered
+/// as the fence stored (a duplicate) while holding someone else's bytes.
+fn fence_id(world: &str, epoch: u64) -> String {
+    use sha2::Digest as _;
+    static SECRET: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let secret = SECRET.get_or_init(|| crate::unguessable::hex(16));
+    let digest =
+        sha2::Sha256::new().chain_update(secret.as_bytes()).chain_update(world.as_bytes()).chain_update(epoch.to_le_bytes()).finalize();
+    let tag: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{world}.fence.{epoch}.{tag}")
+}
+
 /// Publishes `line` (one record, ending in a newline) as the message right after `after`, as
 /// the owner of `epoch`. Resending after a lost acknowledgement is exact: the message id is the
-/// epoch's own, and the server answers a stored copy as a duplicate.
+/// epoch's own (`fence_id`), and the server answers a stored copy as a duplicate.
 pub fn place(js: &JetStream, world: &str, after: u64, epoch: u64, line: &[u8]) -> Result<Fence, NatsError> {
     check_world(world).map_err(|why| NatsError::BadWorld { world: crate::clip::shown(world), why })?;
     let publish = js.inner.publish.clone();
     let (subject, payload) = (subject(world), Bytes::copy_from_slice(line));
-    let id = format!("{world}.fence.{epoch}");
+    let id = fence_id(world, epoch);
     let mut last_error = String::new();
     for attempt in 0..ATTEMPTS {
         let message = PublishMessage::build()

@@ -4,7 +4,8 @@
 //!
 //! One writer per stream makes every message's stream sequence known before it is sent (the
 //! last sequence at open, plus one per message). Each publish carries the id
-//! `{world}.{writer}.{sequence}` and expects the stream's last sequence to be the one before
+//! `{world}.{writer}.{sequence}.{tag}` (the tag made with a secret of the writer's, so nobody
+//! else can publish under the next id) and expects the stream's last sequence to be the one before
 //! it, and (but the first after open) the last message id to be this writer's previous one:
 //! a sequence alone would let a pipelined message land right after another writer's message
 //! that took its predecessor's place. So a resend is exact: the server answers a copy it
@@ -83,12 +84,28 @@ pub type AckCallback = Box<dyn Fn() + Send + Sync>;
 struct Shared {
     world: String,
     writer: u64,
+    /// Never leaves this process: each message id carries a tag made with it (`message_id`).
+    secret: String,
     limits: LogLimits,
     state: Mutex<State>,
     /// Signalled when acknowledgements advance, a failure is set or the task stops.
     changed: Condvar,
     /// Wakes the task: bytes were appended, or the writer was dropped.
     wake: tokio::sync::Notify,
+}
+
+impl Shared {
+    /// The id of this writer's message at `sequence`: `{world}.{writer}.{sequence}.{tag}`, the
+    /// tag a hash of the writer's secret and the sequence. Anyone who reads the stream sees the
+    /// ids stored so far, but cannot make the next one: a message published ahead of ours under
+    /// our next id would be answered to us as our own stored copy (a duplicate), and we would
+    /// acknowledge calls whose records were never stored.
+    fn message_id(&self, sequence: u64) -> String {
+        use sha2::Digest as _;
+        let digest = sha2::Sha256::new().chain_update(self.secret.as_bytes()).chain_update(sequence.to_le_bytes()).finalize();
+        let tag: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("{}.{}.{sequence}.{tag}", self.world, self.writer)
+    }
 }
 
 struct State {
@@ -212,6 +229,7 @@ impl WorldLog {
         let shared = Arc::new(Shared {
             world: world.to_string(),
             writer: writer_id,
+            secret: crate::unguessable::hex(16),
             limits,
             state: Mutex::new(State {
                 unsent: VecDeque::new(),
@@ -520,11 +538,11 @@ impl Link {
         let shared = &self.shared;
         let mut message = PublishMessage::build()
             .payload(payload)
-            .message_id(format!("{}.{}.{sequence}", shared.world, shared.writer))
+            .message_id(shared.message_id(sequence))
             .expected_last_subject_sequence(sequence - 1)
             .header("Limina-Writer", shared.writer.to_string());
         if expects_id {
-            message = message.expected_last_message_id(format!("{}.{}.{}", shared.world, shared.writer, sequence - 1));
+            message = message.expected_last_message_id(shared.message_id(sequence - 1));
         }
         match self.publish.send_publish(self.subject.clone(), message).await {
             Ok(future) => Some(Box::pin(future.into_future())),
@@ -558,7 +576,7 @@ impl Link {
     /// own copy of this message if its duplicate window passed (an outage longer than two
     /// minutes), else another writer's message.
     async fn resolve_wrong_sequence(&self, sequence: u64, error: &str) -> Outcome {
-        let ours = format!("{}.{}.{sequence}", self.shared.world, self.shared.writer);
+        let ours = self.shared.message_id(sequence);
         let stream = match self.api.get_stream(stream_name(&self.shared.world)).await {
             Ok(stream) => stream,
             Err(e) => return Outcome::Retry(format!("{error}; then looking it up: {}", self.redactor.text(&e.to_string()))),

@@ -255,6 +255,49 @@ fn a_second_writer_fences_the_first() {
     assert_eq!(read_all(&js, "fenced"), b"one\ntwo\nsix\n");
 }
 
+/// Someone else who can publish on the log's subject reads the writer's stored message ids and
+/// publishes ahead of it under what its next id would be, if ids could be guessed. The server
+/// would answer the writer's own message as a duplicate of that one, and the writer acknowledge
+/// bytes that were never stored (an attack found this). Its ids carry a tag made with a secret:
+/// the forgery is another writer's message, and the writer stops.
+#[test]
+fn a_writer_cannot_be_answered_with_a_forgery_of_its_next_message_id() {
+    let server = NatsServer::start();
+    let js = connect(&server);
+    let writer = WorldLog::open(&js, "forged", 7).unwrap();
+    writer.append(b"one\n").unwrap();
+    writer.wait_acknowledged(4, PATIENCE).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let client = async_nats::connect(server.url.as_str()).await.unwrap();
+        let context = async_nats::jetstream::new(client);
+        let stream = context.get_stream("LIMINA_LOG_forged").await.unwrap();
+        let stored = stream.get_raw_message(1).await.unwrap();
+        let id = stored.headers.get("Nats-Msg-Id").unwrap().as_str().to_string();
+        // What the next id would be, by every pattern the stored one suggests.
+        let parts: Vec<&str> = id.split('.').collect();
+        assert!(parts.len() >= 3 && parts[2] == "1", "{id}");
+        let mut guesses = vec![format!("{}.{}.2", parts[0], parts[1])];
+        if parts.len() > 3 {
+            guesses.push(format!("{}.{}.2.{}", parts[0], parts[1], parts[3..].join(".")));
+        }
+        for guess in guesses {
+            let message = async_nats::jetstream::message::PublishMessage::build()
+                .payload("{\"forged\": true}\n".into())
+                .message_id(guess)
+                .expected_last_subject_sequence(1);
+            // Only the first can land (each expects the log to end at 1).
+            let _ = context.send_publish("limina.log.forged", message).await.unwrap().await;
+        }
+    });
+    writer.append(b"two\n").unwrap();
+    match writer.wait_acknowledged(writer.appended(), PATIENCE) {
+        Err(NatsError::Fenced { sequence: 2, .. }) => {}
+        other => panic!("the writer took a forgery for its own message: {other:?}"),
+    }
+    assert_eq!(writer.acknowledged(), 4, "nothing after the forgery is acknowledged");
+}
+
 /// A new owner's fence goes only right after the message it read, and a reader drops the line
 /// the previous owner left half-written before it (no client was told it succeeded).
 #[test]
