@@ -279,7 +279,7 @@ impl Relay {
             }
             "ping" => json_response(StatusCode::OK, &protocol::result(id, json!({}))),
             "tools/list" => json_response(StatusCode::OK, &protocol::result(id, json!({"tools": [trace_tail_tool()]}))),
-            "tools/call" => json_response(StatusCode::OK, &self.call(id, &incoming.params)),
+            "tools/call" => self.call(id, &incoming.params),
             "state/subscribe" if !wants_stream => {
                 plain(StatusCode::NOT_ACCEPTABLE, "state/subscribe answers with an event stream: accept text/event-stream")
             }
@@ -300,41 +300,52 @@ impl Relay {
     }
 
     /// `tools/call`: `trace.tail` from the events held; every other tool is refused.
-    fn call(&self, id: Value, params: &Value) -> Value {
+    fn call(&self, id: Value, params: &Value) -> HttpResponse {
+        match self.trace_tail(params) {
+            Ok(result) => {
+                // The result's JSON as made (its events byte for byte), inside the envelope.
+                let body = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}");
+                let mut response = HttpResponse::new(HttpBody::from(body));
+                response.headers_mut().insert(header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+                response
+            }
+            Err((code, message)) => json_response(StatusCode::OK, &protocol::error(id, code, message, None)),
+        }
+    }
+
+    /// `trace.tail`'s result as JSON, or the error code and message of a refusal.
+    fn trace_tail(&self, params: &Value) -> Result<String, (i64, String)> {
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
         if name != "trace.tail" {
-            return protocol::error(
-                id,
-                protocol::METHOD_NOT_FOUND,
-                format!("tool '{}' is not served by a read-only relay: it serves trace.tail only", crate::clip::shown(name)),
-                None,
-            );
+            let why = format!("tool '{}' is not served by a read-only relay: it serves trace.tail only", crate::clip::shown(name));
+            return Err((protocol::METHOD_NOT_FOUND, why));
         }
         let arguments = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        let invalid = |why: &str| Err((protocol::INVALID_PARAMS, format!("trace.tail: {why}")));
         // Any number: a page counts in floating point, and held seqs are at most 2^53 - 1.
         let after = match arguments.get("afterSeq") {
             None | Some(Value::Null) => -1,
             Some(v) => match v.as_i64().or_else(|| v.as_f64().filter(|f| f.is_finite()).map(|f| f.clamp(-1.0, 9.0e15) as i64)) {
                 Some(n) => n,
-                None => return protocol::error(id, protocol::INVALID_PARAMS, "trace.tail: afterSeq must be a number", None),
+                None => return invalid("afterSeq must be a number"),
             },
         };
         let limit = match arguments.get("limit") {
             None | Some(Value::Null) => 100,
             Some(v) => match v.as_u64() {
                 Some(n) => n as usize,
-                None => return protocol::error(id, protocol::INVALID_PARAMS, "trace.tail: limit must be a whole number", None),
+                None => return invalid("limit must be a whole number"),
             },
         };
-        let out = self.feed.tail(after, limit);
+        let tail = self.feed.tail(after, limit);
         // The events once (in structuredContent); the text only says what came, so an answer is
         // never twice its events' bytes.
-        let count = out["events"].as_array().map_or(0, Vec::len);
-        let text = match out["nextAfterSeq"].as_u64() {
-            Some(last) => format!("{count} trace events, up to seq {last} (in structuredContent)"),
+        let text = match tail.next {
+            Some(last) => format!("{} trace events, up to seq {last} (in structuredContent)", tail.count),
             None => "no trace events after afterSeq".to_string(),
         };
-        protocol::result(id, json!({"content": [{"type": "text", "text": text}], "structuredContent": out, "isError": false}))
+        let content = json!([{"type": "text", "text": text}]);
+        Ok(format!("{{\"content\":{content},\"structuredContent\":{},\"isError\":false}}", tail.json))
     }
 
     /// `state/subscribe`: an event stream from the newest keyframe on, fed by a task that holds

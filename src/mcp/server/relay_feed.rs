@@ -59,6 +59,15 @@ pub(super) enum Dropped {
     EventTooLarge(usize),
 }
 
+/// A `trace.tail` result: its JSON (`{"events":[…],"nextAfterSeq":…}`), how many events it
+/// holds and the seq of the last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Tail {
+    pub json: String,
+    pub count: usize,
+    pub next: Option<u64>,
+}
+
 /// A viewer's place in the state feed: None until it has started at a keyframe.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Cursor(Option<u64>);
@@ -303,23 +312,30 @@ impl RelayFeed {
     }
 
     /// `trace.tail`'s result from the events held: those numbered after `after`, at most
-    /// `limit`, as the world's own `trace.tail` answers (`events`, `nextAfterSeq`).
-    /// `MAX_TAIL_BYTES` of them at most (a client pages on with `nextAfterSeq`).
-    pub fn tail(&self, after: i64, limit: usize) -> Value {
+    /// `limit` and `MAX_TAIL_BYTES` of them (a client pages on with `nextAfterSeq`), as the
+    /// world's own `trace.tail` answers (`events`, `nextAfterSeq`). The events go out as they
+    /// came, byte for byte: parsed and written again, a number like `1e15` would grow fourfold
+    /// past the bound.
+    pub fn tail(&self, after: i64, limit: usize) -> Tail {
         let s = self.lock();
-        let mut events = Vec::new();
-        let mut next = None;
-        let mut bytes = 0;
+        let mut json = String::from("{\"events\":[");
+        let (mut count, mut next) = (0, None);
         for (seq, line) in s.trace.iter().filter(|(seq, _)| (*seq as i128) > after as i128).take(limit.min(MAX_TAIL)) {
-            bytes += line.len();
-            if bytes > MAX_TAIL_BYTES && !events.is_empty() {
+            if count > 0 && json.len() + line.len() > MAX_TAIL_BYTES {
                 break;
             }
-            // Checked as JSON when it was taken.
-            events.push(serde_json::from_slice::<Value>(line).unwrap_or(Value::Null));
+            if count > 0 {
+                json.push(',');
+            }
+            // Checked as one JSON object (so UTF-8) when it was taken.
+            json.push_str(std::str::from_utf8(line).unwrap_or("null"));
+            count += 1;
             next = Some(*seq);
         }
-        json!({"events": events, "nextAfterSeq": next})
+        json.push_str("],\"nextAfterSeq\":");
+        json.push_str(&next.map_or_else(|| "null".to_string(), |n| n.to_string()));
+        json.push('}');
+        Tail { json, count, next }
     }
 
     #[cfg(test)]
@@ -475,11 +491,19 @@ mod tests {
         let big = "y".repeat(MAX_TRACE_EVENT_BYTES - 100);
         let body: String = (1..=40).map(|seq| format!("{{\"seq\":{seq},\"x\":\"{big}\"}}\n")).collect();
         feed.offer(&Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 1, missed: 0, body: body.into_bytes() });
-        let answer = feed.tail(-1, 1000);
+        let tail = feed.tail(-1, 1000);
+        assert!(tail.json.len() <= MAX_TAIL_BYTES, "{} bytes", tail.json.len());
+        let answer: Value = serde_json::from_str(&tail.json).unwrap();
         let n = answer["events"].as_array().unwrap().len();
-        assert!(answer.to_string().len() <= MAX_TAIL_BYTES + 1000, "{} bytes", answer.to_string().len());
+        assert_eq!(n, tail.count);
         assert!((1..40).contains(&n), "{n} events");
         assert_eq!(answer["nextAfterSeq"], n as u64, "the client pages on from there");
+        // Numbers go out as they came: `1e15` stays 4 bytes (written again it takes 18).
+        let fresh = RelayFeed::new();
+        let body: String = (1..=20000).map(|seq| format!("{{\"seq\":{seq},\"n\":[{}]}}\n", ["1e15"; 12].join(","))).collect();
+        fresh.offer(&Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 1, missed: 0, body: body.into_bytes() });
+        let tail = fresh.tail(-1, 1000);
+        assert!(tail.json.len() <= MAX_TAIL_BYTES && tail.json.contains("1e15"), "{} bytes", tail.json.len());
         let line = format!("{{\"seq\":{}}}\n", MAX_SEQ + 1);
         let dropped = feed.offer(&Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 2, missed: 0, body: line.into_bytes() });
         assert!(matches!(dropped.as_slice(), [Dropped::NotEvent(_)]), "{dropped:?}");
@@ -496,13 +520,14 @@ mod tests {
         let message = Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 1, missed: 0, body: body.into_bytes() };
         let dropped = feed.offer(&message);
         assert_eq!(dropped.len(), 3, "{dropped:?}");
-        let all = feed.tail(-1, usize::MAX);
+        let parsed = |tail: Tail| serde_json::from_str::<Value>(&tail.json).unwrap();
+        let all = parsed(feed.tail(-1, usize::MAX));
         assert_eq!(all["events"].as_array().unwrap().len(), MAX_TAIL);
         assert_eq!(all["events"][0]["seq"], 6, "the oldest went first");
-        let last = feed.tail(1003, 10);
+        let last = parsed(feed.tail(1003, 10));
         assert_eq!(last["events"].as_array().unwrap().len(), 2);
         assert_eq!(last["nextAfterSeq"], 1005);
-        assert_eq!(feed.tail(1005, 10), json!({"events": [], "nextAfterSeq": null}));
+        assert_eq!(parsed(feed.tail(1005, 10)), json!({"events": [], "nextAfterSeq": null}));
         let huge = format!("{{\"seq\":2000,\"x\":\"{}\"}}", "y".repeat(MAX_TRACE_EVENT_BYTES));
         let message = Spectated { feed: Feed::Trace, kind: Kind::Events, tick: 1, seq: 2, missed: 0, body: huge.into_bytes() };
         assert!(matches!(feed.offer(&message).as_slice(), [Dropped::EventTooLarge(_)]));
