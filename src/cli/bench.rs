@@ -57,6 +57,9 @@ pub(crate) enum Section {
     /// Many worlds in one server: memory per idle world; worlds at the reference density one
     /// process holds at 60 ticks/s.
     Worlds,
+    /// Viewers of a world at the reference density: what they cost its server, watching on it
+    /// vs through a relay fed from NATS.
+    Spectators,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +109,7 @@ fn run_all(args: &BenchArgs) -> anyhow::Result<()> {
         Section::Skills,
         Section::Soak,
         Section::Worlds,
+        Section::Spectators,
     ] {
         let name = section.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
         let status = Command::new(&exe)
@@ -142,6 +146,7 @@ fn run_section(section: Section, args: &BenchArgs) -> anyhow::Result<()> {
         Section::Sharing => super::bench_sharing::run(),
         Section::Soak => super::bench_soak::run(),
         Section::Worlds => super::bench_worlds::run(),
+        Section::Spectators => super::bench_spectate::run(),
         Section::Skills => super::bench_skills::run(),
         Section::SoakHeld => super::bench_soak::run_held(),
     }

@@ -1,10 +1,11 @@
-//! `limina bench --only worlds`, its spectators part: what viewers of a world cost its server,
+//! `limina bench --only spectators`: what viewers of a world cost its server,
 //! watching on the server itself (`state/subscribe` on `/w/W/mcp`) against watching through a
 //! relay fed from NATS (`limina spectate nats://…/W --http`). A world at the reference density
 //! (the same scene as the density figure) runs on a server with `--nats`; each round opens
 //! `VIEWERS` event streams, reads every byte of them for `WINDOW`, and takes the server's CPU time
 //! (user + system, from `/proc`), the world's steps per second, and for the relay its CPU time
-//! and resident memory. The round with no viewers is the baseline.
+//! and resident memory. Rounds with no viewers, first and last, are the baseline (their
+//! difference is the machine's drift).
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -25,9 +26,27 @@ const SETTLE: Duration = Duration::from_secs(3);
 
 /// CPU seconds (user + system) process `pid` has used.
 fn cpu_seconds(pid: u32) -> anyhow::Result<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    stat_seconds(&std::fs::read_to_string(format!("/proc/{pid}/stat"))?)
+}
+
+/// CPU seconds the threads of `pid` named `name` (the server's sockets: `limina-net`) have used.
+/// Threads that ended are not counted; these live as long as the server.
+fn thread_seconds(pid: u32, name: &str) -> anyhow::Result<f64> {
+    let mut total = 0.0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))? {
+        let task = task?.path();
+        let comm = std::fs::read_to_string(task.join("comm")).unwrap_or_default();
+        if comm.trim_end() == name {
+            total += std::fs::read_to_string(task.join("stat")).map_or(Ok(0.0), |s| stat_seconds(&s))?;
+        }
+    }
+    Ok(total)
+}
+
+/// User + system seconds of one `/proc/…/stat` line.
+fn stat_seconds(stat: &str) -> anyhow::Result<f64> {
     // The fields after the command name (which may hold spaces) start after its `)`.
-    let after = stat.rsplit_once(')').map(|(_, rest)| rest).ok_or_else(|| anyhow::anyhow!("/proc/{pid}/stat: no ')'"))?;
+    let after = stat.rsplit_once(')').map(|(_, rest)| rest).ok_or_else(|| anyhow::anyhow!("a /proc stat line without ')'"))?;
     let fields: Vec<&str> = after.split_whitespace().collect();
     // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
     let ticks: u64 =
@@ -107,6 +126,9 @@ async fn open_viewer(
 /// One round's figures.
 struct Round {
     server_cpu: f64,
+    /// Of it, the threads that serve sockets (what a viewer on the server costs beyond the
+    /// delta the engine computes once for everyone).
+    net_cpu: f64,
     steps: f64,
     relay_cpu: Option<f64>,
     relay_rss_mib: Option<f64>,
@@ -136,8 +158,9 @@ async fn round(client: &reqwest::Client, server: (u32, &str), world: &str, viewe
     }
     tokio::time::sleep(SETTLE).await;
     let relay_pid = relay.map(|r| r.child.id());
-    let (cpu0, relay0, tick0, bytes0) = (
+    let (cpu0, net0, relay0, tick0, bytes0) = (
         cpu_seconds(server.0)?,
+        thread_seconds(server.0, "limina-net")?,
         relay_pid.map(cpu_seconds).transpose()?,
         steps_of(client, server.1, world).await?,
         read.load(Ordering::Relaxed),
@@ -145,8 +168,9 @@ async fn round(client: &reqwest::Client, server: (u32, &str), world: &str, viewe
     let started = Instant::now();
     tokio::time::sleep(WINDOW).await;
     let elapsed = started.elapsed().as_secs_f64();
-    let (cpu1, relay1, tick1, bytes1) = (
+    let (cpu1, net1, relay1, tick1, bytes1) = (
         cpu_seconds(server.0)?,
+        thread_seconds(server.0, "limina-net")?,
         relay_pid.map(cpu_seconds).transpose()?,
         steps_of(client, server.1, world).await?,
         read.load(Ordering::Relaxed),
@@ -157,6 +181,7 @@ async fn round(client: &reqwest::Client, server: (u32, &str), world: &str, viewe
     }
     Ok(Round {
         server_cpu: (cpu1 - cpu0) / elapsed,
+        net_cpu: (net1 - net0) / elapsed,
         steps: tick1.saturating_sub(tick0) as f64 / elapsed,
         relay_cpu: relay0.zip(relay1).map(|(a, b)| (b - a) / elapsed),
         relay_rss_mib,
@@ -164,9 +189,26 @@ async fn round(client: &reqwest::Client, server: (u32, &str), world: &str, viewe
     })
 }
 
-pub(super) async fn spectators(exe: &Path, project: &Path, client: &reqwest::Client) -> anyhow::Result<()> {
+pub fn run() -> anyhow::Result<()> {
+    let exe = match std::env::var_os("LIMINA_BENCH_SERVER") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => std::env::current_exe()?,
+    };
+    crate::agents::provider::install_crypto_provider();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(300)).build()?;
+    let project = std::env::temp_dir().join(format!("limina-bench-spectators-{}", crate::unguessable::hex(8)));
+    std::fs::create_dir_all(&project)?;
+    let density = format!("{}\n{}", super::bench_agents::MILL_POLICY, super::bench_worlds::DENSITY);
+    std::fs::write(project.join("density.lua"), density)?;
+    let result = runtime.block_on(spectators(&exe, &project, &client));
+    let _ = std::fs::remove_dir_all(&project);
+    result
+}
+
+async fn spectators(exe: &Path, project: &Path, client: &reqwest::Client) -> anyhow::Result<()> {
     let Some(nats): Option<Nats> = super::bench_worlds::start_nats(&project.join("spectate"))? else {
-        outln!("worlds  spectators: nats-server is not on PATH; viewers through NATS are not measured (.ci/deps installs it)");
+        outln!("spectators: nats-server is not on PATH; viewers through NATS are not measured (.ci/deps installs it)");
         return Ok(());
     };
     let server = start_with(exe, project, &["--nats", nats.url.as_str()])?;
@@ -179,8 +221,10 @@ pub(super) async fn spectators(exe: &Path, project: &Path, client: &reqwest::Cli
     let alone = round(client, (pid, &server.base), world, 0, None).await?;
     let direct = round(client, (pid, &server.base), world, VIEWERS, None).await?;
     let relayed = round(client, (pid, &server.base), world, VIEWERS, Some(&relay)).await?;
+    // The baseline again: how far the machine drifted over the rounds.
+    let again = round(client, (pid, &server.base), world, 0, None).await?;
     outln!(
-        "worlds  spectators: {VIEWERS} viewers of a world at the reference density, each reading its whole state stream ({:.0} s window)",
+        "spectators: {VIEWERS} viewers of a world at the reference density, each reading its whole state stream ({:.0} s window)",
         WINDOW.as_secs_f64()
     );
     let row = |what: &str, r: &Round| {
@@ -189,8 +233,9 @@ pub(super) async fn spectators(exe: &Path, project: &Path, client: &reqwest::Cli
             _ => String::new(),
         };
         outln!(
-            "worlds  spectators: {what:<22} server CPU {:>5.1}%  world {:>5.1} steps/s  {:>6.1} KiB/s per viewer  {relay}",
+            "spectators: {what:<18} server CPU {:>5.1}% (its socket threads {:>4.1}%)  world {:>5.1} steps/s  {:>6.1} KiB/s per viewer  {relay}",
             r.server_cpu * 100.0,
+            r.net_cpu * 100.0,
             r.steps,
             r.per_viewer_kib_s
         );
@@ -198,12 +243,21 @@ pub(super) async fn spectators(exe: &Path, project: &Path, client: &reqwest::Cli
     row("no viewers", &alone);
     row("on the server", &direct);
     row("through a relay", &relayed);
-    // Signed: a change within the machine's noise can come out below the baseline.
-    let added = |r: &Round| (r.server_cpu - alone.server_cpu) * 100.0;
+    row("no viewers, again", &again);
+    // Against the mean of the two baselines; signed: a change within the machine's noise (the
+    // two baselines' difference) can come out below it.
+    let baseline = (alone.server_cpu + again.server_cpu) / 2.0;
+    let added = |r: &Round| (r.server_cpu - baseline) * 100.0;
+    let net_baseline = (alone.net_cpu + again.net_cpu) / 2.0;
+    let net_added = |r: &Round| (r.net_cpu - net_baseline) * 100.0;
     outln!(
-        "worlds  spectators: the server's CPU with {VIEWERS} viewers against none: {:+.1} points on the server, {:+.1} through the relay; each viewer got x{:.1} the bytes through the relay",
+        "spectators: {VIEWERS} viewers against none, the server's CPU: {:+.1} points watching on it ({:+.1} in its socket threads), {:+.1} through the relay ({:+.1}); the two baselines {:.1}% and {:.1}%; bytes per viewer x{:.2} through the relay",
         added(&direct),
+        net_added(&direct),
         added(&relayed),
+        net_added(&relayed),
+        alone.server_cpu * 100.0,
+        again.server_cpu * 100.0,
         relayed.per_viewer_kib_s / direct.per_viewer_kib_s.max(f64::MIN_POSITIVE)
     );
     drop(relay);

@@ -14,8 +14,6 @@
 //!
 //! - failover time in a fleet (`bench_fleet`).
 //!
-//! - what viewers cost the server, on it against through a relay fed from NATS (`bench_spectate`).
-//!
 //! The server is this binary (or `LIMINA_BENCH_SERVER`), run in a throwaway project.
 
 use std::io::{BufRead as _, BufReader};
@@ -26,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 /// The reference density's world, as a scene script (after the agents section's policy).
-const DENSITY: &str = include_str!("bench_density.lua");
+pub(super) const DENSITY: &str = include_str!("bench_density.lua");
 const IDLE_WORLDS: usize = 20;
 /// Worlds at density tried at most (each is a thread and ~50 MiB).
 const MAX_DENSE: usize = 24;
@@ -103,8 +101,7 @@ pub fn run() -> anyhow::Result<()> {
         log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;
         dense_worlds(&exe, &project, &client).await?;
-        super::bench_fleet::failover(&exe, &project, &client).await?;
-        super::bench_spectate::spectators(&exe, &project, &client).await
+        super::bench_fleet::failover(&exe, &project, &client).await
     });
     let _ = std::fs::remove_dir_all(&project);
     result
