@@ -176,11 +176,7 @@ async fn dense_worlds(exe: &Path, project: &Path, client: &reqwest::Client) -> a
         held = names.len();
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let more = if held == MAX_DENSE {
-        "the most tried: more may fit".to_string()
-    } else {
-        format!("one more: {last_rate:.1} steps/s")
-    };
+    let more = if held == MAX_DENSE { "the most tried: more may fit".to_string() } else { format!("one more: {last_rate:.1} steps/s") };
     outln!(
         "worlds       density: one process on {cores} cores holds {held} world(s) of 200 agents + 256 bodies + 2000 entities at >= {KEEPS_UP} steps/s ({more}); baseline: one such world alone is the first line"
     );
