@@ -408,3 +408,21 @@ async fn a_viewer_of_the_relay_outlives_nats_going_away_and_coming_back() {
     events.until(5000, |m| holds(m, &made).then_some(())).await;
     assert_eq!(relay.health().await["nats"]["connected"], true);
 }
+
+#[test]
+fn bad_relay_options_are_refused_before_anything_starts() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_limina")).arg("spectate").args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run(&["nats://127.0.0.1:1/w", "--http", "localhost"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--http localhost") && err.contains("HOST:PORT"), "{err}");
+    let (code, err) = run(&["nats://127.0.0.1:1/w", "--http", "127.0.0.1:0", "--count", "1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--count"), "{err}");
+    // No NATS there: the error names the server, after the connect timeout.
+    let (code, err) = run(&["nats://127.0.0.1:1/w", "--http", "127.0.0.1:0", "--connect-timeout", "1"]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("127.0.0.1:1"), "{err}");
+}
