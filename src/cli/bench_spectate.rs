@@ -190,17 +190,7 @@ async fn round(client: &reqwest::Client, server: (u32, &str), world: &str, viewe
 }
 
 pub fn run() -> anyhow::Result<()> {
-    let exe = match std::env::var_os("LIMINA_BENCH_SERVER") {
-        Some(path) => std::path::PathBuf::from(path),
-        None => std::env::current_exe()?,
-    };
-    crate::agents::provider::install_crypto_provider();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(300)).build()?;
-    let project = std::env::temp_dir().join(format!("limina-bench-spectators-{}", crate::unguessable::hex(8)));
-    std::fs::create_dir_all(&project)?;
-    let density = format!("{}\n{}", super::bench_agents::MILL_POLICY, super::bench_worlds::DENSITY);
-    std::fs::write(project.join("density.lua"), density)?;
+    let super::bench_worlds::Setup { exe, runtime, client, project } = super::bench_worlds::setup("spectators")?;
     let result = runtime.block_on(spectators(&exe, &project, &client));
     let _ = std::fs::remove_dir_all(&project);
     result

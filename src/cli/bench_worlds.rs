@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 /// The reference density's world, as a scene script (after the agents section's policy).
-pub(super) const DENSITY: &str = include_str!("bench_density.lua");
+const DENSITY: &str = include_str!("bench_density.lua");
 const IDLE_WORLDS: usize = 20;
 /// Worlds at density tried at most (each is a thread and ~20 MiB).
 const MAX_DENSE: usize = 64;
@@ -86,7 +86,17 @@ pub(super) async fn admin(
     Ok(serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
-pub fn run() -> anyhow::Result<()> {
+/// What a section that runs servers needs: the server binary (this one, or
+/// `LIMINA_BENCH_SERVER`), a runtime and an HTTP client, and a throwaway project holding the
+/// reference density's scene as `density.lua`.
+pub(super) struct Setup {
+    pub exe: PathBuf,
+    pub runtime: tokio::runtime::Runtime,
+    pub client: reqwest::Client,
+    pub project: PathBuf,
+}
+
+pub(super) fn setup(section: &str) -> anyhow::Result<Setup> {
     let exe = match std::env::var_os("LIMINA_BENCH_SERVER") {
         Some(path) => PathBuf::from(path),
         None => std::env::current_exe()?,
@@ -94,9 +104,14 @@ pub fn run() -> anyhow::Result<()> {
     crate::agents::provider::install_crypto_provider();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(300)).build()?;
-    let project = std::env::temp_dir().join(format!("limina-bench-worlds-{}", crate::unguessable::hex(8)));
+    let project = std::env::temp_dir().join(format!("limina-bench-{section}-{}", crate::unguessable::hex(8)));
     std::fs::create_dir_all(&project)?;
     std::fs::write(project.join("density.lua"), format!("{}\n{DENSITY}", super::bench_agents::MILL_POLICY))?;
+    Ok(Setup { exe, runtime, client, project })
+}
+
+pub fn run() -> anyhow::Result<()> {
+    let Setup { exe, runtime, client, project } = setup("worlds")?;
     let result = runtime.block_on(async {
         log_backends(&exe, &project, &client).await?;
         idle_memory(&exe, &project, &client).await?;

@@ -724,14 +724,14 @@ fn stream_response(body: SseBody, guard: Option<Arc<()>>) -> HttpResponse {
     response
 }
 
-fn set_stream_headers(response: &mut HttpResponse) {
+pub(super) fn set_stream_headers(response: &mut HttpResponse) {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, http::HeaderValue::from_static("text/event-stream"));
     headers.insert(header::CACHE_CONTROL, http::HeaderValue::from_static("no-cache, no-transform"));
     headers.insert("x-accel-buffering", http::HeaderValue::from_static("no"));
 }
 
-fn json_response(status: StatusCode, message: &Value) -> HttpResponse {
+pub(super) fn json_response(status: StatusCode, message: &Value) -> HttpResponse {
     let mut response = HttpResponse::new(HttpBody::from(message.to_string()));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));

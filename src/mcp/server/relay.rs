@@ -29,7 +29,7 @@ use jsonrpsee::server::{HttpBody, HttpResponse};
 use serde_json::{Value, json};
 
 use super::admission::Reservation;
-use super::http::plain;
+use super::http::{json_response, plain};
 use super::relay_feed::{Cursor, RelayFeed};
 use super::transport::{MAX_CONNECTIONS, OriginPolicy, bearer_token, serve_connection, with_cutoff};
 use crate::mcp::McpServerError;
@@ -384,10 +384,7 @@ impl Relay {
             }
         });
         let mut response = HttpResponse::new(HttpBody::new(body));
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, http::HeaderValue::from_static("text/event-stream"));
-        headers.insert(header::CACHE_CONTROL, http::HeaderValue::from_static("no-cache, no-transform"));
-        headers.insert("x-accel-buffering", http::HeaderValue::from_static("no"));
+        super::http::set_stream_headers(&mut response);
         response
     }
 }
@@ -407,13 +404,6 @@ fn trace_tail_tool() -> Value {
 
 fn allow(mut response: HttpResponse, methods: &'static str) -> HttpResponse {
     response.headers_mut().insert(header::ALLOW, http::HeaderValue::from_static(methods));
-    response
-}
-
-fn json_response(status: StatusCode, message: &Value) -> HttpResponse {
-    let mut response = HttpResponse::new(HttpBody::from(message.to_string()));
-    *response.status_mut() = status;
-    response.headers_mut().insert(header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
     response
 }
 
